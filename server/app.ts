@@ -1,0 +1,79 @@
+// createApp builds the Express application; main.ts owns listening and shutdown.
+// Request path, in order: request id + logger → body parser → operation lookup → authentication → rate limit →
+// OpenAPI validation → scope check → idempotency → handler → error middleware.
+import express, { type Express } from "express";
+import helmet from "helmet";
+import "./context.ts";
+import type { Config } from "./config.ts";
+import type { Database } from "./db/open-database.ts";
+import { IdempotencyStore } from "./idempotency/idempotency-store.ts";
+import type { Logger } from "./logger.ts";
+import { authenticate } from "./middleware/authenticate.ts";
+import { jsonBodyParser } from "./middleware/body-parser.ts";
+import { errorHandler } from "./middleware/error-handler.ts";
+import { idempotency } from "./middleware/idempotency.ts";
+import { openapiValidator } from "./middleware/openapi-validator.ts";
+import { operationLookup } from "./middleware/operation-lookup.ts";
+import { rateLimit } from "./middleware/rate-limit.ts";
+import { requestIdAndLogger } from "./middleware/request-id.ts";
+import { requireScope } from "./middleware/require-scope.ts";
+import type { RateLimiter } from "./rate-limit/rate-limiter.ts";
+import { adminHandlers } from "./routes/admin-handlers.ts";
+import { dispatch } from "./routes/dispatch.ts";
+import type { HandlerTable } from "./routes/handler.ts";
+import { type HealthState, healthHandlers } from "./routes/health-handlers.ts";
+import { metricHandlers } from "./routes/metric-handlers.ts";
+import { v1Handlers } from "./routes/v1-handlers.ts";
+import { loadSpec, loadSpecYaml, type OpenApiDocument } from "./spec/load-spec.ts";
+import { OperationIndex } from "./spec/operations.ts";
+
+export interface AppDeps {
+  config: Config;
+  db: Database;
+  logger: Logger;
+  rateLimiter: RateLimiter;
+  spec?: OpenApiDocument;
+  health?: HealthState;
+}
+
+export interface App {
+  app: Express;
+  idempotency: IdempotencyStore;
+  health: HealthState;
+}
+
+export function createApp(deps: AppDeps): App {
+  const { config, db, logger, rateLimiter } = deps;
+  const spec = deps.spec ?? loadSpec();
+  const specYaml = loadSpecYaml();
+  const index = new OperationIndex(spec);
+  const health = deps.health ?? { draining: false };
+  const idempotencyStore = new IdempotencyStore(db.prisma, {
+    ttlHours: config.idempotencyTtlHours,
+    lockSeconds: config.idempotencyLockSeconds,
+  });
+  const handlers: HandlerTable = { ...v1Handlers, ...metricHandlers, ...adminHandlers, ...healthHandlers(health) };
+
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("etag", false);
+  app.set("query parser", "simple");
+  app.use(requestIdAndLogger(logger));
+  app.use(helmet());
+  app.get("/openapi.json", (_req, res) => {
+    res.json(spec);
+  });
+  app.get("/openapi.yaml", (_req, res) => {
+    res.type("application/yaml").send(specYaml);
+  });
+  app.use(jsonBodyParser(config.bodyLimitBytes));
+  app.use(operationLookup(index));
+  app.use(authenticate(db.prisma, config));
+  app.use(rateLimit(rateLimiter));
+  app.use(openapiValidator(spec, config.validateResponses));
+  app.use(requireScope());
+  app.use(idempotency(idempotencyStore));
+  app.use(dispatch(handlers, { db, config, idempotency: idempotencyStore }));
+  app.use(errorHandler(idempotencyStore));
+  return { app, idempotency: idempotencyStore, health };
+}

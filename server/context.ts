@@ -1,0 +1,38 @@
+// What the middleware chain learns about a request, in one typed place.
+import type { Logger } from "./logger.ts";
+import type { Operation, Surface } from "./spec/operations.ts";
+
+export type Environment = "sandbox" | "production";
+
+export interface AuthContext {
+  apiKeyId: string;
+  organizationId: string;
+  environment: Environment;
+  scopes: string[];
+  actor: string;
+}
+
+export interface IdempotencyReservation {
+  lockToken: string;
+  recordId: string;
+  key: string;
+  fingerprint: string;
+}
+
+export interface RequestContext {
+  requestId: string;
+  surface: Surface;
+  log: Logger;
+  operation?: Operation;
+  params: Record<string, string>;
+  auth?: AuthContext;
+  idempotency?: IdempotencyReservation;
+}
+
+declare global {
+  namespace Express {
+    interface Request {
+      ctx: RequestContext;
+    }
+  }
+}

@@ -1,0 +1,76 @@
+// Applies prisma/migrations/*/migration.sql in order, in one transaction under a PostgreSQL advisory lock, and records
+// them in `_prisma_migrations` as Prisma does, so `prisma migrate status` agrees wherever the native engine exists.
+// (Prisma 6.19's Wasm `migrate deploy` fails on PostgreSQL and hangs on PGlite; see DESIGN.md.)
+import { createHash, randomUUID } from "node:crypto";
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { SqlRunner } from "./sql-runner.ts";
+
+export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../prisma/migrations");
+
+// An arbitrary constant shared by every instance, so concurrent starts apply migrations one at a time.
+const MIGRATION_LOCK_ID = 727_001_337;
+
+const CREATE_MIGRATIONS_TABLE = `
+CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
+  "id" VARCHAR(36) PRIMARY KEY NOT NULL,
+  "checksum" VARCHAR(64) NOT NULL,
+  "finished_at" TIMESTAMPTZ,
+  "migration_name" VARCHAR(255) NOT NULL,
+  "logs" TEXT,
+  "rolled_back_at" TIMESTAMPTZ,
+  "started_at" TIMESTAMPTZ NOT NULL DEFAULT now(),
+  "applied_steps_count" INTEGER NOT NULL DEFAULT 0
+)`;
+
+export interface Migration {
+  name: string;
+  sql: string;
+  checksum: string;
+}
+
+export async function readMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  const names = entries
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
+  return Promise.all(
+    names.map(async (name) => {
+      const sql = await readFile(path.join(dir, name, "migration.sql"), "utf8");
+      return { name, sql, checksum: createHash("sha256").update(sql).digest("hex") };
+    }),
+  );
+}
+
+/** Returns the names of the migrations applied by this call. */
+export async function applyMigrations(runner: SqlRunner, migrations?: Migration[]): Promise<string[]> {
+  const pending = migrations ?? (await readMigrations());
+  return runner.transaction(async (tx) => {
+    await tx.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK_ID})`);
+    await tx.exec(CREATE_MIGRATIONS_TABLE);
+    const rows = await tx.query<{ migration_name: string; checksum: string }>(
+      `SELECT migration_name, checksum FROM "_prisma_migrations" WHERE rolled_back_at IS NULL AND finished_at IS NOT NULL`,
+    );
+    const applied = new Map(rows.map((r) => [r.migration_name, r.checksum]));
+    const done: string[] = [];
+    for (const migration of pending) {
+      const known = applied.get(migration.name);
+      if (known !== undefined) {
+        if (known !== migration.checksum) {
+          throw new Error(`Migration ${migration.name} was changed after it was applied (checksum mismatch)`);
+        }
+        continue;
+      }
+      await tx.exec(migration.sql);
+      await tx.query(
+        `INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, started_at, applied_steps_count)
+         VALUES ($1, $2, now(), $3, now(), 1)`,
+        [randomUUID(), migration.checksum, migration.name],
+      );
+      done.push(migration.name);
+    }
+    return done;
+  });
+}

@@ -1,0 +1,72 @@
+// Opens the database named by DATABASE_URL, applies migrations, and returns a Prisma client over a driver adapter.
+import { mkdirSync } from "node:fs";
+import { PGlite } from "@electric-sql/pglite";
+import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import { PrismaClient } from "../generated/prisma/client.ts";
+import { type DatabaseTarget, parseDatabaseUrl } from "./database-url.ts";
+import { applyMigrations } from "./migrate.ts";
+import { pgliteRunner, pgPoolRunner } from "./sql-runner.ts";
+
+export type Db = PrismaClient;
+
+export interface Database {
+  prisma: PrismaClient;
+  target: DatabaseTarget;
+  /** Throws when the database does not answer. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface OpenDatabaseOptions {
+  url?: string;
+  /** Pool size per process for PostgreSQL. */
+  poolSize?: number;
+  migrate?: boolean;
+}
+
+export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<Database> {
+  const target = parseDatabaseUrl(options.url);
+  const migrate = options.migrate ?? true;
+  if (target.kind === "pglite") {
+    if (target.dataDir) mkdirSync(target.dataDir, { recursive: true });
+    const pglite = new PGlite(target.dataDir);
+    await pglite.waitReady;
+    if (migrate) await applyMigrations(pgliteRunner(pglite));
+    // pglite-prisma-adapter 0.6 is typed against an older @prisma/driver-adapter-utils; the runtime interface is the same.
+    const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) as never });
+    return {
+      prisma,
+      target,
+      ping: async () => {
+        await pglite.query("SELECT 1");
+      },
+      close: async () => {
+        await prisma.$disconnect();
+        await pglite.close();
+      },
+    };
+  }
+  const pool = new pg.Pool({
+    connectionString: target.connectionString,
+    max: options.poolSize ?? 10,
+    connectionTimeoutMillis: 5_000,
+    idleTimeoutMillis: 30_000,
+  });
+  // An idle client losing its connection emits 'error' on the pool; without a listener that would crash the process.
+  pool.on("error", () => {});
+  if (migrate) await applyMigrations(pgPoolRunner(pool));
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  return {
+    prisma,
+    target,
+    ping: async () => {
+      await pool.query("SELECT 1");
+    },
+    close: async () => {
+      await prisma.$disconnect();
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,56 @@
+import { generateApiKey } from "../../auth/api-keys.ts";
+import type { Environment } from "../../context.ts";
+import type { Db } from "../../db/open-database.ts";
+import { notFound } from "../../errors/service-error.ts";
+import type { components } from "../../generated/openapi.ts";
+import type { ApiKey } from "../../generated/prisma/client.ts";
+import { newId } from "../../lib/ids.ts";
+
+type ApiKeyDto = components["schemas"]["ApiKey"];
+type CreateApiKeyInput = components["schemas"]["CreateApiKeyRequest"];
+
+const toDto = (k: ApiKey): ApiKeyDto => ({
+  id: k.id,
+  prefix: k.prefix,
+  organizationId: k.organizationId,
+  environment: k.environment as Environment,
+  scopes: k.scopes as ApiKeyDto["scopes"],
+  actor: k.actor,
+  label: k.label,
+  createdAt: k.createdAt.toISOString(),
+  revokedAt: k.revokedAt?.toISOString() ?? null,
+});
+
+/** Creates the organization on first use, then the key; the secret is returned once and only its hash is kept. */
+export async function createApiKey(prisma: Db, input: CreateApiKeyInput): Promise<components["schemas"]["CreatedApiKey"]> {
+  const id = newId("key");
+  const { key, prefix, hash } = generateApiKey(input.environment);
+  const record = await prisma.$transaction(async (tx) => {
+    await tx.organization.upsert({ where: { id: input.organizationId }, create: { id: input.organizationId }, update: {} });
+    return tx.apiKey.create({
+      data: {
+        id,
+        organizationId: input.organizationId,
+        environment: input.environment,
+        prefix,
+        hash,
+        scopes: [...new Set(input.scopes)],
+        actor: input.actor ?? id,
+        label: input.label ?? null,
+      },
+    });
+  });
+  return { ...toDto(record), key };
+}
+
+export async function listApiKeys(prisma: Db, organizationId: string): Promise<components["schemas"]["ApiKeyList"]> {
+  const keys = await prisma.apiKey.findMany({ where: { organizationId }, orderBy: { createdAt: "desc" } });
+  return { count: keys.length, data: keys.map(toDto) };
+}
+
+export async function revokeApiKey(prisma: Db, id: string): Promise<ApiKeyDto> {
+  const existing = await prisma.apiKey.findUnique({ where: { id } });
+  if (!existing) throw notFound("API key");
+  if (existing.revokedAt) return toDto(existing);
+  return toDto(await prisma.apiKey.update({ where: { id }, data: { revokedAt: new Date() } }));
+}

@@ -1,0 +1,46 @@
+// Address and transaction-hash formats of the sandbox chains.
+import { randomBytes } from "node:crypto";
+import { keccak_256 } from "@noble/hashes/sha3.js";
+import { base58 } from "@scure/base";
+
+export const CHAINS = ["ethereum", "polygon", "base", "solana"] as const;
+export type Chain = (typeof CHAINS)[number];
+
+const isEvm = (chain: Chain) => chain !== "solana";
+
+/** EIP-55 mixed-case checksum of a 20-byte hex address. */
+export function toChecksumAddress(address: string): string {
+  const lower = address.toLowerCase().replace(/^0x/, "");
+  const hash = Buffer.from(keccak_256(new TextEncoder().encode(lower))).toString("hex");
+  let out = "0x";
+  for (let i = 0; i < lower.length; i++) {
+    out += Number.parseInt(hash[i] as string, 16) >= 8 ? (lower[i] as string).toUpperCase() : lower[i];
+  }
+  return out;
+}
+
+export function isValidAddress(chain: Chain, address: string): boolean {
+  if (isEvm(chain)) {
+    if (!/^0x[0-9a-fA-F]{40}$/.test(address)) return false;
+    const body = address.slice(2);
+    // All-lower or all-upper carries no checksum; mixed case must match EIP-55.
+    if (body === body.toLowerCase() || body === body.toUpperCase()) return true;
+    return toChecksumAddress(address) === address;
+  }
+  try {
+    return base58.decode(address).length === 32;
+  } catch {
+    return false;
+  }
+}
+
+export function generateAddress(chain: Chain): string {
+  if (isEvm(chain)) return toChecksumAddress(`0x${randomBytes(20).toString("hex")}`);
+  return base58.encode(randomBytes(32));
+}
+
+/** A mock transaction hash in the chain's format: EVM 0x + 64 hex, Solana a base58 64-byte signature. */
+export function mockTxHash(chain: Chain): string {
+  if (isEvm(chain)) return `0x${randomBytes(32).toString("hex")}`;
+  return base58.encode(randomBytes(64));
+}

@@ -1,0 +1,56 @@
+import type { AuthContext } from "../../context.ts";
+import { validationError } from "../../errors/service-error.ts";
+import type { Tx } from "../../idempotency/idempotency-store.ts";
+import { newId } from "../../lib/ids.ts";
+import { recordActivity } from "../activity/record-activity.ts";
+import { type Chain, isValidAddress, mockTxHash } from "../chains/addresses.ts";
+import { ASSET_DECIMALS, type Stablecoin } from "../money/assets.ts";
+import { formatMinor, parseDecimalToMinor } from "../money/minor-units.ts";
+import { FEE_DECIMALS, sandboxFeeMicros } from "./fees.ts";
+import { type PaymentDto, toPaymentDto } from "./payment-dto.ts";
+
+export interface CreatePaymentOptions {
+  tx: Tx;
+  auth: AuthContext;
+  amount: string;
+  stablecoin: Stablecoin;
+  toAddress: string;
+  chain: Chain;
+  metadata?: Record<string, string>;
+}
+
+/** Creates a sandbox payment: confirmed at once, with a mock txHash and the deterministic sandbox fee. */
+export async function createPayment(options: CreatePaymentOptions): Promise<PaymentDto> {
+  const { tx, auth, amount, stablecoin, toAddress, chain, metadata } = options;
+  const decimals = ASSET_DECIMALS[stablecoin];
+  const amountMinor = parseDecimalToMinor(amount, decimals);
+  if (amountMinor === null)
+    throw validationError("/body/amount", `must be a decimal with at most ${decimals} decimal places for ${stablecoin}`);
+  if (amountMinor === 0n) throw validationError("/body/amount", "must be greater than zero");
+  if (!isValidAddress(chain, toAddress)) throw validationError("/body/toAddress", `is not a valid ${chain} address`);
+  const id = newId("pay");
+  const amountText = formatMinor(amountMinor, decimals);
+  const payment = await tx.payment.create({
+    data: {
+      id,
+      organizationId: auth.organizationId,
+      environment: auth.environment,
+      status: "confirmed",
+      amount: amountText,
+      stablecoin,
+      chain,
+      toAddress,
+      txHash: mockTxHash(chain),
+      fees: formatMinor(sandboxFeeMicros(chain, amountMinor, decimals), FEE_DECIMALS),
+      metadata: metadata ?? undefined,
+    },
+  });
+  await recordActivity(tx, {
+    organizationId: auth.organizationId,
+    environment: auth.environment,
+    type: "payment.created",
+    resourceId: id,
+    amountUsd: amountText,
+  });
+  return toPaymentDto(payment);
+}

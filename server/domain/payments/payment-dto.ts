@@ -1,0 +1,25 @@
+import type { components } from "../../generated/openapi.ts";
+import type { Payment } from "../../generated/prisma/client.ts";
+import { ASSET_DECIMALS, type Stablecoin } from "../money/assets.ts";
+import { formatMinor, parseDecimalToMinor } from "../money/minor-units.ts";
+import { FEE_DECIMALS } from "./fees.ts";
+
+export type PaymentDto = components["schemas"]["Payment"];
+
+const canonical = (value: { toFixed(n: number): string }, decimals: number) =>
+  formatMinor(parseDecimalToMinor(value.toFixed(decimals), decimals) ?? 0n, decimals);
+
+export function toPaymentDto(payment: Payment): PaymentDto {
+  return {
+    id: payment.id,
+    status: "confirmed",
+    amount: canonical(payment.amount, ASSET_DECIMALS[payment.stablecoin as Stablecoin]),
+    stablecoin: payment.stablecoin as PaymentDto["stablecoin"],
+    chain: payment.chain as PaymentDto["chain"],
+    toAddress: payment.toAddress,
+    txHash: payment.txHash,
+    fees: canonical(payment.fees, FEE_DECIMALS),
+    metadata: (payment.metadata as Record<string, string> | null) ?? null,
+    createdAt: payment.createdAt.toISOString(),
+  };
+}

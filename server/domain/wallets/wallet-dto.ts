@@ -1,0 +1,36 @@
+import type { components } from "../../generated/openapi.ts";
+import type { Wallet, WalletAsset } from "../../generated/prisma/client.ts";
+import { ASSET_DECIMALS, STABLECOINS, type Stablecoin, toUsdMinor, USD_DECIMALS } from "../money/assets.ts";
+import { formatMinor } from "../money/minor-units.ts";
+
+export type WalletDto = components["schemas"]["Wallet"];
+export type AssetBalanceDto = components["schemas"]["AssetBalance"];
+
+/** Per-asset balances in the fixed order USDC, USDT, DAI, from minor units per asset. */
+export function assetBalances(minorByAsset: Map<string, bigint>): { assets: AssetBalanceDto[]; totalUsdMinor: bigint } {
+  let totalUsdMinor = 0n;
+  const assets = STABLECOINS.map((asset: Stablecoin) => {
+    const minor = minorByAsset.get(asset) ?? 0n;
+    const usd = toUsdMinor(asset, minor);
+    totalUsdMinor += usd;
+    return {
+      asset,
+      balance: formatMinor(minor, ASSET_DECIMALS[asset]),
+      decimals: ASSET_DECIMALS[asset],
+      usdValue: formatMinor(usd, USD_DECIMALS),
+    };
+  });
+  return { assets, totalUsdMinor };
+}
+
+export function toWalletDto(wallet: Wallet & { assets: WalletAsset[] }): WalletDto {
+  const minor = new Map(wallet.assets.map((a) => [a.asset, BigInt(a.balanceMinor.toFixed(0))]));
+  return {
+    id: wallet.id,
+    address: wallet.address,
+    chain: wallet.chain as WalletDto["chain"],
+    label: wallet.label,
+    balance: formatMinor(assetBalances(minor).totalUsdMinor, USD_DECIMALS),
+    createdAt: wallet.createdAt.toISOString(),
+  };
+}

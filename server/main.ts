@@ -1,0 +1,62 @@
+// Process entry: configuration, database (migrations at start), HTTP server, graceful shutdown.
+import type { Server } from "node:http";
+import { resolveAdminToken } from "./admin-token.ts";
+import { createApp } from "./app.ts";
+import { loadConfig } from "./config.ts";
+import { parseDatabaseUrl } from "./db/database-url.ts";
+import { openDatabase } from "./db/open-database.ts";
+import { createLogger } from "./logger.ts";
+import { createRateLimiter } from "./rate-limit/rate-limiter.ts";
+
+const config = loadConfig();
+const logger = createLogger(config.logLevel);
+const target = parseDatabaseUrl(config.databaseUrl);
+const dataDir = target.kind === "pglite" && target.dataDir ? target.dataDir.replace(/\/pglite\/?$/, "") : "./.data";
+const admin = resolveAdminToken(config, dataDir);
+config.adminToken = admin.token;
+
+const db = await openDatabase({ url: config.databaseUrl, poolSize: config.databasePoolSize });
+const rateLimiter = createRateLimiter({ ...config.rateLimit, redisUrl: config.redisUrl });
+const { app, idempotency, health } = createApp({ config, db, logger, rateLimiter });
+
+const server: Server = app.listen(config.port, config.host, () => {
+  const url = `http://localhost:${config.port}`;
+  logger.info({ url, database: db.target.label, redis: Boolean(config.redisUrl) }, "coinplane listening");
+  console.log(`\nCoinplane is running at ${url}  (database: ${db.target.label})`);
+  if (admin.generated) console.log(`Admin token (shown once, stored in ${dataDir}/admin-token): ${admin.token}`);
+  else if (!process.env.ADMIN_TOKEN) console.log(`Admin token: stored in ${dataDir}/admin-token`);
+  console.log(
+    `Create a key: ADMIN_TOKEN=… npm run cli -- keys create --org org_demo --env sandbox --scopes wallets:write,payments:write\n`,
+  );
+});
+server.keepAliveTimeout = 65_000;
+
+const purge = setInterval(() => {
+  idempotency.purgeExpired().catch((err) => logger.warn({ err }, "idempotency purge failed"));
+}, 10 * 60_000);
+purge.unref();
+
+let stopping = false;
+async function shutdown(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  health.draining = true;
+  logger.info({ signal }, "shutting down: draining in-flight requests");
+  clearInterval(purge);
+  const force = setTimeout(() => {
+    logger.warn("shutdown timeout: closing remaining connections");
+    server.closeAllConnections();
+  }, config.shutdownTimeoutMs);
+  force.unref();
+  // Stop accepting; idle keep-alive sockets close now, busy ones after their response.
+  await new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+  });
+  await rateLimiter.close();
+  await db.close();
+  logger.info("stopped");
+  process.exit(0);
+}
+process.on("SIGTERM", () => void shutdown("SIGTERM"));
+process.on("SIGINT", () => void shutdown("SIGINT"));

@@ -1,0 +1,123 @@
+// An index of the spec's operations, so middleware can ask "which operation is this request, what does it need?"
+import type { OpenApiDocument } from "./load-spec.ts";
+
+export type Surface = "v1" | "v2" | "metric" | "admin" | "health";
+export type Security = "apiKey" | "schedulerSecret" | "adminToken" | "none";
+export type IdempotencyRule = "required" | "optional" | "none";
+
+export interface Operation {
+  operationId: string;
+  method: string;
+  pathTemplate: string;
+  surface: Surface;
+  security: Security;
+  /** Scopes from the security requirement's roles; empty when the handler decides (providers/invoke). */
+  scopes: string[];
+  idempotency: IdempotencyRule;
+  /** v1 wallets, payments and balances answer 403 to production keys. */
+  sandboxOnly: boolean;
+}
+
+export type OperationMatch =
+  | { kind: "found"; operation: Operation; params: Record<string, string> }
+  | { kind: "method_not_allowed"; surface: Surface; allowed: string[] }
+  | { kind: "not_found"; surface: Surface };
+
+interface PathEntry {
+  template: string;
+  regex: RegExp;
+  paramNames: string[];
+  operations: Map<string, Operation>;
+}
+
+const METHODS = ["get", "put", "post", "delete", "patch", "head", "options"];
+
+export function surfaceOf(path: string): Surface {
+  if (path.startsWith("/api/v2/")) return "v2";
+  if (path.startsWith("/api/metric")) return "metric";
+  if (path.startsWith("/api/admin")) return "admin";
+  if (path.startsWith("/api/v1")) return "v1";
+  return "health";
+}
+
+function securityOf(op: Record<string, unknown>, doc: OpenApiDocument): { security: Security; scopes: string[] } {
+  const requirements = (op.security ?? doc.security ?? []) as Array<Record<string, string[]>>;
+  const first = requirements[0];
+  if (!first || Object.keys(first).length === 0) return { security: "none", scopes: [] };
+  const [scheme, roles] = Object.entries(first)[0] as [string, string[]];
+  return { security: scheme as Security, scopes: roles };
+}
+
+function idempotencyOf(op: Record<string, unknown>, doc: OpenApiDocument): IdempotencyRule {
+  const params = (op.parameters ?? []) as Array<Record<string, unknown>>;
+  for (const raw of params) {
+    const param = resolveRef(raw, doc);
+    if (param.in === "header" && String(param.name).toLowerCase() === "idempotency-key") {
+      return param.required ? "required" : "optional";
+    }
+  }
+  return "none";
+}
+
+function resolveRef(value: Record<string, unknown>, doc: OpenApiDocument): Record<string, unknown> {
+  const ref = value.$ref;
+  if (typeof ref !== "string" || !ref.startsWith("#/")) return value;
+  let node: unknown = doc;
+  for (const part of ref.slice(2).split("/")) node = (node as Record<string, unknown>)[part.replace(/~1/g, "/").replace(/~0/g, "~")];
+  return node as Record<string, unknown>;
+}
+
+export class OperationIndex {
+  private readonly entries: PathEntry[];
+  readonly all: Operation[] = [];
+
+  constructor(doc: OpenApiDocument) {
+    this.entries = Object.entries(doc.paths).map(([template, item]) => {
+      const paramNames: string[] = [];
+      const pattern = template.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\\?\{([^}]+)\\?\}/g, (_m, name: string) => {
+        paramNames.push(name);
+        return "([^/]+)";
+      });
+      const operations = new Map<string, Operation>();
+      for (const method of METHODS) {
+        const op = (item as Record<string, unknown>)[method] as Record<string, unknown> | undefined;
+        if (!op) continue;
+        const surface = surfaceOf(template);
+        const operation: Operation = {
+          operationId: String(op.operationId),
+          method: method.toUpperCase(),
+          pathTemplate: template,
+          surface,
+          ...securityOf(op, doc),
+          idempotency: idempotencyOf(op, doc),
+          sandboxOnly: surface === "v1",
+        };
+        operations.set(operation.method, operation);
+        this.all.push(operation);
+      }
+      return { template, regex: new RegExp(`^${pattern}/?$`), paramNames, operations };
+    });
+    // Literal segments win over parameters: /cards/issue before /cards/{cardId}.
+    this.entries.sort((a, b) => a.paramNames.length - b.paramNames.length);
+  }
+
+  match(method: string, path: string): OperationMatch {
+    const surface = surfaceOf(path);
+    for (const entry of this.entries) {
+      const m = entry.regex.exec(path);
+      if (!m) continue;
+      const operation = entry.operations.get(method === "HEAD" ? "GET" : method);
+      if (!operation) return { kind: "method_not_allowed", surface, allowed: [...entry.operations.keys()] };
+      const params: Record<string, string> = {};
+      entry.paramNames.forEach((name, i) => {
+        params[name] = decodeURIComponent(m[i + 1] as string);
+      });
+      return { kind: "found", operation, params };
+    }
+    return { kind: "not_found", surface };
+  }
+
+  byId(operationId: string): Operation | undefined {
+    return this.all.find((o) => o.operationId === operationId);
+  }
+}

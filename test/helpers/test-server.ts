@@ -1,0 +1,97 @@
+// Starts the real app on a random port over a fresh database, with response validation on (invalid responses → 500).
+import type { AddressInfo } from "node:net";
+import { createApp } from "../../server/app.ts";
+import { type Config, loadConfig } from "../../server/config.ts";
+import { type Database, openDatabase } from "../../server/db/open-database.ts";
+import { createLogger } from "../../server/logger.ts";
+import { createRateLimiter, type RateLimiter } from "../../server/rate-limit/rate-limiter.ts";
+import { createTestDatabase, type TestDatabase } from "./test-database.ts";
+
+export interface CreateKeyOptions {
+  organizationId?: string;
+  environment?: "sandbox" | "production";
+  scopes: string[];
+  actor?: string;
+}
+
+export interface TestServer {
+  url: string;
+  db: Database;
+  testDb: TestDatabase;
+  config: Config;
+  adminToken: string;
+  createKey(options: CreateKeyOptions): Promise<{ id: string; key: string }>;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  env?: Record<string, string>;
+  rateLimiter?: RateLimiter;
+}
+
+export async function startTestServer(options: StartOptions = {}): Promise<TestServer> {
+  const testDb = await createTestDatabase();
+  const adminToken = "test-admin-token-0123456789";
+  const config = loadConfig({
+    ADMIN_TOKEN: adminToken,
+    SCHEDULER_SECRET: "test-scheduler-secret",
+    VALIDATE_RESPONSES: "true",
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent",
+    RATE_LIMIT_PER_KEY: "100000",
+    RATE_LIMIT_PER_ORG: "100000",
+    ...options.env,
+  });
+  const db = await openDatabase({ url: testDb.url, poolSize: 5 });
+  const rateLimiter = options.rateLimiter ?? createRateLimiter({ ...config.rateLimit, redisUrl: config.redisUrl });
+  const { app } = createApp({ config, db, logger: createLogger(config.logLevel), rateLimiter });
+  const server = app.listen(0, "127.0.0.1");
+  await new Promise<void>((resolve) => server.once("listening", () => resolve()));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    db,
+    testDb,
+    config,
+    adminToken,
+    async createKey({ organizationId = "org_test", environment = "sandbox", scopes, actor }) {
+      const res = await fetch(`${url}/api/admin/keys`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
+        body: JSON.stringify({ organizationId, environment, scopes, ...(actor ? { actor } : {}) }),
+      });
+      if (res.status !== 201) throw new Error(`createKey failed: ${res.status} ${await res.text()}`);
+      return (await res.json()) as { id: string; key: string };
+    },
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await rateLimiter.close();
+      await db.close();
+      await testDb.drop();
+    },
+  };
+}
+
+/** fetch with a bearer key and JSON body. */
+export function api(base: string, key?: string) {
+  return async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers: {
+        ...(key ? { authorization: `Bearer ${key}` } : {}),
+        ...(body !== undefined ? { "content-type": "application/json" } : {}),
+        ...headers,
+      },
+      body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+    });
+    const text = await res.text();
+    // biome-ignore lint/suspicious/noExplicitAny: tests assert on arbitrary response bodies
+    let json: any;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    return { status: res.status, headers: res.headers, json, text };
+  };
+}

@@ -1,0 +1,152 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isValidAddress } from "../../server/domain/chains/addresses.ts";
+import { api, startTestServer, type TestServer } from "../helpers/test-server.ts";
+
+const EVM = "0x52908400098527886E0F7030069857D2E4169EE7";
+const SOL = "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin";
+
+let server: TestServer;
+let call: ReturnType<typeof api>;
+let otherOrg: ReturnType<typeof api>;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  call = api(server.url, (await server.createKey({ organizationId: "org_pay", scopes: ["payments:write"] })).key);
+  otherOrg = api(server.url, (await server.createKey({ organizationId: "org_pay_other", scopes: ["payments:write"] })).key);
+});
+afterAll(() => server?.close());
+
+describe("POST /api/v1/payments", () => {
+  it.each([
+    // amount, stablecoin, chain, to, expected fees (flat per chain + 0.10%, half-up to 6 dp)
+    ["125.50", "USDC", "base", EVM, "0.1455"],
+    ["100", "USDT", "ethereum", EVM, "0.60"],
+    ["1", "DAI", "solana", SOL, "0.002"],
+    ["0.000001", "USDC", "polygon", EVM, "0.01"],
+    ["0.000000000000000001", "DAI", "polygon", EVM, "0.01"],
+  ])("creates a confirmed payment of %s %s on %s with deterministic fees", async (amount, stablecoin, chain, toAddress, fees) => {
+    const res = await call("POST", "/api/v1/payments", { amount, stablecoin, chain, toAddress });
+    expect(res.status).toBe(201);
+    expect(res.json).toMatchObject({ status: "confirmed", amount: res.json.amount, stablecoin, chain, toAddress, fees, metadata: null });
+    expect(res.json.id).toMatch(/^pay_/);
+    if (chain === "solana") expect(res.json.txHash).toMatch(/^[1-9A-HJ-NP-Za-km-z]{86,88}$/);
+    else expect(res.json.txHash).toMatch(/^0x[0-9a-f]{64}$/);
+  });
+
+  it("stores and returns metadata", async () => {
+    const res = await call("POST", "/api/v1/payments", {
+      amount: "10",
+      stablecoin: "USDC",
+      chain: "base",
+      toAddress: EVM,
+      metadata: { orderId: "6735" },
+    });
+    expect(res.status).toBe(201);
+    expect(res.json.metadata).toEqual({ orderId: "6735" });
+    const got = await call("GET", `/api/v1/payments/${res.json.id}`);
+    expect(got.json).toEqual(res.json);
+  });
+
+  it.each([
+    ["exponent", { amount: "1e3" }, "/body/amount"],
+    ["negative", { amount: "-1" }, "/body/amount"],
+    ["zero", { amount: "0" }, "/body/amount"],
+    ["number instead of string", { amount: 10 }, "/body/amount"],
+    ["7 decimals for USDC", { amount: "1.1234567" }, "/body/amount"],
+    ["19 decimals for DAI", { amount: "1.1234567890123456789", stablecoin: "DAI" }, "/body/amount"],
+    ["unknown stablecoin", { stablecoin: "EURC" }, "/body/stablecoin"],
+    ["unknown chain", { chain: "tron" }, "/body/chain"],
+    ["solana address on an EVM chain", { toAddress: SOL }, "/body/toAddress"],
+    ["EVM address on solana", { chain: "solana" }, "/body/toAddress"],
+    ["bad EIP-55 checksum", { toAddress: "0x52908400098527886e0F7030069857D2E4169EE7" }, "/body/toAddress"],
+    ["missing toAddress", { toAddress: undefined }, "/body/toAddress"],
+    ["unknown field", { memo: "hi" }, "/body"],
+    ["metadata value not a string", { metadata: { n: 1 } }, "/body/metadata"],
+  ])("rejects %s with 400 invalid_request and writes nothing", async (_name, patch, path) => {
+    const before = await call("GET", "/api/v1/payments");
+    const body = { amount: "5", stablecoin: "USDC", chain: "base", toAddress: EVM, ...patch };
+    const res = await call("POST", "/api/v1/payments", body);
+    expect(res.status).toBe(400);
+    expect(res.json.code).toBe("invalid_request");
+    expect(res.json.errors.some((e: { path: string }) => e.path.startsWith(path))).toBe(true);
+    const after = await call("GET", "/api/v1/payments");
+    expect(after.json.count).toBe(before.json.count);
+  });
+
+  it("accepts an 18-decimal DAI amount", async () => {
+    const res = await call("POST", "/api/v1/payments", {
+      amount: "1.123456789012345678",
+      stablecoin: "DAI",
+      chain: "base",
+      toAddress: EVM,
+    });
+    expect(res.status).toBe(201);
+    expect(res.json.amount).toBe("1.123456789012345678");
+  });
+});
+
+describe("GET /api/v1/payments", () => {
+  it("paginates newest first with count = total and documented defaults", async () => {
+    const s = await startTestServer();
+    try {
+      const c = api(s.url, (await s.createKey({ scopes: ["payments:write"] })).key);
+      const ids: string[] = [];
+      for (let i = 0; i < 12; i++) {
+        const r = await c("POST", "/api/v1/payments", { amount: `${i + 1}`, stablecoin: "USDC", chain: "base", toAddress: EVM });
+        ids.unshift(r.json.id);
+      }
+      const first = await c("GET", "/api/v1/payments");
+      expect(first.json).toMatchObject({ count: 12, limit: 10, offset: 0 });
+      expect(first.json.data.map((p: { id: string }) => p.id)).toEqual(ids.slice(0, 10));
+      const second = await c("GET", "/api/v1/payments?offset=10");
+      expect(second.json.data.map((p: { id: string }) => p.id)).toEqual(ids.slice(10));
+      const small = await c("GET", "/api/v1/payments?limit=3&offset=2");
+      expect(small.json.data.map((p: { id: string }) => p.id)).toEqual(ids.slice(2, 5));
+    } finally {
+      await s.close();
+    }
+  });
+
+  it.each(["limit=101", "limit=0", "offset=-1", "limit=abc", "cursor=x"])("rejects ?%s with 400", async (query) => {
+    const res = await call("GET", `/api/v1/payments?${query}`);
+    expect(res.status).toBe(400);
+    expect(res.json.code).toBe("invalid_request");
+  });
+
+  it("answers 404 for a missing payment and for another organization's payment", async () => {
+    expect((await call("GET", "/api/v1/payments/pay_missing")).status).toBe(404);
+    const theirs = await otherOrg("POST", "/api/v1/payments", { amount: "1", stablecoin: "USDC", chain: "base", toAddress: EVM });
+    const res = await call("GET", `/api/v1/payments/${theirs.json.id}`);
+    expect(res.status).toBe(404);
+    expect(res.json).toMatchObject({ code: "not_found" });
+  });
+});
+
+describe("idempotent payment creation (optional Idempotency-Key)", () => {
+  it("replays the first response byte for byte and creates one payment", async () => {
+    const body = { amount: "7.77", stablecoin: "USDC", chain: "base", toAddress: EVM };
+    const headers = { "idempotency-key": "pay-once-1" };
+    const first = await call("POST", "/api/v1/payments", body, headers);
+    const second = await call("POST", "/api/v1/payments", body, headers);
+    expect(first.status).toBe(201);
+    expect(second.status).toBe(201);
+    expect(second.text).toBe(first.text);
+    expect(second.headers.get("idempotent-replayed")).toBe("true");
+    expect(first.headers.get("idempotent-replayed")).toBeNull();
+    const list = await call("GET", "/api/v1/payments?limit=100");
+    expect(list.json.data.filter((p: { amount: string }) => p.amount === "7.77")).toHaveLength(1);
+  });
+
+  it("refuses the same key with another body (422 idempotency_key_reused)", async () => {
+    const headers = { "idempotency-key": "pay-once-2" };
+    await call("POST", "/api/v1/payments", { amount: "1", stablecoin: "USDC", chain: "base", toAddress: EVM }, headers);
+    const res = await call("POST", "/api/v1/payments", { amount: "2", stablecoin: "USDC", chain: "base", toAddress: EVM }, headers);
+    expect(res.status).toBe(422);
+    expect(res.json.code).toBe("idempotency_key_reused");
+  });
+
+  it("address validity helper agrees with the server on the fixtures", () => {
+    expect(isValidAddress("base", EVM)).toBe(true);
+    expect(isValidAddress("solana", SOL)).toBe(true);
+  });
+});
