@@ -12,14 +12,14 @@ export default defineConfig({
       {
         test: {
           name: "pglite",
-          include: ["test/unit/**/*.test.ts", "test/contract/**/*.test.ts", "test/http/**/*.test.ts"],
+          include: ["test/unit/**/*.test.ts", "test/contract/**/*.test.ts", "test/http/**/*.test.ts", "test/db/**/*.test.ts"],
           env: { TEST_DATABASE_URL: "pglite:memory" },
         },
       },
       {
         test: {
           name: "postgres",
-          include: ["test/http/**/*.test.ts"],
+          include: ["test/http/**/*.test.ts", "test/db/**/*.test.ts"],
           env: { TEST_DATABASE_URL: postgresUrl },
         },
       },

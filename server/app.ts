@@ -19,10 +19,13 @@ import { requestIdAndLogger } from "./middleware/request-id.ts";
 import { requireScope } from "./middleware/require-scope.ts";
 import type { RateLimiter } from "./rate-limit/rate-limiter.ts";
 import { adminHandlers } from "./routes/admin-handlers.ts";
+import { approvalHandlers } from "./routes/approval-handlers.ts";
+import { complianceHandlers } from "./routes/compliance-handlers.ts";
 import { dispatch } from "./routes/dispatch.ts";
 import type { HandlerTable } from "./routes/handler.ts";
 import { type HealthState, healthHandlers } from "./routes/health-handlers.ts";
 import { metricHandlers } from "./routes/metric-handlers.ts";
+import { providerHandlers } from "./routes/provider-handlers.ts";
 import { v1Handlers } from "./routes/v1-handlers.ts";
 import { loadSpec, loadSpecYaml, type OpenApiDocument } from "./spec/load-spec.ts";
 import { OperationIndex } from "./spec/operations.ts";
@@ -52,7 +55,15 @@ export function createApp(deps: AppDeps): App {
     ttlHours: config.idempotencyTtlHours,
     lockSeconds: config.idempotencyLockSeconds,
   });
-  const handlers: HandlerTable = { ...v1Handlers, ...metricHandlers, ...adminHandlers, ...healthHandlers(health) };
+  const handlers: HandlerTable = {
+    ...v1Handlers,
+    ...metricHandlers,
+    ...adminHandlers,
+    ...healthHandlers(health),
+    ...complianceHandlers,
+    ...approvalHandlers,
+    ...providerHandlers,
+  };
 
   const app = express();
   app.disable("x-powered-by");

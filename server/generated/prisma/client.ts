@@ -81,3 +81,23 @@ export type IdempotencyRecord = Prisma.IdempotencyRecordModel
  * A provider connection for (organization, environment, category). Only reviewed ones serve requests.
  */
 export type ProviderConnection = Prisma.ProviderConnectionModel
+/**
+ * Model ComplianceDecision
+ * A screening or policy decision, recorded whether it allowed or blocked.
+ */
+export type ComplianceDecision = Prisma.ComplianceDecisionModel
+/**
+ * Model ApprovalRequest
+ * Four-eyes approval of one exact operation and payload. Single use; expires.
+ */
+export type ApprovalRequest = Prisma.ApprovalRequestModel
+/**
+ * Model SelectionReceipt
+ * A provider chosen from the directory for a category; invoke may cite it.
+ */
+export type SelectionReceipt = Prisma.SelectionReceiptModel
+/**
+ * Model ProviderInvocation
+ * One executed (or pending-approval) provider operation.
+ */
+export type ProviderInvocation = Prisma.ProviderInvocationModel

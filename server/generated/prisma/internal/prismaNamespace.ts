@@ -397,7 +397,11 @@ export const ModelName = {
   Payment: 'Payment',
   ActivityEvent: 'ActivityEvent',
   IdempotencyRecord: 'IdempotencyRecord',
-  ProviderConnection: 'ProviderConnection'
+  ProviderConnection: 'ProviderConnection',
+  ComplianceDecision: 'ComplianceDecision',
+  ApprovalRequest: 'ApprovalRequest',
+  SelectionReceipt: 'SelectionReceipt',
+  ProviderInvocation: 'ProviderInvocation'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -413,7 +417,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "organization" | "apiKey" | "wallet" | "walletAsset" | "payment" | "activityEvent" | "idempotencyRecord" | "providerConnection"
+    modelProps: "organization" | "apiKey" | "wallet" | "walletAsset" | "payment" | "activityEvent" | "idempotencyRecord" | "providerConnection" | "complianceDecision" | "approvalRequest" | "selectionReceipt" | "providerInvocation"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -1009,6 +1013,302 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    ComplianceDecision: {
+      payload: Prisma.$ComplianceDecisionPayload<ExtArgs>
+      fields: Prisma.ComplianceDecisionFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.ComplianceDecisionFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ComplianceDecisionPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.ComplianceDecisionFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ComplianceDecisionPayload>
+        }
+        findFirst: {
+          args: Prisma.ComplianceDecisionFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ComplianceDecisionPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.ComplianceDecisionFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ComplianceDecisionPayload>
+        }
+        findMany: {
+          args: Prisma.ComplianceDecisionFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ComplianceDecisionPayload>[]
+        }
+        create: {
+          args: Prisma.ComplianceDecisionCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ComplianceDecisionPayload>
+        }
+        createMany: {
+          args: Prisma.ComplianceDecisionCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.ComplianceDecisionCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ComplianceDecisionPayload>[]
+        }
+        delete: {
+          args: Prisma.ComplianceDecisionDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ComplianceDecisionPayload>
+        }
+        update: {
+          args: Prisma.ComplianceDecisionUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ComplianceDecisionPayload>
+        }
+        deleteMany: {
+          args: Prisma.ComplianceDecisionDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.ComplianceDecisionUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.ComplianceDecisionUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ComplianceDecisionPayload>[]
+        }
+        upsert: {
+          args: Prisma.ComplianceDecisionUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ComplianceDecisionPayload>
+        }
+        aggregate: {
+          args: Prisma.ComplianceDecisionAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateComplianceDecision>
+        }
+        groupBy: {
+          args: Prisma.ComplianceDecisionGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ComplianceDecisionGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.ComplianceDecisionCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ComplianceDecisionCountAggregateOutputType> | number
+        }
+      }
+    }
+    ApprovalRequest: {
+      payload: Prisma.$ApprovalRequestPayload<ExtArgs>
+      fields: Prisma.ApprovalRequestFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.ApprovalRequestFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ApprovalRequestPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.ApprovalRequestFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ApprovalRequestPayload>
+        }
+        findFirst: {
+          args: Prisma.ApprovalRequestFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ApprovalRequestPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.ApprovalRequestFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ApprovalRequestPayload>
+        }
+        findMany: {
+          args: Prisma.ApprovalRequestFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ApprovalRequestPayload>[]
+        }
+        create: {
+          args: Prisma.ApprovalRequestCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ApprovalRequestPayload>
+        }
+        createMany: {
+          args: Prisma.ApprovalRequestCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.ApprovalRequestCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ApprovalRequestPayload>[]
+        }
+        delete: {
+          args: Prisma.ApprovalRequestDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ApprovalRequestPayload>
+        }
+        update: {
+          args: Prisma.ApprovalRequestUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ApprovalRequestPayload>
+        }
+        deleteMany: {
+          args: Prisma.ApprovalRequestDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.ApprovalRequestUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.ApprovalRequestUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ApprovalRequestPayload>[]
+        }
+        upsert: {
+          args: Prisma.ApprovalRequestUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ApprovalRequestPayload>
+        }
+        aggregate: {
+          args: Prisma.ApprovalRequestAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateApprovalRequest>
+        }
+        groupBy: {
+          args: Prisma.ApprovalRequestGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ApprovalRequestGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.ApprovalRequestCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ApprovalRequestCountAggregateOutputType> | number
+        }
+      }
+    }
+    SelectionReceipt: {
+      payload: Prisma.$SelectionReceiptPayload<ExtArgs>
+      fields: Prisma.SelectionReceiptFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.SelectionReceiptFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SelectionReceiptPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.SelectionReceiptFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SelectionReceiptPayload>
+        }
+        findFirst: {
+          args: Prisma.SelectionReceiptFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SelectionReceiptPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.SelectionReceiptFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SelectionReceiptPayload>
+        }
+        findMany: {
+          args: Prisma.SelectionReceiptFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SelectionReceiptPayload>[]
+        }
+        create: {
+          args: Prisma.SelectionReceiptCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SelectionReceiptPayload>
+        }
+        createMany: {
+          args: Prisma.SelectionReceiptCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.SelectionReceiptCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SelectionReceiptPayload>[]
+        }
+        delete: {
+          args: Prisma.SelectionReceiptDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SelectionReceiptPayload>
+        }
+        update: {
+          args: Prisma.SelectionReceiptUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SelectionReceiptPayload>
+        }
+        deleteMany: {
+          args: Prisma.SelectionReceiptDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.SelectionReceiptUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.SelectionReceiptUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SelectionReceiptPayload>[]
+        }
+        upsert: {
+          args: Prisma.SelectionReceiptUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SelectionReceiptPayload>
+        }
+        aggregate: {
+          args: Prisma.SelectionReceiptAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateSelectionReceipt>
+        }
+        groupBy: {
+          args: Prisma.SelectionReceiptGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SelectionReceiptGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.SelectionReceiptCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SelectionReceiptCountAggregateOutputType> | number
+        }
+      }
+    }
+    ProviderInvocation: {
+      payload: Prisma.$ProviderInvocationPayload<ExtArgs>
+      fields: Prisma.ProviderInvocationFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.ProviderInvocationFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProviderInvocationPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.ProviderInvocationFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProviderInvocationPayload>
+        }
+        findFirst: {
+          args: Prisma.ProviderInvocationFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProviderInvocationPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.ProviderInvocationFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProviderInvocationPayload>
+        }
+        findMany: {
+          args: Prisma.ProviderInvocationFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProviderInvocationPayload>[]
+        }
+        create: {
+          args: Prisma.ProviderInvocationCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProviderInvocationPayload>
+        }
+        createMany: {
+          args: Prisma.ProviderInvocationCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.ProviderInvocationCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProviderInvocationPayload>[]
+        }
+        delete: {
+          args: Prisma.ProviderInvocationDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProviderInvocationPayload>
+        }
+        update: {
+          args: Prisma.ProviderInvocationUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProviderInvocationPayload>
+        }
+        deleteMany: {
+          args: Prisma.ProviderInvocationDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.ProviderInvocationUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.ProviderInvocationUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProviderInvocationPayload>[]
+        }
+        upsert: {
+          args: Prisma.ProviderInvocationUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProviderInvocationPayload>
+        }
+        aggregate: {
+          args: Prisma.ProviderInvocationAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateProviderInvocation>
+        }
+        groupBy: {
+          args: Prisma.ProviderInvocationGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ProviderInvocationGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.ProviderInvocationCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ProviderInvocationCountAggregateOutputType> | number
+        }
+      }
+    }
   }
 } & {
   other: {
@@ -1159,6 +1459,83 @@ export const ProviderConnectionScalarFieldEnum = {
 } as const
 
 export type ProviderConnectionScalarFieldEnum = (typeof ProviderConnectionScalarFieldEnum)[keyof typeof ProviderConnectionScalarFieldEnum]
+
+
+export const ComplianceDecisionScalarFieldEnum = {
+  id: 'id',
+  organizationId: 'organizationId',
+  environment: 'environment',
+  kind: 'kind',
+  decision: 'decision',
+  reasons: 'reasons',
+  subject: 'subject',
+  operation: 'operation',
+  requestId: 'requestId',
+  createdAt: 'createdAt'
+} as const
+
+export type ComplianceDecisionScalarFieldEnum = (typeof ComplianceDecisionScalarFieldEnum)[keyof typeof ComplianceDecisionScalarFieldEnum]
+
+
+export const ApprovalRequestScalarFieldEnum = {
+  id: 'id',
+  organizationId: 'organizationId',
+  environment: 'environment',
+  kind: 'kind',
+  action: 'action',
+  scope: 'scope',
+  payload: 'payload',
+  payloadHash: 'payloadHash',
+  status: 'status',
+  requestedByActor: 'requestedByActor',
+  requestedByKeyId: 'requestedByKeyId',
+  decidedByActor: 'decidedByActor',
+  decidedByKeyId: 'decidedByKeyId',
+  decisionReason: 'decisionReason',
+  decidedAt: 'decidedAt',
+  expiresAt: 'expiresAt',
+  consumedAt: 'consumedAt',
+  resourceId: 'resourceId',
+  version: 'version',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type ApprovalRequestScalarFieldEnum = (typeof ApprovalRequestScalarFieldEnum)[keyof typeof ApprovalRequestScalarFieldEnum]
+
+
+export const SelectionReceiptScalarFieldEnum = {
+  id: 'id',
+  organizationId: 'organizationId',
+  environment: 'environment',
+  category: 'category',
+  providerSlug: 'providerSlug',
+  connectionId: 'connectionId',
+  simulated: 'simulated',
+  createdAt: 'createdAt',
+  expiresAt: 'expiresAt'
+} as const
+
+export type SelectionReceiptScalarFieldEnum = (typeof SelectionReceiptScalarFieldEnum)[keyof typeof SelectionReceiptScalarFieldEnum]
+
+
+export const ProviderInvocationScalarFieldEnum = {
+  id: 'id',
+  organizationId: 'organizationId',
+  environment: 'environment',
+  providerSlug: 'providerSlug',
+  category: 'category',
+  operation: 'operation',
+  input: 'input',
+  output: 'output',
+  status: 'status',
+  simulated: 'simulated',
+  selectionReceiptId: 'selectionReceiptId',
+  approvalRequestId: 'approvalRequestId',
+  createdAt: 'createdAt'
+} as const
+
+export type ProviderInvocationScalarFieldEnum = (typeof ProviderInvocationScalarFieldEnum)[keyof typeof ProviderInvocationScalarFieldEnum]
 
 
 export const SortOrder = {
@@ -1400,6 +1777,10 @@ export type GlobalOmitConfig = {
   activityEvent?: Prisma.ActivityEventOmit
   idempotencyRecord?: Prisma.IdempotencyRecordOmit
   providerConnection?: Prisma.ProviderConnectionOmit
+  complianceDecision?: Prisma.ComplianceDecisionOmit
+  approvalRequest?: Prisma.ApprovalRequestOmit
+  selectionReceipt?: Prisma.SelectionReceiptOmit
+  providerInvocation?: Prisma.ProviderInvocationOmit
 }
 
 /* Types for Logging */

@@ -56,7 +56,11 @@ export const ModelName = {
   Payment: 'Payment',
   ActivityEvent: 'ActivityEvent',
   IdempotencyRecord: 'IdempotencyRecord',
-  ProviderConnection: 'ProviderConnection'
+  ProviderConnection: 'ProviderConnection',
+  ComplianceDecision: 'ComplianceDecision',
+  ApprovalRequest: 'ApprovalRequest',
+  SelectionReceipt: 'SelectionReceipt',
+  ProviderInvocation: 'ProviderInvocation'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -186,6 +190,83 @@ export const ProviderConnectionScalarFieldEnum = {
 } as const
 
 export type ProviderConnectionScalarFieldEnum = (typeof ProviderConnectionScalarFieldEnum)[keyof typeof ProviderConnectionScalarFieldEnum]
+
+
+export const ComplianceDecisionScalarFieldEnum = {
+  id: 'id',
+  organizationId: 'organizationId',
+  environment: 'environment',
+  kind: 'kind',
+  decision: 'decision',
+  reasons: 'reasons',
+  subject: 'subject',
+  operation: 'operation',
+  requestId: 'requestId',
+  createdAt: 'createdAt'
+} as const
+
+export type ComplianceDecisionScalarFieldEnum = (typeof ComplianceDecisionScalarFieldEnum)[keyof typeof ComplianceDecisionScalarFieldEnum]
+
+
+export const ApprovalRequestScalarFieldEnum = {
+  id: 'id',
+  organizationId: 'organizationId',
+  environment: 'environment',
+  kind: 'kind',
+  action: 'action',
+  scope: 'scope',
+  payload: 'payload',
+  payloadHash: 'payloadHash',
+  status: 'status',
+  requestedByActor: 'requestedByActor',
+  requestedByKeyId: 'requestedByKeyId',
+  decidedByActor: 'decidedByActor',
+  decidedByKeyId: 'decidedByKeyId',
+  decisionReason: 'decisionReason',
+  decidedAt: 'decidedAt',
+  expiresAt: 'expiresAt',
+  consumedAt: 'consumedAt',
+  resourceId: 'resourceId',
+  version: 'version',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type ApprovalRequestScalarFieldEnum = (typeof ApprovalRequestScalarFieldEnum)[keyof typeof ApprovalRequestScalarFieldEnum]
+
+
+export const SelectionReceiptScalarFieldEnum = {
+  id: 'id',
+  organizationId: 'organizationId',
+  environment: 'environment',
+  category: 'category',
+  providerSlug: 'providerSlug',
+  connectionId: 'connectionId',
+  simulated: 'simulated',
+  createdAt: 'createdAt',
+  expiresAt: 'expiresAt'
+} as const
+
+export type SelectionReceiptScalarFieldEnum = (typeof SelectionReceiptScalarFieldEnum)[keyof typeof SelectionReceiptScalarFieldEnum]
+
+
+export const ProviderInvocationScalarFieldEnum = {
+  id: 'id',
+  organizationId: 'organizationId',
+  environment: 'environment',
+  providerSlug: 'providerSlug',
+  category: 'category',
+  operation: 'operation',
+  input: 'input',
+  output: 'output',
+  status: 'status',
+  simulated: 'simulated',
+  selectionReceiptId: 'selectionReceiptId',
+  approvalRequestId: 'approvalRequestId',
+  createdAt: 'createdAt'
+} as const
+
+export type ProviderInvocationScalarFieldEnum = (typeof ProviderInvocationScalarFieldEnum)[keyof typeof ProviderInvocationScalarFieldEnum]
 
 
 export const SortOrder = {

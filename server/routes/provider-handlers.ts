@@ -1,0 +1,3 @@
+import type { HandlerTable } from "./handler.ts";
+
+export const providerHandlers: HandlerTable = {};
