@@ -10,6 +10,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     projects: [
       {
+        extends: true,
         test: {
           name: "pglite",
           include: ["test/unit/**/*.test.ts", "test/contract/**/*.test.ts", "test/http/**/*.test.ts", "test/db/**/*.test.ts"],
@@ -17,6 +18,7 @@ export default defineConfig({
         },
       },
       {
+        extends: true,
         test: {
           name: "postgres",
           include: ["test/http/**/*.test.ts", "test/db/**/*.test.ts"],

@@ -17,6 +17,8 @@ config.adminToken = admin.token;
 
 const db = await openDatabase({ url: config.databaseUrl, poolSize: config.databasePoolSize });
 const rateLimiter = createRateLimiter({ ...config.rateLimit, redisUrl: config.redisUrl });
+// Without Redis the server still starts; rate-limited requests answer 503 RATE_LIMIT_UNAVAILABLE until it is reachable.
+await rateLimiter.ready().catch((err) => logger.warn({ err: err.message }, "rate limit store not reachable yet"));
 const { app, idempotency, health } = createApp({ config, db, logger, rateLimiter });
 
 const server: Server = app.listen(config.port, config.host, () => {

@@ -60,6 +60,16 @@ export function toServiceError(error: unknown): { error: ServiceError; unexpecte
     // Response validation failures (500) are our bugs.
     return { error: new ServiceError("INTERNAL_ERROR", "An unexpected error occurred"), unexpected: true };
   }
+  // Any other body-parser failure (e.g. a corrupt gzip body) is an http-errors client error: the request's fault.
+  const clientError = error as { status?: unknown; expose?: unknown };
+  if (typeof clientError?.status === "number" && clientError.status >= 400 && clientError.status < 500 && clientError.expose === true) {
+    return {
+      error: new ServiceError("VALIDATION_ERROR", "The request body could not be read", {
+        errors: [{ path: "/body", message: "could not be read or decoded" }],
+      }),
+      unexpected: false,
+    };
+  }
   if (isDatabaseUnavailable(error)) {
     return {
       error: new ServiceError("STORAGE_UNAVAILABLE", "Storage is unavailable; nothing was written", { retryAfterSeconds: 5 }),

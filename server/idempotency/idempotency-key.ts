@@ -3,10 +3,11 @@ import { createHash } from "node:crypto";
 /** Parses an Idempotency-Key header: 1–255 printable ASCII characters, or an IETF structured-field string ("…"). */
 export function parseIdempotencyKey(raw: string): string | null {
   let key = raw.trim();
-  if (key.length >= 2 && key.startsWith('"') && key.endsWith('"')) {
-    const inner = key.slice(1, -1);
-    if (/(^|[^\\])"/.test(inner) || /\\[^"\\]/.test(inner) || (inner.endsWith("\\") && !inner.endsWith("\\\\"))) return null;
-    key = inner.replace(/\\(["\\])/g, "$1");
+  if (key.startsWith('"') || key.endsWith('"')) {
+    // Quoted: it must be a well-formed sf-string ("…" with only \" and \\ escapes).
+    const match = /^"((?:[^"\\]|\\["\\])*)"$/.exec(key);
+    if (!match) return null;
+    key = (match[1] as string).replace(/\\(["\\])/g, "$1");
   }
   if (key.length < 1 || key.length > 255) return null;
   return /^[\x20-\x7E]+$/.test(key) ? key : null;
@@ -22,8 +23,9 @@ export function canonicalJson(value: unknown): string {
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
 }
 
-export function fingerprintBody(body: unknown): string {
+/** SHA-256 over method, path and canonical body: the same key on another endpoint or with another body is a reuse. */
+export function fingerprintRequest(method: string, path: string, body: unknown): string {
   return createHash("sha256")
-    .update(body === undefined ? "" : canonicalJson(body))
+    .update(`${method} ${path}\n${body === undefined ? "" : canonicalJson(body)}`)
     .digest("hex");
 }

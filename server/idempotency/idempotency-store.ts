@@ -85,15 +85,7 @@ export class IdempotencyStore {
       if (!isUniqueViolation(error)) throw error;
     }
     const existing = await this.prisma.idempotencyRecord.findUnique({
-      where: {
-        organizationId_apiKeyId_method_path_key: {
-          organizationId: input.organizationId,
-          apiKeyId: input.apiKeyId,
-          method: input.method,
-          path: input.path,
-          key: input.key,
-        },
-      },
+      where: { organizationId_apiKeyId_key: { organizationId: input.organizationId, apiKeyId: input.apiKeyId, key: input.key } },
     });
     if (!existing) return attempt < 3 ? this.reserveOnce(input, attempt + 1) : { kind: "in_progress" };
     if (existing.expiresAt <= now) {

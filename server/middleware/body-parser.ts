@@ -1,6 +1,41 @@
 import express, { type RequestHandler } from "express";
+import { ServiceError } from "../errors/service-error.ts";
 
-/** JSON bodies only, size-limited (413 above). Other media types stay unparsed and the validator answers 415. */
+// U+0000 and unpaired UTF-16 surrogates are valid JSON escapes but no PostgreSQL text or jsonb column can store them.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching NUL is the point
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const UNSTORABLE_MESSAGE = "must not contain NUL characters or unpaired surrogates";
+// Deeper bodies are refused before recursive code (validation, fingerprinting, storage) can overflow the stack.
+export const MAX_BODY_DEPTH = 64;
+
+/** The first problem in a parsed body, as a JSON pointer and message, or null. Iterative, so depth is no risk here. */
+function findUnacceptable(body: unknown): { path: string; message: string } | null {
+  const stack: Array<[unknown, string, number]> = [[body, "/body", 0]];
+  while (stack.length > 0) {
+    const [value, pointer, depth] = stack.pop() as [unknown, string, number];
+    if (typeof value === "string") {
+      if (UNSTORABLE.test(value)) return { path: pointer, message: UNSTORABLE_MESSAGE };
+    } else if (value !== null && typeof value === "object") {
+      if (depth >= MAX_BODY_DEPTH) return { path: pointer, message: `must not nest deeper than ${MAX_BODY_DEPTH} levels` };
+      for (const [key, item] of Object.entries(value)) {
+        if (UNSTORABLE.test(key)) return { path: pointer, message: `property names ${UNSTORABLE_MESSAGE}` };
+        stack.push([item, `${pointer}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`, depth + 1]);
+      }
+    }
+  }
+  return null;
+}
+
+/** JSON bodies only, size-limited (413 above). Other media types stay unparsed and the validator answers 415.
+ * Strings the database cannot store and bodies nested deeper than MAX_BODY_DEPTH are refused with 400. */
 export function jsonBodyParser(limitBytes: number): RequestHandler {
-  return express.json({ limit: limitBytes, strict: true, type: ["application/json", "application/*+json"] });
+  const parse = express.json({ limit: limitBytes, strict: true, type: ["application/json", "application/*+json"] });
+  return function jsonBodyParserMiddleware(req, res, next) {
+    parse(req, res, (error?: unknown) => {
+      if (error) return next(error);
+      const problem = findUnacceptable(req.body);
+      if (problem === null) return next();
+      next(new ServiceError("VALIDATION_ERROR", `${problem.path} ${problem.message}`, { errors: [problem] }));
+    });
+  };
 }

@@ -1,6 +1,6 @@
 import type { RequestHandler } from "express";
 import { ServiceError } from "../errors/service-error.ts";
-import { fingerprintBody, parseIdempotencyKey } from "../idempotency/idempotency-key.ts";
+import { fingerprintRequest, parseIdempotencyKey } from "../idempotency/idempotency-key.ts";
 import type { IdempotencyStore } from "../idempotency/idempotency-store.ts";
 
 /** Reserves the Idempotency-Key, or answers with the stored replay, 409 in progress, or 422 reused. */
@@ -30,7 +30,7 @@ export function idempotency(store: IdempotencyStore): RequestHandler {
         method: req.method,
         path: req.path,
         key,
-        fingerprint: fingerprintBody(req.body),
+        fingerprint: fingerprintRequest(req.method, req.path, req.body),
       });
       switch (outcome.kind) {
         case "reserved":

@@ -13,6 +13,8 @@ export interface RateLimitDecision {
 export interface RateLimiter {
   /** Consumes one request for the key and its organization. Throws RateLimitStoreError when the store fails. */
   consume(apiKeyId: string, organizationId: string): Promise<RateLimitDecision>;
+  /** Resolves once the store is reachable (at once for memory); rejects after `timeoutMs`. */
+  ready(timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -69,6 +71,17 @@ export function createRateLimiter(options: RateLimitOptions): RateLimiter {
       const org = await take(perOrg, organizationId, options.perOrganization);
       // Report the tighter of the two budgets.
       return !org.allowed || org.remaining < key.remaining ? org : key;
+    },
+    async ready(timeoutMs = 5_000) {
+      const client = redis;
+      if (!client || client.status === "ready") return;
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new RateLimitStoreError(`Redis not ready after ${timeoutMs} ms`)), timeoutMs);
+        client.once("ready", () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
     },
     async close() {
       redis?.disconnect();

@@ -1,6 +1,8 @@
-// Operator API (bearer ADMIN_TOKEN): API keys and provider connections.
+// Operator API (bearer ADMIN_TOKEN): API keys, provider connections and organization settings.
 import { createApiKey, listApiKeys, revokeApiKey } from "../domain/admin/api-keys.ts";
 import { createConnection, deleteConnection, listConnections } from "../domain/admin/connections.ts";
+import { getOrganizationSettings } from "../domain/admin/get-organization-settings.ts";
+import { updateOrganizationSettings } from "../domain/admin/update-organization-settings.ts";
 import { type HandlerTable, param } from "./handler.ts";
 
 const orgQuery = (query: unknown) => String((query as { organizationId: string }).organizationId);
@@ -24,5 +26,11 @@ export const adminHandlers: HandlerTable = {
   async adminDeleteConnection(req, res, deps) {
     await deleteConnection(deps.db.prisma, param(req, "id"));
     res.status(204).end();
+  },
+  async adminGetOrganizationSettings(req, res, deps) {
+    res.json(await getOrganizationSettings(deps.db.prisma, param(req, "organizationId")));
+  },
+  async adminUpdateOrganizationSettings(req, res, deps) {
+    res.json(await updateOrganizationSettings(deps.db.prisma, param(req, "organizationId"), req.body));
   },
 };

@@ -21,7 +21,9 @@ export interface Operation {
 export type OperationMatch =
   | { kind: "found"; operation: Operation; params: Record<string, string> }
   | { kind: "method_not_allowed"; surface: Surface; allowed: string[] }
-  | { kind: "not_found"; surface: Surface };
+  | { kind: "not_found"; surface: Surface }
+  /** A path parameter is not valid percent-encoded UTF-8 or decodes to a NUL: no database can store or look it up. */
+  | { kind: "malformed_path"; surface: Surface; param: string };
 
 interface PathEntry {
   template: string;
@@ -67,6 +69,15 @@ function resolveRef(value: Record<string, unknown>, doc: OpenApiDocument): Recor
   return node as Record<string, unknown>;
 }
 
+function decodeParam(raw: string): string | null {
+  try {
+    const value = decodeURIComponent(raw);
+    return value.includes("\0") ? null : value;
+  } catch {
+    return null;
+  }
+}
+
 export class OperationIndex {
   private readonly entries: PathEntry[];
   readonly all: Operation[] = [];
@@ -109,9 +120,11 @@ export class OperationIndex {
       const operation = entry.operations.get(method === "HEAD" ? "GET" : method);
       if (!operation) return { kind: "method_not_allowed", surface, allowed: [...entry.operations.keys()] };
       const params: Record<string, string> = {};
-      entry.paramNames.forEach((name, i) => {
-        params[name] = decodeURIComponent(m[i + 1] as string);
-      });
+      for (const [i, name] of entry.paramNames.entries()) {
+        const value = decodeParam(m[i + 1] as string);
+        if (value === null) return { kind: "malformed_path", surface, param: name };
+        params[name] = value;
+      }
       return { kind: "found", operation, params };
     }
     return { kind: "not_found", surface };

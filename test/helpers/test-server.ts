@@ -43,6 +43,7 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
   });
   const db = await openDatabase({ url: testDb.url, poolSize: 5 });
   const rateLimiter = options.rateLimiter ?? createRateLimiter({ ...config.rateLimit, redisUrl: config.redisUrl });
+  await rateLimiter.ready();
   const { app } = createApp({ config, db, logger: createLogger(config.logLevel), rateLimiter });
   const server = app.listen(0, "127.0.0.1");
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));

@@ -133,7 +133,7 @@ CREATE INDEX "ActivityEvent_organizationId_environment_type_createdAt_idx" ON "A
 CREATE INDEX "IdempotencyRecord_expiresAt_idx" ON "IdempotencyRecord"("expiresAt");
 
 -- CreateIndex
-CREATE UNIQUE INDEX "IdempotencyRecord_organizationId_apiKeyId_method_path_key_key" ON "IdempotencyRecord"("organizationId", "apiKeyId", "method", "path", "key");
+CREATE UNIQUE INDEX "IdempotencyRecord_organizationId_apiKeyId_key_key" ON "IdempotencyRecord"("organizationId", "apiKeyId", "key");
 
 -- CreateIndex
 CREATE INDEX "ProviderConnection_organizationId_environment_category_crea_idx" ON "ProviderConnection"("organizationId", "environment", "category", "createdAt");

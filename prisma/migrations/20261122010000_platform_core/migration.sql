@@ -47,6 +47,7 @@ CREATE TABLE "SelectionReceipt" (
     "organizationId" TEXT NOT NULL,
     "environment" TEXT NOT NULL,
     "category" TEXT NOT NULL,
+    "operation" TEXT,
     "providerSlug" TEXT NOT NULL,
     "connectionId" TEXT,
     "simulated" BOOLEAN NOT NULL,

@@ -215,10 +215,12 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Placeholder
-         * @description Placeholder until written.
+         * Provider directory
+         * @description Providers this service can talk to, per category, with their operation catalogue (input schemas, read/write, whether
+         *     four-eyes approval is needed) and whether the organization has a reviewed connection to each in the key's environment.
+         *     Any API key of the organization may read the directory; selecting or invoking a provider needs the category's scope.
          */
-        get: operations["placeholder_v2_providers"];
+        get: operations["listProviders"];
         put?: never;
         post?: never;
         delete?: never;
@@ -234,13 +236,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * Placeholder
-         * @description Placeholder until written.
-         */
-        get: operations["placeholder_v2_providers_select"];
+        get?: never;
         put?: never;
-        post?: never;
+        /**
+         * Select a provider and get a receipt
+         * @description Chooses the provider that will serve `category` (and, optionally, `operation`) for the organization in the key's
+         *     environment — the newest reviewed connection, or the one of `providerSlug` when given — and returns a selection receipt
+         *     (valid 1 hour) that `providers/invoke` may cite as `selectionReceiptId`, so the trail shows which provider was chosen and
+         *     why. Needs the category's scope (see `providers/invoke`). Without a reviewed connection: 424 `PROVIDER_NOT_CONNECTED`.
+         */
+        post: operations["selectProvider"];
         delete?: never;
         options?: never;
         head?: never;
@@ -275,19 +280,29 @@ export interface paths {
          *
          *     **Steps, in order:**
          *
-         *     1. `providerSlug` must be a provider of `category` in the directory (else 404 `NOT_FOUND`); `operation` and `input` must
-         *        match the operation catalogue of the category (else 400 `INVALID_INPUT`). A `selectionReceiptId`, when given, must
-         *        exist (404) and name this provider, category and operation (400 `INVALID_INPUT`).
-         *     2. Write operations (those that move value or change state at the provider, e.g. custody `create_transfer`) need an
-         *        `Idempotency-Key` (else 400 `IDEMPOTENCY_KEY_REQUIRED`), and custody writes an approved `approvalRequestId`
-         *        (else 403 `FORBIDDEN`). Read operations may omit both.
-         *     3. The request resolves to the organization's **reviewed** connection for (`category`, `providerSlug`) in the key's
+         *     1. `providerSlug` must be a provider of `category` in the directory (`GET /api/v2/agent/providers`) and `operation` one
+         *        of its operations (else 404 `NOT_FOUND`); `input` must match the operation's `inputSchema` (else 400 `INVALID_INPUT`).
+         *        A `selectionReceiptId`, when given, must exist (404) and name this provider, category and (if it names one) operation,
+         *        and not be expired (else 400 `INVALID_INPUT`). Under `regime.travelRule: true` a `write` operation needs
+         *        `input.travelRule` (else 400 `INVALID_INPUT`).
+         *     2. `write` operations need an `Idempotency-Key` (else 400 `IDEMPOTENCY_KEY_REQUIRED`).
+         *     3. The request resolves to the organization's newest **reviewed** connection for (`category`, `providerSlug`) in the key's
          *        environment; without one it fails closed with 424 `PROVIDER_NOT_CONNECTED`. The sandbox simulator of a category
-         *        (`providerSlug: simulator`) runs only when it is explicitly connected; its results carry `simulated: true`.
-         *     4. Screening and policy evaluation run under `regime` before the provider is called; a block answers 403
-         *        `COMPLIANCE_BLOCKED` with `reasons`.
-         *     5. The provider executes the operation; a provider failure answers 502 `PROVIDER_EXECUTION_FAILED` and nothing is
-         *        recorded. Success answers 200 with the provider's `output`.
+         *        (`providerSlug: simulator`) runs only when it is explicitly connected; its results carry `simulated: true`. A connection
+         *        whose configuration the provider cannot use answers 500 `SERVER_MISCONFIGURED`.
+         *     4. Screening and policy evaluation run before the provider is called, over the parties, addresses and amount of `input`
+         *        and the jurisdiction of `regime`; both decisions are recorded; a block answers 403 `COMPLIANCE_BLOCKED` with `reasons`.
+         *     5. Operations with `requiresApproval` (custody `create_transfer`): without `approvalRequestId` the call answers **202**
+         *        with `status: pending_approval` and a new `approvalRequestId` — nothing is executed. Another actor of the organization
+         *        approves it (`POST /api/v2/agent/approvals/{approvalRequestId}/approve`); the caller then repeats the call with the
+         *        `approvalRequestId` (and a new `Idempotency-Key`). The approval is used up by that call.
+         *     6. The provider executes the operation; a provider failure answers 502 `PROVIDER_EXECUTION_FAILED` and nothing is
+         *        recorded (an approval stays unused). Success answers 200 with the provider's `output`.
+         *
+         *     **Simulator magic values.** Amount `666.66` (fx `sellAmount`) and destination
+         *     `0x000000000000000000000000000000000000dEaD` (custody `create_transfer`) make the simulator fail → 502
+         *     `PROVIDER_EXECUTION_FAILED`. A `token_issuance` simulator connection with an unusable `config` (e.g.
+         *     `{"reserveRatio": "high"}`) → 500 `SERVER_MISCONFIGURED`.
          */
         post: operations["invokeProvider"];
         delete?: never;
@@ -303,13 +318,36 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * Placeholder
-         * @description Placeholder until written.
-         */
-        get: operations["placeholder_v2_compliance_screen"];
+        get?: never;
         put?: never;
-        post?: never;
+        /**
+         * Screen parties, addresses and jurisdictions
+         * @description Screens the given parties (names, countries), blockchain addresses and jurisdictions against the screening list and
+         *     records the decision. This is the screening stage that also runs, with the organization's policy, before every
+         *     provider execution (bank transfers, provider invocations, custody and card writes); those operations answer 403
+         *     `COMPLIANCE_BLOCKED` on a block. To check the policy too (blocked jurisdictions, amount limit), call `policy/evaluate`.
+         *
+         *     **Both outcomes answer 200.** The caller asked a question; `decision` is the answer (`allow`, or `block` with one
+         *     entry in `reasons` per rule that matched). Nothing else happens on a block. Every call is recorded as a decision
+         *     (`decisionId`) and counts in the `compliance.screenings` metric.
+         *
+         *     At least one of `parties`, `addresses` or a jurisdiction field is required (400 `VALIDATION_ERROR` otherwise).
+         *     `amount` and `currency` are accepted so that one body serves both endpoints; they are recorded with the decision but
+         *     not screened (the amount limit is a policy rule).
+         *
+         *     **Sandbox screening list.** Until a screening provider is connected, screening uses a fixed sample list (every result
+         *     says `simulated: true` and `source: compliance_screening:sandbox`). It is not a real sanctions list; use it to rehearse a block:
+         *
+         *     | Kind | Listed values | Matching |
+         *     |---|---|---|
+         *     | Address | `0x7F367cC41522cE07553e823bf3be79A889DEbe1B`, `0x8589427373D6D84E98730D7795D8f6f8731FDA16` (EVM), `GEfMpAf3au2neHdsQ7nPg3pQ99P51XaybPrgCYHNc6k2` (Solana) | exact, case-insensitive, on any chain (rule `sanctions.address`) |
+         *     | Name | `Blocked Person`, `Ivan Sanctioned`, `Maria Embargo` | exact after normalising case, accents and whitespace: `ivan  SANCTIONÉD` matches (rule `sanctions.name`) |
+         *     | Jurisdiction | `KP` North Korea, `IR` Iran, `CU` Cuba, `SY` Syria, `UA-43` Crimea, `UA-14` Donetsk, `UA-09` Luhansk | the code or any of its subdivisions (`IR-07` matches `IR`; `UA` alone does not match `UA-43`), in `jurisdiction`, `operatorJurisdiction`, `senderJurisdiction`, `receiverJurisdiction` and party `country` (rule `sanctions.jurisdiction`) |
+         *
+         *     With an `Idempotency-Key`, the decision and its response are recorded together and a retry replays the same
+         *     `decisionId`; without one, every call records a new decision.
+         */
+        post: operations["screenCompliance"];
         delete?: never;
         options?: never;
         head?: never;
@@ -323,13 +361,42 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * Placeholder
-         * @description Placeholder until written.
-         */
-        get: operations["placeholder_v2_policy_evaluate"];
+        get?: never;
         put?: never;
-        post?: never;
+        /**
+         * Evaluate screening and the organization's policy
+         * @description Runs exactly the checks that guard provider execution, in order, and records both decisions:
+         *
+         *     1. **Screening** — parties, addresses and jurisdictions against the screening list (see `compliance/screen`).
+         *     2. **Policy** — the organization's rules (set by an operator with `PUT /api/admin/organizations/{organizationId}/settings`):
+         *        - `blockedJurisdictions` (default none): a jurisdiction field or party country in the list blocks
+         *          (`policy.jurisdiction_blocked`); `US` also blocks `US-NY`.
+         *        - `maxAmountUsd` (default `"1000000"`): `amount` converted to USD with the fixed sandbox table (see
+         *          `ComplianceCurrency`; USD and stablecoins 1:1) must not exceed it (`policy.amount_limit`; equal is allowed). A
+         *          currency without a rate blocks (`policy.currency_unsupported`) rather than skip the limit.
+         *
+         *     Both stages always run, so `reasons` lists every rule that matched, screening first. The response also returns the
+         *     policy that was applied and the amount in USD.
+         *
+         *     **Both outcomes answer 200.** The caller asked a question; `decision` is the answer. A write operation with the same
+         *     facts would answer 403 `COMPLIANCE_BLOCKED` with the same `reasons`.
+         *
+         *     At least one of `parties`, `addresses`, a jurisdiction field or `amount` is required (400 `VALIDATION_ERROR`
+         *     otherwise).
+         *
+         *     **Sandbox screening list.** Until a screening provider is connected, screening uses a fixed sample list (every result
+         *     says `simulated: true` and `source: compliance_screening:sandbox`). It is not a real sanctions list; use it to rehearse a block:
+         *
+         *     | Kind | Listed values | Matching |
+         *     |---|---|---|
+         *     | Address | `0x7F367cC41522cE07553e823bf3be79A889DEbe1B`, `0x8589427373D6D84E98730D7795D8f6f8731FDA16` (EVM), `GEfMpAf3au2neHdsQ7nPg3pQ99P51XaybPrgCYHNc6k2` (Solana) | exact, case-insensitive, on any chain (rule `sanctions.address`) |
+         *     | Name | `Blocked Person`, `Ivan Sanctioned`, `Maria Embargo` | exact after normalising case, accents and whitespace: `ivan  SANCTIONÉD` matches (rule `sanctions.name`) |
+         *     | Jurisdiction | `KP` North Korea, `IR` Iran, `CU` Cuba, `SY` Syria, `UA-43` Crimea, `UA-14` Donetsk, `UA-09` Luhansk | the code or any of its subdivisions (`IR-07` matches `IR`; `UA` alone does not match `UA-43`), in `jurisdiction`, `operatorJurisdiction`, `senderJurisdiction`, `receiverJurisdiction` and party `country` (rule `sanctions.jurisdiction`) |
+         *
+         *     With an `Idempotency-Key`, the decisions and the response are recorded together and a retry replays them; without
+         *     one, every call records new decisions.
+         */
+        post: operations["evaluatePolicy"];
         delete?: never;
         options?: never;
         head?: never;
@@ -344,10 +411,36 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Placeholder
-         * @description Placeholder until written.
+         * Get an approval request
+         * @description Returns a four-eyes approval request. Approval requests are created by the operations they guard — `providers/invoke`
+         *     of an operation that needs approval, custody wallet and transfer requests, and treasury mint and burn — never directly.
+         *     A second person (another `actor` of the same organization) then approves or rejects it, and the guarded operation uses
+         *     an approved request once.
+         *
+         *     **Scope.** The scope depends on the approval: reading it needs the `read` scope of the resource in its `scope` (e.g.
+         *     `wallets:read` for a `wallets:write` approval; write implies read). A key without it gets 403 `FORBIDDEN`. Another
+         *     organization's or environment's approval request answers 404.
+         *
+         *     **Rules.**
+         *
+         *     - *Four eyes*: the approver or rejecter must be a different `actor` than the requester (API keys carry an `actor`).
+         *     - *Bound*: an approval authorises exactly one operation (`action`) with exactly one payload (`payloadHash`, SHA-256 of
+         *       the canonical JSON of `payload`); any other operation or payload is refused with 403 `FORBIDDEN`.
+         *     - *Single use*: the guarded operation marks it `consumed`; a second use is refused with 403 `FORBIDDEN`.
+         *     - *Expiry*: `expiresAt` is 72 hours after creation unless the guarded operation sets another time to live. It is the
+         *       deadline for both the decision and the use: past it an undecided or approved-but-unused request reads `expired`.
+         *     - *Versioned*: every change raises `version` by one, and each change is a compare-and-set on the previous state, so of
+         *       two concurrent decisions exactly one wins (the other gets 409 `STATE_CONFLICT`).
+         *
+         *     **State machine** (see `ApprovalStatus`):
+         *
+         *     ```
+         *     pending ──(approve)──▶ approved ──(used once)──▶ approved, consumed: true
+         *        ├────(reject)───▶ rejected
+         *        └────(expiresAt)─▶ expired        approved, unused ──(expiresAt)──▶ expired
+         *     ```
          */
-        get: operations["placeholder_v2_approvals_id"];
+        get: operations["getApprovalRequest"];
         put?: never;
         post?: never;
         delete?: never;
@@ -363,13 +456,26 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * Placeholder
-         * @description Placeholder until written.
-         */
-        get: operations["placeholder_v2_approvals_id_approve"];
+        get?: never;
         put?: never;
-        post?: never;
+        /**
+         * Approve an approval request
+         * @description Approves a `pending` approval request: `pending` → `approved`, `version` +1, `decidedBy` set to the caller. The
+         *     guarded operation can then use it once, with exactly the operation (`action`) and payload (`payloadHash`) it was
+         *     requested for — usually by repeating the original call with the `approvalRequestId`.
+         *
+         *     **Four eyes.** The caller's API key must belong to the same organization and environment as the request (else 404) and
+         *     carry a different `actor` than the requester's (else 403 `FORBIDDEN`, whichever key of that actor is used).
+         *
+         *     **Scope.** Deciding needs the approval's `scope` (e.g. `wallets:write`; see `GET /api/v2/agent/approvals/{approvalRequestId}`), else 403 `FORBIDDEN`.
+         *
+         *     **Concurrency.** The decision is a compare-and-set on (`version`, `pending`): of concurrent approve and reject calls
+         *     exactly one succeeds and the others answer 409 `STATE_CONFLICT`. Send `expectedVersion` to decide only the state you
+         *     read. An `expired` request (past `expiresAt`) cannot be decided (409 `STATE_CONFLICT`).
+         *
+         *     **Idempotency.** With an `Idempotency-Key` a retry replays the first answer (also a 409) instead of deciding again.
+         */
+        post: operations["approveApprovalRequest"];
         delete?: never;
         options?: never;
         head?: never;
@@ -383,13 +489,26 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * Placeholder
-         * @description Placeholder until written.
-         */
-        get: operations["placeholder_v2_approvals_id_reject"];
+        get?: never;
         put?: never;
-        post?: never;
+        /**
+         * Reject an approval request
+         * @description Rejects a `pending` approval request: `pending` → `rejected` (final), `version` +1, `decidedBy` set to the caller. The
+         *     guarded operation can never run with it; request the operation again to get a new approval request.
+         *
+         *     **Four eyes.** Like approving, rejecting is a decision by a second person: the caller's API key must belong to the same
+         *     organization and environment as the request (else 404) and carry a different `actor` than the requester's (else 403
+         *     `FORBIDDEN`).
+         *
+         *     **Scope.** Deciding needs the approval's `scope` (e.g. `wallets:write`), else 403 `FORBIDDEN`.
+         *
+         *     **Concurrency.** The decision is a compare-and-set on (`version`, `pending`): of concurrent approve and reject calls
+         *     exactly one succeeds and the others answer 409 `STATE_CONFLICT`. Send `expectedVersion` to decide only the state you
+         *     read. An `expired` request (past `expiresAt`) cannot be decided (409 `STATE_CONFLICT`).
+         *
+         *     **Idempotency.** With an `Idempotency-Key` a retry replays the first answer (also a 409) instead of deciding again.
+         */
+        post: operations["rejectApprovalRequest"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1369,15 +1488,26 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The organization (created when its first API key or connection is). */
+                organizationId: string;
+            };
             cookie?: never;
         };
         /**
-         * Placeholder
-         * @description Placeholder until written.
+         * Get an organization's settings
+         * @description Returns the organization's compliance policy with defaults filled in (`blockedJurisdictions: []`,
+         *     `maxAmountUsd: "1000000"`). An unknown organization answers 404.
          */
-        get: operations["placeholder_admin_organizations_id_settings"];
-        put?: never;
+        get: operations["adminGetOrganizationSettings"];
+        /**
+         * Replace an organization's compliance policy
+         * @description Replaces the organization's compliance policy as a whole (both fields are required; read the settings first to change
+         *     one). It applies from the next request: screening and policy evaluation (`policy/evaluate`) and every operation that
+         *     runs them before provider execution. The sanctioned jurisdictions of the screening list always block and cannot be
+         *     removed here. An unknown organization answers 404.
+         */
+        put: operations["adminUpdateOrganizationSettings"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1791,11 +1921,6 @@ export interface components {
             }[];
         };
         /**
-         * @description Provider of the directory, e.g. `simulator` (the sandbox simulator of the category) or a live provider's slug.
-         * @example simulator
-         */
-        ProviderSlug: string;
-        /**
          * @description Provider category; it decides the scope the API key needs:
          *
          *     | Category | Scope |
@@ -1810,10 +1935,88 @@ export interface components {
          */
         ProviderCategory: "bank_transfer" | "custody" | "card_issuance" | "token_issuance" | "chain_read" | "compliance_screening" | "fx";
         /**
+         * @description Provider of the directory, e.g. `simulator` (the sandbox simulator of the category) or a live provider's slug.
+         * @example simulator
+         */
+        ProviderSlug: string;
+        /**
          * @description Operation of the category's catalogue, e.g. `quote` (fx), `get_balance` (custody), `screen_address` (compliance_screening), `read_total_supply` (chain_read).
          * @example quote
          */
         ProviderOperation: string;
+        ProviderOperationEntry: {
+            operation: components["schemas"]["ProviderOperation"];
+            description: string;
+            /**
+             * @description `write` operations move value or change state at the provider and need an `Idempotency-Key`.
+             * @enum {string}
+             */
+            kind: "read" | "write";
+            /** @description Four-eyes: invoke answers 202 with an approval request until an approved `approvalRequestId` for exactly this input is presented. */
+            requiresApproval: boolean;
+            /** @description JSON Schema (2020-12) of `input`. */
+            inputSchema: {
+                [key: string]: unknown;
+            };
+        };
+        DirectoryProvider: {
+            providerSlug: components["schemas"]["ProviderSlug"];
+            category: components["schemas"]["ProviderCategory"];
+            /** @example Sandbox FX simulator */
+            name: string;
+            /** @description `true` for a sandbox simulator; its results carry `simulated: true`. */
+            simulator: boolean;
+            /** @description Whether the organization has a reviewed connection to this provider in the key's environment. */
+            connected: boolean;
+            /**
+             * @description Scope an API key needs to select or invoke this provider.
+             * @example fx:write
+             */
+            scope: string;
+            operations: components["schemas"]["ProviderOperationEntry"][];
+        };
+        ProviderDirectory: {
+            count: number;
+            data: components["schemas"]["DirectoryProvider"][];
+        };
+        /**
+         * @description Organization of the API key. Optional; when present it must equal the key's organization (else 403 `FORBIDDEN`).
+         * @example org_acme
+         */
+        OrganizationId: string;
+        SelectProviderRequest: {
+            category: components["schemas"]["ProviderCategory"];
+            operation?: components["schemas"]["ProviderOperation"];
+            providerSlug?: components["schemas"]["ProviderSlug"];
+            organizationId?: components["schemas"]["OrganizationId"];
+        };
+        /**
+         * @description `true` when a sandbox simulator produced this result; it is not a provider result.
+         * @example true
+         */
+        Simulated: boolean;
+        /** @description Proof of which provider was selected for a category (and operation), and why. Valid for one hour. */
+        SelectionReceipt: {
+            /** @example psr_3Hn8Qd2Wk6Tz1Vb9Lm5Rx */
+            selectionReceiptId: string;
+            category: components["schemas"]["ProviderCategory"];
+            /** @description The operation the selection is for, when one was given. */
+            operation: string | null;
+            providerSlug: components["schemas"]["ProviderSlug"];
+            /**
+             * @description The reviewed connection that will serve invocations.
+             * @example conn_7Gh3Jk1Lm9Np5Qr2St8Uv
+             */
+            connectionId: string;
+            simulated: components["schemas"]["Simulated"];
+            /**
+             * @description Why this provider was selected.
+             * @example newest reviewed fx connection
+             */
+            reason: string;
+            createdAt: components["schemas"]["Timestamp"];
+            expiresAt: components["schemas"]["Timestamp"];
+        };
         /**
          * @description ISO 3166-1 alpha-2 country code, optionally with an ISO 3166-2 subdivision (`US-NY`).
          * @example DE
@@ -1846,7 +2049,7 @@ export interface components {
              */
             selectionReceiptId?: string;
             /**
-             * @description Approved four-eyes approval for this operation. Required by write operations of `custody` (e.g. `create_transfer`); missing or not approved → 403 `FORBIDDEN`, unknown → 404 `NOT_FOUND`.
+             * @description Approved four-eyes approval for exactly this provider, category, operation and input. Needed by operations with `requiresApproval` (e.g. custody `create_transfer`): without it invoke answers 202 and creates the approval request; not approved, already used or for another input → 403 `FORBIDDEN`; unknown → 404 `NOT_FOUND`.
              * @example apr_8Lq2Vn5Tx7Rz1Kb4Md9Wc
              */
             approvalRequestId?: string;
@@ -1856,23 +2059,20 @@ export interface components {
             input?: unknown;
             regime?: components["schemas"]["Regime"];
         };
-        /**
-         * @description `true` when a sandbox simulator produced this result; it is not a provider result.
-         * @example true
-         */
-        Simulated: boolean;
         /** @description Result of the screening and policy evaluation that ran before the provider was called. A blocking decision answers 403 `COMPLIANCE_BLOCKED` instead. */
         Screening: {
             /**
-             * @description `clear`: screened, nothing blocked. `not_required`: a read operation with no party or address to screen.
+             * @description `clear`: screened, nothing blocked. `not_required`: an operation with no party, address or amount to screen.
              * @enum {string}
              */
             decision: "clear" | "not_required";
             /**
-             * @description Screening source as `<category>:<providerSlug>` (`compliance_screening:sandbox` for the simulator); `null` when `not_required`.
+             * @description Screening source as `<category>:<providerSlug>`: `compliance_screening:sandbox` is the sandbox screening list shipped with the service; `null` when `not_required`.
              * @example compliance_screening:sandbox
              */
             source: string | null;
+            /** @description Ids of the recorded screening and policy decisions. */
+            decisionIds?: string[];
         };
         ProviderInvocation: {
             /**
@@ -1884,11 +2084,11 @@ export interface components {
             category: components["schemas"]["ProviderCategory"];
             operation: components["schemas"]["ProviderOperation"];
             /**
-             * @description Always `succeeded`; a failed invocation answers an error instead (e.g. 502 `PROVIDER_EXECUTION_FAILED`).
-             * @constant
+             * @description `succeeded` (200) or `pending_approval` (202: an approval request was created, nothing was executed). A failed invocation answers an error instead (e.g. 502 `PROVIDER_EXECUTION_FAILED`).
+             * @enum {string}
              */
-            status: "succeeded";
-            /** @description The provider's output, any JSON value, in the shape of the operation's output schema. */
+            status: "succeeded" | "pending_approval";
+            /** @description The provider's output, any JSON value; `null` while `pending_approval`. */
             output: unknown;
             simulated: components["schemas"]["Simulated"];
             /** @description The selection receipt given, or `null`. */
@@ -1897,6 +2097,287 @@ export interface components {
             approvalRequestId: string | null;
             screening: components["schemas"]["Screening"];
             createdAt: components["schemas"]["Timestamp"];
+        };
+        /**
+         * @description Role of a party or address in the operation, e.g. `sender`, `receiver`, `originator`, `beneficiary`, `signer`, `cardholder`. Free text, echoed in `reasons`.
+         * @example receiver
+         */
+        ComplianceRole: string;
+        /** @description A person or company to screen. Give at least a `name` or a `country` (else 400 `VALIDATION_ERROR`). */
+        ScreeningParty: {
+            role: components["schemas"]["ComplianceRole"];
+            /**
+             * @description Full name, screened after normalising case, accents and whitespace (`ivan  SANCTIONÉD` matches `Ivan Sanctioned`).
+             * @example Dupont Fournitures SARL
+             */
+            name?: string;
+            /** @description Country of residence or incorporation; screened like the jurisdiction fields. */
+            country?: components["schemas"]["CountryCode"];
+            /**
+             * Format: date
+             * @description Date of birth of a natural person. Recorded with the decision; the sandbox list matches on names only.
+             * @example 1980-04-12
+             */
+            dateOfBirth?: string;
+        };
+        /** @description A blockchain address to screen. */
+        ScreeningAddress: {
+            role: components["schemas"]["ComplianceRole"];
+            /**
+             * @description Chain of the address, e.g. `ethereum`, `polygon`, `base`, `solana`. Recorded; matching is on the address alone (the same EVM address is sanctioned on every EVM chain).
+             * @example ethereum
+             */
+            chain?: string;
+            /**
+             * @description The address, compared case-insensitively and exactly.
+             * @example 0x52908400098527886E0F7030069857D2E4169EE7
+             */
+            address: string;
+        };
+        /**
+         * @description Jurisdictions the operation touches (ISO 3166 codes).
+         * @example [
+         *       "DE",
+         *       "FR"
+         *     ]
+         */
+        Jurisdictions: components["schemas"]["CountryCode"][];
+        /**
+         * @description Currency of `amount`: an ISO 4217 code or a stablecoin symbol. For the amount limit it is converted to USD with a fixed
+         *     sandbox table: `USD`, `USDC`, `USDT`, `DAI`, `PYUSD` 1.00; `EUR` and `EURC` 1.08; `GBP` 1.27; `CHF` 1.13; `CAD` 0.73;
+         *     `AUD` 0.66; `NZD` 0.60; `SGD` 0.74; `HKD` 0.128; `JPY` 0.0067; `CNY` 0.14; `INR` 0.012; `AED` 0.2723; `SEK` 0.095;
+         *     `NOK` 0.093; `DKK` 0.145; `PLN` 0.25; `MXN` 0.058; `BRL` 0.20; `ZAR` 0.055. Any other currency cannot be converted, so
+         *     policy blocks it (rule `policy.currency_unsupported`) instead of skipping the limit.
+         * @example EUR
+         */
+        ComplianceCurrency: string;
+        /**
+         * @description What to check. At least one of `parties`, `addresses`, a jurisdiction field or (policy evaluation only) `amount` must be
+         *     present, else 400 `VALIDATION_ERROR`. `amount` and `currency` go together.
+         */
+        ComplianceCheckRequest: {
+            /** @description People and companies involved. */
+            parties?: components["schemas"]["ScreeningParty"][];
+            /** @description Blockchain addresses involved. */
+            addresses?: components["schemas"]["ScreeningAddress"][];
+            jurisdiction?: components["schemas"]["Jurisdictions"];
+            operatorJurisdiction?: components["schemas"]["CountryCode"];
+            senderJurisdiction?: components["schemas"]["CountryCode"];
+            receiverJurisdiction?: components["schemas"]["CountryCode"];
+            /** @description Amount of the operation in `currency`; checked against the organization's per-operation limit (policy). */
+            amount?: components["schemas"]["DecimalAmount"];
+            currency?: components["schemas"]["ComplianceCurrency"];
+            organizationId?: components["schemas"]["OrganizationId"];
+        };
+        /**
+         * @description Id of a recorded compliance decision (`cdec_…`). Every screening and every policy evaluation is recorded, whether it allowed or blocked.
+         * @example cdec_5Tg8Kp2Wq7Zn3Rb9Vd1Hx4
+         */
+        ComplianceDecisionId: string;
+        /**
+         * @description `allow` when no rule matched; `block` when at least one did (each listed in `reasons`).
+         * @example allow
+         * @enum {string}
+         */
+        ComplianceDecisionValue: "allow" | "block";
+        /**
+         * @description One rule that blocked.
+         *
+         *     | `rule` | `stage` | Blocks when |
+         *     |---|---|---|
+         *     | `sanctions.address` | screening | an address is on the screening list |
+         *     | `sanctions.name` | screening | a party name matches a listed name |
+         *     | `sanctions.jurisdiction` | screening | a jurisdiction field or a party country is in a sanctioned jurisdiction (or one of its subdivisions) |
+         *     | `policy.jurisdiction_blocked` | policy | a jurisdiction field or a party country is in the organization's `blockedJurisdictions` |
+         *     | `policy.amount_limit` | policy | the amount in USD-equivalent exceeds the organization's `maxAmountUsd` |
+         *     | `policy.currency_unsupported` | policy | the amount's currency has no USD rate, so the limit cannot be applied |
+         *     | `policy.amount_invalid` | policy | the amount is not a decimal amount (only reachable from internal callers) |
+         *
+         *     New rules may be added; treat an unknown `rule` as a block.
+         */
+        ComplianceReason: {
+            /**
+             * @example screening
+             * @enum {string}
+             */
+            stage: "screening" | "policy";
+            /** @example sanctions.address */
+            rule: string;
+            /** @example receiver address 0x7F367cC41522cE07553e823bf3be79A889DEbe1B is on the sandbox sanctions list */
+            message: string;
+        };
+        /** @description Every rule that blocked, screening first; empty when `decision` is `allow`. */
+        ComplianceReasons: components["schemas"]["ComplianceReason"][];
+        /**
+         * @description List that screened, as `<category>:<providerSlug>`: `compliance_screening:sandbox` is the sandbox screening list.
+         * @example compliance_screening:sandbox
+         */
+        ScreeningSource: string;
+        /** @description A recorded screening decision. */
+        ScreeningResult: {
+            decisionId: components["schemas"]["ComplianceDecisionId"];
+            decision: components["schemas"]["ComplianceDecisionValue"];
+            reasons: components["schemas"]["ComplianceReasons"];
+            source: components["schemas"]["ScreeningSource"];
+            /** @description `true`: the sandbox screening list answered, not a screening provider. */
+            simulated: components["schemas"]["Simulated"];
+            screenedAt: components["schemas"]["Timestamp"];
+        };
+        /** @description An organization's compliance policy. Applied on top of the sanctioned jurisdictions, which always block. */
+        PolicySettings: {
+            /**
+             * @description Jurisdictions the organization also blocks. A country code also blocks its subdivisions (`US` blocks `US-NY`); a subdivision blocks only itself. Default `[]`.
+             * @example [
+             *       "RU",
+             *       "BY"
+             *     ]
+             */
+            blockedJurisdictions: components["schemas"]["CountryCode"][];
+            /**
+             * @description Largest amount of one operation, in USD-equivalent (see `ComplianceCurrency` for the conversion); an amount equal to it is allowed. Default `"1000000"`.
+             * @example 1000000
+             */
+            maxAmountUsd: components["schemas"]["DecimalAmount"];
+        };
+        /** @description Screening then policy, both recorded — the same checks that run before provider execution. */
+        PolicyEvaluation: {
+            decision: components["schemas"]["ComplianceDecisionValue"];
+            reasons: components["schemas"]["ComplianceReasons"];
+            screeningDecisionId: components["schemas"]["ComplianceDecisionId"];
+            policyDecisionId: components["schemas"]["ComplianceDecisionId"];
+            /** @description The organization's policy that was applied (defaults filled in). */
+            policy: components["schemas"]["PolicySettings"];
+            /**
+             * @description `amount` in USD-equivalent with the sandbox rates; `null` without an amount or when the currency has no rate.
+             * @example 1350.00
+             */
+            amountUsd: string | null;
+            source: components["schemas"]["ScreeningSource"];
+            /** @description `true`: the screening stage used the sandbox screening list, not a screening provider. */
+            simulated: components["schemas"]["Simulated"];
+            evaluatedAt: components["schemas"]["Timestamp"];
+        };
+        /**
+         * @description Id of a four-eyes approval request (`apr_…`).
+         * @example apr_8Lq2Vn5Tx7Rz1Kb4Md9Wc
+         */
+        ApprovalRequestId: string;
+        /**
+         * @description What the approval guards.
+         *
+         *     | Kind | Created by |
+         *     |---|---|
+         *     | `provider_operation` | `providers/invoke` of an operation that needs approval (e.g. custody `create_transfer`). |
+         *     | `custody_wallet` | `custody/wallets` shape 1 (wallet creation). |
+         *     | `custody_transfer` | `custody/transfers` shape 1 (transfer request). |
+         *     | `issuance` | `treasury/mint` and `treasury/burn` (issuance requests). |
+         * @example provider_operation
+         * @enum {string}
+         */
+        ApprovalKind: "provider_operation" | "custody_wallet" | "custody_transfer" | "issuance";
+        /**
+         * @description State of the approval request. `version` rises by one on every change (decision, use).
+         *
+         *     ```
+         *     pending ──(approve, other actor)──▶ approved ──(used by the guarded operation, once)──▶ approved + consumed
+         *        ├────(reject,  other actor)──▶ rejected
+         *        └────(expiresAt passes)──────▶ expired
+         *     approved, unused ──(expiresAt passes)──▶ expired
+         *     ```
+         *
+         *     - `pending`: waiting for a decision by a second person (another `actor` of the same organization).
+         *     - `approved`: may be used once by exactly the operation (`action`) and payload (`payloadHash`) it was requested for;
+         *       `consumed` turns `true` when it is used. A consumed approval stays `approved`.
+         *     - `rejected`: final; the guarded operation cannot run with it.
+         *     - `expired`: derived, never stored: `expiresAt` passed before the approval was decided, or before an approved approval
+         *       was used. Final.
+         * @example approved
+         * @enum {string}
+         */
+        ApprovalStatus: "pending" | "approved" | "rejected" | "expired";
+        /** @description Who acted, as identified by the API key (`actor` of the key, and the key's id). */
+        ApprovalActor: {
+            /**
+             * @description The `actor` of the API key (a person or service account).
+             * @example alice@acme.example
+             */
+            actor: string;
+            /**
+             * @description Id of the API key that acted.
+             * @example key_3Fq8Lm2Vx9Tb1Nd5Rk7Hw
+             */
+            apiKeyId: string;
+        };
+        /**
+         * @description A four-eyes approval request. It is bound to one organization and environment, to one operation (`action`) and to the
+         *     exact payload it was requested for (`payloadHash`, SHA-256 of the canonical JSON of `payload`: object keys sorted, no
+         *     whitespace). It is single-use and expires at `expiresAt` (72 hours after creation by default).
+         */
+        ApprovalRequest: {
+            approvalRequestId: components["schemas"]["ApprovalRequestId"];
+            kind: components["schemas"]["ApprovalKind"];
+            /**
+             * @description The exact operation this approval authorises, `<surface>:<operation>`.
+             * @example providers.invoke:custody.create_transfer
+             */
+            action: string;
+            status: components["schemas"]["ApprovalStatus"];
+            /**
+             * @description `true` once the guarded operation used this approval (single use).
+             * @example false
+             */
+            consumed: boolean;
+            /** @description When the guarded operation used the approval; null until then. */
+            consumedAt: components["schemas"]["Timestamp"] | null;
+            /** @description The payload (any JSON) the approval was requested for, as the guarded operation will execute it. */
+            payload: unknown;
+            /**
+             * @description SHA-256 (hex) of the canonical JSON of `payload`. The guarded operation must present a payload with the same hash.
+             * @example 3f1c9a7e2b4d6f8a0c1e3b5d7f9a2c4e6b8d0f1a3c5e7b9d2f4a6c8e0b1d3f5a
+             */
+            payloadHash: string;
+            /**
+             * @description Scope needed to approve or reject this request; reading it needs the `read` scope of the same resource (write implies read).
+             * @example wallets:write
+             */
+            scope: string;
+            /**
+             * @description The resource the approval belongs to (custody wallet, custody transfer or issuance request id), when any.
+             * @example ct_9Bd3Fg6Hj1Kl4Mn7Pq2Rs5
+             */
+            resourceId: string | null;
+            requestedBy: components["schemas"]["ApprovalActor"];
+            /** @description Who approved or rejected it; null while `pending` (and when it expired undecided). */
+            decidedBy: components["schemas"]["ApprovalActor"] | null;
+            /**
+             * @description The `reason` given with the decision.
+             * @example Matches the payout batch signed off in the treasury call
+             */
+            decisionReason: string | null;
+            /** @description When it was approved or rejected; null while undecided. */
+            decidedAt: components["schemas"]["Timestamp"] | null;
+            /** @description Deadline for the decision and for the use. Past it, an undecided or approved-but-unused request reads `expired`. */
+            expiresAt: components["schemas"]["Timestamp"];
+            /**
+             * @description Optimistic-concurrency version; send it as `expectedVersion` to decide only this state.
+             * @example 2
+             */
+            version: number;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        /** @description Body of approve and reject. May be empty (`{}`). */
+        ApprovalDecisionRequest: {
+            /**
+             * @description Why; recorded as `decisionReason`.
+             * @example Matches the payout batch signed off in the treasury call
+             */
+            reason?: string;
+            /**
+             * @description Decide only if the request's `version` still equals this (else 409 `STATE_CONFLICT`); protects against deciding on a stale read.
+             * @example 1
+             */
+            expectedVersion?: number;
         };
         /**
          * @description ISO 4217 alphabetic currency code.
@@ -2053,19 +2534,6 @@ export interface components {
          * @example INV-2026-0042
          */
         BankReference: string;
-        /**
-         * @description Jurisdictions the operation touches (ISO 3166 codes).
-         * @example [
-         *       "DE",
-         *       "FR"
-         *     ]
-         */
-        Jurisdictions: components["schemas"]["CountryCode"][];
-        /**
-         * @description Organization of the API key. Optional; when present it must equal the key's organization (else 403 `FORBIDDEN`).
-         * @example org_acme
-         */
-        OrganizationId: string;
         CreateBankTransferRequest: {
             /**
              * @description Amount to send, greater than zero, with at most the currency's minor-unit digits (2 for EUR, USD, GBP).
@@ -2512,7 +2980,7 @@ export interface components {
          * @description Id of a four-eyes approval request (see the Approvals tag).
          * @example apr_3Cv6Bn9Mq2Wx5Ez8Rt1Yu4
          */
-        ApprovalRequestId: string;
+        "ApprovalRequestId-2": string;
         /**
          * Activate an approved wallet (shape 2)
          * @description Creates the wallet at the custody provider once its approval request is approved.
@@ -2520,7 +2988,7 @@ export interface components {
         ActivateCustodyWallet: {
             custodyWalletId: components["schemas"]["CustodyWalletId"];
             /** @description The approval request returned by shape 1 for this wallet. */
-            approvalRequestId: components["schemas"]["ApprovalRequestId"];
+            approvalRequestId: components["schemas"]["ApprovalRequestId-2"];
             organizationId?: components["schemas"]["OrganizationId"];
         };
         /** @description Exactly one of the two shapes. */
@@ -2548,7 +3016,7 @@ export interface components {
             policy: components["schemas"]["CustodyWalletPolicy"] | null;
             /** @description Deposit address; null until the wallet is `active`. */
             address: components["schemas"]["ChainAddress"] | null;
-            approvalRequestId: components["schemas"]["ApprovalRequestId"];
+            approvalRequestId: components["schemas"]["ApprovalRequestId-2"];
             /**
              * @description Slug of the custody provider connection (`simulator` when the simulator is connected).
              * @example simulator
@@ -2638,7 +3106,7 @@ export interface components {
         SubmitCustodyTransfer: {
             custodyTransferId: components["schemas"]["CustodyTransferId"];
             /** @description The approval request returned by shape 1 for this transfer. */
-            approvalRequestId: components["schemas"]["ApprovalRequestId"];
+            approvalRequestId: components["schemas"]["ApprovalRequestId-2"];
             organizationId?: components["schemas"]["OrganizationId"];
         };
         /**
@@ -2710,7 +3178,7 @@ export interface components {
             amount: string;
             /** @example Payout batch 2026-11-22 */
             note: string | null;
-            approvalRequestId: components["schemas"]["ApprovalRequestId"];
+            approvalRequestId: components["schemas"]["ApprovalRequestId-2"];
             /** @example simulator */
             provider: string;
             /**
@@ -3538,6 +4006,16 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        /** @description An organization's settings. */
+        OrganizationSettings: {
+            /** @example org_acme */
+            organizationId: string;
+            policy: components["schemas"]["PolicySettings"];
+        };
+        /** @description Replaces the organization's policy as a whole (send both fields; read them first to change one). */
+        UpdateOrganizationSettingsRequest: {
+            policy: components["schemas"]["PolicySettings"];
+        };
         Readiness: {
             /** @enum {string} */
             status: "ready" | "not_ready" | "draining";
@@ -3723,9 +4201,12 @@ export interface components {
         IdempotencyKeyOptional: string;
         /**
          * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
-         *     that makes this write safe to retry. Scoped to (organization, API key, method, path). The first response — success or error,
+         *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
+         *     (SHA-256 of the canonical JSON body). The first response — success or error,
          *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
-         *     Same key with another body → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409 `IDEMPOTENCY_IN_PROGRESS`.
+         *     Same key with another body, path or method → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409
+         *     `IDEMPOTENCY_IN_PROGRESS`. Rate-limited (429) and unavailable (503) outcomes are not stored, so a retry executes. A request
+         *     that crashed mid-way holds its key for at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`); then a retry runs it.
          * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
          */
         IdempotencyKeyRequired: string;
@@ -4272,39 +4753,233 @@ export interface operations {
             };
         };
     };
-    placeholder_v2_providers: {
+    listProviders: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only providers of this category. */
+                category?: components["schemas"]["ProviderCategory"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Not implemented. */
-            501: {
+            /** @description The directory. */
+            200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ProviderDirectory"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: unknown `category` or query parameter. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `UNAUTHORIZED`: missing, malformed, unknown or revoked API key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `FORBIDDEN`: not used by this operation beyond the common key checks. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `RATE_LIMIT_EXCEEDED`: the request budget is spent. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unexpected error. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
         };
     };
-    placeholder_v2_providers_select: {
+    selectProvider: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional. Same semantics as on the endpoints where it is required; without it the request is not deduplicated.
+                 * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+            };
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SelectProviderRequest"];
+            };
+        };
         responses: {
-            /** @description Not implemented. */
-            501: {
+            /** @description The selection receipt. */
+            201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["SelectionReceipt"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: the body does not match the schema. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `UNAUTHORIZED`: missing, malformed, unknown or revoked API key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `FORBIDDEN`: the key lacks the scope of `category`, or `organizationId` is not the key's. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `NOT_FOUND`: `providerSlug` is not a provider of `category`, or `operation` is not one of its operations. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used with another body. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `PROVIDER_NOT_CONNECTED`: no reviewed connection serves the category (or that provider) in the key's environment. */
+            424: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `RATE_LIMIT_EXCEEDED`: the request budget is spent. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unexpected error. `SERVER_MISCONFIGURED`: the connection names a provider this server has no adapter for, or its config is unusable. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `IDEMPOTENCY_UNAVAILABLE`, `RATE_LIMIT_UNAVAILABLE`: a backing store is unavailable; nothing was executed. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
         };
     };
@@ -4343,11 +5018,27 @@ export interface operations {
                     "application/json": components["schemas"]["ProviderInvocation"];
                 };
             };
+            /** @description The operation needs four-eyes approval; an approval request was created and nothing was executed. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderInvocation"];
+                };
+            };
             /**
              * @description Bad request.
              *
              *     - `IDEMPOTENCY_KEY_REQUIRED`: the invoked operation is a write and no `Idempotency-Key` was sent.
-             *     - `INVALID_INPUT`: `operation` is not in the category's catalogue, `input` does not match its input schema, the selection receipt names another provider, category or operation, or Travel Rule data is missing under `regime.travelRule: true`.
+             *     - `INVALID_INPUT`: `input` does not match the operation's input schema, the selection receipt names another provider, category or operation or has expired, or Travel Rule data is missing under `regime.travelRule: true`.
              *     - `VALIDATION_ERROR`: the request does not match the schema; `errors` lists each failure.
              */
             400: {
@@ -4376,7 +5067,7 @@ export interface operations {
             /**
              * @description Forbidden.
              *
-             *     - `FORBIDDEN`: the key lacks the scope of `category` (table above), or a custody write has no approved `approvalRequestId` for this operation.
+             *     - `FORBIDDEN`: the key lacks the scope of `category` (table above), or `approvalRequestId` is not approved, already used, or was requested for another operation or input.
              *     - `COMPLIANCE_BLOCKED`: screening or policy evaluation under `regime` blocked the operation; `reasons` lists the rules.
              */
             403: {
@@ -4391,7 +5082,7 @@ export interface operations {
             /**
              * @description Not found.
              *
-             *     - `NOT_FOUND`: `providerSlug` is not a provider of `category`, or `selectionReceiptId` or `approvalRequestId` is unknown or belongs to another organization.
+             *     - `NOT_FOUND`: `providerSlug` is not a provider of `category`, `operation` is not one of its operations, or `selectionReceiptId` or `approvalRequestId` is unknown or belongs to another organization.
              */
             404: {
                 headers: {
@@ -4506,93 +5197,831 @@ export interface operations {
             };
         };
     };
-    placeholder_v2_compliance_screen: {
+    screenCompliance: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional. Same semantics as on the endpoints where it is required; without it the request is not deduplicated.
+                 * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+            };
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ComplianceCheckRequest"];
+            };
+        };
         responses: {
-            /** @description Not implemented. */
-            501: {
+            /** @description The recorded screening decision — `allow`, or `block` with `reasons`. */
+            200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ScreeningResult"];
+                };
+            };
+            /**
+             * @description Bad request.
+             *
+             *     - `VALIDATION_ERROR` — the body does not match the schema (`errors` lists each failure); or nothing to screen (no `parties`, `addresses` or jurisdiction field); or `amount` without `currency` (or the reverse); or a party with neither `name` nor `country`; or the `Idempotency-Key` header is malformed.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Unauthorized.
+             *
+             *     - `UNAUTHORIZED` — missing, malformed, unknown or revoked API key.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Forbidden.
+             *
+             *     - `FORBIDDEN` — the API key lacks the scope `compliance:write`, or `organizationId` is not the key's organization.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Conflict.
+             *
+             *     - `IDEMPOTENCY_IN_PROGRESS` — a request with the same `Idempotency-Key` is still being processed; retry later.
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Unprocessable request.
+             *
+             *     - `IDEMPOTENCY_KEY_REUSED` — the `Idempotency-Key` was already used with a different request body.
+             */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Failed dependency.
+             *
+             *     - `PROVIDER_NOT_CONNECTED` — a production key, and the organization has no reviewed `compliance_screening` connection in production (screening fails closed; the sandbox list serves sandbox keys).
+             */
+            424: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED` — the API key's or the organization's request budget for the window is spent; retry after `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR` — an unexpected error; the body never carries internals. Quote `requestId` to support.
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Service unavailable.
+             *
+             *     - `IDEMPOTENCY_UNAVAILABLE` — the idempotency store is unavailable; the request was not executed.
+             *     - `RATE_LIMIT_UNAVAILABLE` — the rate limiter store is unavailable; the request was not executed.
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
         };
     };
-    placeholder_v2_policy_evaluate: {
+    evaluatePolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional. Same semantics as on the endpoints where it is required; without it the request is not deduplicated.
+                 * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+            };
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ComplianceCheckRequest"];
+            };
+        };
         responses: {
-            /** @description Not implemented. */
-            501: {
+            /** @description Both recorded decisions, combined — `allow`, or `block` with `reasons`. */
+            200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["PolicyEvaluation"];
+                };
+            };
+            /**
+             * @description Bad request.
+             *
+             *     - `VALIDATION_ERROR` — the body does not match the schema (`errors` lists each failure); or nothing to evaluate (no `parties`, `addresses`, jurisdiction field or `amount`); or `amount` without `currency` (or the reverse); or a party with neither `name` nor `country`; or the `Idempotency-Key` header is malformed.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Unauthorized.
+             *
+             *     - `UNAUTHORIZED` — missing, malformed, unknown or revoked API key.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Forbidden.
+             *
+             *     - `FORBIDDEN` — the API key lacks the scope `compliance:write`, or `organizationId` is not the key's organization.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Conflict.
+             *
+             *     - `IDEMPOTENCY_IN_PROGRESS` — a request with the same `Idempotency-Key` is still being processed; retry later.
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Unprocessable request.
+             *
+             *     - `IDEMPOTENCY_KEY_REUSED` — the `Idempotency-Key` was already used with a different request body.
+             */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Failed dependency.
+             *
+             *     - `PROVIDER_NOT_CONNECTED` — a production key, and the organization has no reviewed `compliance_screening` connection in production (screening fails closed; the sandbox list serves sandbox keys).
+             */
+            424: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED` — the API key's or the organization's request budget for the window is spent; retry after `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR` — an unexpected error; the body never carries internals. Quote `requestId` to support.
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Service unavailable.
+             *
+             *     - `IDEMPOTENCY_UNAVAILABLE` — the idempotency store is unavailable; the request was not executed.
+             *     - `RATE_LIMIT_UNAVAILABLE` — the rate limiter store is unavailable; the request was not executed.
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
         };
     };
-    placeholder_v2_approvals_id: {
+    getApprovalRequest: {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The approval request id (`apr_…`) returned by the operation that needs approval. */
+                approvalRequestId: components["schemas"]["ApprovalRequestId"];
+            };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Not implemented. */
-            501: {
+            /** @description The approval request, with its derived `status`. */
+            200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ApprovalRequest"];
+                };
+            };
+            /**
+             * @description Bad request.
+             *
+             *     - `VALIDATION_ERROR` — `approvalRequestId` is not an `apr_…` id (`errors` lists each failure).
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Unauthorized.
+             *
+             *     - `UNAUTHORIZED` — missing, malformed, unknown or revoked API key.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Forbidden.
+             *
+             *     - `FORBIDDEN` — the API key lacks the `read` scope of the approval's `scope` resource.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Not found.
+             *
+             *     - `NOT_FOUND` — no approval request `approvalRequestId` in the key's organization and environment.
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED` — the API key's or the organization's request budget for the window is spent; retry after `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR` — an unexpected error; the body never carries internals. Quote `requestId` to support.
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Service unavailable.
+             *
+             *     - `RATE_LIMIT_UNAVAILABLE` — the rate limiter store is unavailable; the request was not executed.
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
         };
     };
-    placeholder_v2_approvals_id_approve: {
+    approveApprovalRequest: {
         parameters: {
             query?: never;
-            header?: never;
-            path?: never;
+            header?: {
+                /**
+                 * @description Optional. Same semantics as on the endpoints where it is required; without it the request is not deduplicated.
+                 * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+            };
+            path: {
+                /** @description The approval request id (`apr_…`) returned by the operation that needs approval. */
+                approvalRequestId: components["schemas"]["ApprovalRequestId"];
+            };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApprovalDecisionRequest"];
+            };
+        };
         responses: {
-            /** @description Not implemented. */
-            501: {
+            /** @description The approval request, now `approved` (or the replayed first answer). */
+            200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ApprovalRequest"];
+                };
+            };
+            /**
+             * @description Bad request.
+             *
+             *     - `VALIDATION_ERROR` — `approvalRequestId` is not an `apr_…` id, or the body does not match the schema (`errors` lists each failure).
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Unauthorized.
+             *
+             *     - `UNAUTHORIZED` — missing, malformed, unknown or revoked API key.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Forbidden.
+             *
+             *     - `FORBIDDEN` — the API key lacks the approval's `scope`, or its `actor` is the requester's (four eyes: a second person must decide). Nothing changed.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Not found.
+             *
+             *     - `NOT_FOUND` — no approval request `approvalRequestId` in the key's organization and environment.
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Conflict.
+             *
+             *     - `STATE_CONFLICT` — the request is not `pending` (already approved or rejected, or `expired`), `expectedVersion` differs from its `version`, or a concurrent decision won. Nothing changed; read it again.
+             *     - `IDEMPOTENCY_IN_PROGRESS` — a request with the same `Idempotency-Key` is still being processed; retry later.
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Unprocessable request.
+             *
+             *     - `IDEMPOTENCY_KEY_REUSED` — the `Idempotency-Key` was already used with a different request body.
+             */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED` — the API key's or the organization's request budget for the window is spent; retry after `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR` — an unexpected error; the body never carries internals. Quote `requestId` to support.
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Service unavailable.
+             *
+             *     - `IDEMPOTENCY_UNAVAILABLE` — the idempotency store is unavailable; the request was not executed.
+             *     - `RATE_LIMIT_UNAVAILABLE` — the rate limiter store is unavailable; the request was not executed.
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
         };
     };
-    placeholder_v2_approvals_id_reject: {
+    rejectApprovalRequest: {
         parameters: {
             query?: never;
-            header?: never;
-            path?: never;
+            header?: {
+                /**
+                 * @description Optional. Same semantics as on the endpoints where it is required; without it the request is not deduplicated.
+                 * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+            };
+            path: {
+                /** @description The approval request id (`apr_…`) returned by the operation that needs approval. */
+                approvalRequestId: components["schemas"]["ApprovalRequestId"];
+            };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApprovalDecisionRequest"];
+            };
+        };
         responses: {
-            /** @description Not implemented. */
-            501: {
+            /** @description The approval request, now `rejected` (or the replayed first answer). */
+            200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ApprovalRequest"];
+                };
+            };
+            /**
+             * @description Bad request.
+             *
+             *     - `VALIDATION_ERROR` — `approvalRequestId` is not an `apr_…` id, or the body does not match the schema (`errors` lists each failure).
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Unauthorized.
+             *
+             *     - `UNAUTHORIZED` — missing, malformed, unknown or revoked API key.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Forbidden.
+             *
+             *     - `FORBIDDEN` — the API key lacks the approval's `scope`, or its `actor` is the requester's (four eyes: a second person must decide). Nothing changed.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Not found.
+             *
+             *     - `NOT_FOUND` — no approval request `approvalRequestId` in the key's organization and environment.
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Conflict.
+             *
+             *     - `STATE_CONFLICT` — the request is not `pending` (already approved or rejected, or `expired`), `expectedVersion` differs from its `version`, or a concurrent decision won. Nothing changed; read it again.
+             *     - `IDEMPOTENCY_IN_PROGRESS` — a request with the same `Idempotency-Key` is still being processed; retry later.
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Unprocessable request.
+             *
+             *     - `IDEMPOTENCY_KEY_REUSED` — the `Idempotency-Key` was already used with a different request body.
+             */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED` — the API key's or the organization's request budget for the window is spent; retry after `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR` — an unexpected error; the body never carries internals. Quote `requestId` to support.
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Service unavailable.
+             *
+             *     - `IDEMPOTENCY_UNAVAILABLE` — the idempotency store is unavailable; the request was not executed.
+             *     - `RATE_LIMIT_UNAVAILABLE` — the rate limiter store is unavailable; the request was not executed.
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
         };
     };
@@ -4602,9 +6031,12 @@ export interface operations {
             header: {
                 /**
                  * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
-                 *     that makes this write safe to retry. Scoped to (organization, API key, method, path). The first response — success or error,
+                 *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
+                 *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
-                 *     Same key with another body → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409 `IDEMPOTENCY_IN_PROGRESS`.
+                 *     Same key with another body, path or method → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409
+                 *     `IDEMPOTENCY_IN_PROGRESS`. Rate-limited (429) and unavailable (503) outcomes are not stored, so a retry executes. A request
+                 *     that crashed mid-way holds its key for at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`); then a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -5020,9 +6452,12 @@ export interface operations {
             header: {
                 /**
                  * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
-                 *     that makes this write safe to retry. Scoped to (organization, API key, method, path). The first response — success or error,
+                 *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
+                 *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
-                 *     Same key with another body → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409 `IDEMPOTENCY_IN_PROGRESS`.
+                 *     Same key with another body, path or method → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409
+                 *     `IDEMPOTENCY_IN_PROGRESS`. Rate-limited (429) and unavailable (503) outcomes are not stored, so a retry executes. A request
+                 *     that crashed mid-way holds its key for at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`); then a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -5239,9 +6674,12 @@ export interface operations {
             header: {
                 /**
                  * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
-                 *     that makes this write safe to retry. Scoped to (organization, API key, method, path). The first response — success or error,
+                 *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
+                 *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
-                 *     Same key with another body → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409 `IDEMPOTENCY_IN_PROGRESS`.
+                 *     Same key with another body, path or method → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409
+                 *     `IDEMPOTENCY_IN_PROGRESS`. Rate-limited (429) and unavailable (503) outcomes are not stored, so a retry executes. A request
+                 *     that crashed mid-way holds its key for at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`); then a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -5649,9 +7087,12 @@ export interface operations {
             header: {
                 /**
                  * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
-                 *     that makes this write safe to retry. Scoped to (organization, API key, method, path). The first response — success or error,
+                 *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
+                 *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
-                 *     Same key with another body → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409 `IDEMPOTENCY_IN_PROGRESS`.
+                 *     Same key with another body, path or method → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409
+                 *     `IDEMPOTENCY_IN_PROGRESS`. Rate-limited (429) and unavailable (503) outcomes are not stored, so a retry executes. A request
+                 *     that crashed mid-way holds its key for at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`); then a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -6097,9 +7538,12 @@ export interface operations {
             header: {
                 /**
                  * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
-                 *     that makes this write safe to retry. Scoped to (organization, API key, method, path). The first response — success or error,
+                 *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
+                 *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
-                 *     Same key with another body → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409 `IDEMPOTENCY_IN_PROGRESS`.
+                 *     Same key with another body, path or method → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409
+                 *     `IDEMPOTENCY_IN_PROGRESS`. Rate-limited (429) and unavailable (503) outcomes are not stored, so a retry executes. A request
+                 *     that crashed mid-way holds its key for at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`); then a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -6534,9 +7978,12 @@ export interface operations {
             header: {
                 /**
                  * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
-                 *     that makes this write safe to retry. Scoped to (organization, API key, method, path). The first response — success or error,
+                 *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
+                 *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
-                 *     Same key with another body → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409 `IDEMPOTENCY_IN_PROGRESS`.
+                 *     Same key with another body, path or method → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409
+                 *     `IDEMPOTENCY_IN_PROGRESS`. Rate-limited (429) and unavailable (503) outcomes are not stored, so a retry executes. A request
+                 *     that crashed mid-way holds its key for at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`); then a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -6735,9 +8182,12 @@ export interface operations {
             header: {
                 /**
                  * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
-                 *     that makes this write safe to retry. Scoped to (organization, API key, method, path). The first response — success or error,
+                 *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
+                 *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
-                 *     Same key with another body → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409 `IDEMPOTENCY_IN_PROGRESS`.
+                 *     Same key with another body, path or method → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409
+                 *     `IDEMPOTENCY_IN_PROGRESS`. Rate-limited (429) and unavailable (503) outcomes are not stored, so a retry executes. A request
+                 *     that crashed mid-way holds its key for at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`); then a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -7301,9 +8751,12 @@ export interface operations {
             header: {
                 /**
                  * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
-                 *     that makes this write safe to retry. Scoped to (organization, API key, method, path). The first response — success or error,
+                 *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
+                 *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
-                 *     Same key with another body → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409 `IDEMPOTENCY_IN_PROGRESS`.
+                 *     Same key with another body, path or method → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409
+                 *     `IDEMPOTENCY_IN_PROGRESS`. Rate-limited (429) and unavailable (503) outcomes are not stored, so a retry executes. A request
+                 *     that crashed mid-way holds its key for at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`); then a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -7521,9 +8974,12 @@ export interface operations {
             header: {
                 /**
                  * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
-                 *     that makes this write safe to retry. Scoped to (organization, API key, method, path). The first response — success or error,
+                 *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
+                 *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
-                 *     Same key with another body → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409 `IDEMPOTENCY_IN_PROGRESS`.
+                 *     Same key with another body, path or method → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409
+                 *     `IDEMPOTENCY_IN_PROGRESS`. Rate-limited (429) and unavailable (503) outcomes are not stored, so a retry executes. A request
+                 *     that crashed mid-way holds its key for at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`); then a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -8165,9 +9621,12 @@ export interface operations {
             header: {
                 /**
                  * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
-                 *     that makes this write safe to retry. Scoped to (organization, API key, method, path). The first response — success or error,
+                 *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
+                 *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
-                 *     Same key with another body → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409 `IDEMPOTENCY_IN_PROGRESS`.
+                 *     Same key with another body, path or method → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409
+                 *     `IDEMPOTENCY_IN_PROGRESS`. Rate-limited (429) and unavailable (503) outcomes are not stored, so a retry executes. A request
+                 *     that crashed mid-way holds its key for at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`); then a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -8393,9 +9852,12 @@ export interface operations {
             header: {
                 /**
                  * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
-                 *     that makes this write safe to retry. Scoped to (organization, API key, method, path). The first response — success or error,
+                 *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
+                 *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
-                 *     Same key with another body → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409 `IDEMPOTENCY_IN_PROGRESS`.
+                 *     Same key with another body, path or method → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409
+                 *     `IDEMPOTENCY_IN_PROGRESS`. Rate-limited (429) and unavailable (503) outcomes are not stored, so a retry executes. A request
+                 *     that crashed mid-way holds its key for at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`); then a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -8619,9 +10081,12 @@ export interface operations {
             header: {
                 /**
                  * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
-                 *     that makes this write safe to retry. Scoped to (organization, API key, method, path). The first response — success or error,
+                 *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
+                 *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
-                 *     Same key with another body → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409 `IDEMPOTENCY_IN_PROGRESS`.
+                 *     Same key with another body, path or method → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409
+                 *     `IDEMPOTENCY_IN_PROGRESS`. Rate-limited (429) and unavailable (503) outcomes are not stored, so a retry executes. A request
+                 *     that crashed mid-way holds its key for at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`); then a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -8845,9 +10310,12 @@ export interface operations {
             header: {
                 /**
                  * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
-                 *     that makes this write safe to retry. Scoped to (organization, API key, method, path). The first response — success or error,
+                 *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
+                 *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
-                 *     Same key with another body → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409 `IDEMPOTENCY_IN_PROGRESS`.
+                 *     Same key with another body, path or method → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409
+                 *     `IDEMPOTENCY_IN_PROGRESS`. Rate-limited (429) and unavailable (503) outcomes are not stored, so a retry executes. A request
+                 *     that crashed mid-way holds its key for at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`); then a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -9071,9 +10539,12 @@ export interface operations {
             header: {
                 /**
                  * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
-                 *     that makes this write safe to retry. Scoped to (organization, API key, method, path). The first response — success or error,
+                 *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
+                 *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
-                 *     Same key with another body → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409 `IDEMPOTENCY_IN_PROGRESS`.
+                 *     Same key with another body, path or method → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409
+                 *     `IDEMPOTENCY_IN_PROGRESS`. Rate-limited (429) and unavailable (503) outcomes are not stored, so a retry executes. A request
+                 *     that crashed mid-way holds its key for at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`); then a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -9451,22 +10922,64 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
-    placeholder_admin_organizations_id_settings: {
+    adminGetOrganizationSettings: {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The organization (created when its first API key or connection is). */
+                organizationId: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Not implemented. */
-            501: {
+            /** @description The settings. */
+            200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["OrganizationSettings"];
+                };
             };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    adminUpdateOrganizationSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization (created when its first API key or connection is). */
+                organizationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateOrganizationSettingsRequest"];
+            };
+        };
+        responses: {
+            /** @description The settings as stored. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationSettings"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
         };
     };
     getHealth: {

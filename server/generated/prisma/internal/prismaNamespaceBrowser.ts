@@ -240,6 +240,7 @@ export const SelectionReceiptScalarFieldEnum = {
   organizationId: 'organizationId',
   environment: 'environment',
   category: 'category',
+  operation: 'operation',
   providerSlug: 'providerSlug',
   connectionId: 'connectionId',
   simulated: 'simulated',

@@ -314,7 +314,7 @@ export type IdempotencyRecordOrderByWithRelationInput = {
 
 export type IdempotencyRecordWhereUniqueInput = Prisma.AtLeast<{
   id?: string
-  organizationId_apiKeyId_method_path_key?: Prisma.IdempotencyRecordOrganizationIdApiKeyIdMethodPathKeyCompoundUniqueInput
+  organizationId_apiKeyId_key?: Prisma.IdempotencyRecordOrganizationIdApiKeyIdKeyCompoundUniqueInput
   AND?: Prisma.IdempotencyRecordWhereInput | Prisma.IdempotencyRecordWhereInput[]
   OR?: Prisma.IdempotencyRecordWhereInput[]
   NOT?: Prisma.IdempotencyRecordWhereInput | Prisma.IdempotencyRecordWhereInput[]
@@ -332,7 +332,7 @@ export type IdempotencyRecordWhereUniqueInput = Prisma.AtLeast<{
   responseBody?: Prisma.StringNullableFilter<"IdempotencyRecord"> | string | null
   createdAt?: Prisma.DateTimeFilter<"IdempotencyRecord"> | Date | string
   expiresAt?: Prisma.DateTimeFilter<"IdempotencyRecord"> | Date | string
-}, "id" | "organizationId_apiKeyId_method_path_key">
+}, "id" | "organizationId_apiKeyId_key">
 
 export type IdempotencyRecordOrderByWithAggregationInput = {
   id?: Prisma.SortOrder
@@ -504,11 +504,9 @@ export type IdempotencyRecordUncheckedUpdateManyInput = {
   expiresAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
-export type IdempotencyRecordOrganizationIdApiKeyIdMethodPathKeyCompoundUniqueInput = {
+export type IdempotencyRecordOrganizationIdApiKeyIdKeyCompoundUniqueInput = {
   organizationId: string
   apiKeyId: string
-  method: string
-  path: string
   key: string
 }
 

@@ -29,6 +29,7 @@ export type SelectionReceiptMinAggregateOutputType = {
   organizationId: string | null
   environment: string | null
   category: string | null
+  operation: string | null
   providerSlug: string | null
   connectionId: string | null
   simulated: boolean | null
@@ -41,6 +42,7 @@ export type SelectionReceiptMaxAggregateOutputType = {
   organizationId: string | null
   environment: string | null
   category: string | null
+  operation: string | null
   providerSlug: string | null
   connectionId: string | null
   simulated: boolean | null
@@ -53,6 +55,7 @@ export type SelectionReceiptCountAggregateOutputType = {
   organizationId: number
   environment: number
   category: number
+  operation: number
   providerSlug: number
   connectionId: number
   simulated: number
@@ -67,6 +70,7 @@ export type SelectionReceiptMinAggregateInputType = {
   organizationId?: true
   environment?: true
   category?: true
+  operation?: true
   providerSlug?: true
   connectionId?: true
   simulated?: true
@@ -79,6 +83,7 @@ export type SelectionReceiptMaxAggregateInputType = {
   organizationId?: true
   environment?: true
   category?: true
+  operation?: true
   providerSlug?: true
   connectionId?: true
   simulated?: true
@@ -91,6 +96,7 @@ export type SelectionReceiptCountAggregateInputType = {
   organizationId?: true
   environment?: true
   category?: true
+  operation?: true
   providerSlug?: true
   connectionId?: true
   simulated?: true
@@ -176,6 +182,7 @@ export type SelectionReceiptGroupByOutputType = {
   organizationId: string
   environment: string
   category: string
+  operation: string | null
   providerSlug: string
   connectionId: string | null
   simulated: boolean
@@ -209,6 +216,7 @@ export type SelectionReceiptWhereInput = {
   organizationId?: Prisma.StringFilter<"SelectionReceipt"> | string
   environment?: Prisma.StringFilter<"SelectionReceipt"> | string
   category?: Prisma.StringFilter<"SelectionReceipt"> | string
+  operation?: Prisma.StringNullableFilter<"SelectionReceipt"> | string | null
   providerSlug?: Prisma.StringFilter<"SelectionReceipt"> | string
   connectionId?: Prisma.StringNullableFilter<"SelectionReceipt"> | string | null
   simulated?: Prisma.BoolFilter<"SelectionReceipt"> | boolean
@@ -221,6 +229,7 @@ export type SelectionReceiptOrderByWithRelationInput = {
   organizationId?: Prisma.SortOrder
   environment?: Prisma.SortOrder
   category?: Prisma.SortOrder
+  operation?: Prisma.SortOrderInput | Prisma.SortOrder
   providerSlug?: Prisma.SortOrder
   connectionId?: Prisma.SortOrderInput | Prisma.SortOrder
   simulated?: Prisma.SortOrder
@@ -236,6 +245,7 @@ export type SelectionReceiptWhereUniqueInput = Prisma.AtLeast<{
   organizationId?: Prisma.StringFilter<"SelectionReceipt"> | string
   environment?: Prisma.StringFilter<"SelectionReceipt"> | string
   category?: Prisma.StringFilter<"SelectionReceipt"> | string
+  operation?: Prisma.StringNullableFilter<"SelectionReceipt"> | string | null
   providerSlug?: Prisma.StringFilter<"SelectionReceipt"> | string
   connectionId?: Prisma.StringNullableFilter<"SelectionReceipt"> | string | null
   simulated?: Prisma.BoolFilter<"SelectionReceipt"> | boolean
@@ -248,6 +258,7 @@ export type SelectionReceiptOrderByWithAggregationInput = {
   organizationId?: Prisma.SortOrder
   environment?: Prisma.SortOrder
   category?: Prisma.SortOrder
+  operation?: Prisma.SortOrderInput | Prisma.SortOrder
   providerSlug?: Prisma.SortOrder
   connectionId?: Prisma.SortOrderInput | Prisma.SortOrder
   simulated?: Prisma.SortOrder
@@ -266,6 +277,7 @@ export type SelectionReceiptScalarWhereWithAggregatesInput = {
   organizationId?: Prisma.StringWithAggregatesFilter<"SelectionReceipt"> | string
   environment?: Prisma.StringWithAggregatesFilter<"SelectionReceipt"> | string
   category?: Prisma.StringWithAggregatesFilter<"SelectionReceipt"> | string
+  operation?: Prisma.StringNullableWithAggregatesFilter<"SelectionReceipt"> | string | null
   providerSlug?: Prisma.StringWithAggregatesFilter<"SelectionReceipt"> | string
   connectionId?: Prisma.StringNullableWithAggregatesFilter<"SelectionReceipt"> | string | null
   simulated?: Prisma.BoolWithAggregatesFilter<"SelectionReceipt"> | boolean
@@ -278,6 +290,7 @@ export type SelectionReceiptCreateInput = {
   organizationId: string
   environment: string
   category: string
+  operation?: string | null
   providerSlug: string
   connectionId?: string | null
   simulated: boolean
@@ -290,6 +303,7 @@ export type SelectionReceiptUncheckedCreateInput = {
   organizationId: string
   environment: string
   category: string
+  operation?: string | null
   providerSlug: string
   connectionId?: string | null
   simulated: boolean
@@ -302,6 +316,7 @@ export type SelectionReceiptUpdateInput = {
   organizationId?: Prisma.StringFieldUpdateOperationsInput | string
   environment?: Prisma.StringFieldUpdateOperationsInput | string
   category?: Prisma.StringFieldUpdateOperationsInput | string
+  operation?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   providerSlug?: Prisma.StringFieldUpdateOperationsInput | string
   connectionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   simulated?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -314,6 +329,7 @@ export type SelectionReceiptUncheckedUpdateInput = {
   organizationId?: Prisma.StringFieldUpdateOperationsInput | string
   environment?: Prisma.StringFieldUpdateOperationsInput | string
   category?: Prisma.StringFieldUpdateOperationsInput | string
+  operation?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   providerSlug?: Prisma.StringFieldUpdateOperationsInput | string
   connectionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   simulated?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -326,6 +342,7 @@ export type SelectionReceiptCreateManyInput = {
   organizationId: string
   environment: string
   category: string
+  operation?: string | null
   providerSlug: string
   connectionId?: string | null
   simulated: boolean
@@ -338,6 +355,7 @@ export type SelectionReceiptUpdateManyMutationInput = {
   organizationId?: Prisma.StringFieldUpdateOperationsInput | string
   environment?: Prisma.StringFieldUpdateOperationsInput | string
   category?: Prisma.StringFieldUpdateOperationsInput | string
+  operation?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   providerSlug?: Prisma.StringFieldUpdateOperationsInput | string
   connectionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   simulated?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -350,6 +368,7 @@ export type SelectionReceiptUncheckedUpdateManyInput = {
   organizationId?: Prisma.StringFieldUpdateOperationsInput | string
   environment?: Prisma.StringFieldUpdateOperationsInput | string
   category?: Prisma.StringFieldUpdateOperationsInput | string
+  operation?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   providerSlug?: Prisma.StringFieldUpdateOperationsInput | string
   connectionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   simulated?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -362,6 +381,7 @@ export type SelectionReceiptCountOrderByAggregateInput = {
   organizationId?: Prisma.SortOrder
   environment?: Prisma.SortOrder
   category?: Prisma.SortOrder
+  operation?: Prisma.SortOrder
   providerSlug?: Prisma.SortOrder
   connectionId?: Prisma.SortOrder
   simulated?: Prisma.SortOrder
@@ -374,6 +394,7 @@ export type SelectionReceiptMaxOrderByAggregateInput = {
   organizationId?: Prisma.SortOrder
   environment?: Prisma.SortOrder
   category?: Prisma.SortOrder
+  operation?: Prisma.SortOrder
   providerSlug?: Prisma.SortOrder
   connectionId?: Prisma.SortOrder
   simulated?: Prisma.SortOrder
@@ -386,6 +407,7 @@ export type SelectionReceiptMinOrderByAggregateInput = {
   organizationId?: Prisma.SortOrder
   environment?: Prisma.SortOrder
   category?: Prisma.SortOrder
+  operation?: Prisma.SortOrder
   providerSlug?: Prisma.SortOrder
   connectionId?: Prisma.SortOrder
   simulated?: Prisma.SortOrder
@@ -400,6 +422,7 @@ export type SelectionReceiptSelect<ExtArgs extends runtime.Types.Extensions.Inte
   organizationId?: boolean
   environment?: boolean
   category?: boolean
+  operation?: boolean
   providerSlug?: boolean
   connectionId?: boolean
   simulated?: boolean
@@ -412,6 +435,7 @@ export type SelectionReceiptSelectCreateManyAndReturn<ExtArgs extends runtime.Ty
   organizationId?: boolean
   environment?: boolean
   category?: boolean
+  operation?: boolean
   providerSlug?: boolean
   connectionId?: boolean
   simulated?: boolean
@@ -424,6 +448,7 @@ export type SelectionReceiptSelectUpdateManyAndReturn<ExtArgs extends runtime.Ty
   organizationId?: boolean
   environment?: boolean
   category?: boolean
+  operation?: boolean
   providerSlug?: boolean
   connectionId?: boolean
   simulated?: boolean
@@ -436,6 +461,7 @@ export type SelectionReceiptSelectScalar = {
   organizationId?: boolean
   environment?: boolean
   category?: boolean
+  operation?: boolean
   providerSlug?: boolean
   connectionId?: boolean
   simulated?: boolean
@@ -443,7 +469,7 @@ export type SelectionReceiptSelectScalar = {
   expiresAt?: boolean
 }
 
-export type SelectionReceiptOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "organizationId" | "environment" | "category" | "providerSlug" | "connectionId" | "simulated" | "createdAt" | "expiresAt", ExtArgs["result"]["selectionReceipt"]>
+export type SelectionReceiptOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "organizationId" | "environment" | "category" | "operation" | "providerSlug" | "connectionId" | "simulated" | "createdAt" | "expiresAt", ExtArgs["result"]["selectionReceipt"]>
 
 export type $SelectionReceiptPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "SelectionReceipt"
@@ -453,6 +479,10 @@ export type $SelectionReceiptPayload<ExtArgs extends runtime.Types.Extensions.In
     organizationId: string
     environment: string
     category: string
+    /**
+     * The operation selected for, when one was named.
+     */
+    operation: string | null
     providerSlug: string
     connectionId: string | null
     simulated: boolean
@@ -885,6 +915,7 @@ export interface SelectionReceiptFieldRefs {
   readonly organizationId: Prisma.FieldRef<"SelectionReceipt", 'String'>
   readonly environment: Prisma.FieldRef<"SelectionReceipt", 'String'>
   readonly category: Prisma.FieldRef<"SelectionReceipt", 'String'>
+  readonly operation: Prisma.FieldRef<"SelectionReceipt", 'String'>
   readonly providerSlug: Prisma.FieldRef<"SelectionReceipt", 'String'>
   readonly connectionId: Prisma.FieldRef<"SelectionReceipt", 'String'>
   readonly simulated: Prisma.FieldRef<"SelectionReceipt", 'Boolean'>

@@ -1,0 +1,50 @@
+// The approval request as the API shows it, and the rules that derive its visible state from the stored row.
+import type { components } from "../../generated/openapi.ts";
+import type { ApprovalRequest } from "../../generated/prisma/client.ts";
+
+export type ApprovalDto = components["schemas"]["ApprovalRequest"];
+export type ApprovalStatus = components["schemas"]["ApprovalStatus"];
+export type ApprovalKind = "provider_operation" | "custody_wallet" | "custody_transfer" | "issuance";
+export const APPROVAL_KINDS: readonly ApprovalKind[] = ["provider_operation", "custody_wallet", "custody_transfer", "issuance"];
+
+/** Default time to live of an approval request: the deadline for its decision and for its use (documented in the spec). */
+export const APPROVAL_TTL_HOURS = 72;
+
+/**
+ * Stored status is `pending`, `approved` or `rejected`; `expired` is derived: a request past `expiresAt` that is still
+ * undecided, or approved but not yet used, reads `expired`. A used (consumed) approval stays `approved`.
+ */
+export function approvalStatusOf(
+  row: Pick<ApprovalRequest, "status" | "expiresAt" | "consumedAt">,
+  now: Date = new Date(),
+): ApprovalStatus {
+  const stored = row.status as ApprovalStatus;
+  const usable = stored === "pending" || (stored === "approved" && row.consumedAt === null);
+  return usable && row.expiresAt.getTime() <= now.getTime() ? "expired" : stored;
+}
+
+const iso = (d: Date | null) => (d === null ? null : d.toISOString());
+
+export function toApprovalDto(row: ApprovalRequest, now: Date = new Date()): ApprovalDto {
+  return {
+    approvalRequestId: row.id,
+    kind: row.kind as ApprovalKind,
+    action: row.action,
+    status: approvalStatusOf(row, now),
+    consumed: row.consumedAt !== null,
+    consumedAt: iso(row.consumedAt),
+    payload: row.payload,
+    payloadHash: row.payloadHash,
+    scope: row.scope,
+    resourceId: row.resourceId,
+    requestedBy: { actor: row.requestedByActor, apiKeyId: row.requestedByKeyId },
+    decidedBy:
+      row.decidedByActor !== null && row.decidedByKeyId !== null ? { actor: row.decidedByActor, apiKeyId: row.decidedByKeyId } : null,
+    decisionReason: row.decisionReason,
+    decidedAt: iso(row.decidedAt),
+    expiresAt: row.expiresAt.toISOString(),
+    version: row.version,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}

@@ -1,0 +1,30 @@
+import type { AuthContext } from "../../context.ts";
+import type { components } from "../../generated/openapi.ts";
+import type { Tx } from "../../idempotency/idempotency-store.ts";
+import { evaluateComplianceInTx } from "./evaluate-compliance-in-tx.ts";
+import { SANDBOX_SCREENING_SOURCE } from "./sandbox-list.ts";
+import { subjectFromRequest } from "./subject-from-request.ts";
+
+type PolicyEvaluation = components["schemas"]["PolicyEvaluation"];
+
+/** POST /policy/evaluate: screening then policy, both recorded in the request's transaction. */
+export async function evaluatePolicy(options: {
+  tx: Tx;
+  auth: AuthContext;
+  body: components["schemas"]["ComplianceCheckRequest"];
+  requestId?: string;
+}): Promise<PolicyEvaluation> {
+  const subject = subjectFromRequest(options.body, "evaluatePolicy", { countAmount: true });
+  const result = await evaluateComplianceInTx({ tx: options.tx, auth: options.auth, subject, requestId: options.requestId });
+  return {
+    decision: result.decision,
+    reasons: result.reasons,
+    screeningDecisionId: result.screeningDecisionId,
+    policyDecisionId: result.policyDecisionId,
+    policy: result.policy,
+    amountUsd: result.amountUsd,
+    source: SANDBOX_SCREENING_SOURCE,
+    simulated: true,
+    evaluatedAt: result.evaluatedAt.toISOString(),
+  };
+}

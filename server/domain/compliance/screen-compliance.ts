@@ -1,0 +1,27 @@
+import type { AuthContext } from "../../context.ts";
+import type { components } from "../../generated/openapi.ts";
+import type { Tx } from "../../idempotency/idempotency-store.ts";
+import { SANDBOX_SCREENING_SOURCE } from "./sandbox-list.ts";
+import { screenSubject } from "./screen-subject.ts";
+import { subjectFromRequest } from "./subject-from-request.ts";
+
+type ScreeningResult = components["schemas"]["ScreeningResult"];
+
+/** POST /compliance/screen: the screening stage alone, recorded in the request's transaction. */
+export async function screenCompliance(options: {
+  tx: Tx;
+  auth: AuthContext;
+  body: components["schemas"]["ComplianceCheckRequest"];
+  requestId?: string;
+}): Promise<ScreeningResult> {
+  const subject = subjectFromRequest(options.body, "screen", { countAmount: false });
+  const outcome = await screenSubject({ tx: options.tx, auth: options.auth, subject, requestId: options.requestId });
+  return {
+    decisionId: outcome.id,
+    decision: outcome.decision,
+    reasons: outcome.reasons,
+    source: SANDBOX_SCREENING_SOURCE,
+    simulated: true,
+    screenedAt: outcome.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,21 @@
+import type { components } from "../../generated/openapi.ts";
+import type { ProviderInvocation } from "../../generated/prisma/client.ts";
+
+export type InvocationDto = components["schemas"]["ProviderInvocation"];
+export type ScreeningDto = components["schemas"]["Screening"];
+
+export function toInvocationDto(row: ProviderInvocation, screening: ScreeningDto): InvocationDto {
+  return {
+    invocationId: row.id,
+    providerSlug: row.providerSlug,
+    category: row.category as InvocationDto["category"],
+    operation: row.operation,
+    status: row.status as InvocationDto["status"],
+    output: row.output ?? null,
+    simulated: row.simulated,
+    selectionReceiptId: row.selectionReceiptId,
+    approvalRequestId: row.approvalRequestId,
+    screening,
+    createdAt: row.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,60 @@
+// The provider interface every adapter (sandbox simulator or live integration) implements, per category.
+import type { ComplianceSubject } from "../domain/compliance/types.ts";
+
+export const PROVIDER_CATEGORIES = [
+  "bank_transfer",
+  "custody",
+  "card_issuance",
+  "token_issuance",
+  "chain_read",
+  "compliance_screening",
+  "fx",
+] as const;
+export type ProviderCategory = (typeof PROVIDER_CATEGORIES)[number];
+
+/** The scope an API key needs to use a category (documented on providers/invoke). */
+export const CATEGORY_SCOPE: Record<ProviderCategory, string> = {
+  bank_transfer: "payments:write",
+  fx: "fx:write",
+  custody: "wallets:write",
+  token_issuance: "wallets:write",
+  chain_read: "wallets:write",
+  card_issuance: "cards:write",
+  compliance_screening: "compliance:write",
+};
+
+export interface OperationContext {
+  /** The connection's config (validated by the adapter's `parseConfig`). */
+  config: Record<string, unknown>;
+  input: unknown;
+  now: Date;
+}
+
+export interface ProviderOperationDef {
+  description: string;
+  /** `write` operations move value or change state at the provider: they need an Idempotency-Key. */
+  kind: "read" | "write";
+  /** Four-eyes: the caller must present an approved approval request for exactly this input. */
+  requiresApproval: boolean;
+  /** JSON Schema of `input` (draft 2020-12). */
+  inputSchema: Record<string, unknown>;
+  /** Parties, addresses and amounts to screen before executing; undefined → nothing to screen. */
+  screen?: (input: never) => Omit<ComplianceSubject, "operation">;
+  execute: (ctx: OperationContext) => Promise<unknown>;
+}
+
+export interface ProviderAdapter {
+  slug: string;
+  category: ProviderCategory;
+  name: string;
+  simulator: boolean;
+  operations: Record<string, ProviderOperationDef>;
+  /** Throws ProviderConfigError when a connection's config is unusable. */
+  parseConfig(config: unknown): Record<string, unknown>;
+}
+
+/** The provider failed to execute (→ 502 PROVIDER_EXECUTION_FAILED). */
+export class ProviderExecutionError extends Error {}
+
+/** A connection's configuration is unusable (→ 500 SERVER_MISCONFIGURED). */
+export class ProviderConfigError extends Error {}

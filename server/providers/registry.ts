@@ -1,0 +1,25 @@
+// Every provider adapter this build can talk to. Today: the sandbox simulator of each category.
+import type { ProviderAdapter, ProviderCategory } from "./provider-adapter.ts";
+import { custodySimulator } from "./simulators/custody-simulator.ts";
+import { fxSimulator } from "./simulators/fx-simulator.ts";
+import {
+  bankTransferSimulator,
+  cardIssuanceSimulator,
+  chainReadSimulator,
+  complianceScreeningSimulator,
+  tokenIssuanceSimulator,
+} from "./simulators/simple-simulators.ts";
+
+export const PROVIDER_ADAPTERS: readonly ProviderAdapter[] = [
+  bankTransferSimulator,
+  custodySimulator,
+  cardIssuanceSimulator,
+  tokenIssuanceSimulator,
+  chainReadSimulator,
+  complianceScreeningSimulator,
+  fxSimulator,
+];
+
+export function findAdapter(category: ProviderCategory, slug: string): ProviderAdapter | undefined {
+  return PROVIDER_ADAPTERS.find((a) => a.category === category && a.slug === slug);
+}

@@ -1,0 +1,70 @@
+// Resolves (organization, environment, category) to a reviewed connection's adapter, or fails closed.
+import type { AuthContext } from "../context.ts";
+import type { Db } from "../db/open-database.ts";
+import { ServiceError } from "../errors/service-error.ts";
+import { type ProviderAdapter, type ProviderCategory, ProviderConfigError } from "./provider-adapter.ts";
+import { findAdapter } from "./registry.ts";
+
+export interface ResolvedProvider {
+  adapter: ProviderAdapter;
+  config: Record<string, unknown>;
+  connectionId: string | null;
+  /** True when a sandbox simulator serves the request (connected or as the sandbox fallback). */
+  simulated: boolean;
+}
+
+export interface ResolveOptions {
+  prisma: Db;
+  auth: AuthContext;
+  category: ProviderCategory;
+  /** Only this provider may serve (providers/invoke names one). */
+  providerSlug?: string;
+  /** Endpoints marked "Sandbox only: simulated" fall back to the category's simulator in the sandbox environment when
+   * no reviewed connection serves them. Custody never does: its simulator runs only when explicitly connected. */
+  sandboxFallback: boolean;
+}
+
+export async function resolveProvider({
+  prisma,
+  auth,
+  category,
+  providerSlug,
+  sandboxFallback,
+}: ResolveOptions): Promise<ResolvedProvider> {
+  const connection = await prisma.providerConnection.findFirst({
+    where: {
+      organizationId: auth.organizationId,
+      environment: auth.environment,
+      category,
+      reviewed: true,
+      ...(providerSlug ? { providerSlug } : {}),
+    },
+    // The newest reviewed connection supersedes older ones.
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+  });
+  if (connection) {
+    const adapter = findAdapter(category, connection.providerSlug);
+    if (!adapter) {
+      throw new ServiceError(
+        "SERVER_MISCONFIGURED",
+        `The ${category} connection names provider "${connection.providerSlug}", which this server has no adapter for`,
+      );
+    }
+    try {
+      return { adapter, config: adapter.parseConfig(connection.config), connectionId: connection.id, simulated: adapter.simulator };
+    } catch (error) {
+      if (error instanceof ProviderConfigError) {
+        throw new ServiceError("SERVER_MISCONFIGURED", `The ${category} connection's configuration is unusable: ${error.message}`);
+      }
+      throw error;
+    }
+  }
+  if (sandboxFallback && auth.environment === "sandbox" && (!providerSlug || providerSlug === "simulator")) {
+    const adapter = findAdapter(category, "simulator");
+    if (adapter) return { adapter, config: adapter.parseConfig({}), connectionId: null, simulated: true };
+  }
+  throw new ServiceError(
+    "PROVIDER_NOT_CONNECTED",
+    `No reviewed ${category} provider connection serves this organization in ${auth.environment}`,
+  );
+}
