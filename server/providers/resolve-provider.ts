@@ -59,7 +59,9 @@ export async function resolveProvider({
       throw error;
     }
   }
-  if (sandboxFallback && auth.environment === "sandbox" && (!providerSlug || providerSlug === "simulator")) {
+  // Custody never falls back: its simulator runs only when explicitly connected (description: custody fails closed).
+  const mayFallBack = sandboxFallback && category !== "custody" && auth.environment === "sandbox";
+  if (mayFallBack && (!providerSlug || providerSlug === "simulator")) {
     const adapter = findAdapter(category, "simulator");
     if (adapter) return { adapter, config: adapter.parseConfig({}), connectionId: null, simulated: true };
   }

@@ -1,6 +1,7 @@
 // The admin CLI (scripts/cli.ts), spawned as `npm run cli` would run it, against a real server.
 import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -51,7 +52,20 @@ function cli(args: string[], env: Record<string, string | undefined> = {}, cwd =
 
 describe("keys", () => {
   it("create prints a key that then works on GET /api/v1/wallets; list shows it; revoke stops it", async () => {
-    const created = await cli(["keys", "create", "--org", ORG, "--env", "sandbox", "--scopes", "wallets:write, payments:read", "--actor", "ops@acme.example", "--label", "CLI key"]);
+    const created = await cli([
+      "keys",
+      "create",
+      "--org",
+      ORG,
+      "--env",
+      "sandbox",
+      "--scopes",
+      "wallets:write, payments:read",
+      "--actor",
+      "ops@acme.example",
+      "--label",
+      "CLI key",
+    ]);
     expect(created.code, created.stderr).toBe(0);
     expect(created.json).toMatchObject({
       organizationId: ORG,
@@ -115,7 +129,12 @@ describe("connections", () => {
       '{"reserveRatio":"1.02"}',
     ]);
     expect(added.code, added.stderr).toBe(0);
-    expect(added.json).toMatchObject({ category: "token_issuance", providerSlug: "simulator", reviewed: true, config: { reserveRatio: "1.02" } });
+    expect(added.json).toMatchObject({
+      category: "token_issuance",
+      providerSlug: "simulator",
+      reviewed: true,
+      config: { reserveRatio: "1.02" },
+    });
 
     const unreviewed = await cli(["connections", "add", "--org", ORG, "--env", "sandbox", "--category", "custody", "--provider", "acme"]);
     expect(unreviewed.json).toMatchObject({ reviewed: false, config: {} });
@@ -158,13 +177,17 @@ describe("credentials and usage", () => {
   });
 
   it("an unreachable server exits 1", async () => {
-    const res = await cli(["keys", "list", "--org", ORG], { COINPLANE_URL: "http://127.0.0.1:9" });
+    const probe = createServer().listen(0, "127.0.0.1");
+    await new Promise((resolve) => probe.once("listening", resolve));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise((resolve) => probe.close(resolve));
+    const res = await cli(["keys", "list", "--org", ORG], { COINPLANE_URL: `http://127.0.0.1:${port}` });
     expect(res.code).toBe(1);
-    expect(res.stderr).toMatch(/cannot reach/);
+    expect(res.stderr).toMatch(/cannot reach .*ECONNREFUSED/);
   });
 
-  it.each([["--help"], ["keys", "--help"], ["-h"]])("%s prints the usage and exits 0", async (...args) => {
-    const res = await cli(args);
+  it.each(["--help", "keys --help", "-h"])("%s prints the usage and exits 0", async (args) => {
+    const res = await cli(args.split(" "));
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(/Usage: npm run cli -- <command>/);
     expect(res.stdout).toMatch(/keys create --org ID --env sandbox\|production --scopes/);
@@ -177,7 +200,10 @@ describe("credentials and usage", () => {
     ["an unknown option", ["keys", "list", "--org", ORG, "--verbose"]],
     ["an option of another command", ["keys", "list", "--org", ORG, "--scopes", "x"]],
     ["a missing id", ["keys", "revoke"]],
-    ["invalid --config JSON", ["connections", "add", "--org", ORG, "--env", "sandbox", "--category", "fx", "--provider", "simulator", "--config", "{x"]],
+    [
+      "invalid --config JSON",
+      ["connections", "add", "--org", ORG, "--env", "sandbox", "--category", "fx", "--provider", "simulator", "--config", "{x"],
+    ],
   ])("%s exits 2 with a usage error", async (_name, args) => {
     const res = await cli(args as string[]);
     expect(res.code).toBe(2);

@@ -1,0 +1,167 @@
+// The contract lists, for every v2 endpoint, each error code the product description lists for it (plus the 401/403/
+// 429/500 codes every keyed endpoint has). The table below is transcribed from the description's "v2 codes per endpoint".
+import { describe, expect, it } from "vitest";
+import { loadSpec } from "../../server/spec/load-spec.ts";
+
+const spec = loadSpec();
+const KEYED = { 401: ["UNAUTHORIZED"], 403: ["FORBIDDEN"], 429: ["RATE_LIMIT_EXCEEDED"], 500: ["INTERNAL_ERROR"] };
+const IDEM = {
+  409: ["IDEMPOTENCY_IN_PROGRESS"],
+  422: ["IDEMPOTENCY_KEY_REUSED"],
+  503: ["IDEMPOTENCY_UNAVAILABLE", "RATE_LIMIT_UNAVAILABLE"],
+};
+const bankTransfer = {
+  400: ["IDEMPOTENCY_KEY_REQUIRED", "VALIDATION_ERROR"],
+  ...IDEM,
+  502: ["PROVIDER_EXECUTION_FAILED"],
+  503: [...IDEM[503], "STORAGE_UNAVAILABLE"],
+};
+const custodyWrite = {
+  400: ["IDEMPOTENCY_KEY_REQUIRED", "VALIDATION_ERROR"],
+  ...IDEM,
+  409: ["CUSTODY_STATE_CONFLICT", "IDEMPOTENCY_IN_PROGRESS"],
+  424: ["PROVIDER_NOT_CONNECTED"],
+  502: ["PROVIDER_EXECUTION_FAILED"],
+  503: [...IDEM[503], "SOURCE_NOT_AVAILABLE"],
+};
+const treasuryWrite = {
+  400: ["IDEMPOTENCY_KEY_REQUIRED", "VALIDATION_ERROR"],
+  403: ["FORBIDDEN", "CHAIN_CAPABILITY_DISABLED"],
+  404: ["NOT_FOUND"],
+  ...IDEM,
+  422: ["IDEMPOTENCY_KEY_REUSED", "PRECHECK_FAILED"],
+  503: [...IDEM[503], "STORAGE_UNAVAILABLE"],
+};
+const cardCommon = {
+  403: ["COMPLIANCE_BLOCKED", "FORBIDDEN", "PROVIDER_AUTHORIZATION_DENIED"],
+  404: ["NOT_FOUND"],
+  424: ["PROVIDER_NOT_CONNECTED"],
+  429: ["PROVIDER_RATE_LIMITED", "RATE_LIMIT_EXCEEDED"],
+  500: ["CARD_RECORD_WRITE_FAILED", "INTERNAL_ERROR"],
+  501: ["CARD_OPERATION_NOT_SUPPORTED"],
+  502: ["PROVIDER_EXECUTION_FAILED"],
+};
+const cardWrite = {
+  ...cardCommon,
+  400: ["IDEMPOTENCY_KEY_REQUIRED", "VALIDATION_ERROR"],
+  409: ["CARD_INSUFFICIENT_FUNDS", "CARD_RECORD_CONFLICT", "IDEMPOTENCY_IN_PROGRESS"],
+  422: ["CARD_REQUEST_REJECTED", "IDEMPOTENCY_KEY_REUSED"],
+  503: IDEM[503],
+};
+const cardRead = {
+  ...cardCommon,
+  400: ["VALIDATION_ERROR"],
+  409: ["CARD_INSUFFICIENT_FUNDS", "CARD_RECORD_CONFLICT"],
+  422: ["CARD_REQUEST_REJECTED"],
+  503: ["RATE_LIMIT_UNAVAILABLE"],
+};
+
+type Codes = Record<number, string[]>;
+const DESCRIPTION: Record<string, Codes> = {
+  invokeProvider: {
+    400: ["IDEMPOTENCY_KEY_REQUIRED", "INVALID_INPUT", "VALIDATION_ERROR"],
+    404: ["NOT_FOUND"],
+    ...IDEM,
+    500: ["INTERNAL_ERROR", "SERVER_MISCONFIGURED"],
+    502: ["PROVIDER_EXECUTION_FAILED"],
+  },
+  createBankTransfer: bankTransfer,
+  cancelBankTransfer: bankTransfer,
+  getBankTransferStatus: { 400: ["VALIDATION_ERROR"], ...IDEM, 502: ["PROVIDER_EXECUTION_FAILED"] },
+  simulateCorridor: bankTransfer,
+  createCustodyWallet: custodyWrite,
+  createCustodyTransfer: custodyWrite,
+  getCustodyWalletBalance: { 400: ["VALIDATION_ERROR"], ...IDEM, 502: ["PROVIDER_EXECUTION_FAILED"] },
+  getCustodyTransferStatus: {
+    400: ["VALIDATION_ERROR"],
+    ...IDEM,
+    409: ["CUSTODY_STATE_CONFLICT", "IDEMPOTENCY_IN_PROGRESS"],
+    502: ["PROVIDER_EXECUTION_FAILED"],
+    503: [...IDEM[503], "SOURCE_NOT_AVAILABLE"],
+  },
+  getCorridorWorkflowRun: { 400: ["INVALID_INPUT", "VALIDATION_ERROR"], 404: ["NOT_FOUND"], 503: ["RATE_LIMIT_UNAVAILABLE"] },
+  requestMint: treasuryWrite,
+  requestBurn: treasuryWrite,
+  getTreasuryStatus: { 400: ["VALIDATION_ERROR"], ...IDEM },
+  runTreasuryStressTest: {
+    400: ["UNSUPPORTED_CHAIN", "VALIDATION_ERROR"],
+    403: ["FORBIDDEN", "CHAIN_CAPABILITY_DISABLED"],
+    ...IDEM,
+    422: ["IDEMPOTENCY_KEY_REUSED", "PRECHECK_FAILED"],
+    424: ["RESERVE_SOURCE_NOT_CONNECTED"],
+  },
+  createCardProgramme: cardWrite,
+  issueCard: cardWrite,
+  freezeCard: cardWrite,
+  unfreezeCard: cardWrite,
+  deactivateCard: cardWrite,
+  updateCardLimits: cardWrite,
+  fundCard: {
+    ...cardWrite,
+    409: [...cardWrite[409], "CARD_LEDGER_CONFLICT"],
+    500: [...cardWrite[500], "CARD_LEDGER_WRITE_FAILED"],
+  },
+  getCard: cardRead,
+  listCardTransactions: cardRead,
+};
+
+function resolve(node: Record<string, unknown>): Record<string, unknown> {
+  const ref = node.$ref as string | undefined;
+  if (!ref) return node;
+  return ref
+    .slice(2)
+    .split("/")
+    .reduce<Record<string, unknown>>((o, k) => o[k] as Record<string, unknown>, spec as unknown as Record<string, unknown>);
+}
+
+function specCodes(operationId: string): Codes {
+  for (const item of Object.values(spec.paths)) {
+    for (const op of Object.values(item) as Array<Record<string, unknown>>) {
+      if (op?.operationId !== operationId) continue;
+      const codes: Codes = {};
+      for (const [status, raw] of Object.entries(op.responses as Record<string, Record<string, unknown>>)) {
+        const content = resolve(raw).content as Record<string, { examples?: Record<string, unknown> }> | undefined;
+        const examples = content?.["application/problem+json"]?.examples;
+        if (examples) codes[Number(status)] = Object.keys(examples);
+      }
+      return codes;
+    }
+  }
+  throw new Error(`operation ${operationId} is not in the spec`);
+}
+
+describe("v2 error codes in the contract", () => {
+  it.each(Object.entries(DESCRIPTION))("%s lists every code the description lists", (operationId, listed) => {
+    const codes = specCodes(operationId);
+    const required: Codes = { ...KEYED, ...listed };
+    for (const [status, expected] of Object.entries(required)) {
+      for (const code of expected) expect(codes[Number(status)] ?? [], `${operationId} ${status}`).toContain(code);
+    }
+  });
+
+  it("dispatch answers only 401 and 500 (plus 501 while it is not built)", () => {
+    const codes = specCodes("dispatchCorridorWorkflows");
+    expect(
+      Object.keys(codes)
+        .map(Number)
+        .filter((s) => s !== 501),
+    ).toEqual([401, 500]);
+  });
+
+  it("every example code names a problem of the same status", () => {
+    for (const item of Object.values(spec.paths)) {
+      for (const op of Object.values(item) as Array<Record<string, unknown>>) {
+        if (!op?.operationId) continue;
+        for (const [status, raw] of Object.entries(op.responses as Record<string, Record<string, unknown>>)) {
+          const content = resolve(raw).content as
+            | Record<string, { examples?: Record<string, { value?: { status?: number; code?: string } }> }>
+            | undefined;
+          for (const [name, example] of Object.entries(content?.["application/problem+json"]?.examples ?? {})) {
+            const value = resolve(example as Record<string, unknown>).value as { status: number; code: string };
+            expect(`${op.operationId} ${name} ${value.status}`).toBe(`${op.operationId} ${value.code} ${status}`);
+          }
+        }
+      }
+    }
+  });
+});
