@@ -6,7 +6,7 @@ import { defineConfig } from "prisma/config";
 export default defineConfig({
   experimental: { adapter: true },
   engine: "js",
-  schema: path.join("prisma", "schema.prisma"),
+  schema: path.join("prisma", "schema"),
   // The CLI only needs an adapter for commands that talk to a database; we never
   // run those (migrations are applied by the server, see server/db/migrate.ts).
   adapter: async () => {
