@@ -43,12 +43,20 @@ export interface ProviderOperationDef {
   execute: (ctx: OperationContext) => Promise<unknown>;
 }
 
+/** Category-specific capabilities the domain endpoints use (bank transfers, custody, card issuing, chain reads,
+ * reserve sources). Empty here: each category's module adds its member by declaration merging, e.g.
+ * `declare module "../provider-adapter.ts" { interface ProviderCapabilities { bankTransfers: BankTransferApi } }`. */
+// biome-ignore lint/suspicious/noEmptyInterface: augmented per category
+export interface ProviderCapabilities {}
+
 export interface ProviderAdapter {
   slug: string;
   category: ProviderCategory;
   name: string;
   simulator: boolean;
+  /** Operations callable through providers/invoke. */
   operations: Record<string, ProviderOperationDef>;
+  capabilities?: Partial<ProviderCapabilities>;
   /** Throws ProviderConfigError when a connection's config is unusable. */
   parseConfig(config: unknown): Record<string, unknown>;
 }

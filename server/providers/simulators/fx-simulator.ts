@@ -1,7 +1,7 @@
 // Sandbox FX: quotes from a static rate table (USD per unit), with an optional spread from config.
 import { randomBase62 } from "../../lib/ids.ts";
 import type { ProviderAdapter } from "../provider-adapter.ts";
-import { isDecimalString, parseObjectConfig } from "./config.ts";
+import { parseObjectConfig } from "./config.ts";
 import { failOnMagic } from "./magic-values.ts";
 
 /** USD value of one unit; stablecoins at par. */
@@ -73,5 +73,3 @@ export const fxSimulator: ProviderAdapter = {
     },
   },
 };
-
-export { isDecimalString };
