@@ -32,4 +32,15 @@ for (const target of ["server/generated/openapi.ts", "sdk/src/generated/openapi.
 
 // 3. Prisma client (Rust-free, offline).
 run(bin("prisma"), ["generate"]);
+// Prisma 6.19 writes the generator's config keys in a varying order from run to run; sort them so regeneration is
+// byte-stable and check:generated stays meaningful.
+const classFile = path.join(root, "server/generated/prisma/internal/class.ts");
+writeFileSync(
+  classFile,
+  readFileSync(classFile, "utf8").replace(/("config": \{\n)((?:\s+"[^"]+": "[^"]*",?\n)+)(\s+\})/, (_m, open: string, body: string, close: string) => {
+    const entries = body.trimEnd().split("\n").map((line) => line.trim().replace(/,$/, ""));
+    const indent = body.match(/^\s+/)?.[0] ?? "      ";
+    return `${open}${entries.sort().map((e) => indent + e).join(",\n")}\n${close}`;
+  }),
+);
 console.log("generated: openapi/generated, server/generated, sdk/src/generated");
