@@ -13,7 +13,14 @@ export default defineConfig({
         extends: true,
         test: {
           name: "pglite",
-          include: ["test/unit/**/*.test.ts", "test/contract/**/*.test.ts", "test/http/**/*.test.ts", "test/db/**/*.test.ts"],
+          include: [
+            "test/unit/**/*.test.ts",
+            "test/contract/**/*.test.ts",
+            "test/http/**/*.test.ts",
+            "test/db/**/*.test.ts",
+            "test/sdk/**/*.test.ts",
+            "test/browser/**/*.test.ts",
+          ],
           env: { TEST_DATABASE_URL: "pglite:memory" },
         },
       },

@@ -1,11 +1,12 @@
 // `npm run generate`: bundles openapi/ into openapi/generated/, generates TypeScript types for the server and the SDK
-// with openapi-typescript, and generates the Prisma client. Every output carries a do-not-edit header.
+// with openapi-typescript, the SDK's operation table and mock data, and the Prisma client. Every output carries a do-not-edit header.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import openapiTS, { astToString } from "openapi-typescript";
 import YAML from "yaml";
+import { generateSdkArtifacts } from "./generate-sdk.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
@@ -30,17 +31,31 @@ for (const target of ["server/generated/openapi.ts", "sdk/src/generated/openapi.
   writeFileSync(path.join(root, target), header + types);
 }
 
-// 3. Prisma client (Rust-free, offline).
+// 3. SDK tables: operations (method, path, Idempotency-Key rule, pagination, error codes) and the partner mock's data.
+const sdkArtifacts = generateSdkArtifacts(spec, NOTICE);
+writeFileSync(path.join(root, "sdk/src/generated/operations.ts"), sdkArtifacts.operationsTs);
+writeFileSync(path.join(root, "sdk/src/generated/mock-data.ts"), sdkArtifacts.mockDataTs);
+
+// 4. Prisma client (Rust-free, offline).
 run(bin("prisma"), ["generate"]);
 // Prisma 6.19 writes the generator's config keys in a varying order from run to run; sort them so regeneration is
 // byte-stable and check:generated stays meaningful.
 const classFile = path.join(root, "server/generated/prisma/internal/class.ts");
 writeFileSync(
   classFile,
-  readFileSync(classFile, "utf8").replace(/("config": \{\n)((?:\s+"[^"]+": "[^"]*",?\n)+)(\s+\})/, (_m, open: string, body: string, close: string) => {
-    const entries = body.trimEnd().split("\n").map((line) => line.trim().replace(/,$/, ""));
-    const indent = body.match(/^\s+/)?.[0] ?? "      ";
-    return `${open}${entries.sort().map((e) => indent + e).join(",\n")}\n${close}`;
-  }),
+  readFileSync(classFile, "utf8").replace(
+    /("config": \{\n)((?:\s+"[^"]+": "[^"]*",?\n)+)(\s+\})/,
+    (_m, open: string, body: string, close: string) => {
+      const entries = body
+        .trimEnd()
+        .split("\n")
+        .map((line) => line.trim().replace(/,$/, ""));
+      const indent = body.match(/^\s+/)?.[0] ?? "      ";
+      return `${open}${entries
+        .sort()
+        .map((e) => indent + e)
+        .join(",\n")}\n${close}`;
+    },
+  ),
 );
 console.log("generated: openapi/generated, server/generated, sdk/src/generated");

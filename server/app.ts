@@ -6,6 +6,7 @@ import helmet from "helmet";
 import "./context.ts";
 import type { Config } from "./config.ts";
 import type { Database } from "./db/open-database.ts";
+import { docsPortal } from "./http/docs-portal.ts";
 import { IdempotencyStore } from "./idempotency/idempotency-store.ts";
 import type { Logger } from "./logger.ts";
 import { authenticate } from "./middleware/authenticate.ts";
@@ -20,12 +21,17 @@ import { requireScope } from "./middleware/require-scope.ts";
 import type { RateLimiter } from "./rate-limit/rate-limiter.ts";
 import { adminHandlers } from "./routes/admin-handlers.ts";
 import { approvalHandlers } from "./routes/approval-handlers.ts";
+import { cardHandlers } from "./routes/card-handlers.ts";
 import { complianceHandlers } from "./routes/compliance-handlers.ts";
+import { contractHandlers } from "./routes/contract-handlers.ts";
+import { custodyHandlers } from "./routes/custody-handlers.ts";
 import { dispatch } from "./routes/dispatch.ts";
 import type { HandlerTable } from "./routes/handler.ts";
 import { type HealthState, healthHandlers } from "./routes/health-handlers.ts";
 import { metricHandlers } from "./routes/metric-handlers.ts";
+import { paymentHandlers } from "./routes/payment-handlers.ts";
 import { providerHandlers } from "./routes/provider-handlers.ts";
+import { treasuryHandlers } from "./routes/treasury-handlers.ts";
 import { v1Handlers } from "./routes/v1-handlers.ts";
 import { loadSpec, loadSpecYaml, type OpenApiDocument } from "./spec/load-spec.ts";
 import { OperationIndex } from "./spec/operations.ts";
@@ -63,6 +69,11 @@ export function createApp(deps: AppDeps): App {
     ...complianceHandlers,
     ...approvalHandlers,
     ...providerHandlers,
+    ...paymentHandlers,
+    ...custodyHandlers,
+    ...contractHandlers,
+    ...treasuryHandlers,
+    ...cardHandlers,
   };
 
   const app = express();
@@ -77,6 +88,7 @@ export function createApp(deps: AppDeps): App {
   app.get("/openapi.yaml", (_req, res) => {
     res.type("application/yaml").send(specYaml);
   });
+  app.get(["/docs", "/docs/"], docsPortal());
   app.use(jsonBodyParser(config.bodyLimitBytes));
   app.use(operationLookup(index));
   app.use(authenticate(db.prisma, config));

@@ -7,6 +7,7 @@ import { parseDatabaseUrl } from "./db/database-url.ts";
 import { openDatabase } from "./db/open-database.ts";
 import { createLogger } from "./logger.ts";
 import { createRateLimiter } from "./rate-limit/rate-limiter.ts";
+import { startScheduler } from "./scheduler/in-process-scheduler.ts";
 
 const config = loadConfig();
 const logger = createLogger(config.logLevel);
@@ -33,6 +34,10 @@ const server: Server = app.listen(config.port, config.host, () => {
 });
 server.keepAliveTimeout = 65_000;
 
+// In-process scheduler: dispatches due corridor workflow runs (the same code as POST corridor/workflows/dispatch).
+const scheduler =
+  config.schedulerIntervalMs > 0 ? startScheduler({ prisma: db.prisma, intervalMs: config.schedulerIntervalMs, logger }) : null;
+
 const purge = setInterval(() => {
   idempotency.purgeExpired().catch((err) => logger.warn({ err }, "idempotency purge failed"));
 }, 10 * 60_000);
@@ -55,6 +60,8 @@ async function shutdown(signal: string): Promise<void> {
     server.close(() => resolve());
     server.closeIdleConnections();
   });
+  // The scheduler finishes the dispatch in flight (its step commits or rolls back whole) before the database closes.
+  await scheduler?.stop();
   await rateLimiter.close();
   await db.close();
   logger.info("stopped");

@@ -22,6 +22,7 @@ export const ERROR_CODES = {
   UNSUPPORTED_MEDIA_TYPE: { status: 415, title: "Unsupported media type", v1: "unsupported_media_type" },
   IDEMPOTENCY_KEY_REUSED: { status: 422, title: "Idempotency key reused", v1: "idempotency_key_reused" },
   PRECHECK_FAILED: { status: 422, title: "Precheck failed", v1: "invalid_request" },
+  COMPILATION_FAILED: { status: 422, title: "Compilation failed", v1: "invalid_request" },
   CARD_REQUEST_REJECTED: { status: 422, title: "Card request rejected", v1: "invalid_request" },
   PROVIDER_NOT_CONNECTED: { status: 424, title: "Provider not connected", v1: "service_unavailable" },
   RESERVE_SOURCE_NOT_CONNECTED: { status: 424, title: "Reserve source not connected", v1: "service_unavailable" },

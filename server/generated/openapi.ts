@@ -176,6 +176,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/agent/contracts/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List contract templates
+         * @description The template catalogue `generate` accepts: what each template's contract is, its roles, and the functions and events its
+         *     compiled ABI must expose (checked by the validate stage). Requires `projects:read`.
+         */
+        get: operations["listContractTemplates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/agent/contracts/generate": {
         parameters: {
             query?: never;
@@ -187,20 +208,238 @@ export interface paths {
         put?: never;
         /**
          * Generate a token contract
-         * @description **Not implemented yet:** answers 501 `NOT_IMPLEMENTED` until the contracts work lands.
-         *
-         *     Creates a contract project and runs its first lifecycle stage, **generate**: the Solidity source of `template` for
+         * @description Creates a contract project and runs its first lifecycle stage, **generate**: the Solidity source of `template` for
          *     `asset`, targeting `network`. The project is at stage `generated`; the other stages (compile, validate, simulate, deploy,
-         *     verify, launch) are `pending` and are driven through the other contract endpoints.
+         *     verify, launch) are `pending` and are driven through the other contract endpoints, in that order (see `ProjectStage`).
          *
          *     Every field is optional (`template` defaults to `fiat_backed_stablecoin`, `asset` to `CPUSD`, `network` to `sandbox`).
-         *     Only `sandbox` runs without a reviewed deployment connection; any other network needs a reviewed deployment connection
-         *     serving it (see `ContractNetwork`), else 424 `PROVIDER_NOT_CONNECTED`. Generation is deterministic: the same template
-         *     and asset give the same `source` and `sourceSha256`. Nothing is deployed or sent.
+         *     Only `sandbox` (the in-process sandbox chain, for sandbox keys) runs without a reviewed deployment connection; any other
+         *     network fails closed with 424 `PROVIDER_NOT_CONNECTED` (see `ContractNetwork`). Generation is deterministic: the same
+         *     template and asset give the same `source` and `sourceSha256`. Nothing is deployed or sent.
          *
          *     Requires `projects:write`. The `Idempotency-Key` is optional; send one to make retries safe.
          */
         post: operations["generateContract"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/agent/contracts/{projectId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The contract project (`cprj_…`) returned by generate. */
+                projectId: components["schemas"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read a contract project
+         * @description The project: its source, its stage, and the status and recorded output of the latest run of every stage (`stages`), so an
+         *     agent can see what compile, validate, simulate, deploy, verify and launch produced — or why a stage failed. Requires
+         *     `projects:read`.
+         */
+        get: operations["getContractProject"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/agent/contracts/{projectId}/compile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The contract project (`cprj_…`) returned by generate. */
+                projectId: components["schemas"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Compile (stage 2)
+         * @description Runs **compile** on a `generated` project: solc-js 0.8.30 in process (optimizer on, 200 runs, EVM version `cancun`)
+         *     compiles the project's source and extracts the contract `contractName`. The output (ABI, creation and runtime bytecode,
+         *     method identifiers, warnings) is recorded; the project becomes `compiled`.
+         *
+         *     Without a body (or with `{}`) the generated source is compiled. With `source`, that edited source replaces the project's
+         *     source (`sourceOrigin: edited`, new `sourceSha256`); validate then checks it still meets the template's requirements.
+         *
+         *     Compiler errors answer 422 `COMPILATION_FAILED` with the compiler's messages in `compilerErrors` (type, message, and
+         *     the formatted message with its source location); the run is recorded as `failed`, the project stays `generated`, and
+         *     compile can run again.
+         *
+         *     Requires `projects:write`. The `Idempotency-Key` is optional; send one to make retries safe (a replay returns the first
+         *     answer, also a failure, instead of running the stage again).
+         */
+        post: operations["compileContract"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/agent/contracts/{projectId}/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The contract project (`cprj_…`) returned by generate. */
+                projectId: components["schemas"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Validate (stage 3)
+         * @description Runs **validate** on a `compiled` project: static checks on the source (comments and string literals ignored), the
+         *     compiled ABI and the bytecode sizes — every check is listed under `ValidationCheck`. All must pass: the project becomes
+         *     `validated`. Otherwise 422 `PRECHECK_FAILED` with the failed checks in `findings`; the run is recorded as `failed` and the
+         *     project stays `compiled`. No body.
+         *
+         *     Requires `projects:write`. The `Idempotency-Key` is optional; send one to make retries safe (a replay returns the first
+         *     answer, also a failure, instead of running the stage again).
+         */
+        post: operations["validateContract"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/agent/contracts/{projectId}/simulate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The contract project (`cprj_…`) returned by generate. */
+                projectId: components["schemas"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate (stage 4)
+         * @description Runs **simulate** on a `validated` project: the token's key flows — deploy, roles, mint, transfer, burn, pause,
+         *     blocklist — as real signed transactions on a fresh in-process EVM (@ethereumjs/vm, hardfork `cancun`; not the sandbox
+         *     chain, nothing persists). Each flow reports its transactions (expected and actual outcome, revert reason, gas) and its
+         *     assertions (expected and actual values); see `SimulateOutput`. All flows must pass: the project becomes `simulated`.
+         *     Otherwise 422 `PRECHECK_FAILED` with the failed flows in `findings`; the run is recorded as `failed` and the project stays
+         *     `validated`. No body.
+         *
+         *     Requires `projects:write`. The `Idempotency-Key` is optional; send one to make retries safe (a replay returns the first
+         *     answer, also a failure, instead of running the stage again).
+         */
+        post: operations["simulateContract"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/agent/contracts/{projectId}/deploy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The contract project (`cprj_…`) returned by generate. */
+                projectId: components["schemas"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deploy (stage 5)
+         * @description Runs **deploy** on a `simulated` project: deploys the compiled token to the project's network and sets it up, as signed
+         *     transactions from the project's sandbox deployer (an account derived from the project id):
+         *
+         *     1. create the contract (constructor admin: the deployer);
+         *     2. grant `MINTER_ROLE` and `BURNER_ROLE` to each of `signers`;
+         *     3. grant `PAUSER_ROLE` and `BLOCKLISTER_ROLE` to `admin` (default: the deployer);
+         *     4. with `initialSupply`: grant the deployer `MINTER_ROLE`, mint `amountMinor` to `to`, revoke the role;
+         *     5. with an `admin` other than the deployer: grant it `DEFAULT_ADMIN_ROLE`, and the deployer renounces its own.
+         *
+         *     On the **sandbox chain** (network `sandbox`, chain id 7357001) the transactions are applied to the in-process EVM and
+         *     appended to the chain's log in the same database transaction as the stage record, so the deployment survives restarts
+         *     and a failed request leaves no trace on chain. Other networks fail closed with 424 `PROVIDER_NOT_CONNECTED` (see
+         *     `ContractNetwork`). The project becomes `deployed`.
+         *
+         *     422 `PRECHECK_FAILED`: an address is the zero address or fails its EIP-55 checksum, `initialSupply.amountMinor` is zero,
+         *     or a deployment transaction reverted (recorded as a `failed` run; the project stays `simulated`).
+         *
+         *     Requires `projects:write`. The `Idempotency-Key` is optional; send one to make retries safe (a replay returns the first
+         *     answer, also a failure, instead of running the stage again).
+         */
+        post: operations["deployContract"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/agent/contracts/{projectId}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The contract project (`cprj_…`) returned by generate. */
+                projectId: components["schemas"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify (stage 6)
+         * @description Runs **verify** on a `deployed` project: reads the code at the deployed address from the chain and compares it, byte for
+         *     byte, with the compiled runtime bytecode (`deployedBytecode`); the output carries both keccak256 hashes. A match makes
+         *     the project `verified`. A mismatch answers 422 `PRECHECK_FAILED` (recorded as a `failed` run; the project stays
+         *     `deployed`). No body.
+         *
+         *     Requires `projects:write`. The `Idempotency-Key` is optional; send one to make retries safe (a replay returns the first
+         *     answer, also a failure, instead of running the stage again).
+         */
+        post: operations["verifyContract"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/agent/contracts/{projectId}/launch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The contract project (`cprj_…`) returned by generate. */
+                projectId: components["schemas"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Launch (stage 7)
+         * @description Runs **launch** on a `verified` project: checks on chain that every deployment signer holds `MINTER_ROLE` and
+         *     `BURNER_ROLE`, reads `symbol()` and `decimals()`, and registers the token as an **issuer** of the organization
+         *     (`issuerId`, contract address, chain, asset, decimals, authorised signers). The project becomes `launched` (final). The
+         *     `issuerId` is what `treasury/mint` and `treasury/burn` name; their `signerAddress` must be one of `signers`. A signer
+         *     without its roles answers 422 `PRECHECK_FAILED` (recorded as a `failed` run; the project stays `verified`). No body.
+         *
+         *     Requires `projects:write`. The `Idempotency-Key` is optional; send one to make retries safe (a replay returns the first
+         *     answer, also a failure, instead of running the stage again).
+         */
+        post: operations["launchContract"];
         delete?: never;
         options?: never;
         head?: never;
@@ -526,13 +765,11 @@ export interface paths {
         put?: never;
         /**
          * Create a bank transfer
-         * @description **Not implemented yet:** answers 501 `NOT_IMPLEMENTED` until the payments-and-custody work lands.
-         *
-         *     Sends a fiat payment from `source` to `destination` over a bank rail (SEPA, SEPA Instant, ACH, Fedwire, Faster Payments or SWIFT).
+         * @description Sends a fiat payment from `source` to `destination` over a bank rail (SEPA, SEPA Instant, ACH, Fedwire, Faster Payments or SWIFT).
          *
          *     **Sandbox only: simulated.** Every transfer is executed by the bank transfer simulator and says `simulated: true`; no money moves. With a production key and no reviewed `bank_transfer` connection the request answers 424 `PROVIDER_NOT_CONNECTED`.
          *
-         *     Checks, in order: the body schema; the rail, account types and currency fit together (see `BankRail`; `rail` defaults from the destination); screening of both account holders and of the jurisdictions, then the organization's policy (403 `COMPLIANCE_BLOCKED` — nothing reaches the provider); then the transfer is recorded in `pending` and handed to the provider in one database transaction, so a provider failure (502) records nothing and a storage failure (503 `STORAGE_UNAVAILABLE`) sends nothing.
+         *     Checks, in order: the body schema; the rail, account types and currency fit together (see `BankRail`; `rail` defaults from the destination); in production, a reviewed `bank_transfer` connection (424); screening of both account holders and of the jurisdictions, then the organization's policy (403 `COMPLIANCE_BLOCKED` — nothing reaches the provider); then the transfer is recorded in `pending` and handed to the provider in one database transaction, so a provider failure (502) records nothing and a storage failure (503 `STORAGE_UNAVAILABLE`) sends nothing.
          *
          *     Follow the transfer with `bank-transfer/status`. The simulator advances a non-terminal transfer by one state on each status call: `pending` → `processing` → `completed` (or `failed` / `returned`, see below).
          *
@@ -551,8 +788,13 @@ export interface paths {
          *     |---|---|
          *     | `amount` `13.13` | The transfer ends `failed` (`insufficient_funds`, rail code `AM04`; `R01` on `ach`) instead of `completed`. |
          *     | `amount` `14.14` | The transfer ends `returned` (`account_closed`, rail code `AC04`; `R02` on `ach`) instead of `completed`. |
+         *     | `amount` `666.66` | 502 `PROVIDER_EXECUTION_FAILED` (the shared simulator failure amount); nothing is recorded. |
          *     | `reference` starting with `TIMEOUT` | 502 `PROVIDER_EXECUTION_FAILED`; nothing is recorded. |
-         *     | `KP`, `IR`, `CU` or `SY` in any jurisdiction field | 403 `COMPLIANCE_BLOCKED` (rule `jurisdiction.sanctioned`; a screening rule, in every environment). |
+         *     | `reference` starting with `UNREACHABLE` | Created normally; every later `bank-transfer/status` refresh and `bank-transfer/cancel` answers 502 `PROVIDER_EXECUTION_FAILED` and leaves the transfer unchanged. |
+         *     | `KP`, `IR`, `CU` or `SY` in any jurisdiction field | 403 `COMPLIANCE_BLOCKED` (rule `sanctions.jurisdiction`; a screening rule, in every environment). |
+         *     | An account holder named `Blocked Person` | 403 `COMPLIANCE_BLOCKED` (rule `sanctions.name`). |
+         *
+         *     The organization's policy applies to the amount converted to USD with the sandbox reference rates; a currency without a sandbox rate is blocked (`policy.currency_unsupported`). Each created transfer records a `bank_transfer.created` activity event with its USD value (metric `bank_transfers.volume`).
          */
         post: operations["createBankTransfer"];
         delete?: never;
@@ -572,13 +814,11 @@ export interface paths {
         put?: never;
         /**
          * Get (and refresh) a bank transfer
-         * @description **Not implemented yet:** answers 501 `NOT_IMPLEMENTED` until the payments-and-custody work lands.
-         *
-         *     Returns the transfer. When it is not terminal the provider is asked for news first and any change is recorded (a new `statusHistory` entry, a new `updatedAt`); a terminal transfer is returned as stored. It is a POST because it may record a transition.
+         * @description Returns the transfer. When it is not terminal the provider is asked for news first and any change is recorded (a new `statusHistory` entry, a new `updatedAt`); a terminal transfer is returned as stored. It is a POST because it may record a transition.
          *
          *     **Sandbox only: simulated.** Every transfer is executed by the bank transfer simulator and says `simulated: true`; no money moves. With a production key and no reviewed `bank_transfer` connection the request answers 424 `PROVIDER_NOT_CONNECTED`.
          *
-         *     The simulator advances a non-terminal transfer by exactly one state per call: `pending` → `processing` on the first call, `processing` → `completed` on the next (`failed` for amount `13.13`, `returned` for amount `14.14`). Two calls therefore settle a fresh simulated transfer.
+         *     The simulator advances a non-terminal transfer by exactly one state per call: `pending` → `processing` on the first call, `processing` → `completed` on the next (`failed` for amount `13.13`, `returned` for amount `14.14`). Two calls therefore settle a fresh simulated transfer. A transfer created with a `reference` starting with `UNREACHABLE` cannot be refreshed: 502 `PROVIDER_EXECUTION_FAILED`, the stored transfer is unchanged. A refresh locks the transfer while it asks the provider, so concurrent status calls record each transition once.
          *
          *     `senderJurisdiction` and `receiverJurisdiction` must equal the values the transfer was created with (they select the regime; a mismatch answers 400 `VALIDATION_ERROR`).
          *
@@ -609,9 +849,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a bank transfer
-         * @description **Not implemented yet:** answers 501 `NOT_IMPLEMENTED` until the payments-and-custody work lands.
-         *
-         *     Cancels a transfer that is `pending` or `processing`; it becomes `cancelled` (terminal). For a `processing` transfer this is a recall request to the rail (SEPA recall, ACH reversal); the simulator always grants it. A `completed`, `failed`, `returned` or already `cancelled` transfer answers 409 `STATE_CONFLICT` (a retry with the same `Idempotency-Key` replays the first answer instead).
+         * @description Cancels a transfer that is `pending` or `processing`; it becomes `cancelled` (terminal). For a `processing` transfer this is a recall request to the rail (SEPA recall, ACH reversal); the simulator grants it unless the transfer's `reference` starts with `UNREACHABLE` (502). The cancellation is recorded first and the provider asked in the same database transaction: if it cannot be recorded (503 `STORAGE_UNAVAILABLE`) the provider is not asked; if the provider refuses (502) nothing is recorded. A `completed`, `failed`, `returned` or already `cancelled` transfer answers 409 `STATE_CONFLICT` (a retry with the same `Idempotency-Key` replays the first answer instead).
          *
          *     **Sandbox only: simulated.** Every transfer is executed by the bank transfer simulator and says `simulated: true`; no money moves. With a production key and no reviewed `bank_transfer` connection the request answers 424 `PROVIDER_NOT_CONNECTED`.
          *
@@ -644,17 +882,15 @@ export interface paths {
         put?: never;
         /**
          * Rehearse a payment corridor
-         * @description **Not implemented yet:** answers 501 `NOT_IMPLEMENTED` until the payments-and-custody work lands.
+         * @description Rehearses a fiat → stablecoin → fiat corridor for one person and answers 202 with a workflow run. This is a rehearsal surface: it never answers 424; steps without a reviewed provider connection use simulators or local fallbacks.
          *
-         *     Rehearses a fiat → stablecoin → fiat corridor for one person and answers 202 with a workflow run. This is a rehearsal surface: it never answers 424; steps without a reviewed provider connection use simulators or local fallbacks.
-         *
-         *     Screening and policy evaluation run synchronously before anything is queued: a block answers 403 `COMPLIANCE_BLOCKED` and creates no run. Otherwise the run is created with `screening` `succeeded` and, except for `plan_only`, queued for the scheduler (`corridor/workflows/dispatch`), which executes one step per run per dispatch. Poll `GET /api/v2/agent/payments/corridor/workflows/{workflowRunId}` (the `Location` header) until the run is `completed` or `failed`.
+         *     Checks, in order: the body schema; both bank legs against the rail table (`source` with `currency`, `destination.account` with `destination.currency` and `rail`, as for bank transfers); `currency` and `destination.currency` have a sandbox FX rate; `custody.asset` is carried on `custody.chain`; `custody.walletId` and `destinationAddress` (400 `VALIDATION_ERROR`). Then screening and policy evaluation run synchronously before anything is queued: a block answers 403 `COMPLIANCE_BLOCKED` and creates no run (a production key without a `compliance_screening` connection is screened by the local fallback — the sandbox list and the organization's policy — instead of failing closed). Then the bank provider is asked whether it serves the payout route (502 `PROVIDER_EXECUTION_FAILED` when it cannot answer; no run is created). Otherwise the run is created with `screening` `succeeded` and, except for `plan_only`, queued for the scheduler (`corridor/workflows/dispatch`), which executes one step per run per dispatch. Poll `GET /api/v2/agent/payments/corridor/workflows/{workflowRunId}` (the `Location` header) until the run is `completed` or `failed`.
          *
          *     `executionMode`: `plan_only` plans without executing; `rehearse` (default) executes; `rehearse_with_failures` executes with one injected transient failure per step (see `ExecutionMode`).
          *
          *     **Steps**, in order: `screening` (person, account holders, jurisdictions; runs synchronously in this call) → `fx_quote`
          *     (source currency → stablecoin → payout currency) → `onramp_bank_debit` (debit `source`, buy `custody.asset`) →
-         *     `custody_transfer` (send the stablecoin from `custody.walletId` to `destinationAddress`) → `offramp_payout` (sell the
+         *     `custody_transfer` (send the stablecoin from `custody.walletId`, or the simulator's rehearsal vault, to `destinationAddress`) → `offramp_payout` (sell the
          *     stablecoin, pay `destination.account` over `rail`). Each step uses the reviewed connection of its category when one
          *     serves the request, otherwise the category's sandbox simulator or a local fallback (fixed sandbox FX rate table, local
          *     screening rules); the step's `provider` and `simulated` say which. A simulated step is not a provider result.
@@ -678,7 +914,10 @@ export interface paths {
          *     | `executionMode` `rehearse_with_failures` | Every dispatched step fails once with `PROVIDER_TIMEOUT` (retryable) and succeeds on attempt 2. |
          *     | `amount` `13.13` | `onramp_bank_debit` fails permanently (`INSUFFICIENT_FUNDS`); the run ends `failed`. |
          *     | `destinationAddress` `0x000000000000000000000000000000000000dEaD` | `custody_transfer` fails permanently (`PROVIDER_FAILED`); the run ends `failed`. |
-         *     | `KP`, `IR`, `CU` or `SY` in any jurisdiction field, `person.country` or `person.nationality` | 403 `COMPLIANCE_BLOCKED` (rule `jurisdiction.sanctioned`); no run is created. |
+         *     | `KP`, `IR`, `CU` or `SY` in any jurisdiction field, `person.country` or `person.nationality` | 403 `COMPLIANCE_BLOCKED` (rule `sanctions.jurisdiction`); no run is created. |
+         *     | `person` or an account holder named `Blocked Person`, or `destinationAddress` `0x7F367cC41522cE07553e823bf3be79A889DEbe1B` | 403 `COMPLIANCE_BLOCKED` (rules `sanctions.name`, `sanctions.address`); no run is created. |
+         *     | `reference` starting with `TIMEOUT` | 502 `PROVIDER_EXECUTION_FAILED`: the bank provider times out on the payout route check; no run is created. |
+         *     | `amount` `666.66` with a connected fx simulator | `fx_quote` fails permanently (`PROVIDER_FAILED`); the run ends `failed`. |
          */
         post: operations["simulateCorridor"];
         delete?: never;
@@ -696,9 +935,7 @@ export interface paths {
         };
         /**
          * Get a corridor workflow run
-         * @description **Not implemented yet:** answers 501 `NOT_IMPLEMENTED` until the payments-and-custody work lands.
-         *
-         *     Returns a workflow run created by `corridor/simulate`, with the state of each step. Read-only: runs are advanced only by the scheduler (`corridor/workflows/dispatch`). Poll it until `status` is `completed` or `failed`; `nextRunAt` says when the scheduler next looks at the run. Another organization's run answers 404.
+         * @description Returns a workflow run created by `corridor/simulate`, with the state of each step. Read-only: runs are advanced only by the scheduler (`corridor/workflows/dispatch`). Poll it until `status` is `completed` or `failed`; `nextRunAt` says when the scheduler next looks at the run. A malformed id answers 400 `INVALID_INPUT`; an unknown id or another organization's run answers 404.
          *
          *     **Run state machine** (see `WorkflowRunStatus`, `WorkflowStepStatus`):
          *
@@ -732,11 +969,9 @@ export interface paths {
         put?: never;
         /**
          * Dispatch due corridor workflow runs (scheduler only)
-         * @description **Not implemented yet:** answers 501 `NOT_IMPLEMENTED` until the payments-and-custody work lands.
+         * @description Called by the workflow scheduler only, with the shared secret in `X-Scheduler-Secret`; API keys are refused (401). The server's in-process scheduler calls it every `SCHEDULER_INTERVAL_MS`; an external scheduler may call it too. Takes no body.
          *
-         *     Called by the workflow scheduler only, with the shared secret in `X-Scheduler-Secret`; API keys are refused (401). The server's in-process scheduler calls it every `SCHEDULER_INTERVAL_MS`; an external scheduler may call it too. Takes no body.
-         *
-         *     Picks at most 50 runs that are `queued` or `running` with `nextRunAt` not in the future, oldest `nextRunAt` first, across all organizations, and executes the next `pending` step of each once. Each run is locked while it is dispatched, so concurrent dispatches never execute the same step twice. Returns one entry per run advanced; an empty list when nothing is due. Not idempotent by key: a repeat call dispatches whatever is due then.
+         *     Picks at most 50 runs that are `queued` or `running` with `nextRunAt` not in the future, oldest `nextRunAt` first, across all organizations, and executes the next `pending` step of each once. Each run is claimed with `SELECT … FOR UPDATE SKIP LOCKED` in a database transaction of its own, and the step's provider calls, its outcome and the run's next state commit in that same transaction: concurrent dispatches (several server instances, or the in-process scheduler and an external one) never execute the same step twice, and a crash mid-step leaves the step `pending` with nothing recorded. Provider calls carry the step's stable key (`<workflowRunId>:<step>`) as idempotency key, so the retry after a crash never repeats an effect at the provider. Returns one entry per run advanced; an empty list when nothing is due. Not idempotent by key: a repeat call dispatches whatever is due then.
          *
          *     **Run state machine** (see `WorkflowRunStatus`, `WorkflowStepStatus`):
          *
@@ -768,16 +1003,16 @@ export interface paths {
         put?: never;
         /**
          * Request or activate a custody wallet
-         * @description **Not implemented yet:** answers 501 `NOT_IMPLEMENTED` until the payments-and-custody work lands.
+         * @description Creates a custody wallet in two steps under four-eyes control. A custody write requires an approved provider-operation approval.
          *
-         *     Creates a custody wallet in two steps under four-eyes control. A custody write requires an approved provider-operation approval.
+         *     - **Shape 1 — request** (`label`, `chain`, `type`, optional `policy`): the jurisdictions are screened when given (403 `COMPLIANCE_BLOCKED`); the wallet is recorded in `pending_approval` with an approval request (`approvalRequestId`, kind `custody_wallet`, action `custody.wallets.create`, scope `wallets:write`) for a second person of the workspace. No provider call is made. Answers **201**.
+         *     - **Shape 2 — activate** (`custodyWalletId`, `approvalRequestId`): reads the approval request. Approved → it is used up (single use) and the wallet is created at the custody provider and becomes `active` with its `address`, all in one transaction (a provider failure leaves the approval unused and the wallet `pending_approval`); rejected or expired → the wallet becomes `rejected` (no provider call). Still pending → 403 `FORBIDDEN` (a custody write needs an approved approval). Answers **200**.
          *
-         *     - **Shape 1 — request** (`label`, `chain`, `type`, optional `policy`): records the wallet in `pending_approval` and opens an approval request (`approvalRequestId`) for a second person of the workspace. No provider call is made. Answers **201**.
-         *     - **Shape 2 — activate** (`custodyWalletId`, `approvalRequestId`): reads the approval request. Approved → the wallet is created at the custody provider and becomes `active` with its `address`; rejected, cancelled or expired → the wallet becomes `rejected` (no provider call). Still pending → 409 `CUSTODY_STATE_CONFLICT`. Answers **200**.
+         *     The provider creates the wallet under the idempotency key `custodyWalletId`, and shape 2 first asks the provider for a vault created under that key, so a retry after a crash never opens a second vault.
          *
          *     The body must match exactly one shape (unknown fields are rejected, so the shapes never overlap).
          *
-         *     **Fails closed.** Every shape needs a reviewed `custody` provider connection serving the request (organization, environment, jurisdictions); without one the answer is 424 `PROVIDER_NOT_CONNECTED`. The custody simulator runs only when it is explicitly connected (`providerSlug: simulator`); its results say `simulated: true`.
+         *     **Fails closed.** Every shape needs a reviewed `custody` provider connection serving the request (the key's organization and environment); without one the answer is 424 `PROVIDER_NOT_CONNECTED`. The custody simulator runs only when it is explicitly connected (`providerSlug: simulator`); its results say `simulated: true`.
          *
          *     **State machine** (see `CustodyWalletStatus`; `version` +1 on each change):
          *
@@ -790,8 +1025,11 @@ export interface paths {
          *
          *     | Input | Outcome |
          *     |---|---|
-         *     | Shape 1 `label` starting with `TIMEOUT` | Shape 2 for that wallet answers 502 `PROVIDER_EXECUTION_FAILED`; the wallet stays `pending_approval`. |
+         *     | Shape 1 `label` starting with `TIMEOUT` | Shape 2 for that wallet answers 502 `PROVIDER_EXECUTION_FAILED`; the wallet stays `pending_approval` and the approval unused. |
+         *     | `KP`, `IR`, `CU` or `SY` in `jurisdiction` or `operatorJurisdiction` | 403 `COMPLIANCE_BLOCKED` (rule `sanctions.jurisdiction`); nothing is created. |
          *     | Anything else | Shape 2 activates the wallet; its `address` is derived from `custodyWalletId` (same id → same address). |
+         *
+         *     The simulator keeps its books (vaults, transfers) in the server's database; when they cannot be read, shape 2 answers 503 `SOURCE_NOT_AVAILABLE`.
          */
         post: operations["createCustodyWallet"];
         delete?: never;
@@ -811,13 +1049,11 @@ export interface paths {
         put?: never;
         /**
          * Get a custody wallet balance
-         * @description **Not implemented yet:** answers 501 `NOT_IMPLEMENTED` until the payments-and-custody work lands.
+         * @description Reads the balances of a custody wallet from its custody provider (never from a local ledger). A wallet that is not `active` has no address yet and answers an empty `balances` list. With `asset`, exactly one entry is returned (zero when not held).
          *
-         *     Reads the balances of a custody wallet from its custody provider (never from a local ledger). A wallet that is not `active` has no address yet and answers an empty `balances` list. With `asset`, exactly one entry is returned (zero when not held).
+         *     **Fails closed.** Every shape needs a reviewed `custody` provider connection serving the request (the key's organization and environment); without one the answer is 424 `PROVIDER_NOT_CONNECTED`. The custody simulator runs only when it is explicitly connected (`providerSlug: simulator`); its results say `simulated: true`.
          *
-         *     **Fails closed.** Every shape needs a reviewed `custody` provider connection serving the request (organization, environment, jurisdictions); without one the answer is 424 `PROVIDER_NOT_CONNECTED`. The custody simulator runs only when it is explicitly connected (`providerSlug: simulator`); its results say `simulated: true`.
-         *
-         *     **Simulator balances** (deterministic): every simulated wallet opens with 1 000 000 USDC and 10 units of its chain's native asset (ETH, POL, AVAX or SOL); each simulated custody transfer that reaches `completed` is subtracted.
+         *     **Simulator balances** (deterministic): every simulated wallet opens with 1 000 000 USDC and 10 units of its chain's native asset (ETH, POL, AVAX or SOL); each simulated custody transfer that reaches `completed` is subtracted. Submitted transfers reserve their amount: a submission the available balance does not cover fails at its first reconcile (`insufficient_funds`), so a balance never goes negative.
          */
         post: operations["getCustodyWalletBalance"];
         delete?: never;
@@ -837,22 +1073,22 @@ export interface paths {
         put?: never;
         /**
          * Request, submit or advance a custody transfer
-         * @description **Not implemented yet:** answers 501 `NOT_IMPLEMENTED` until the payments-and-custody work lands.
+         * @description Moves a custody transfer through its life cycle. A custody write requires an approved provider-operation approval; the body must match exactly one of three shapes (unknown fields are rejected, so the shapes never overlap).
          *
-         *     Moves a custody transfer through its life cycle. A custody write requires an approved provider-operation approval; the body must match exactly one of three shapes (unknown fields are rejected, so the shapes never overlap).
+         *     - **Shape 1 — request** (`walletId`, `destination`, `asset`, `amountMinor`, …): screening (destination address, jurisdictions, and the amount against the organization's USD limit for assets with a sandbox USD rate — stablecoins; native assets are bound by the wallet's own limits only) and then the wallet's `policy` run first (403 `COMPLIANCE_BLOCKED`). The transfer is created in `pending_approval` (version 1) together with an approval request (`approvalRequestId`, kind `custody_transfer`, action `custody.transfers.submit`, scope `wallets:write`, bound to the transfer's wallet, destination, asset and amount) for a second person. No provider call is made. The wallet must be `active`. Records a `custody_transfer.created` activity event (metric `custody.transfers`). Answers **201**.
+         *     - **Shape 2 — submit** (`custodyTransferId`, `approvalRequestId`): the approval request must be approved — still pending (or already used) answers 403 `FORBIDDEN`. An approved one is used up and the transfer becomes `approved` (version +1, committed on its own), then it is submitted to the custody provider, ending `submitted` with the provider's `transferId` (version +1). If the submission fails (502, or 503 when the provider cannot be reached) it stays `approved`: advance it with shape 3, or repeat shape 2 with the same approval. A rejected approval makes the transfer `rejected`, an expired one `cancelled`. Answers **200**.
+         *     - **Shape 3 — advance or reconcile** (`custodyTransferId`, `expectedVersion`): acts only if the transfer's `version` equals `expectedVersion`; the transfer is locked while checked, so of concurrent calls at one version exactly one acts and the others answer 409. From `approved` it submits the transfer; from `submitted` it reconciles with the provider and records `completed` or `failed` when the provider reports a final state (unchanged, same version, while the provider still reports it pending); from `pending_approval` it settles the transfer from its approval request (`rejected` when rejected, `cancelled` when expired). A version clash, a state that allows no step (`pending_approval` with a pending or approved approval — submit with shape 2 — or a terminal state), or a provider record that does not match the transfer (unknown `transferId`, other asset, amount or destination) answers 409 `CUSTODY_STATE_CONFLICT` and changes nothing. Answers **200**.
          *
-         *     - **Shape 1 — request** (`walletId`, `destination`, `asset`, `amountMinor`, …): screening (destination address, jurisdictions) and the wallet's `policy` run first (403 `COMPLIANCE_BLOCKED`). The transfer is created in `pending_approval` (version 1) together with an approval request (`approvalRequestId`) for a second person. No provider call is made. The wallet must be `active`. Answers **201**.
-         *     - **Shape 2 — submit** (`custodyTransferId`, `approvalRequestId`): once the approval request is approved, the transfer becomes `approved` and is submitted to the custody provider in the same call, ending `submitted` with the provider's `transferId`. If the submission fails (502) it stays `approved`. A rejected approval makes it `rejected`, a cancelled or expired one `cancelled`; a still-pending approval answers 409 `CUSTODY_STATE_CONFLICT`. Answers **200**.
-         *     - **Shape 3 — advance or reconcile** (`custodyTransferId`, `expectedVersion`): acts only if the transfer's `version` equals `expectedVersion` (optimistic concurrency). From `approved` it submits the transfer; from `submitted` it reconciles with the provider and records `completed` or `failed` when the provider reports a final state (unchanged, same version, while the provider still reports it pending). A version clash, or a state that allows no step (`pending_approval` — use shape 2 — or a terminal state), answers 409 `CUSTODY_STATE_CONFLICT` and changes nothing. Answers **200**.
+         *     Submissions carry `custodyTransferId` as the provider's idempotency key, so a retry never sends twice.
          *
-         *     **Fails closed.** Every shape needs a reviewed `custody` provider connection serving the request (organization, environment, jurisdictions); without one the answer is 424 `PROVIDER_NOT_CONNECTED`. The custody simulator runs only when it is explicitly connected (`providerSlug: simulator`); its results say `simulated: true`.
+         *     **Fails closed.** Every shape needs a reviewed `custody` provider connection serving the request (the key's organization and environment); without one the answer is 424 `PROVIDER_NOT_CONNECTED`. The custody simulator runs only when it is explicitly connected (`providerSlug: simulator`); its results say `simulated: true`.
          *
          *     **State machine** (see `CustodyTransferStatus`; `version` +1 on each change):
          *
          *     ```
          *     (shape 1) ──▶ pending_approval ──(shape 2: approved)──▶ approved ──(submit)──▶ submitted ──(reconcile)──▶ completed
-         *                         ├──(shape 2: approval rejected)──▶ rejected                          └──(reconcile)──▶ failed
-         *                         └──(shape 2: approval cancelled or expired)──▶ cancelled
+         *                         ├──(shape 2 or 3: approval rejected)──▶ rejected                     └──(reconcile)──▶ failed
+         *                         └──(shape 2 or 3: approval expired)──▶ cancelled
          *     ```
          *
          *     **Simulator magic values** (deterministic):
@@ -861,8 +1097,13 @@ export interface paths {
          *     |---|---|
          *     | `destination` `0x000000000000000000000000000000000000dEaD` | Submission succeeds; the first reconcile makes the transfer `failed` (`provider_failed`). |
          *     | `note` starting with `TIMEOUT` | Every submission answers 502 `PROVIDER_EXECUTION_FAILED`; the transfer stays `approved`. |
-         *     | `KP`, `IR`, `CU` or `SY` in any jurisdiction field | 403 `COMPLIANCE_BLOCKED` (rule `jurisdiction.sanctioned`); nothing is created. |
-         *     | Anything else | The first reconcile after submission makes the transfer `completed` with a mock `txHash`. |
+         *     | `amountMinor` above the wallet's available balance (1 000 000 USDC and 10 native units at opening, minus completed and submitted transfers) | Submission succeeds; the first reconcile makes the transfer `failed` (`insufficient_funds`); the balance never goes negative. |
+         *     | A wallet of `type` `cold` | The first reconcile still reports the transfer pending (unchanged, same version); the second makes it final. |
+         *     | `KP`, `IR`, `CU` or `SY` in any jurisdiction field | 403 `COMPLIANCE_BLOCKED` (rule `sanctions.jurisdiction`); nothing is created. |
+         *     | `destination` `0x7F367cC41522cE07553e823bf3be79A889DEbe1B` | 403 `COMPLIANCE_BLOCKED` (rule `sanctions.address`); nothing is created. |
+         *     | Anything else | The first reconcile after submission makes the transfer `completed` with a deterministic mock `txHash`. |
+         *
+         *     The simulator keeps its books (vaults, transfers) in the server's database; when they cannot be read, submission and reconciliation answer 503 `SOURCE_NOT_AVAILABLE` and nothing changes.
          */
         post: operations["createCustodyTransfer"];
         delete?: never;
@@ -882,23 +1123,23 @@ export interface paths {
         put?: never;
         /**
          * Get a custody transfer
-         * @description **Not implemented yet:** answers 501 `NOT_IMPLEMENTED` until the payments-and-custody work lands.
-         *
-         *     Returns a custody transfer, found by one of two shapes:
+         * @description Returns a custody transfer, found by one of two shapes:
          *
          *     - **Shape 1** (`custodyTransferId`): by Coinplane id.
-         *     - **Shape 2** (`transferId`, optional `jurisdiction`, `operatorJurisdiction`): by the provider's transfer id; the jurisdictions select the provider connection that is asked.
+         *     - **Shape 2** (`transferId`, optional `jurisdiction`, `operatorJurisdiction`): by the provider's transfer id (the transfer's `transferId`, set once `submitted`).
          *
-         *     A `submitted` transfer is refreshed from the provider first: a final state it reports (`completed` or `failed`) is recorded (`version` +1), as shape 3 of `custody/transfers` would. Any other transfer is returned as stored. A provider state the record cannot move to (for example `completed` for a `cancelled` transfer) answers 409 `CUSTODY_STATE_CONFLICT` and records nothing.
+         *     **Fails closed** like every custody endpoint: without a reviewed `custody` connection serving the organization it answers 424 `PROVIDER_NOT_CONNECTED` and reads nothing.
          *
-         *     The simulator reports a submitted transfer final at the first read (`failed` for destination `0x000000000000000000000000000000000000dEaD`, otherwise `completed`).
+         *     A `submitted` transfer is refreshed from the provider first (the transfer is locked meanwhile): a final state it reports (`completed` or `failed`) is recorded (`version` +1), as shape 3 of `custody/transfers` would; while the provider reports it pending it is returned unchanged. Any other transfer is returned as stored. A provider record the transfer cannot be reconciled with (the provider does not know the `transferId`, or reports another asset, amount or destination) answers 409 `CUSTODY_STATE_CONFLICT` and records nothing.
+         *
+         *     The simulator reports a submitted transfer final at the first read (`failed` for destination `0x000000000000000000000000000000000000dEaD` or an amount the wallet's available balance did not cover, otherwise `completed`; a `cold` wallet's transfer at the second read). When its books cannot be read the answer is 503 `SOURCE_NOT_AVAILABLE`.
          *
          *     **State machine** (see `CustodyTransferStatus`; `version` +1 on each change):
          *
          *     ```
          *     (shape 1) ──▶ pending_approval ──(shape 2: approved)──▶ approved ──(submit)──▶ submitted ──(reconcile)──▶ completed
-         *                         ├──(shape 2: approval rejected)──▶ rejected                          └──(reconcile)──▶ failed
-         *                         └──(shape 2: approval cancelled or expired)──▶ cancelled
+         *                         ├──(shape 2 or 3: approval rejected)──▶ rejected                     └──(reconcile)──▶ failed
+         *                         └──(shape 2 or 3: approval expired)──▶ cancelled
          *     ```
          */
         post: operations["getCustodyTransferStatus"];
@@ -919,22 +1160,25 @@ export interface paths {
         put?: never;
         /**
          * Request a mint
-         * @description **Not implemented yet:** answers 501 `NOT_IMPLEMENTED` until the treasury work lands.
-         *
-         *     Creates a sandbox **mint** issuance request for `amountMinor` tokens of the issuer to `to`, awaiting approval by a second
+         * @description Creates a sandbox **mint** issuance request for `amountMinor` tokens of the issuer to `to`, awaiting approval by a second
          *     person.
          *
-         *     Sandbox only: simulated. The request is checked against the issuer's registration (issuer, signer, amount, address;
-         *     a burn also against the on-chain balance of `from`), then stored as an issuance request in `pending_approval`, together with a four-eyes approval
-         *     request (`approvalRequestId`) that a second person of the workspace (an actor other than the requester) approves or
-         *     rejects. Requests not decided within 72 hours become `expired`.
+         *     Sandbox only: simulated. The request is checked, in this order: a production key without a reviewed `token_issuance`
+         *     connection fails closed (424 `PROVIDER_NOT_CONNECTED`); the issuer must be the organization's (404 `NOT_FOUND`); mint and
+         *     burn must be enabled on the issuer's chain for the organization (403 `CHAIN_CAPABILITY_DISABLED`, see the admin setting
+         *     `chainCapabilities.<chain>.mintBurn`); then the prechecks (422 `PRECHECK_FAILED`): `amountMinor` is not zero,
+         *     `signerAddress` is one of the issuer's authorised `signers`, the `to` address is valid for the chain (not the zero
+         *     address, not the token contract, a mixed-case address matches its EIP-55 checksum).
+         *
+         *     It is then stored as an issuance request in `pending_approval`, together with a four-eyes approval request
+         *     (`approvalRequestId`, kind `issuance`, action `treasury.mint`, scope `wallets:write`) that a second person of the
+         *     workspace (another actor of the organization) approves or rejects with `POST /api/v2/agent/approvals/{approvalRequestId}/approve`
+         *     or `/reject`; the requester cannot. Requests not decided within 72 hours become `expired`. The issuance request's
+         *     `status` follows its approval request (`GET /api/v2/agent/treasury/issuance-requests/{issuanceRequestId}`).
          *
          *     **No transaction is prepared, signed or sent**, neither now nor after approval: the issuance request records the intent
-         *     and the decision. The state machine is `pending_approval` → `approved` | `rejected` | `expired` (all three terminal);
-         *     see `IssuanceRequestStatus`.
-         *
-         *     In production, without a reviewed `token_issuance` connection serving the issuer, the request fails closed with 424
-         *     `PROVIDER_NOT_CONNECTED`.
+         *     and the decision (`transaction` stays `null`; the token's total supply does not change). An `issuance_request.created`
+         *     activity event is recorded (metric `treasury.issuance_requests`).
          */
         post: operations["requestMint"];
         delete?: never;
@@ -954,22 +1198,25 @@ export interface paths {
         put?: never;
         /**
          * Request a burn
-         * @description **Not implemented yet:** answers 501 `NOT_IMPLEMENTED` until the treasury work lands.
-         *
-         *     Creates a sandbox **burn** issuance request for `amountMinor` tokens of the issuer held by `from`, awaiting approval by
+         * @description Creates a sandbox **burn** issuance request for `amountMinor` tokens of the issuer held by `from`, awaiting approval by
          *     a second person.
          *
-         *     Sandbox only: simulated. The request is checked against the issuer's registration (issuer, signer, amount, address;
-         *     a burn also against the on-chain balance of `from`), then stored as an issuance request in `pending_approval`, together with a four-eyes approval
-         *     request (`approvalRequestId`) that a second person of the workspace (an actor other than the requester) approves or
-         *     rejects. Requests not decided within 72 hours become `expired`.
+         *     Sandbox only: simulated. The request is checked, in this order: a production key without a reviewed `token_issuance`
+         *     connection fails closed (424 `PROVIDER_NOT_CONNECTED`); the issuer must be the organization's (404 `NOT_FOUND`); mint and
+         *     burn must be enabled on the issuer's chain for the organization (403 `CHAIN_CAPABILITY_DISABLED`, see the admin setting
+         *     `chainCapabilities.<chain>.mintBurn`); then the prechecks (422 `PRECHECK_FAILED`): `amountMinor` is not zero,
+         *     `signerAddress` is one of the issuer's authorised `signers`, the `from` address is valid for the chain (not the zero
+         *     address, not the token contract, a mixed-case address matches its EIP-55 checksum), and `amountMinor` does not exceed the on-chain balance of `from` (read through the chain reader of the issuer's chain).
+         *
+         *     It is then stored as an issuance request in `pending_approval`, together with a four-eyes approval request
+         *     (`approvalRequestId`, kind `issuance`, action `treasury.burn`, scope `wallets:write`) that a second person of the
+         *     workspace (another actor of the organization) approves or rejects with `POST /api/v2/agent/approvals/{approvalRequestId}/approve`
+         *     or `/reject`; the requester cannot. Requests not decided within 72 hours become `expired`. The issuance request's
+         *     `status` follows its approval request (`GET /api/v2/agent/treasury/issuance-requests/{issuanceRequestId}`).
          *
          *     **No transaction is prepared, signed or sent**, neither now nor after approval: the issuance request records the intent
-         *     and the decision. The state machine is `pending_approval` → `approved` | `rejected` | `expired` (all three terminal);
-         *     see `IssuanceRequestStatus`.
-         *
-         *     In production, without a reviewed `token_issuance` connection serving the issuer, the request fails closed with 424
-         *     `PROVIDER_NOT_CONNECTED`.
+         *     and the decision (`transaction` stays `null`; the token's total supply does not change). An `issuance_request.created`
+         *     activity event is recorded (metric `treasury.issuance_requests`).
          */
         post: operations["requestBurn"];
         delete?: never;
@@ -989,20 +1236,20 @@ export interface paths {
         put?: never;
         /**
          * Read a token's supply status
-         * @description **Not implemented yet:** answers 501 `NOT_IMPLEMENTED` until the treasury work lands.
+         * @description Reads the supply status of an ERC-20 token contract.
          *
-         *     Reads the supply status of an ERC-20 token contract.
-         *
-         *     - **Total supply** is read on chain (`totalSupply()` and `decimals()`) through the chain reader serving `chain`, with the
-         *       block it was read at.
-         *     - **Circulating supply, reserve ratio and peg price** come only from connected sources (a `token_issuance` connection for
-         *       circulating supply and reserve ratio, a price source for the peg price). Without one, each is
+         *     - **Total supply** is read on chain (`totalSupply()` and `decimals()`, pinned to one block) through the chain reader
+         *       serving `chain` (see `TreasuryChain`): the sandbox chain for `sandbox`, a JSON-RPC node (`json_rpc` connection) for a
+         *       configured chain.
+         *     - **Circulating supply, reserve ratio and peg price** come only from a connected source (a reviewed `token_issuance`
+         *       connection). Without one — or when the connected one does not report a value — each is
          *       `{"value": null, "reason": "source_not_connected", "source": null}`: never estimated, never derived from total supply.
          *
-         *     `simulated` is `true` when a sandbox simulator supplied any value (e.g. the `sandbox` chain). With no chain reader
-         *     serving `chain` (in production: no reviewed `chain_read` connection) the request answers 424 `PROVIDER_NOT_CONNECTED`;
-         *     when the chain reader or a connected source cannot be reached, 503 `SOURCE_NOT_AVAILABLE`. Read-only: nothing is
-         *     written, and the `Idempotency-Key` is optional.
+         *     `simulated` is `true` when a sandbox simulator supplied any value (e.g. the `sandbox` chain). No reader at all (a
+         *     production key without a reviewed `chain_read` connection) → 424 `PROVIDER_NOT_CONNECTED`; readers none of which
+         *     supports `chain` → 400 `UNSUPPORTED_CHAIN`; the node or a connected source unreachable, failing or slower than the
+         *     connection's `timeoutMs` → 503 `SOURCE_NOT_AVAILABLE`. Read-only: nothing is written, and the `Idempotency-Key` is
+         *     optional.
          */
         post: operations["getTreasuryStatus"];
         delete?: never;
@@ -1022,21 +1269,67 @@ export interface paths {
         put?: never;
         /**
          * Run a reserve stress test
-         * @description **Not implemented yet:** answers 501 `NOT_IMPLEMENTED` until the treasury work lands.
+         * @description Applies a redemption and reserve shock to a token and reports whether reserves still cover the remaining supply.
          *
-         *     Applies a redemption and reserve shock to a token and reports whether reserves still cover the remaining supply.
-         *
-         *     1. Total supply is read on chain through the chain reader serving `chain`.
+         *     1. Total supply is read on chain through the chain reader serving `chain` (see `TreasuryChain`).
          *     2. The reserve ratio is `scenario.reserveRatio` when supplied; otherwise the ratio reported by the organization's connected
-         *        reserve source (a `token_issuance` connection).
+         *        reserve source (a reviewed `token_issuance` connection; there is no sandbox fallback).
          *     3. With neither, the request answers 424 `RESERVE_SOURCE_NOT_CONNECTED`: the ratio is never estimated.
          *     4. Peg price is not used (`scenario.pegDeviation` is recorded, not computed with).
          *
          *     The formulas are under `StressScenario`. `inputs.reserveRatioSource` names where the ratio came from (`scenario` or the
-         *     source, e.g. `token_issuance:sandbox`); `simulated` is `true` only when a sandbox simulator supplied the ratio. Nothing
-         *     is written; the `Idempotency-Key` is optional.
+         *     source, e.g. `token_issuance:sandbox`); `simulated` is `true` only when a sandbox simulator supplied the ratio. Stress
+         *     tests can be disabled per chain for the organization (`chainCapabilities.<chain>.stressTest: false` → 403
+         *     `CHAIN_CAPABILITY_DISABLED`). Nothing is written; the `Idempotency-Key` is optional.
          */
         post: operations["runTreasuryStressTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/agent/treasury/issuance-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List issuance requests
+         * @description The organization's mint and burn requests in the key's environment, newest first, with their status (derived from their
+         *     approval requests: `pending_approval`, `approved`, `rejected`, `expired`) and approval state. Filter by `issuerId`,
+         *     `kind` and `status`. Requires `wallets:read`.
+         */
+        get: operations["listIssuanceRequests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/agent/treasury/issuance-requests/{issuanceRequestId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The issuance request (`ir_…`) returned by mint or burn. */
+                issuanceRequestId: components["schemas"]["IssuanceRequestId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read an issuance request
+         * @description One mint or burn request with its current status and approval state: once a second person approves (or rejects) its
+         *     approval request, `status` reads `approved` (or `rejected`) and `approval` names who decided and when. `transaction`
+         *     stays `null`: no transaction is ever sent. Requires `wallets:read`.
+         */
+        get: operations["getIssuanceRequest"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1054,26 +1347,33 @@ export interface paths {
         put?: never;
         /**
          * Create a card programme
-         * @description **Not implemented yet:** answers 501 `NOT_IMPLEMENTED` until the cards work lands.
+         * @description Creates a card programme: the network, BIN sponsor, jurisdictions and funding of the cards issued under it. The
+         *     programme is `active` at once. `fundingModel` is `prefunded` (cards hold a balance moved to them with `fund`) or
+         *     `just_in_time` (each authorization is funded when it is approved; no standing card balance); see `FundingModel`.
+         *     `fundingAsset` is the stablecoin that funds spend.
          *
-         *     Creates a card programme: the network, BIN sponsor, jurisdictions and funding of the cards issued under it. The
-         *     programme is `active` at once. `fundingModel` is `prefunded` (cards hold a balance topped up with `fund`) or
-         *     `just_in_time` (each authorization is funded when it is approved; no standing card balance). `fundingAsset` is the
-         *     stablecoin that funds spend.
+         *     The programme gets a funding account in the card ledger (`programme:<programmeId>:funding`). In the sandbox it is
+         *     credited with 100000 units of the `fundingAsset` (test funds, balanced by the `sandbox_test_funds` account) in the same
+         *     transaction that creates the programme; `fund` and `just_in_time` authorizations draw on it.
+         *
+         *     The jurisdictions are screened (sanctions list and the organization's policy) before anything is written.
          *
          *     Sandbox rules (deterministic):
          *
          *     | Input | Result |
          *     |---|---|
-         *     | `jurisdictions` contains `CU`, `IR`, `KP` or `SY` (restricted list) | 403 `COMPLIANCE_BLOCKED` |
-         *     | `name` already used by a programme of the organization | 409 `CARD_RECORD_CONFLICT` |
+         *     | `jurisdictions` contains a sanctioned jurisdiction (`CU`, `IR`, `KP`, `SY`, …) or one the organization's policy blocks | 403 `COMPLIANCE_BLOCKED` |
+         *     | `jurisdictions` contains a subdivision (`US-NY`): programmes cover whole countries | 422 `CARD_REQUEST_REJECTED` |
+         *     | `name` already used by a programme of the organization (in this environment) | 409 `CARD_RECORD_CONFLICT` |
          *
-         *     The simulator has no magic values for this operation; it never answers the `PROVIDER_*` and `CARD_OPERATION_NOT_SUPPORTED`
-         *     codes here, which a live card issuer can.
+         *     Sandbox magic value: the `Sandbox-Simulate-Error` header makes the simulated issuer answer 403
+         *     `PROVIDER_AUTHORIZATION_DENIED`, 422 `CARD_REQUEST_REJECTED`, 429 `PROVIDER_RATE_LIMITED`, 501
+         *     `CARD_OPERATION_NOT_SUPPORTED` or 502 `PROVIDER_EXECUTION_FAILED`, with nothing recorded.
          *
          *     Sandbox only: simulated. The card issuing simulator is the only `card_issuance` adapter: sandbox keys are served by it
-         *     and every response carries `simulated: true`. In production, without a reviewed card issuer connection, the request
-         *     answers 424 `PROVIDER_NOT_CONNECTED`. Requires an organization-bound key.
+         *     (no connection needed) and every response carries `simulated: true`. In production, without a reviewed card issuer
+         *     connection, the request answers 424 `PROVIDER_NOT_CONNECTED` (a production key also needs a reviewed
+         *     `compliance_screening` connection wherever the operation screens). Requires an organization-bound key.
          */
         post: operations["createCardProgramme"];
         delete?: never;
@@ -1093,29 +1393,32 @@ export interface paths {
         put?: never;
         /**
          * Issue a card
-         * @description **Not implemented yet:** answers 501 `NOT_IMPLEMENTED` until the cards work lands.
-         *
-         *     Issues a virtual card under an `active` programme to an existing cardholder (`cardholderId`) or to a new one
-         *     (`cardholder`, created with the card) — exactly one of the two. A new cardholder is screened before the card is issued.
-         *     The card starts `active` with a zero balance; fund it with `POST /cards/{cardId}/fund` (prefunded programmes). `limits`
-         *     are optional spending controls (see `CardLimits`). The response never contains the full card number or the CVC.
+         * @description Issues a virtual card under a programme to an existing cardholder (`cardholderId`) or to a new one (`cardholder`,
+         *     created with the card) — exactly one of the two. The cardholder (name, date of birth, billing country), the programme's
+         *     jurisdictions and `limits.perAuthorization` (against the organization's per-operation amount limit) are screened before
+         *     anything is written. The card starts `active` with a zero balance; fund it with `POST /cards/{cardId}/fund` (prefunded
+         *     programmes). `limits` are optional spending controls (see `CardLimits`). The response never contains the full card
+         *     number or the CVC, and neither is stored: the simulator derives `last4` and the expiry (3 years ahead) from the card id.
          *
          *     Sandbox rules (deterministic):
          *
          *     | Input | Result |
          *     |---|---|
-         *     | `cardholder.name` is `Blocked Person` (exact match) | 403 `COMPLIANCE_BLOCKED` (screening hit) |
-         *     | `cardholder.billingAddress.country` not in the programme's `jurisdictions` | 422 `CARD_REQUEST_REJECTED` |
-         *     | `limits` break `perAuthorization ≤ daily ≤ monthly` | 422 `CARD_REQUEST_REJECTED` |
+         *     | `cardholder.name` on the sandbox sanctions list (`Blocked Person`, …), or a sanctioned / policy-blocked billing country | 403 `COMPLIANCE_BLOCKED` |
+         *     | `limits.perAuthorization` above the organization's per-operation amount limit (`maxAmountUsd`, stablecoins at par) | 403 `COMPLIANCE_BLOCKED` |
+         *     | `cardholder.email` already belongs to a cardholder of the organization | 409 `CARD_RECORD_CONFLICT` (issue with that `cardholderId`) |
+         *     | billing country not in the programme's `jurisdictions` | 422 `CARD_REQUEST_REJECTED` |
+         *     | `cardholder.billingAddress.state` missing for `US` or `CA` | 422 `CARD_REQUEST_REJECTED` |
+         *     | `limits` break `perAuthorization ≤ daily ≤ monthly`, or an amount has more decimals than the funding asset | 422 `CARD_REQUEST_REJECTED` |
          *
-         *     `last4` and the expiry are derived deterministically from the card id by the simulator.
-         *
-         *     The simulator has no magic values for this operation; it never answers the `PROVIDER_*` and `CARD_OPERATION_NOT_SUPPORTED`
-         *     codes here, which a live card issuer can.
+         *     Sandbox magic value: the `Sandbox-Simulate-Error` header makes the simulated issuer answer 403
+         *     `PROVIDER_AUTHORIZATION_DENIED`, 422 `CARD_REQUEST_REJECTED`, 429 `PROVIDER_RATE_LIMITED`, 501
+         *     `CARD_OPERATION_NOT_SUPPORTED` or 502 `PROVIDER_EXECUTION_FAILED`, with nothing recorded.
          *
          *     Sandbox only: simulated. The card issuing simulator is the only `card_issuance` adapter: sandbox keys are served by it
-         *     and every response carries `simulated: true`. In production, without a reviewed card issuer connection, the request
-         *     answers 424 `PROVIDER_NOT_CONNECTED`. Requires an organization-bound key.
+         *     (no connection needed) and every response carries `simulated: true`. In production, without a reviewed card issuer
+         *     connection, the request answers 424 `PROVIDER_NOT_CONNECTED` (a production key also needs a reviewed
+         *     `compliance_screening` connection wherever the operation screens). Requires an organization-bound key.
          */
         post: operations["issueCard"];
         delete?: never;
@@ -1133,20 +1436,23 @@ export interface paths {
                  * @description The card's id (`card_…`). Unknown or another organization's → 404 `NOT_FOUND`.
                  * @example card_3Vb7Nx1Qk9Tz5Hm2Lw8Rd
                  */
-                cardId: string;
+                cardId: components["parameters"]["CardIdPath"];
             };
             cookie?: never;
         };
         /**
          * Retrieve a card
-         * @description **Not implemented yet:** answers 501 `NOT_IMPLEMENTED` until the cards work lands.
+         * @description Retrieves a card: status, last four digits, expiry, brand, limits and balance (derived from the card ledger). The
+         *     full card number (PAN) and the CVC are never returned, nor stored. No `Idempotency-Key` (read).
          *
-         *     Retrieves a card: status, last four digits, expiry, brand, limits and balance. The full card number (PAN) and the CVC
-         *     are never returned. No `Idempotency-Key` (read). No simulator magic values.
+         *     Sandbox magic value: the `Sandbox-Simulate-Error` header makes the simulated issuer answer 403
+         *     `PROVIDER_AUTHORIZATION_DENIED`, 422 `CARD_REQUEST_REJECTED`, 429 `PROVIDER_RATE_LIMITED`, 501
+         *     `CARD_OPERATION_NOT_SUPPORTED` or 502 `PROVIDER_EXECUTION_FAILED`.
          *
          *     Sandbox only: simulated. The card issuing simulator is the only `card_issuance` adapter: sandbox keys are served by it
-         *     and every response carries `simulated: true`. In production, without a reviewed card issuer connection, the request
-         *     answers 424 `PROVIDER_NOT_CONNECTED`. Requires an organization-bound key.
+         *     (no connection needed) and every response carries `simulated: true`. In production, without a reviewed card issuer
+         *     connection, the request answers 424 `PROVIDER_NOT_CONNECTED` (a production key also needs a reviewed
+         *     `compliance_screening` connection wherever the operation screens). Requires an organization-bound key.
          */
         get: operations["getCard"];
         put?: never;
@@ -1166,22 +1472,26 @@ export interface paths {
                  * @description The card's id (`card_…`). Unknown or another organization's → 404 `NOT_FOUND`.
                  * @example card_3Vb7Nx1Qk9Tz5Hm2Lw8Rd
                  */
-                cardId: string;
+                cardId: components["parameters"]["CardIdPath"];
             };
             cookie?: never;
         };
         /**
          * List a card's transactions
-         * @description **Not implemented yet:** answers 501 `NOT_IMPLEMENTED` until the cards work lands.
+         * @description Lists a card's transactions, newest first (in the order they were recorded), with cursor pagination: pass the
+         *     previous page's `nextCursor` as `startingAfter` while `hasMore` is `true`. Transactions recorded after the first page
+         *     was read appear at the head of the list, never inside later pages. Types: `funding`, `authorization` (including declined
+         *     ones), `capture`, `reversal` (see `CardTransaction`); in the sandbox, authorizations, captures and reversals come from
+         *     the authorization test helpers. No `Idempotency-Key` (read).
          *
-         *     Lists a card's transactions, newest first, with cursor pagination: pass the previous page's `nextCursor` as
-         *     `startingAfter` while `hasMore` is `true`. Types: `funding`, `authorization`, `capture`, `reversal` (see
-         *     `CardTransaction`). In the sandbox the list holds the card's `funding` transactions; authorization, capture and reversal
-         *     entries come from a card issuer. No `Idempotency-Key` (read). No simulator magic values.
+         *     Sandbox magic value: the `Sandbox-Simulate-Error` header makes the simulated issuer answer 403
+         *     `PROVIDER_AUTHORIZATION_DENIED`, 422 `CARD_REQUEST_REJECTED`, 429 `PROVIDER_RATE_LIMITED`, 501
+         *     `CARD_OPERATION_NOT_SUPPORTED` or 502 `PROVIDER_EXECUTION_FAILED`.
          *
          *     Sandbox only: simulated. The card issuing simulator is the only `card_issuance` adapter: sandbox keys are served by it
-         *     and every response carries `simulated: true`. In production, without a reviewed card issuer connection, the request
-         *     answers 424 `PROVIDER_NOT_CONNECTED`. Requires an organization-bound key.
+         *     (no connection needed) and every response carries `simulated: true`. In production, without a reviewed card issuer
+         *     connection, the request answers 424 `PROVIDER_NOT_CONNECTED` (a production key also needs a reviewed
+         *     `compliance_screening` connection wherever the operation screens). Requires an organization-bound key.
          */
         get: operations["listCardTransactions"];
         put?: never;
@@ -1201,7 +1511,7 @@ export interface paths {
                  * @description The card's id (`card_…`). Unknown or another organization's → 404 `NOT_FOUND`.
                  * @example card_3Vb7Nx1Qk9Tz5Hm2Lw8Rd
                  */
-                cardId: string;
+                cardId: components["parameters"]["CardIdPath"];
             };
             cookie?: never;
         };
@@ -1209,27 +1519,43 @@ export interface paths {
         put?: never;
         /**
          * Fund a card
-         * @description **Not implemented yet:** answers 501 `NOT_IMPLEMENTED` until the cards work lands.
+         * @description Moves `amount` of `asset` from the programme's funding account to a card of a `prefunded` programme. One balanced
+         *     ledger posting (debit `programme:<programmeId>:funding`, credit `card:<cardId>:available`) and a `funding` transaction
+         *     are written in one database transaction, with the idempotency record; the card's balance is derived from the ledger.
+         *     Allowed on `active` and `frozen` cards. Answers the card with its new balance and the ids of the crediting ledger entry
+         *     and the transaction. Records the activity event `card.funded` (metric `cards.funding.volume`; stablecoins at par).
          *
-         *     Adds `amount` of `asset` to a card of a `prefunded` programme: one ledger entry credits the card and a `funding`
-         *     transaction is listed under its transactions. Allowed on `active` and `frozen` cards. Answers the card with its new
-         *     balance and the ids of the ledger entry and the transaction.
+         *     Before anything is written, the amount is evaluated against the organization's policy (per-operation amount limit) and
+         *     the cardholder and programme jurisdictions are re-screened.
          *
-         *     Sandbox magic amounts (exact string of `amount`; nothing is recorded on these):
+         *     Concurrency: writes to a card's ledger are serialized (row locks on the programme and the card, taken in that order);
+         *     concurrent funds and authorizations never lose an update. A transient database conflict (serialization failure,
+         *     deadlock, lock timeout) is retried up to 3 times; only then → 409 `CARD_LEDGER_CONFLICT`.
+         *
+         *     Rules:
+         *
+         *     | Input | Result |
+         *     |---|---|
+         *     | `asset` ≠ the programme's `fundingAsset`, a `just_in_time` programme, `amount` zero or with more decimals than the asset | 422 `CARD_REQUEST_REJECTED` |
+         *     | amount above the organization's per-operation amount limit (`maxAmountUsd`, default 1000000) | 403 `COMPLIANCE_BLOCKED` |
+         *     | card `deactivated` | 409 `CARD_RECORD_CONFLICT` |
+         *     | amount above what the programme's funding account holds (sandbox: 100000 at programme creation) | 409 `CARD_INSUFFICIENT_FUNDS` |
+         *
+         *     Sandbox magic amounts (exact string of `amount`; the simulated issuer fails and nothing is recorded):
          *
          *     | `amount` | Result |
          *     |---|---|
          *     | `403.03` | 403 `PROVIDER_AUTHORIZATION_DENIED` |
-         *     | `429.29` | 429 `PROVIDER_RATE_LIMITED` |
+         *     | `429.29` | 429 `PROVIDER_RATE_LIMITED` (`Retry-After: 1`) |
          *     | `501.01` | 501 `CARD_OPERATION_NOT_SUPPORTED` |
          *     | `666.66` | 502 `PROVIDER_EXECUTION_FAILED` |
          *
-         *     Other rules: `asset` must be the programme's `fundingAsset` and the programme must be `prefunded` (else 422
-         *     `CARD_REQUEST_REJECTED`); a `deactivated` card → 409 `CARD_RECORD_CONFLICT`.
+         *     The `Sandbox-Simulate-Error` header produces the same failures (and 422 `CARD_REQUEST_REJECTED`) with any amount.
          *
          *     Sandbox only: simulated. The card issuing simulator is the only `card_issuance` adapter: sandbox keys are served by it
-         *     and every response carries `simulated: true`. In production, without a reviewed card issuer connection, the request
-         *     answers 424 `PROVIDER_NOT_CONNECTED`. Requires an organization-bound key.
+         *     (no connection needed) and every response carries `simulated: true`. In production, without a reviewed card issuer
+         *     connection, the request answers 424 `PROVIDER_NOT_CONNECTED` (a production key also needs a reviewed
+         *     `compliance_screening` connection wherever the operation screens). Requires an organization-bound key.
          */
         post: operations["fundCard"];
         delete?: never;
@@ -1247,7 +1573,7 @@ export interface paths {
                  * @description The card's id (`card_…`). Unknown or another organization's → 404 `NOT_FOUND`.
                  * @example card_3Vb7Nx1Qk9Tz5Hm2Lw8Rd
                  */
-                cardId: string;
+                cardId: components["parameters"]["CardIdPath"];
             };
             cookie?: never;
         };
@@ -1255,19 +1581,20 @@ export interface paths {
         put?: never;
         /**
          * Freeze a card
-         * @description **Not implemented yet:** answers 501 `NOT_IMPLEMENTED` until the cards work lands.
-         *
-         *     Freezes an `active` card: it declines every authorization until unfrozen. Funding and limit changes stay possible.
-         *     `reason` is recorded as `statusReason`.
+         * @description Freezes an `active` card: it declines every authorization (`card_frozen`) until unfrozen. Funding and limit changes stay
+         *     possible; open holds can still be captured or reversed. `reason` is recorded as `statusReason`. Freezing is a protective
+         *     action: it is never blocked by screening.
          *
          *     Card states: `active` ⇄ `frozen` → `deactivated` (terminal); see `CardStatus`.
          *
-         *     The simulator has no magic values for this operation; it never answers the `PROVIDER_*` and `CARD_OPERATION_NOT_SUPPORTED`
-         *     codes here, which a live card issuer can.
+         *     Sandbox magic value: the `Sandbox-Simulate-Error` header makes the simulated issuer answer 403
+         *     `PROVIDER_AUTHORIZATION_DENIED`, 422 `CARD_REQUEST_REJECTED`, 429 `PROVIDER_RATE_LIMITED`, 501
+         *     `CARD_OPERATION_NOT_SUPPORTED` or 502 `PROVIDER_EXECUTION_FAILED`, with nothing recorded.
          *
          *     Sandbox only: simulated. The card issuing simulator is the only `card_issuance` adapter: sandbox keys are served by it
-         *     and every response carries `simulated: true`. In production, without a reviewed card issuer connection, the request
-         *     answers 424 `PROVIDER_NOT_CONNECTED`. Requires an organization-bound key.
+         *     (no connection needed) and every response carries `simulated: true`. In production, without a reviewed card issuer
+         *     connection, the request answers 424 `PROVIDER_NOT_CONNECTED` (a production key also needs a reviewed
+         *     `compliance_screening` connection wherever the operation screens). Requires an organization-bound key.
          */
         post: operations["freezeCard"];
         delete?: never;
@@ -1285,7 +1612,7 @@ export interface paths {
                  * @description The card's id (`card_…`). Unknown or another organization's → 404 `NOT_FOUND`.
                  * @example card_3Vb7Nx1Qk9Tz5Hm2Lw8Rd
                  */
-                cardId: string;
+                cardId: components["parameters"]["CardIdPath"];
             };
             cookie?: never;
         };
@@ -1293,19 +1620,20 @@ export interface paths {
         put?: never;
         /**
          * Unfreeze a card
-         * @description **Not implemented yet:** answers 501 `NOT_IMPLEMENTED` until the cards work lands.
-         *
-         *     Unfreezes a `frozen` card: it is `active` again and authorizes spend within its limits. `reason` is recorded as
-         *     `statusReason`.
+         * @description Unfreezes a `frozen` card: it is `active` again and authorizes spend within its limits. Before the card is re-enabled the
+         *     cardholder and the programme's jurisdictions are re-screened (sanctions list and the organization's current policy).
+         *     `reason` is recorded as `statusReason`.
          *
          *     Card states: `active` ⇄ `frozen` → `deactivated` (terminal); see `CardStatus`.
          *
-         *     The simulator has no magic values for this operation; it never answers the `PROVIDER_*` and `CARD_OPERATION_NOT_SUPPORTED`
-         *     codes here, which a live card issuer can.
+         *     Sandbox magic value: the `Sandbox-Simulate-Error` header makes the simulated issuer answer 403
+         *     `PROVIDER_AUTHORIZATION_DENIED`, 422 `CARD_REQUEST_REJECTED`, 429 `PROVIDER_RATE_LIMITED`, 501
+         *     `CARD_OPERATION_NOT_SUPPORTED` or 502 `PROVIDER_EXECUTION_FAILED`, with nothing recorded.
          *
          *     Sandbox only: simulated. The card issuing simulator is the only `card_issuance` adapter: sandbox keys are served by it
-         *     and every response carries `simulated: true`. In production, without a reviewed card issuer connection, the request
-         *     answers 424 `PROVIDER_NOT_CONNECTED`. Requires an organization-bound key.
+         *     (no connection needed) and every response carries `simulated: true`. In production, without a reviewed card issuer
+         *     connection, the request answers 424 `PROVIDER_NOT_CONNECTED` (a production key also needs a reviewed
+         *     `compliance_screening` connection wherever the operation screens). Requires an organization-bound key.
          */
         post: operations["unfreezeCard"];
         delete?: never;
@@ -1323,7 +1651,7 @@ export interface paths {
                  * @description The card's id (`card_…`). Unknown or another organization's → 404 `NOT_FOUND`.
                  * @example card_3Vb7Nx1Qk9Tz5Hm2Lw8Rd
                  */
-                cardId: string;
+                cardId: components["parameters"]["CardIdPath"];
             };
             cookie?: never;
         };
@@ -1331,19 +1659,21 @@ export interface paths {
         put?: never;
         /**
          * Deactivate a card
-         * @description **Not implemented yet:** answers 501 `NOT_IMPLEMENTED` until the cards work lands.
-         *
-         *     Deactivates an `active` or `frozen` card for good: `deactivated` is terminal, the card declines every authorization and
-         *     accepts no further write. Its balance stays visible on reads and is not spendable. `reason` is recorded as `statusReason`.
+         * @description Deactivates an `active` or `frozen` card for good: `deactivated` is terminal, the card declines every authorization
+         *     (`card_deactivated`) and accepts no further fund, limit or state change. Open holds can still be captured or reversed.
+         *     Its balance stays visible on reads. `reason` is recorded as `statusReason`. Deactivating is a protective action: it is
+         *     never blocked by screening.
          *
          *     Card states: `active` ⇄ `frozen` → `deactivated` (terminal); see `CardStatus`.
          *
-         *     The simulator has no magic values for this operation; it never answers the `PROVIDER_*` and `CARD_OPERATION_NOT_SUPPORTED`
-         *     codes here, which a live card issuer can.
+         *     Sandbox magic value: the `Sandbox-Simulate-Error` header makes the simulated issuer answer 403
+         *     `PROVIDER_AUTHORIZATION_DENIED`, 422 `CARD_REQUEST_REJECTED`, 429 `PROVIDER_RATE_LIMITED`, 501
+         *     `CARD_OPERATION_NOT_SUPPORTED` or 502 `PROVIDER_EXECUTION_FAILED`, with nothing recorded.
          *
          *     Sandbox only: simulated. The card issuing simulator is the only `card_issuance` adapter: sandbox keys are served by it
-         *     and every response carries `simulated: true`. In production, without a reviewed card issuer connection, the request
-         *     answers 424 `PROVIDER_NOT_CONNECTED`. Requires an organization-bound key.
+         *     (no connection needed) and every response carries `simulated: true`. In production, without a reviewed card issuer
+         *     connection, the request answers 424 `PROVIDER_NOT_CONNECTED` (a production key also needs a reviewed
+         *     `compliance_screening` connection wherever the operation screens). Requires an organization-bound key.
          */
         post: operations["deactivateCard"];
         delete?: never;
@@ -1361,7 +1691,7 @@ export interface paths {
                  * @description The card's id (`card_…`). Unknown or another organization's → 404 `NOT_FOUND`.
                  * @example card_3Vb7Nx1Qk9Tz5Hm2Lw8Rd
                  */
-                cardId: string;
+                cardId: components["parameters"]["CardIdPath"];
             };
             cookie?: never;
         };
@@ -1369,21 +1699,205 @@ export interface paths {
         put?: never;
         /**
          * Replace a card's limits
-         * @description **Not implemented yet:** answers 501 `NOT_IMPLEMENTED` until the cards work lands.
+         * @description Replaces the spending controls of an `active` or `frozen` card as a whole: a field left out of `limits` is removed, and
+         *     `limits: {}` removes every limit. Amounts are in the programme's `fundingAsset`. The new limits apply from the next
+         *     authorization (holds already placed are not re-checked). Before the change, the cardholder and the programme's
+         *     jurisdictions are re-screened and `limits.perAuthorization` is evaluated against the organization's per-operation amount
+         *     limit.
          *
-         *     Replaces the spending controls of an `active` or `frozen` card as a whole: a field left out of `limits` is removed, and
-         *     `limits: {}` removes every limit. Amounts are in the programme's `fundingAsset` and must satisfy
-         *     `perAuthorization ≤ daily ≤ monthly` where given (else 422 `CARD_REQUEST_REJECTED`). A `deactivated` card → 409
-         *     `CARD_RECORD_CONFLICT`.
+         *     Rules:
          *
-         *     The simulator has no magic values for this operation; it never answers the `PROVIDER_*` and `CARD_OPERATION_NOT_SUPPORTED`
-         *     codes here, which a live card issuer can.
+         *     | Input | Result |
+         *     |---|---|
+         *     | `limits` break `perAuthorization ≤ daily ≤ monthly` (where given), or an amount has more decimals than the funding asset | 422 `CARD_REQUEST_REJECTED` |
+         *     | `limits.perAuthorization` above the organization's per-operation amount limit (`maxAmountUsd`, stablecoins at par) | 403 `COMPLIANCE_BLOCKED` |
+         *     | card `deactivated` | 409 `CARD_RECORD_CONFLICT` |
+         *
+         *     Sandbox magic value: the `Sandbox-Simulate-Error` header makes the simulated issuer answer 403
+         *     `PROVIDER_AUTHORIZATION_DENIED`, 422 `CARD_REQUEST_REJECTED`, 429 `PROVIDER_RATE_LIMITED`, 501
+         *     `CARD_OPERATION_NOT_SUPPORTED` or 502 `PROVIDER_EXECUTION_FAILED`, with nothing recorded.
          *
          *     Sandbox only: simulated. The card issuing simulator is the only `card_issuance` adapter: sandbox keys are served by it
-         *     and every response carries `simulated: true`. In production, without a reviewed card issuer connection, the request
-         *     answers 424 `PROVIDER_NOT_CONNECTED`. Requires an organization-bound key.
+         *     (no connection needed) and every response carries `simulated: true`. In production, without a reviewed card issuer
+         *     connection, the request answers 424 `PROVIDER_NOT_CONNECTED` (a production key also needs a reviewed
+         *     `compliance_screening` connection wherever the operation screens). Requires an organization-bound key.
          */
         post: operations["updateCardLimits"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/agent/cards/{cardId}/test-helpers/authorizations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The card's id (`card_…`). Unknown or another organization's → 404 `NOT_FOUND`.
+                 * @example card_3Vb7Nx1Qk9Tz5Hm2Lw8Rd
+                 */
+                cardId: components["parameters"]["CardIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate an authorization (sandbox test helper)
+         * @description Sandbox test helper, designed after Stripe Issuing's test helpers: it plays the card network, so that a card has
+         *     authorizations, captures and reversals to list. Sandbox keys only: a production key gets 424 `PROVIDER_NOT_CONNECTED`
+         *     without a reviewed card issuer connection (as on every card endpoint) and 403 `FORBIDDEN` with one.
+         *
+         *     Simulates a merchant's authorization request on the card. The card's state, limits and funds decide (see
+         *     `DeclineReason` for the checks, in order):
+         *
+         *     - **Approved** → the authorization is `pending` with a hold of `amount`: one posting moves it from `card:<id>:available`
+         *       (or, on a `just_in_time` programme, from the programme's funding account) to `card:<id>:pending`; an `authorization`
+         *       transaction (`pending`) is listed.
+         *     - **Declined** (frozen or deactivated card, merchant category, a limit, insufficient funds) → recorded, not an error: 201
+         *       with `approved: false`, `status: declined` and `declineReason`, and an `authorization` transaction with status
+         *       `declined`; no ledger entry, no balance change. (Like Stripe Issuing, which records declined authorizations.)
+         *
+         *     Daily and monthly limits count the approved authorizations created in the current UTC day / month, minus what was
+         *     reversed of them. Limit changes apply from the next authorization.
+         *
+         *     The posting is serialized per card (row lock on the card, and on the programme first when its funding account is
+         *     debited); a transient database conflict is retried up to 3 times, then → 409 `CARD_LEDGER_CONFLICT`.
+         *
+         *     Sandbox magic amounts (exact string of `amount`; the simulated issuer fails and nothing is recorded):
+         *
+         *     | `amount` | Result |
+         *     |---|---|
+         *     | `403.03` | 403 `PROVIDER_AUTHORIZATION_DENIED` |
+         *     | `429.29` | 429 `PROVIDER_RATE_LIMITED` (`Retry-After: 1`) |
+         *     | `501.01` | 501 `CARD_OPERATION_NOT_SUPPORTED` |
+         *     | `666.66` | 502 `PROVIDER_EXECUTION_FAILED` |
+         *
+         *     The `Sandbox-Simulate-Error` header produces the same failures (and 422 `CARD_REQUEST_REJECTED`) with any amount.
+         *
+         *     Sandbox only: simulated. The card issuing simulator is the only `card_issuance` adapter: sandbox keys are served by it
+         *     (no connection needed) and every response carries `simulated: true`. In production, without a reviewed card issuer
+         *     connection, the request answers 424 `PROVIDER_NOT_CONNECTED` (a production key also needs a reviewed
+         *     `compliance_screening` connection wherever the operation screens). Requires an organization-bound key.
+         */
+        post: operations["simulateCardAuthorization"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/agent/cards/{cardId}/test-helpers/authorizations/{authorizationId}/capture": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The card's id (`card_…`). Unknown or another organization's → 404 `NOT_FOUND`.
+                 * @example card_3Vb7Nx1Qk9Tz5Hm2Lw8Rd
+                 */
+                cardId: components["parameters"]["CardIdPath"];
+                /**
+                 * @description The authorization's id (`cauth_…`), of this card. Unknown, of another card or of another organization → 404 `NOT_FOUND`.
+                 * @example cauth_4Ty8Mk2Vb6Rn1Qz7Hx3Lc
+                 */
+                authorizationId: components["parameters"]["AuthorizationIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Capture an authorization (sandbox test helper)
+         * @description Sandbox test helper, designed after Stripe Issuing's test helpers: it plays the card network, so that a card has
+         *     authorizations, captures and reversals to list. Sandbox keys only: a production key gets 424 `PROVIDER_NOT_CONNECTED`
+         *     without a reviewed card issuer connection (as on every card endpoint) and 403 `FORBIDDEN` with one.
+         *
+         *     Captures (settles) `amount` of a `pending` authorization — by default the whole open hold — and closes it: one posting
+         *     moves the captured amount from `card:<id>:pending` to `merchant_settlement` (a `capture` transaction, `posted`); any
+         *     remainder of the hold is released in the same database transaction (a `reversal` transaction, back to the card's
+         *     available balance, or to the programme's funding account on `just_in_time` programmes). Allowed whatever the card's
+         *     state: the network settles holds placed before a freeze or deactivation.
+         *
+         *     The posting is serialized per card (row lock on the card, and on the programme first when its funding account is
+         *     debited); a transient database conflict is retried up to 3 times, then → 409 `CARD_LEDGER_CONFLICT`.
+         *
+         *     Sandbox magic amounts (exact string of `amount`; the simulated issuer fails and nothing is recorded):
+         *
+         *     | `amount` | Result |
+         *     |---|---|
+         *     | `403.03` | 403 `PROVIDER_AUTHORIZATION_DENIED` |
+         *     | `429.29` | 429 `PROVIDER_RATE_LIMITED` (`Retry-After: 1`) |
+         *     | `501.01` | 501 `CARD_OPERATION_NOT_SUPPORTED` |
+         *     | `666.66` | 502 `PROVIDER_EXECUTION_FAILED` |
+         *
+         *     The `Sandbox-Simulate-Error` header produces the same failures (and 422 `CARD_REQUEST_REJECTED`) with any amount.
+         *
+         *     Sandbox only: simulated. The card issuing simulator is the only `card_issuance` adapter: sandbox keys are served by it
+         *     (no connection needed) and every response carries `simulated: true`. In production, without a reviewed card issuer
+         *     connection, the request answers 424 `PROVIDER_NOT_CONNECTED` (a production key also needs a reviewed
+         *     `compliance_screening` connection wherever the operation screens). Requires an organization-bound key.
+         */
+        post: operations["captureCardAuthorization"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/agent/cards/{cardId}/test-helpers/authorizations/{authorizationId}/reverse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The card's id (`card_…`). Unknown or another organization's → 404 `NOT_FOUND`.
+                 * @example card_3Vb7Nx1Qk9Tz5Hm2Lw8Rd
+                 */
+                cardId: components["parameters"]["CardIdPath"];
+                /**
+                 * @description The authorization's id (`cauth_…`), of this card. Unknown, of another card or of another organization → 404 `NOT_FOUND`.
+                 * @example cauth_4Ty8Mk2Vb6Rn1Qz7Hx3Lc
+                 */
+                authorizationId: components["parameters"]["AuthorizationIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reverse an authorization (sandbox test helper)
+         * @description Sandbox test helper, designed after Stripe Issuing's test helpers: it plays the card network, so that a card has
+         *     authorizations, captures and reversals to list. Sandbox keys only: a production key gets 424 `PROVIDER_NOT_CONNECTED`
+         *     without a reviewed card issuer connection (as on every card endpoint) and 403 `FORBIDDEN` with one.
+         *
+         *     Reverses (releases) `amount` of a `pending` authorization's hold — by default all of it: one posting moves it from
+         *     `card:<id>:pending` back to the card's available balance (or to the programme's funding account on `just_in_time`
+         *     programmes), listed as a `reversal` transaction (`posted`). The authorization closes when nothing is held any more;
+         *     after a partial reversal it stays `pending` with the rest. Allowed whatever the card's state.
+         *
+         *     The posting is serialized per card (row lock on the card, and on the programme first when its funding account is
+         *     debited); a transient database conflict is retried up to 3 times, then → 409 `CARD_LEDGER_CONFLICT`.
+         *
+         *     Sandbox magic amounts (exact string of `amount`; the simulated issuer fails and nothing is recorded):
+         *
+         *     | `amount` | Result |
+         *     |---|---|
+         *     | `403.03` | 403 `PROVIDER_AUTHORIZATION_DENIED` |
+         *     | `429.29` | 429 `PROVIDER_RATE_LIMITED` (`Retry-After: 1`) |
+         *     | `501.01` | 501 `CARD_OPERATION_NOT_SUPPORTED` |
+         *     | `666.66` | 502 `PROVIDER_EXECUTION_FAILED` |
+         *
+         *     The `Sandbox-Simulate-Error` header produces the same failures (and 422 `CARD_REQUEST_REJECTED`) with any amount.
+         *
+         *     Sandbox only: simulated. The card issuing simulator is the only `card_issuance` adapter: sandbox keys are served by it
+         *     (no connection needed) and every response carries `simulated: true`. In production, without a reviewed card issuer
+         *     connection, the request answers 424 `PROVIDER_NOT_CONNECTED` (a production key also needs a reviewed
+         *     `compliance_screening` connection wherever the operation screens). Requires an organization-bound key.
+         */
+        post: operations["reverseCardAuthorization"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1497,15 +2011,22 @@ export interface paths {
         /**
          * Get an organization's settings
          * @description Returns the organization's compliance policy with defaults filled in (`blockedJurisdictions: []`,
-         *     `maxAmountUsd: "1000000"`). An unknown organization answers 404.
+         *     `maxAmountUsd: "1000000"`) and, when any are set, its treasury `chainCapabilities` (absent: every treasury capability is
+         *     enabled on every chain). An unknown organization answers 404.
          */
         get: operations["adminGetOrganizationSettings"];
         /**
-         * Replace an organization's compliance policy
-         * @description Replaces the organization's compliance policy as a whole (both fields are required; read the settings first to change
-         *     one). It applies from the next request: screening and policy evaluation (`policy/evaluate`) and every operation that
-         *     runs them before provider execution. The sanctioned jurisdictions of the screening list always block and cannot be
-         *     removed here. An unknown organization answers 404.
+         * Replace an organization's compliance policy or chain capabilities
+         * @description Replaces each section sent as a whole; sections not sent are kept. Send at least one.
+         *
+         *     - `policy` (both fields required; read the settings first to change one): the compliance policy. It applies from the
+         *       next request: screening and policy evaluation (`policy/evaluate`) and every operation that runs them before provider
+         *       execution. The sanctioned jurisdictions of the screening list always block and cannot be removed here.
+         *     - `chainCapabilities`: treasury capabilities per chain (`mintBurn`, `stressTest`; each enabled unless `false`). A
+         *       disabled capability makes the treasury endpoints answer 403 `CHAIN_CAPABILITY_DISABLED` for that chain from the next
+         *       request. Send `{}` to enable everything again.
+         *
+         *     An unknown organization answers 404.
          */
         put: operations["adminUpdateOrganizationSettings"];
         post?: never;
@@ -1784,99 +2305,55 @@ export interface components {
             source: "live" | "sample";
         };
         /**
-         * @description Contract template. Templates produce one self-contained Solidity `^0.8.20` file without imports, so it compiles offline.
+         * @description Contract template (see `GET /api/v2/agent/contracts/templates`). Templates produce one self-contained Solidity
+         *     `^0.8.20` file without imports, so it compiles offline.
          *
          *     | Template | Contract |
          *     |---|---|
          *     | `fiat_backed_stablecoin` | ERC-20 with 6 decimals; role-based access (`DEFAULT_ADMIN_ROLE`, `MINTER_ROLE`, `BURNER_ROLE`, `PAUSER_ROLE`, `BLOCKLISTER_ROLE`); `mint`/`burn` restricted to their roles; `pause`/`unpause` stop transfers, mints and burns; a blocklist whose addresses can neither send nor receive. Not upgradeable. |
-         *
-         *     More templates will be added to this list.
          * @default fiat_backed_stablecoin
          * @example fiat_backed_stablecoin
          * @enum {string}
          */
         ContractTemplate: "fiat_backed_stablecoin";
-        /**
-         * @description Network the project will deploy to. Only `sandbox` (the in-process sandbox chain) runs without a reviewed deployment
-         *     connection. Every other network needs a reviewed deployment connection serving it for the organization and environment
-         *     (a `token_issuance` connection whose `config.networks` lists the network); without one the request answers 424
-         *     `PROVIDER_NOT_CONNECTED` at generation already, so a project never targets a network it cannot reach.
-         * @default sandbox
-         * @example sandbox
-         * @enum {string}
-         */
-        ContractNetwork: "sandbox" | "ethereum_sepolia" | "base_sepolia" | "polygon_amoy" | "ethereum" | "polygon" | "base";
-        /** @description Every field is optional; defaults make `{}` a valid request. */
-        GenerateContractRequest: {
-            template?: components["schemas"]["ContractTemplate"];
-            /**
-             * @description Token symbol, 2–11 upper-case letters or digits. The token name is `<asset> Stablecoin`. Default `CPUSD`.
-             * @default CPUSD
-             * @example CPUSD
-             */
-            asset: string;
-            network?: components["schemas"]["ContractNetwork"];
-        };
-        /**
-         * @description Lifecycle stages, in order.
-         * @enum {string}
-         */
-        LifecycleStageName: "generate" | "compile" | "validate" | "simulate" | "deploy" | "verify" | "launch";
-        LifecycleStage: {
-            name: components["schemas"]["LifecycleStageName"];
-            /**
-             * @description `pending` until the stage runs; then `completed` or `failed`.
-             * @enum {string}
-             */
-            status: "pending" | "completed" | "failed";
-            /** @description When the stage finished; `null` while `pending`. */
-            completedAt: components["schemas"]["Timestamp"] | null;
-        };
-        /** @description A contract project and where it is in its lifecycle. */
-        ContractProject: {
-            /**
-             * @description Contract project id.
-             * @example cprj_7Kc3Xm9Qd1Vr5Tn8Bw2Hs
-             */
-            projectId: string;
+        TemplateDescription: {
             template: components["schemas"]["ContractTemplate"];
-            /**
-             * @description Token symbol (ERC-20 `symbol()`).
-             * @example CPUSD
-             */
-            asset: string;
-            /**
-             * @description ERC-20 `name()`: `<asset> Stablecoin`.
-             * @example CPUSD Stablecoin
-             */
-            tokenName: string;
-            /**
-             * @description ERC-20 `decimals()` of the template.
-             * @example 6
-             */
+            /** @example Fiat-backed stablecoin */
+            name: string;
+            description: string;
+            /** @enum {string} */
+            standard: "ERC-20";
+            /** @example 6 */
             decimals: number;
-            network: components["schemas"]["ContractNetwork"];
+            /** @description `erc20`, `mint_burn_roles`, `pause`, `blocklist`. */
+            features: string[];
+            roles: {
+                /** @example MINTER_ROLE */
+                role: string;
+                /** @example mint(to, value) */
+                grants: string;
+            }[];
+            /** @description Function signatures the compiled ABI must expose (checked by validate). */
+            requiredFunctions: string[];
+            /** @description Event signatures the compiled ABI must expose (checked by validate). */
+            requiredEvents: string[];
+        };
+        TemplateList: {
+            count: number;
+            data: components["schemas"]["TemplateDescription"][];
+        };
+        CompilerMessage: {
+            /** @enum {string} */
+            severity: "error" | "warning" | "info";
             /**
-             * @description The last completed stage, in past tense. A new project is `generated`.
-             * @example generated
-             * @enum {string}
+             * @description solc's error type, e.g. `ParserError`, `TypeError`, `DeclarationError`; `ContractNotFound` when the source defines no contract `contractName`.
+             * @example ParserError
              */
-            stage: "generated" | "compiled" | "validated" | "simulated" | "deployed" | "verified" | "launched";
-            /** @description All seven stages in order (`generate` … `launch`) with their status. */
-            stages: components["schemas"]["LifecycleStage"][];
-            /**
-             * @description Name of the main contract in `source`.
-             * @example CPUSDStablecoin
-             */
-            contractName: string;
-            /** @description The generated Solidity source file. */
-            source: string;
-            /**
-             * @description SHA-256 of `source` (UTF-8), hex.
-             * @example 3b1f0c6e2d7a9b84c5e1f3a06d92b7c418e5f0a3c6d9b2e7f1a4c8d0e3b6f925
-             */
-            sourceSha256: string;
-            createdAt: components["schemas"]["Timestamp"];
+            type: string;
+            /** @example Expected ';' but got '}' */
+            message: string;
+            /** @description The compiler's message with its source location. */
+            formattedMessage: string;
         };
         /**
          * @description RFC 9457 problem details (`application/problem+json`) used by every `/api/v2/agent` error, with the extension members
@@ -1919,6 +2396,385 @@ export interface components {
                 rule: string;
                 message: string;
             }[];
+            /** @description Contract lifecycle errors: the stage that failed or was refused (`compile`, `validate`, `simulate`, `deploy`, `verify`, `launch`). */
+            stage?: string;
+            /** @description `STATE_CONFLICT` of a contract stage: the project's last completed stage (e.g. `generated`). */
+            projectStage?: string;
+            /** @description `STATE_CONFLICT` of a contract stage: the stage the project must be at for this stage to run. */
+            requiredStage?: string;
+            /** @description Present on `COMPILATION_FAILED`; the compiler's errors. */
+            compilerErrors?: components["schemas"]["CompilerMessage"][];
+            /** @description Present on a contract stage's `PRECHECK_FAILED`: the failed checks (validate), flows (simulate), hashes (verify), reverted transaction (deploy) or signers (launch). */
+            findings?: Record<string, never>[];
+            /** @description Present on `CHAIN_CAPABILITY_DISABLED` and `UNSUPPORTED_CHAIN`; the chain. */
+            chain?: string;
+            /** @description Present on `CHAIN_CAPABILITY_DISABLED`: `mintBurn` or `stressTest`. */
+            capability?: string;
+        };
+        /**
+         * @description Network the project deploys to.
+         *
+         *     - `sandbox`: the in-process **sandbox chain** (chain id 7357001), served to sandbox keys only. Its state is kept in the
+         *       service's database, so deployments survive restarts; one sandbox chain serves every organization, like a public testnet.
+         *     - Every other network needs a reviewed **deployment connection** serving it for the organization and environment. No
+         *       provider of this build can deploy contracts yet, so these networks fail closed with 424 `PROVIDER_NOT_CONNECTED` — at
+         *       generation already (a project never targets a network it cannot reach) and again at deployment. A production key
+         *       targeting `sandbox` gets the same 424.
+         * @default sandbox
+         * @example sandbox
+         * @enum {string}
+         */
+        ContractNetwork: "sandbox" | "ethereum_sepolia" | "base_sepolia" | "polygon_amoy" | "ethereum" | "polygon" | "base";
+        /** @description Every field is optional; defaults make `{}` a valid request. */
+        GenerateContractRequest: {
+            template?: components["schemas"]["ContractTemplate"];
+            /**
+             * @description Token symbol, an upper-case letter then 1–10 upper-case letters or digits. The token name is `<asset> Stablecoin` and the contract `<asset>Stablecoin`. Default `CPUSD`.
+             * @default CPUSD
+             * @example CPUSD
+             */
+            asset: string;
+            network?: components["schemas"]["ContractNetwork"];
+        };
+        /**
+         * @description Contract project id (`cprj_…`).
+         * @example cprj_7Kc3Xm9Qd1Vr5Tn8Bw2Hs
+         */
+        ProjectId: string;
+        /**
+         * @description The last completed stage, in past tense. The lifecycle is linear; each stage runs only on a project whose last completed
+         *     stage is the one before it, else 409 `STATE_CONFLICT` (out of order, or already done):
+         *
+         *     | From | Stage endpoint | To |
+         *     |---|---|---|
+         *     | (none) | `POST /contracts/generate` | `generated` |
+         *     | `generated` | `POST /contracts/{projectId}/compile` | `compiled` |
+         *     | `compiled` | `POST /contracts/{projectId}/validate` | `validated` |
+         *     | `validated` | `POST /contracts/{projectId}/simulate` | `simulated` |
+         *     | `simulated` | `POST /contracts/{projectId}/deploy` | `deployed` |
+         *     | `deployed` | `POST /contracts/{projectId}/verify` | `verified` |
+         *     | `verified` | `POST /contracts/{projectId}/launch` | `launched` (final) |
+         *
+         *     A stage that fails (compiler errors, a failed check, flow or comparison) is recorded as `failed` with its output, the
+         *     project stays where it was, and the stage can be run again.
+         * @example generated
+         * @enum {string}
+         */
+        ProjectStage: "generated" | "compiled" | "validated" | "simulated" | "deployed" | "verified" | "launched";
+        /**
+         * @description Lifecycle stages, in order.
+         * @enum {string}
+         */
+        LifecycleStageName: "generate" | "compile" | "validate" | "simulate" | "deploy" | "verify" | "launch";
+        LifecycleStage: {
+            name: components["schemas"]["LifecycleStageName"];
+            /**
+             * @description `pending` until the stage runs; then `completed` or `failed` (its latest run).
+             * @enum {string}
+             */
+            status: "pending" | "completed" | "failed";
+            /** @description When the latest run finished; `null` while `pending`. */
+            completedAt: components["schemas"]["Timestamp"] | null;
+            /**
+             * @description What the latest run recorded (`null` while `pending`): the stage's output schema (`GenerateOutput`, `CompileOutput`,
+             *     `ValidateOutput`, `SimulateOutput`, `DeployOutput`, `VerifyOutput`, `Issuer`), or for a failed run the
+             *     `failure` details (`{ "failure": { "code", "detail", ... } }`). The generate stage records
+             *     `{ template, asset, network, contractName, sourceSha256 }`.
+             */
+            output: {
+                [key: string]: unknown;
+            } | null;
+        };
+        /** @description A contract project and where it is in its lifecycle. */
+        ContractProject: {
+            projectId: components["schemas"]["ProjectId"];
+            template: components["schemas"]["ContractTemplate"];
+            /**
+             * @description Token symbol (ERC-20 `symbol()`).
+             * @example CPUSD
+             */
+            asset: string;
+            /**
+             * @description ERC-20 `name()`: `<asset> Stablecoin`.
+             * @example CPUSD Stablecoin
+             */
+            tokenName: string;
+            /**
+             * @description ERC-20 `decimals()` of the template.
+             * @example 6
+             */
+            decimals: number;
+            network: components["schemas"]["ContractNetwork"];
+            stage: components["schemas"]["ProjectStage"];
+            /** @description All seven stages in order (`generate` … `launch`) with the status and output of their latest run. */
+            stages: components["schemas"]["LifecycleStage"][];
+            /**
+             * @description Name of the main contract in `source`.
+             * @example CPUSDStablecoin
+             */
+            contractName: string;
+            /** @description The Solidity source: as generated, or the edited source compiled by the compile stage. */
+            source: string;
+            /**
+             * @description SHA-256 of `source` (UTF-8), hex.
+             * @example 3b1f0c6e2d7a9b84c5e1f3a06d92b7c418e5f0a3c6d9b2e7f1a4c8d0e3b6f925
+             */
+            sourceSha256: string;
+            /**
+             * @description The issuer registered by launch; `null` before.
+             * @example null
+             */
+            issuerId: string | null;
+            /**
+             * @description Rises by one on every completed stage.
+             * @example 1
+             */
+            version: number;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        /**
+         * @description Optional body. Without `source` the project's source (as generated) is compiled. With `source`, that edited source
+         *     replaces the project's source and is compiled instead; it must still define the contract `contractName`, and the
+         *     validate stage then checks that it still meets the template's requirements.
+         */
+        CompileContractRequest: {
+            /** @description Edited Solidity source to compile instead of the generated one. */
+            source?: string;
+        };
+        /** @description What every stage endpoint answers; `output` is the stage's output schema. */
+        StageResultBase: {
+            projectId: components["schemas"]["ProjectId"];
+            stage: components["schemas"]["LifecycleStageName"];
+            /**
+             * @description The stage completed (failures answer an error).
+             * @enum {string}
+             */
+            status: "completed";
+            completedAt: components["schemas"]["Timestamp"];
+            projectStage: components["schemas"]["ProjectStage"];
+            /**
+             * @description The project's version after this stage.
+             * @example 2
+             */
+            version: number;
+        };
+        CompileOutput: {
+            /**
+             * @description solc-js version.
+             * @example 0.8.30+commit.73712a01.Emscripten.clang
+             */
+            compilerVersion: string;
+            settings: {
+                optimizer: {
+                    /** @example true */
+                    enabled: boolean;
+                    /** @example 200 */
+                    runs: number;
+                };
+                /** @example cancun */
+                evmVersion: string;
+            };
+            /** @example CPUSDStablecoin */
+            contractName: string;
+            /** @description SHA-256 of the source compiled. */
+            sourceSha256: string;
+            /**
+             * @description `edited` when the compile request sent a `source`.
+             * @enum {string}
+             */
+            sourceOrigin: "generated" | "edited";
+            /** @description The contract's ABI (JSON). */
+            abi: Record<string, never>[];
+            /** @description Creation bytecode. */
+            bytecode: string;
+            /** @description Runtime bytecode; verify compares it with the deployed code. */
+            deployedBytecode: string;
+            /** @description Creation bytecode size in bytes. */
+            bytecodeSize: number;
+            /** @description Runtime bytecode size in bytes. */
+            deployedBytecodeSize: number;
+            /** @description Function signature → 4-byte selector (hex). */
+            methodIdentifiers: {
+                [key: string]: string;
+            };
+            /** @description Compiler warnings and infos (errors fail the stage). */
+            warnings: components["schemas"]["CompilerMessage"][];
+        };
+        CompileStageResult: components["schemas"]["StageResultBase"] & {
+            output: components["schemas"]["CompileOutput"];
+        };
+        ValidationCheck: {
+            /**
+             * @description The check. Source (comments and string literals ignored): `source.spdx_license` (an SPDX-License-Identifier line),
+             *     `source.pragma` (`pragma solidity` pinned to 0.8.x, x ≥ 20), `source.no_imports` (self-contained),
+             *     `source.no_selfdestruct`, `source.no_delegatecall`, `source.no_tx_origin`, `source.no_inline_assembly`.
+             *     ABI: `abi.erc20` (the ERC-20 functions and events), `abi.mint_burn_roles` (`mint`, `burn`, `MINTER_ROLE`,
+             *     `BURNER_ROLE`, `hasRole`, `grantRole`, `revokeRole`), `abi.pause` (`pause`, `unpause`, `paused`), `abi.blocklist`
+             *     (`setBlocklisted`, `blocklisted`), `abi.constructor` (`constructor(address admin)`), `abi.decimals` (`decimals()`
+             *     returns `uint8`). Bytecode: `bytecode.runtime_size` (≤ 24 576 bytes, EIP-170), `bytecode.initcode_size`
+             *     (≤ 49 152 bytes, EIP-3860).
+             * @example abi.erc20
+             */
+            id: string;
+            description: string;
+            passed: boolean;
+            /** @description What failed (e.g. the missing functions); `null` when passed. */
+            detail: string | null;
+        };
+        ValidateOutput: {
+            /** @description Every check passed. */
+            passed: boolean;
+            checks: components["schemas"]["ValidationCheck"][];
+        };
+        ValidateStageResult: components["schemas"]["StageResultBase"] & {
+            output: components["schemas"]["ValidateOutput"];
+        };
+        SimulatedTransaction: {
+            /** @example operator mints 1000.000000 to alice */
+            action: string;
+            /**
+             * @description Simulation account that sent it.
+             * @enum {string}
+             */
+            from: "admin" | "operator" | "alice" | "bob";
+            /** @enum {string} */
+            expected: "success" | "revert";
+            /** @enum {string} */
+            result: "success" | "revert";
+            /** @example null */
+            revertReason: string | null;
+            /** @example 68497 */
+            gasUsed: string;
+        };
+        SimulationAssertion: {
+            /** @example totalSupply() */
+            description: string;
+            /** @example 1000000000 */
+            expected: string;
+            /** @example 1000000000 */
+            actual: string;
+            passed: boolean;
+        };
+        SimulationFlow: {
+            /** @enum {string} */
+            flow: "deploy" | "roles" | "mint" | "transfer" | "burn" | "pause" | "blocklist";
+            description: string;
+            passed: boolean;
+            transactions: components["schemas"]["SimulatedTransaction"][];
+            assertions: components["schemas"]["SimulationAssertion"][];
+        };
+        /**
+         * @description The token's key flows, run on a fresh in-process EVM (not the sandbox chain) with four simulation accounts: `admin`
+         *     (deploys; `DEFAULT_ADMIN_ROLE`), `operator` (granted minter, burner, pauser and blocklister), `alice` and `bob`.
+         *     Flows, in order: `deploy` (name, symbol, decimals as generated), `roles` (grants; an unauthorised mint reverts),
+         *     `mint` (1000.000000 to alice), `transfer` (250 alice → bob), `burn` (100 from bob), `pause` (transfers and mints revert
+         *     while paused, work again after unpause), `blocklist` (a blocklisted bob can neither receive nor send; unblocked, he can).
+         */
+        SimulateOutput: {
+            /**
+             * @description The EVM and hardfork used.
+             * @example @ethereumjs/vm cancun
+             */
+            evm: string;
+            passed: boolean;
+            flows: components["schemas"]["SimulationFlow"][];
+        };
+        SimulateStageResult: components["schemas"]["StageResultBase"] & {
+            output: components["schemas"]["SimulateOutput"];
+        };
+        /**
+         * @description EVM address, `0x` + 40 hex digits (all lower case, all upper case, or the EIP-55 mixed-case checksum).
+         * @example 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed
+         */
+        EvmAddress: string;
+        /**
+         * @description Amount in minor units as a digit string, e.g. `"125500000"` for 125.5 USDC (6 decimals).
+         * @example 125500000
+         */
+        AmountMinor: string;
+        /** @description How to set the token up at deployment on the sandbox chain. */
+        DeployContractRequest: {
+            /**
+             * @description Addresses granted `MINTER_ROLE` and `BURNER_ROLE` at deployment; launch registers them as the issuer's authorised
+             *     signers (the `signerAddress` of mint and burn requests must be one of them). The zero address → 422 `PRECHECK_FAILED`.
+             */
+            signers: components["schemas"]["EvmAddress"][];
+            /** @description Receives `DEFAULT_ADMIN_ROLE`, `PAUSER_ROLE` and `BLOCKLISTER_ROLE` (the deployer then renounces its admin role). Default the project's sandbox deployer. */
+            admin?: components["schemas"]["EvmAddress"];
+            /** @description Tokens minted at deployment (the deployer takes `MINTER_ROLE` for this one mint and renounces it). */
+            initialSupply?: {
+                to: components["schemas"]["EvmAddress"];
+                amountMinor: components["schemas"]["AmountMinor"];
+            };
+        };
+        DeployTransaction: {
+            hash: string;
+            blockNumber: number;
+            /** @example grant MINTER_ROLE to 0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359 */
+            description: string;
+            gasUsed: string;
+        };
+        DeployOutput: {
+            /**
+             * @description The chain deployed to (the project's network).
+             * @example sandbox
+             */
+            chain: string;
+            /** @example 7357001 */
+            chainId: number;
+            contractAddress: components["schemas"]["EvmAddress"];
+            /** @description The project's sandbox deployer account (derived from the project id; it holds no roles after deployment unless it is `admin`). */
+            deployer: components["schemas"]["EvmAddress"];
+            admin: components["schemas"]["EvmAddress"];
+            signers: components["schemas"]["EvmAddress"][];
+            initialSupply: {
+                to: components["schemas"]["EvmAddress"];
+                amountMinor: components["schemas"]["AmountMinor"];
+            } | null;
+            /** @description The deployment transactions, in order, as applied to the sandbox chain. */
+            transactions: components["schemas"]["DeployTransaction"][];
+            /** @description Block of the last deployment transaction. */
+            blockNumber: number;
+        };
+        DeployStageResult: components["schemas"]["StageResultBase"] & {
+            output: components["schemas"]["DeployOutput"];
+        };
+        VerifyOutput: {
+            /** @example sandbox */
+            chain: string;
+            contractAddress: components["schemas"]["EvmAddress"];
+            /** @description Block the code was read at. */
+            blockNumber: number;
+            /** @description The runtime code on chain equals the compiled `deployedBytecode`, byte for byte. */
+            match: boolean;
+            /** @description keccak256 of the compiled runtime bytecode. */
+            compiledCodeHash: string;
+            /** @description keccak256 of the code at `contractAddress`. */
+            deployedCodeHash: string;
+            runtimeBytecodeSize: number;
+        };
+        VerifyStageResult: components["schemas"]["StageResultBase"] & {
+            output: components["schemas"]["VerifyOutput"];
+        };
+        /** @description An issuer registered by launch; its `issuerId` is what treasury mint and burn requests name. */
+        Issuer: {
+            /** @example iss_3Fq8Wd2Lx9Np4Rt7Kb1Vz */
+            issuerId: string;
+            projectId: components["schemas"]["ProjectId"];
+            contractAddress: components["schemas"]["EvmAddress"];
+            /** @example sandbox */
+            chain: string;
+            /** @example CPUSD */
+            asset: string;
+            /** @example 6 */
+            decimals: number;
+            /** @description Authorised signers: each holds `MINTER_ROLE` and `BURNER_ROLE` on chain (checked at launch). */
+            signers: components["schemas"]["EvmAddress"][];
+            createdAt: components["schemas"]["Timestamp"];
+        };
+        LaunchStageResult: components["schemas"]["StageResultBase"] & {
+            output: components["schemas"]["Issuer"];
         };
         /**
          * @description Provider category; it decides the scope the API key needs:
@@ -2739,7 +3595,7 @@ export interface components {
          *     | Mode | What happens |
          *     |---|---|
          *     | `plan_only` | Validates, screens and resolves a provider for every step, then stops: the run is `completed` at once, screening is `succeeded` and every other step `skipped`, with `provider` and `simulated` showing what would run. Nothing is queued. |
-         *     | `rehearse` (default) | Queues the run; the scheduler executes one step per dispatch, in order. Steps served by a reviewed connection call that provider in the key's environment; the others use the category's simulator or a local fallback (`simulated: true`). |
+         *     | `rehearse` (default) | Queues the run; the scheduler executes one step per dispatch, in order. Steps served by a reviewed connection call that provider in the key's environment; the others use the category's simulator or a local fallback (`simulated: true`). Each provider call carries the step's stable key (`<workflowRunId>:<step>`) as idempotency key. |
          *     | `rehearse_with_failures` | As `rehearse`, but the first attempt of every dispatched step fails with a simulated transient provider error (`PROVIDER_TIMEOUT`) and is retried at `nextRunAt`; each step succeeds on attempt 2. Use it to exercise retries and polling. |
          * @default rehearse
          * @example rehearse
@@ -2748,7 +3604,11 @@ export interface components {
         ExecutionMode: "plan_only" | "rehearse" | "rehearse_with_failures";
         SimulateCorridorRequest: {
             person: components["schemas"]["Person"];
-            /** @description Account debited by the on-ramp; its rail follows from its `type` (`iban` → `sepa`, `aba` → `ach`, `sort_code` → `fps`, `swift` → `swift`). */
+            /**
+             * @description Account debited by the on-ramp (same rules and check digits as bank transfers); its rail follows from its `type`
+             *     and `currency`: `iban` → `sepa` (EUR) or `swift`, `aba` → `ach` (USD only), `sort_code` → `fps` (GBP only),
+             *     `swift` → `swift` (holder `address` required on `swift`).
+             */
             source: components["schemas"]["BankAccount"];
             destination: components["schemas"]["CorridorDestination"];
             /**
@@ -2794,15 +3654,20 @@ export interface components {
         WorkflowStepName: "screening" | "fx_quote" | "onramp_bank_debit" | "custody_transfer" | "offramp_payout";
         /**
          * @description `pending` (not yet run, or waiting for a retry after a transient error — then `attempts` > 0 and `error` is the last
-         *     error), `running` (an attempt is in flight), `succeeded`, `failed` (permanent error or 5 attempts used), `skipped`
-         *     (`plan_only`, or an earlier step failed).
+         *     error), `running` (an attempt is in flight; reserved: an attempt runs inside the dispatcher's database transaction,
+         *     so readers see the step `pending` until its outcome commits), `succeeded`, `failed` (permanent error or 5 attempts
+         *     used), `skipped` (`plan_only`, or an earlier step failed).
          * @example succeeded
          * @enum {string}
          */
         WorkflowStepStatus: "pending" | "running" | "succeeded" | "failed" | "skipped";
         WorkflowStepError: {
             /**
-             * @description Upper snake case, e.g. `PROVIDER_TIMEOUT`, `INSUFFICIENT_FUNDS`, `PROVIDER_FAILED`.
+             * @description Upper snake case. Transient (`retryable: true` while attempts remain): `PROVIDER_TIMEOUT` (injected by
+             *     `rehearse_with_failures`), `PROVIDER_UNAVAILABLE`, `SETTLEMENT_PENDING` (the provider has not settled the leg
+             *     yet), `DISPATCH_ERROR` (the dispatch crashed; nothing was applied). Permanent: `INSUFFICIENT_FUNDS`,
+             *     `ACCOUNT_CLOSED` and the other bank failure reasons, `PROVIDER_FAILED`, `UNSUPPORTED_CURRENCY`,
+             *     `PROVIDER_MISCONFIGURED`, `CANCELLED`, `AMOUNT_TOO_SMALL`.
              * @example PROVIDER_TIMEOUT
              */
             code: string;
@@ -2836,10 +3701,11 @@ export interface components {
             finishedAt: components["schemas"]["Timestamp"] | null;
             /**
              * @description Result of a `succeeded` step, null otherwise. Members by step:
-             *     `screening` {result, checks}; `fx_quote` {rate, sourceAmount, sourceCurrency, stablecoinAmount, payoutAmount,
-             *     payoutCurrency, expiresAt}; `onramp_bank_debit` {rail, amount, currency, providerReference};
-             *     `custody_transfer` {asset, chain, amountMinor, destinationAddress, txHash}; `offramp_payout`
-             *     {rail, amount, currency, providerReference}. Amounts are decimal strings.
+             *     `screening` {result, checks, screeningDecisionId, policyDecisionId}; `fx_quote` {rate, sourceAmount,
+             *     sourceCurrency, stablecoinAmount, stablecoinMinor, payoutAmount, payoutCurrency, expiresAt};
+             *     `onramp_bank_debit` {rail, amount, currency, providerReference}; `custody_transfer` {asset, chain, amountMinor,
+             *     amount, destinationAddress, providerTransferId, txHash}; `offramp_payout` {rail, amount, currency,
+             *     providerReference}. Amounts are decimal strings, `…Minor` digit strings.
              * @example {
              *       "rate": "1.082500",
              *       "sourceAmount": "1000.00",
@@ -2850,7 +3716,9 @@ export interface components {
              *       "expiresAt": "2026-11-22T10:20:30.000Z"
              *     }
              */
-            output: Record<string, never> | null;
+            output: {
+                [key: string]: unknown;
+            } | null;
             /** @description The last error of the step; null when none. */
             error: components["schemas"]["WorkflowStepError"] | null;
         };
@@ -2905,37 +3773,37 @@ export interface components {
          */
         CustodyWalletType: "mpc" | "multisig" | "hot" | "cold";
         /**
-         * @description Asset held in custody. Decimals: USDC, USDT, EURC, PYUSD 6; DAI, ETH, POL, AVAX 18; SOL 9. Native assets exist on their
-         *     own chains only (ETH on ethereum, base, arbitrum, optimism; POL on polygon; AVAX on avalanche; SOL on solana); DAI is
-         *     not offered on solana. An asset the wallet's chain does not carry answers 400 `VALIDATION_ERROR`.
+         * @description Asset held in custody. An asset the wallet's chain does not carry answers 400 `VALIDATION_ERROR`.
+         *
+         *     | Asset | Decimals | Chains |
+         *     |---|---|---|
+         *     | `USDC`, `USDT` | 6 | every custody chain |
+         *     | `DAI` | 18 | every custody chain but solana |
+         *     | `EURC` | 6 | ethereum, base, avalanche, solana |
+         *     | `PYUSD` | 6 | ethereum, arbitrum, solana |
+         *     | `ETH` | 18 | ethereum, base, arbitrum, optimism (native) |
+         *     | `POL` | 18 | polygon (native) |
+         *     | `AVAX` | 18 | avalanche (native) |
+         *     | `SOL` | 9 | solana (native) |
          * @example USDC
          * @enum {string}
          */
         CustodyAsset: "USDC" | "USDT" | "DAI" | "EURC" | "PYUSD" | "ETH" | "POL" | "AVAX" | "SOL";
-        /**
-         * @description Amount in minor units as a digit string, e.g. `"125500000"` for 125.5 USDC (6 decimals).
-         * @example 125500000
-         */
-        AmountMinor: string;
         CustodyAssetLimit: {
             asset: components["schemas"]["CustodyAsset"];
             /** @description Largest single transfer, in minor units of `asset`. */
             perTransferMinor?: components["schemas"]["AmountMinor"];
-            /** @description Total of transfers created per UTC day, in minor units of `asset`. */
+            /** @description Total of transfers created per UTC day (all but `rejected`, `cancelled` and `failed` ones count), in minor units of `asset`. */
             dailyMinor?: components["schemas"]["AmountMinor"];
         };
         /**
-         * @description Transfer policy of the wallet, evaluated before any transfer is created. A transfer that breaks it answers 403
-         *     `COMPLIANCE_BLOCKED` with a `reasons` entry per broken rule (`policy.allowed_assets`, `policy.destination_allowlist`,
-         *     `policy.per_transfer_limit`, `policy.daily_limit`). Omitted members impose no rule.
+         * @description Transfer policy of the wallet, evaluated (after screening) in the transaction that creates a transfer, with the
+         *     wallet locked so concurrent transfers cannot race the daily total. A transfer that breaks it answers 403
+         *     `COMPLIANCE_BLOCKED` with a `reasons` entry (stage `policy`) per broken rule (`policy.allowed_assets`,
+         *     `policy.destination_allowlist`, `policy.per_transfer_limit`, `policy.daily_limit`). Omitted members impose no rule.
+         *     Every transfer also needs the approval of one actor other than its requester (four-eyes).
          */
         CustodyWalletPolicy: {
-            /**
-             * @description Distinct approvers a transfer's approval request needs (the requester never counts).
-             * @default 1
-             * @example 2
-             */
-            approvalsRequired: number;
             /**
              * @description Assets the wallet may send.
              * @example [
@@ -2977,18 +3845,13 @@ export interface components {
             organizationId?: components["schemas"]["OrganizationId"];
         };
         /**
-         * @description Id of a four-eyes approval request (see the Approvals tag).
-         * @example apr_3Cv6Bn9Mq2Wx5Ez8Rt1Yu4
-         */
-        "ApprovalRequestId-2": string;
-        /**
          * Activate an approved wallet (shape 2)
          * @description Creates the wallet at the custody provider once its approval request is approved.
          */
         ActivateCustodyWallet: {
             custodyWalletId: components["schemas"]["CustodyWalletId"];
             /** @description The approval request returned by shape 1 for this wallet. */
-            approvalRequestId: components["schemas"]["ApprovalRequestId-2"];
+            approvalRequestId: components["schemas"]["ApprovalRequestId"];
             organizationId?: components["schemas"]["OrganizationId"];
         };
         /** @description Exactly one of the two shapes. */
@@ -3016,7 +3879,7 @@ export interface components {
             policy: components["schemas"]["CustodyWalletPolicy"] | null;
             /** @description Deposit address; null until the wallet is `active`. */
             address: components["schemas"]["ChainAddress"] | null;
-            approvalRequestId: components["schemas"]["ApprovalRequestId-2"];
+            approvalRequestId: components["schemas"]["ApprovalRequestId"];
             /**
              * @description Slug of the custody provider connection (`simulator` when the simulator is connected).
              * @example simulator
@@ -3081,7 +3944,7 @@ export interface components {
             asset: components["schemas"]["CustodyAsset"];
             /** @description Amount in minor units of `asset`; greater than zero. */
             amountMinor: components["schemas"]["AmountMinor"];
-            /** @description Optional cross-check in units of `asset`; when present it must equal `amountMinor` (else 400 `VALIDATION_ERROR`). */
+            /** @description Optional cross-check in units of `asset` (decimal string); when present it must equal `amountMinor` (else 400 `VALIDATION_ERROR`). */
             amount?: components["schemas"]["DecimalAmount"];
             /**
              * @description Internal note; never sent on chain.
@@ -3106,12 +3969,16 @@ export interface components {
         SubmitCustodyTransfer: {
             custodyTransferId: components["schemas"]["CustodyTransferId"];
             /** @description The approval request returned by shape 1 for this transfer. */
-            approvalRequestId: components["schemas"]["ApprovalRequestId-2"];
+            approvalRequestId: components["schemas"]["ApprovalRequestId"];
             organizationId?: components["schemas"]["OrganizationId"];
         };
         /**
          * Advance or reconcile at a version (shape 3)
-         * @description Moves the transfer one step with the provider, only if its `version` still equals `expectedVersion`.
+         * @description Moves the transfer one step, only if its `version` still equals `expectedVersion` (the transfer is locked while
+         *     checked, so of concurrent calls at one version exactly one acts; the others answer 409 `CUSTODY_STATE_CONFLICT`).
+         *     `approved` → submits it to the provider (`submitted`); `submitted` → reconciles with the provider (`completed` or
+         *     `failed` when final, unchanged while pending); `pending_approval` → settles it from its approval request (`rejected`
+         *     or `cancelled` when rejected or expired; 409 while pending or approved — submit an approved one with shape 2).
          */
         AdvanceCustodyTransfer: {
             custodyTransferId: components["schemas"]["CustodyTransferId"];
@@ -3135,14 +4002,14 @@ export interface components {
          *     | State | Moved by | Next |
          *     |---|---|---|
          *     | `pending_approval` | Shape 1 creates the transfer and an approval request. | `approved`, `rejected`, `cancelled` |
-         *     | `approved` | Shape 2 with an approved approval request; the transfer is submitted in the same call and stays `approved` only when the provider submission failed (502). | `submitted` |
+         *     | `approved` | Shape 2 with an approved approval request (the approval is used up); the transfer is submitted in the same call and stays `approved` only when the provider submission failed (502) — shape 3 then retries the submission. | `submitted` |
          *     | `submitted` | Submitted to the custody provider (`transferId` is set). | `completed`, `failed` |
          *     | `completed` | The provider reports the transaction final on chain (`txHash` set). Terminal. | — |
          *     | `failed` | The provider reports the transaction failed (`failureReason` says why). Terminal. | — |
-         *     | `rejected` | Shape 2 found the approval request rejected. Terminal. | — |
-         *     | `cancelled` | Shape 2 found the approval request cancelled or expired. Terminal. | — |
+         *     | `rejected` | Shape 2 or shape 3 found the approval request rejected. Terminal. | — |
+         *     | `cancelled` | Shape 2 or shape 3 found the approval request expired (undecided, or approved but unused, after its time to live). Terminal. | — |
          *
-         *     From `approved` and `submitted` the transfer is moved by shape 3 (at `expectedVersion`) or by `custody/transfers/status`.
+         *     From `approved` and `submitted` the transfer is moved by shape 3 (at `expectedVersion`); `custody/transfers/status` also reconciles a `submitted` one.
          * @example submitted
          * @enum {string}
          */
@@ -3178,7 +4045,7 @@ export interface components {
             amount: string;
             /** @example Payout batch 2026-11-22 */
             note: string | null;
-            approvalRequestId: components["schemas"]["ApprovalRequestId-2"];
+            approvalRequestId: components["schemas"]["ApprovalRequestId"];
             /** @example simulator */
             provider: string;
             /**
@@ -3208,17 +4075,19 @@ export interface components {
         /** @description Exactly one of the two shapes. */
         CustodyTransferStatusRequest: components["schemas"]["CustodyTransferById"] | components["schemas"]["CustodyTransferByProviderId"];
         /**
-         * @description Issuer of the organization: one token contract on one chain, registered as an entry
-         *     `{issuerId, contractAddress, chain, signers}` in `config.issuers` of the organization's `token_issuance` connection for
-         *     the environment. Unknown or another organization's → 404 `NOT_FOUND`.
-         * @example iss_acme_cpusd
+         * @description Issuer of the organization: one token contract on one chain with its authorised signers, registered by the launch
+         *     stage of a contract project (`POST /api/v2/agent/contracts/{projectId}/launch`). Unknown, or another organization's
+         *     or environment's → 404 `NOT_FOUND`.
+         * @example iss_3Fq8Wd2Lx9Np4Rt7Kb1Vz
          */
         IssuerId: string;
         /**
-         * @description EVM address, `0x` + 40 hex digits. Mixed case must match the EIP-55 checksum (else 400 `VALIDATION_ERROR`).
+         * @description EVM address, `0x` + 40 hex digits: all lower case, all upper case, or the EIP-55 mixed-case checksum. A mixed-case
+         *     address that fails its checksum is refused where the address is used (`contractAddress` of status and stress test:
+         *     400 `VALIDATION_ERROR`; `signerAddress`, `to`, `from` of mint and burn: 422 `PRECHECK_FAILED`).
          * @example 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed
          */
-        EvmAddress: string;
+        "EvmAddress-2": string;
         /**
          * @description Free-text reason recorded with the request and shown to the approver.
          * @example Reserve top-up settled 2026-11-21, custodian statement 4471.
@@ -3230,30 +4099,36 @@ export interface components {
             /** @description Amount to mint, in the token's minor units (6 decimals for the `fiat_backed_stablecoin` template). Zero → 422 `PRECHECK_FAILED`. */
             amountMinor: components["schemas"]["AmountMinor"];
             /** @description Address that will sign the mint once approved; it must be one of the issuer's `signers` (else 422 `PRECHECK_FAILED`). */
-            signerAddress: components["schemas"]["EvmAddress"];
-            /** @description Recipient of the minted tokens. The zero address → 422 `PRECHECK_FAILED`. */
-            to: components["schemas"]["EvmAddress"];
+            signerAddress: components["schemas"]["EvmAddress-2"];
+            /** @description Recipient of the minted tokens. Invalid for the chain (the zero address, the token contract itself, a failing EIP-55 checksum) → 422 `PRECHECK_FAILED`. */
+            to: components["schemas"]["EvmAddress-2"];
             reason?: components["schemas"]["Reason"];
             organizationId?: components["schemas"]["OrganizationId"];
         };
         /**
-         * @description State of an issuance request. Created `pending_approval`; a second person of the workspace (an actor other than
-         *     `requestedBy.actor`) decides it:
+         * @description Id of an issuance request (`ir_…`).
+         * @example ir_4Tb8Nc2Qw6Ld9Zp3Hx7Vm
+         */
+        IssuanceRequestId: string;
+        /**
+         * @description State of an issuance request, derived from its four-eyes approval request (`approvalRequestId`), which a second person
+         *     of the workspace (an actor other than `requestedBy.actor`, holding `wallets:write`) decides through
+         *     `POST /api/v2/agent/approvals/{approvalRequestId}/approve` or `/reject`:
          *
          *     | From | Event | To |
          *     |---|---|---|
          *     | (none) | mint or burn request accepted | `pending_approval` |
-         *     | `pending_approval` | approved by a second person | `approved` (terminal) |
-         *     | `pending_approval` | rejected by a second person | `rejected` (terminal) |
-         *     | `pending_approval` | not decided by `expiresAt` | `expired` (terminal) |
+         *     | `pending_approval` | approval request approved by a second person | `approved` (terminal) |
+         *     | `pending_approval` | approval request rejected by a second person | `rejected` (terminal) |
+         *     | `pending_approval` | not decided by `expiresAt` (72 hours) | `expired` (terminal) |
          *
-         *     No state prepares, signs or sends a transaction: `approved` records the decision only. Execution on chain is outside
-         *     this API.
+         *     The requester cannot decide their own request (403 `FORBIDDEN` on approve/reject). No state prepares, signs or sends a
+         *     transaction: `approved` records the decision only (`transaction` stays `null`); execution on chain is outside this API.
          * @example pending_approval
          * @enum {string}
          */
         IssuanceRequestStatus: "pending_approval" | "approved" | "rejected" | "expired";
-        /** @description Who made the request: the API key and the actor recorded on it. */
+        /** @description Who made (or decided) the request: the API key and the actor recorded on it. */
         Actor: {
             /**
              * @description Id of the API key (never the secret).
@@ -3266,16 +4141,25 @@ export interface components {
              */
             actor: string;
         };
+        /** @description The approval request's state as the issuance request sees it (read it in full at `GET /api/v2/agent/approvals/{approvalRequestId}`). */
+        IssuanceApproval: {
+            /** @enum {string} */
+            status: "pending" | "approved" | "rejected" | "expired";
+            /** @description The second person who decided, or `null`. */
+            decidedBy: components["schemas"]["Actor"] | null;
+            decidedAt: components["schemas"]["Timestamp"] | null;
+            decisionReason: string | null;
+        };
         /**
          * @description A sandbox mint or burn request awaiting four-eyes approval. It is a record, not a transaction: no transaction is
          *     prepared, signed or sent, now or after approval (see `status`).
+         *
+         *     The approval request it creates has `kind: issuance`, `action` `treasury.mint` or `treasury.burn`, `scope`
+         *     `wallets:write`, `resourceId` the issuance request id, and a payload binding `issuanceRequestId`, `kind`, `issuerId`,
+         *     `chain`, `contractAddress`, `amountMinor`, `signerAddress`, `to` or `from`, and `reason`.
          */
         IssuanceRequest: {
-            /**
-             * @description Id of the issuance request.
-             * @example ir_4Tb8Nc2Qw6Ld9Zp3Hx7Vm
-             */
-            issuanceRequestId: string;
+            issuanceRequestId: components["schemas"]["IssuanceRequestId"];
             /**
              * @description `mint` (from `POST /treasury/mint`) or `burn` (from `POST /treasury/burn`).
              * @enum {string}
@@ -3283,15 +4167,26 @@ export interface components {
             kind: "mint" | "burn";
             status: components["schemas"]["IssuanceRequestStatus"];
             issuerId: components["schemas"]["IssuerId"];
-            amountMinor: components["schemas"]["AmountMinor"];
-            signerAddress: components["schemas"]["EvmAddress"];
             /**
-             * @description Mint recipient; `null` on a burn.
+             * @description The issuer's chain.
+             * @example sandbox
+             */
+            chain: string;
+            contractAddress: components["schemas"]["EvmAddress-2"];
+            /**
+             * @description The issuer's token symbol.
+             * @example CPUSD
+             */
+            asset: string;
+            amountMinor: components["schemas"]["AmountMinor"];
+            signerAddress: components["schemas"]["EvmAddress-2"];
+            /**
+             * @description Mint recipient (EIP-55); `null` on a burn.
              * @example 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed
              */
             to: string | null;
             /**
-             * @description Burn holder; `null` on a mint.
+             * @description Burn holder (EIP-55); `null` on a mint.
              * @example null
              */
             from: string | null;
@@ -3302,14 +4197,14 @@ export interface components {
              * @example apr_8Lq2Vn5Tx7Rz1Kb4Md9Wc
              */
             approvalRequestId: string;
+            approval: components["schemas"]["IssuanceApproval"];
+            /** @description Always `null`: no transaction is prepared, signed or sent for an issuance request, before or after approval. */
+            transaction: null;
             requestedBy: components["schemas"]["Actor"];
-            /**
-             * @description Always `true`: issuance requests are a sandbox surface and never reach a provider.
-             * @constant
-             */
-            simulated: true;
+            /** @description `true` when the sandbox simulator served the request (always, in this build: mint and burn are Sandbox only). */
+            simulated: boolean;
             createdAt: components["schemas"]["Timestamp"];
-            /** @description When a still-pending request becomes `expired` (72 hours after `createdAt`). */
+            /** @description When a still-pending request becomes `expired` (72 hours after `createdAt`, the approval's deadline). */
             expiresAt: components["schemas"]["Timestamp"];
         };
         /** @description Request a burn of `amountMinor` from `from`, signed by `signerAddress` once approved. */
@@ -3318,16 +4213,24 @@ export interface components {
             /** @description Amount to burn, in the token's minor units. Zero, or more than the on-chain balance of `from` (read through the chain reader) → 422 `PRECHECK_FAILED`. */
             amountMinor: components["schemas"]["AmountMinor"];
             /** @description Address that will sign the burn once approved; it must be one of the issuer's `signers` (else 422 `PRECHECK_FAILED`). */
-            signerAddress: components["schemas"]["EvmAddress"];
-            /** @description Holder whose tokens are burned (usually the issuer's redemption address). */
-            from: components["schemas"]["EvmAddress"];
+            signerAddress: components["schemas"]["EvmAddress-2"];
+            /** @description Holder whose tokens are burned (usually the issuer's redemption address). Invalid for the chain (the zero address, the token contract itself, a failing EIP-55 checksum) → 422 `PRECHECK_FAILED`. */
+            from: components["schemas"]["EvmAddress-2"];
             reason?: components["schemas"]["Reason"];
             organizationId?: components["schemas"]["OrganizationId"];
         };
         /**
-         * @description Chain the token contract lives on, e.g. `sandbox` (the sandbox chain simulator, served to sandbox keys only),
-         *     `ethereum`, `polygon`, `base`, `ethereum_sepolia`. Reads go through the chain reader (`chain_read`) serving this chain for
-         *     the organization and environment. Default `sandbox`.
+         * @description Chain the token contract lives on, e.g. `sandbox` (the in-process sandbox chain, served to sandbox keys only),
+         *     `ethereum`, `polygon`, `base`, `ethereum_sepolia`. Reads go through the chain reader serving this chain for the
+         *     organization and environment:
+         *
+         *     1. the newest reviewed `chain_read` connection whose provider supports the chain — `json_rpc` (config
+         *        `{"rpcUrls": {"<chain>": "https://…"}, "timeoutMs"?: 1–30000, default 5000}`) supports the chains it has a URL for;
+         *        `simulator` supports `sandbox` for sandbox keys;
+         *     2. else, for sandbox keys, the sandbox chain reader for `sandbox`.
+         *
+         *     With no reader at all (a production key and no reviewed `chain_read` connection) → 424 `PROVIDER_NOT_CONNECTED`; with
+         *     readers none of which supports the chain → 400 `UNSUPPORTED_CHAIN`. Default `sandbox`.
          * @example sandbox
          */
         TreasuryChain: string;
@@ -3337,8 +4240,8 @@ export interface components {
          */
         TokenSymbol: string;
         TreasuryStatusRequest: {
-            /** @description The ERC-20 token contract. An address without an ERC-20 `totalSupply()` → 400 `VALIDATION_ERROR`. */
-            contractAddress: components["schemas"]["EvmAddress"];
+            /** @description The ERC-20 token contract. No ERC-20 at this address (no code, or `totalSupply()`/`decimals()` fail) → 404 `NOT_FOUND`. Magic value on the sandbox chain: `0x000000000000000000000000000000000000dEaD` makes the sandbox reader fail like an unreachable node (503 `SOURCE_NOT_AVAILABLE`). */
+            contractAddress: components["schemas"]["EvmAddress-2"];
             chain?: components["schemas"]["TreasuryChain"];
             /** @description Expected token symbol, used to label the result. When omitted, the contract's `symbol()` is read. */
             asset?: components["schemas"]["TokenSymbol"];
@@ -3367,8 +4270,9 @@ export interface components {
             blockNumber: number;
         };
         /**
-         * @description A value that only a connected source can supply. With no connected source: `value: null`,
-         *     `reason: "source_not_connected"`, `source: null`. Never estimated or derived from other fields.
+         * @description A value that only a connected source can supply. With no connected source supplying it (none connected, or the
+         *     connected one does not report this value): `value: null`, `reason: "source_not_connected"`, `source: null`. Never
+         *     estimated or derived from other fields.
          */
         SourcedValue: {
             /** @description The value as a string, or `null` when no source supplied it. */
@@ -3382,7 +4286,7 @@ export interface components {
             source: components["schemas"]["SourceLabel"] | null;
         };
         TreasuryStatus: {
-            contractAddress: components["schemas"]["EvmAddress"];
+            contractAddress: components["schemas"]["EvmAddress-2"];
             chain: components["schemas"]["TreasuryChain"];
             /**
              * @description `asset` from the request, else the contract's `symbol()` as read on chain.
@@ -3390,14 +4294,14 @@ export interface components {
              */
             asset: string;
             totalSupply: components["schemas"]["TotalSupply"];
-            /** @description Circulating supply in minor units (total supply minus issuer-held treasury balances), from a connected `token_issuance` source. */
+            /** @description Circulating supply in minor units, as reported by a connected `token_issuance` source (the sandbox simulator reports it only when its connection config sets `circulatingSupplyMinor`). */
             circulatingSupply: components["schemas"]["SourcedValue"];
-            /** @description Reserves divided by supply as a decimal string (e.g. `"1.0213"`), from a connected `token_issuance` reserve source. */
+            /** @description Reserves divided by supply as a decimal string (e.g. `"1.0213"`), as reported by a connected `token_issuance` reserve source (the sandbox simulator: config `reserveRatio`, default `"1.00"`). */
             reserveRatio: components["schemas"]["SourcedValue"];
-            /** @description Market price in units of the peg currency (e.g. `"0.9998"`), from a connected price source. */
+            /** @description Market price in units of the peg currency (e.g. `"0.9998"`), as reported by a connected source (the sandbox `token_issuance` simulator reports it only when its connection config sets `pegPrice`). */
             pegPrice: components["schemas"]["SourcedValue"];
             /** @description `true` when any value above came from a sandbox simulator (e.g. `chain_read:sandbox`). */
-            simulated: components["schemas"]["Simulated"];
+            simulated: boolean;
             /** @description When the values were read. */
             asOf: components["schemas"]["Timestamp"];
         };
@@ -3448,8 +4352,8 @@ export interface components {
             horizonDays: number;
         };
         StressTestRequest: {
-            /** @description The ERC-20 token contract. No ERC-20 `totalSupply()` at this address → 422 `PRECHECK_FAILED`. */
-            contractAddress: components["schemas"]["EvmAddress"];
+            /** @description The ERC-20 token contract. No ERC-20 at this address, or a total supply of zero → 422 `PRECHECK_FAILED`. */
+            contractAddress: components["schemas"]["EvmAddress-2"];
             chain?: components["schemas"]["TreasuryChain"];
             /** @description Expected token symbol. When given, it must equal the contract's `symbol()` (else 422 `PRECHECK_FAILED`). */
             asset?: components["schemas"]["TokenSymbol"];
@@ -3530,7 +4434,7 @@ export interface components {
             shortfallMinor: components["schemas"]["AmountMinor"];
         };
         StressTestResult: {
-            contractAddress: components["schemas"]["EvmAddress"];
+            contractAddress: components["schemas"]["EvmAddress-2"];
             chain: components["schemas"]["TreasuryChain"];
             /**
              * @description `asset` from the request, else the contract's `symbol()` as read on chain.
@@ -3546,6 +4450,19 @@ export interface components {
             /** @description When total supply (and the reserve ratio, if read) were read. */
             asOf: components["schemas"]["Timestamp"];
         };
+        IssuanceRequestList: {
+            /**
+             * @description Number of issuance requests matching the filters (all pages).
+             * @example 1
+             */
+            count: number;
+            /** @example 20 */
+            limit: number;
+            /** @example 0 */
+            offset: number;
+            /** @description This page, newest first. */
+            data: components["schemas"]["IssuanceRequest"][];
+        };
         /**
          * @description Card network of the programme; cards carry it as `brand`.
          * @example visa
@@ -3555,10 +4472,15 @@ export interface components {
         /**
          * @description How card spend is funded:
          *
-         *     - `prefunded`: each card holds a balance in the programme's `fundingAsset`, topped up with `POST /cards/{cardId}/fund`;
-         *       authorizations draw the available balance down and are declined when it does not cover them.
-         *     - `just_in_time`: cards hold no standing balance; each authorization is funded at the moment it is approved from the
-         *       programme's funding account. `fund` on such a card answers 422 `CARD_REQUEST_REJECTED`.
+         *     - `prefunded`: each card holds a balance in the programme's `fundingAsset`, moved from the programme's funding account
+         *       with `POST /cards/{cardId}/fund`; authorizations draw the card's available balance down and are declined
+         *       (`insufficient_funds`) when it does not cover them.
+         *     - `just_in_time`: cards hold no standing balance; each authorization is funded at the moment it is approved, straight
+         *       from the programme's funding account, and declined (`insufficient_funds`) when that does not cover it. `fund` on such
+         *       a card answers 422 `CARD_REQUEST_REJECTED`.
+         *
+         *     Every programme has a funding account in the card ledger. In the sandbox it is credited with 100000 units of the
+         *     `fundingAsset` (test funds) when the programme is created; there is no endpoint to top it up.
          * @example prefunded
          * @enum {string}
          */
@@ -3576,7 +4498,7 @@ export interface components {
              */
             binSponsor: string;
             /**
-             * @description Countries where cards of the programme are issued (cardholder billing country must be one of them). A country on the sandbox restricted list (`CU`, `IR`, `KP`, `SY`) → 403 `COMPLIANCE_BLOCKED`.
+             * @description Countries where cards of the programme are issued (a cardholder's billing country must be one of them). Whole countries only: a subdivision such as `US-NY` → 422 `CARD_REQUEST_REJECTED`. A sanctioned jurisdiction (sandbox list: `CU`, `IR`, `KP`, `SY`, …) or one the organization's policy blocks → 403 `COMPLIANCE_BLOCKED`.
              * @example [
              *       "US"
              *     ]
@@ -3640,7 +4562,8 @@ export interface components {
          * @description Spending controls, in the programme's `fundingAsset`. Every field is optional; an omitted amount means no limit.
          *     Amounts must satisfy `perAuthorization ≤ daily ≤ monthly` where given (else 422 `CARD_REQUEST_REJECTED`). An MCC in
          *     `blockedCategories` is declined even when it is also in `allowedCategories`. Daily windows reset at 00:00 UTC, monthly
-         *     windows on the 1st at 00:00 UTC.
+         *     windows on the 1st at 00:00 UTC. Limits are checked by each authorization, so a change applies from the next one;
+         *     holds already placed are not re-checked.
          */
         CardLimits: {
             /** @description Maximum amount of one authorization. */
@@ -3761,17 +4684,25 @@ export interface components {
          *     | `active` or `frozen` | `POST /cards/{cardId}/deactivate` | `deactivated` (terminal) |
          *
          *     Any other transition (freeze a frozen card, unfreeze an active one, anything on a deactivated card) → 409
-         *     `CARD_RECORD_CONFLICT`. Only `active` cards authorize spend; a `frozen` card declines authorizations but can be funded and
-         *     have its limits changed; a `deactivated` card accepts no operation except reads.
+         *     `CARD_RECORD_CONFLICT`. Only `active` cards authorize spend; a `frozen` card declines authorizations (`card_frozen`) but
+         *     can be funded and have its limits changed; a `deactivated` card declines authorizations (`card_deactivated`) and accepts
+         *     no fund, limit or state change. Holds placed before a freeze or deactivation can still be captured or reversed (the
+         *     network settles them).
          * @example active
          * @enum {string}
          */
         CardStatus: "active" | "frozen" | "deactivated";
-        /** @description Card balance in the programme's funding asset. Always `"0"` on `just_in_time` programmes. */
+        /**
+         * @description The card's balance in the programme's funding asset, derived from the card ledger (the sum of the entries of the card's
+         *     accounts; never a stored counter). `ledger` = `available` + `pending`. On `just_in_time` programmes `available` is
+         *     always `"0.00"` and `pending` holds the open authorizations.
+         */
         CardBalance: {
-            /** @description Spendable now (ledger minus pending authorization holds). */
+            /** @description Spendable now: funding minus authorization holds, captures excluded. */
             available: components["schemas"]["DecimalAmount"];
-            /** @description Posted balance (funding minus captures, plus reversals). */
+            /** @description Held by pending authorizations (not yet captured or reversed). */
+            pending: components["schemas"]["DecimalAmount"];
+            /** @description `available` + `pending`: funding minus captures. */
             ledger: components["schemas"]["DecimalAmount"];
             /** @description The programme's `fundingAsset`. */
             asset: components["schemas"]["Stablecoin"];
@@ -3825,12 +4756,52 @@ export interface components {
              */
             name: string;
             categoryCode: components["schemas"]["MerchantCategoryCode"];
+            /**
+             * @description Merchant city.
+             * @example San Francisco
+             */
+            city?: string;
+            /**
+             * @description Merchant country (ISO 3166-1 alpha-2).
+             * @example US
+             */
+            country?: string;
         };
         /**
-         * @description One entry of a card's activity. `type`:
-         *     `funding` (the card was funded; posted at once), `authorization` (a hold on the available balance; `pending` until
-         *     captured or reversed, or `declined`), `capture` (the settled amount of an authorization; posted), `reversal` (an
-         *     authorization released or a capture refunded; posted).
+         * @description Card authorization id (sandbox test helpers).
+         * @example cauth_4Ty8Mk2Vb6Rn1Qz7Hx3Lc
+         */
+        CardAuthorizationId: string;
+        /**
+         * @description Why an authorization was declined (checked in this order):
+         *
+         *     | Reason | Condition |
+         *     |---|---|
+         *     | `card_frozen` | the card is `frozen` |
+         *     | `card_deactivated` | the card is `deactivated` |
+         *     | `merchant_category_blocked` | the merchant's MCC is in `limits.blockedCategories` |
+         *     | `merchant_category_not_allowed` | `limits.allowedCategories` is set and does not contain the MCC |
+         *     | `limit_per_authorization` | the amount is above `limits.perAuthorization` |
+         *     | `limit_daily` | the amount plus what was authorized this UTC day is above `limits.daily` |
+         *     | `limit_monthly` | the amount plus what was authorized this UTC month is above `limits.monthly` |
+         *     | `insufficient_funds` | `prefunded`: the card's available balance does not cover the amount; `just_in_time`: the programme's funding account does not |
+         *
+         *     "Authorized" in a window is the sum of the approved authorizations created in it, minus what was reversed of them.
+         * @example insufficient_funds
+         * @enum {string}
+         */
+        DeclineReason: "card_frozen" | "card_deactivated" | "merchant_category_blocked" | "merchant_category_not_allowed" | "limit_per_authorization" | "limit_daily" | "limit_monthly" | "insufficient_funds";
+        /**
+         * @description One entry of a card's activity. `type` and `status`:
+         *
+         *     | `type` | `status` | Meaning | Ledger |
+         *     |---|---|---|---|
+         *     | `funding` | `posted` | the card was funded | programme funding → card available |
+         *     | `authorization` | `pending` | a hold on the card is open | card available (or programme funding, `just_in_time`) → card pending |
+         *     | `authorization` | `closed` | the hold was fully captured and/or reversed | — |
+         *     | `authorization` | `declined` | the authorization was refused (`declineReason`) | no effect |
+         *     | `capture` | `posted` | (part of) a hold was settled to the merchant | card pending → merchant settlement |
+         *     | `reversal` | `posted` | (part of) a hold was released | card pending → card available (or programme funding) |
          */
         CardTransaction: {
             transactionId: components["schemas"]["CardTransactionId"];
@@ -3840,15 +4811,19 @@ export interface components {
              */
             type: "funding" | "authorization" | "capture" | "reversal";
             /**
-             * @description `pending` (authorization hold), `posted` (in the ledger balance) or `declined` (authorization refused; no balance effect).
+             * @description See above.
              * @enum {string}
              */
-            status: "pending" | "posted" | "declined";
+            status: "pending" | "closed" | "posted" | "declined";
             amount: components["schemas"]["DecimalAmount"];
             /** @description Asset of `amount` (the programme's funding asset). */
             asset: components["schemas"]["Stablecoin"];
             /** @description The merchant; `null` on `funding`. */
             merchant: components["schemas"]["Merchant"] | null;
+            /** @description The authorization this entry belongs to; `null` on `funding`. */
+            authorizationId: components["schemas"]["CardAuthorizationId"] | null;
+            /** @description Set on declined authorizations; otherwise `null`. */
+            declineReason: components["schemas"]["DeclineReason"] | null;
             createdAt: components["schemas"]["Timestamp"];
         };
         /** @description A page of transactions, newest first. */
@@ -3866,7 +4841,7 @@ export interface components {
             simulated: true;
         };
         FundCardRequest: {
-            /** @description Amount to add, greater than zero (`"0"` → 422 `CARD_REQUEST_REJECTED`). See the operation for sandbox magic amounts. */
+            /** @description Amount to move from the programme's funding account to the card, greater than zero and with at most the asset's decimal places (6 for USDC and USDT, 18 for DAI), else 422 `CARD_REQUEST_REJECTED`. See the operation for sandbox magic amounts. */
             amount: components["schemas"]["DecimalAmount"];
             /** @description Must equal the programme's `fundingAsset` (else 422 `CARD_REQUEST_REJECTED`). */
             asset: components["schemas"]["Stablecoin"];
@@ -3875,7 +4850,7 @@ export interface components {
             /** @description The card with its new balance. */
             card: components["schemas"]["Card"];
             /**
-             * @description Id of the ledger entry crediting the card.
+             * @description Id of the ledger entry crediting the card's available account (its balancing debit is on the programme's funding account).
              * @example cle_5Rk1Wd7Nq3Zx9Bt2Hm6Lp
              */
             ledgerEntryId: string;
@@ -3899,6 +4874,60 @@ export interface components {
         UpdateCardLimitsRequest: {
             /** @description Replaces the card's limits as a whole; a field left out is removed (`{}` removes every limit). */
             limits: components["schemas"]["CardLimits"];
+        };
+        SimulateAuthorizationRequest: {
+            /** @description Amount the merchant asks to authorize, in the programme's funding asset; greater than zero with at most the asset's decimal places (else 422 `CARD_REQUEST_REJECTED`). See the operation for sandbox magic amounts. */
+            amount: components["schemas"]["DecimalAmount"];
+            /** @description The merchant; default `{name: "Sandbox Merchant", categoryCode: "5999"}`. */
+            merchant?: components["schemas"]["Merchant"];
+        };
+        /**
+         * @description A simulated card authorization. `status`: `pending` (approved; a hold of `pendingAmount` is open) → `closed` (the hold
+         *     was captured and/or reversed in full); or `declined` (refused with `declineReason`, no balance effect). Declined
+         *     authorizations are recorded, not errors.
+         */
+        CardAuthorization: {
+            authorizationId: components["schemas"]["CardAuthorizationId"];
+            cardId: components["schemas"]["CardId"];
+            /**
+             * @description See above.
+             * @enum {string}
+             */
+            status: "pending" | "closed" | "declined";
+            /** @description `false` when declined. */
+            approved: boolean;
+            /** @description `null` when approved. */
+            declineReason: components["schemas"]["DeclineReason"] | null;
+            /** @description Amount requested. */
+            amount: components["schemas"]["DecimalAmount"];
+            /** @description Still held (amount minus captured minus reversed; `"0.00"` once closed or when declined). */
+            pendingAmount: components["schemas"]["DecimalAmount"];
+            /** @description Settled to the merchant so far. */
+            capturedAmount: components["schemas"]["DecimalAmount"];
+            /** @description Released back so far. */
+            reversedAmount: components["schemas"]["DecimalAmount"];
+            /** @description The programme's funding asset. */
+            asset: components["schemas"]["Stablecoin"];
+            merchant: components["schemas"]["Merchant"];
+            /** @description The transactions this request created (an `authorization`; a `capture` and possibly a `reversal` of the remainder; a `reversal`). */
+            transactions: components["schemas"]["CardTransaction"][];
+            /** @description The card's balance after this request. */
+            balance: components["schemas"]["CardBalance"];
+            /**
+             * @description Always `true` (card issuing simulator).
+             * @constant
+             */
+            simulated: true;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        CaptureAuthorizationRequest: {
+            /** @description Amount to capture, at most the open hold (`pendingAmount`); default the whole hold. Whatever remains of the hold afterwards is released and the authorization closes. See the operation for sandbox magic amounts. */
+            amount?: components["schemas"]["DecimalAmount"];
+        };
+        ReverseAuthorizationRequest: {
+            /** @description Amount of the hold to release, at most `pendingAmount`; default the whole hold. The authorization closes when nothing is held any more. See the operation for sandbox magic amounts. */
+            amount?: components["schemas"]["DecimalAmount"];
         };
         /** @enum {string} */
         Environment: "sandbox" | "production";
@@ -4006,15 +5035,45 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        /**
+         * @description Treasury capabilities the organization allows per chain (keys are chain names, as in `TreasuryChain`). Everything is
+         *     enabled unless set to `false`:
+         *
+         *     - `mintBurn: false` → `treasury/mint` and `treasury/burn` for issuers on that chain answer 403 `CHAIN_CAPABILITY_DISABLED`;
+         *     - `stressTest: false` → `treasury/stress-test` on that chain answers 403 `CHAIN_CAPABILITY_DISABLED`.
+         * @example {
+         *       "sandbox": {
+         *         "mintBurn": false
+         *       },
+         *       "ethereum": {
+         *         "mintBurn": false,
+         *         "stressTest": true
+         *       }
+         *     }
+         */
+        ChainCapabilities: {
+            [key: string]: {
+                /** @description Mint and burn requests (default `true`). */
+                mintBurn?: boolean;
+                /** @description Stress tests (default `true`). */
+                stressTest?: boolean;
+            };
+        };
         /** @description An organization's settings. */
         OrganizationSettings: {
             /** @example org_acme */
             organizationId: string;
             policy: components["schemas"]["PolicySettings"];
+            /** @description Treasury capabilities per chain; present only when some are set (absent, everything is enabled). */
+            chainCapabilities?: components["schemas"]["ChainCapabilities"];
         };
-        /** @description Replaces the organization's policy as a whole (send both fields; read them first to change one). */
+        /**
+         * @description Replaces each section sent as a whole (read the settings first to change one field of a section); sections not sent
+         *     are kept. At least one section.
+         */
         UpdateOrganizationSettingsRequest: {
-            policy: components["schemas"]["PolicySettings"];
+            policy?: components["schemas"]["PolicySettings"];
+            chainCapabilities?: components["schemas"]["ChainCapabilities"];
         };
         Readiness: {
             /** @enum {string} */
@@ -4210,6 +5269,34 @@ export interface components {
          * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
          */
         IdempotencyKeyRequired: string;
+        /**
+         * @description Sandbox magic value, honoured by the card issuing simulator only (a live card issuer ignores it). The simulated card
+         *     issuer answers this failure when the request reaches it — after validation, the card lookup, screening and the
+         *     card's state checks — and nothing is recorded:
+         *
+         *     | Value | Response |
+         *     |---|---|
+         *     | `PROVIDER_AUTHORIZATION_DENIED` | 403 `PROVIDER_AUTHORIZATION_DENIED` |
+         *     | `CARD_REQUEST_REJECTED` | 422 `CARD_REQUEST_REJECTED` |
+         *     | `PROVIDER_RATE_LIMITED` | 429 `PROVIDER_RATE_LIMITED` with `Retry-After: 1` |
+         *     | `CARD_OPERATION_NOT_SUPPORTED` | 501 `CARD_OPERATION_NOT_SUPPORTED` |
+         *     | `PROVIDER_EXECUTION_FAILED` | 502 `PROVIDER_EXECUTION_FAILED` |
+         *
+         *     The header is not part of the `Idempotency-Key` fingerprint: the outcome is stored under the key like any other
+         *     (except 429, after which a retry executes).
+         * @example PROVIDER_RATE_LIMITED
+         */
+        SandboxSimulateError: "PROVIDER_AUTHORIZATION_DENIED" | "CARD_REQUEST_REJECTED" | "PROVIDER_RATE_LIMITED" | "CARD_OPERATION_NOT_SUPPORTED" | "PROVIDER_EXECUTION_FAILED";
+        /**
+         * @description The card's id (`card_…`). Unknown or another organization's → 404 `NOT_FOUND`.
+         * @example card_3Vb7Nx1Qk9Tz5Hm2Lw8Rd
+         */
+        CardIdPath: string;
+        /**
+         * @description The authorization's id (`cauth_…`), of this card. Unknown, of another card or of another organization → 404 `NOT_FOUND`.
+         * @example cauth_4Ty8Mk2Vb6Rn1Qz7Hx3Lc
+         */
+        AuthorizationIdPath: string;
     };
     requestBodies: never;
     headers: {
@@ -4573,6 +5660,104 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    listContractTemplates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The catalogue. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplateList"];
+                };
+            };
+            /**
+             * @description Unauthorized.
+             *
+             *     - `UNAUTHORIZED`: the API key is missing, malformed, unknown or revoked.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Forbidden.
+             *
+             *     - `FORBIDDEN`: the key lacks `projects:read`.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent; retry after `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Service unavailable.
+             *
+             *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     generateContract: {
         parameters: {
             query?: never;
@@ -4681,7 +5866,7 @@ export interface operations {
             /**
              * @description Failed dependency.
              *
-             *     - `PROVIDER_NOT_CONNECTED`: `network` is not `sandbox` and no reviewed deployment connection serves it for the organization and environment.
+             *     - `PROVIDER_NOT_CONNECTED`: `network` is not `sandbox` (no reviewed deployment connection serves it), or a production key asked for `sandbox`.
              */
             424: {
                 headers: {
@@ -4722,11 +5907,298 @@ export interface operations {
                 };
             };
             /**
-             * @description Not implemented.
+             * @description Service unavailable.
              *
-             *     - `NOT_IMPLEMENTED`: the operation is specified but not built yet; every authenticated request gets this until the contracts work lands.
+             *     - `IDEMPOTENCY_UNAVAILABLE`: the idempotency store is unavailable; nothing was executed.
+             *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
+             *     - `STORAGE_UNAVAILABLE`: the database could not record the stage; nothing was recorded.
              */
-            501: {
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getContractProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The contract project (`cprj_…`) returned by generate. */
+                projectId: components["schemas"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The project. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContractProject"];
+                };
+            };
+            /**
+             * @description Bad request.
+             *
+             *     - `VALIDATION_ERROR`: `projectId` is malformed.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Unauthorized.
+             *
+             *     - `UNAUTHORIZED`: the API key is missing, malformed, unknown or revoked.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Forbidden.
+             *
+             *     - `FORBIDDEN`: the key lacks `projects:read`.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Not found.
+             *
+             *     - `NOT_FOUND`: no contract project with this id in the key's organization and environment.
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent; retry after `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Service unavailable.
+             *
+             *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    compileContract: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional. Same semantics as on the endpoints where it is required; without it the request is not deduplicated.
+                 * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+            };
+            path: {
+                /** @description The contract project (`cprj_…`) returned by generate. */
+                projectId: components["schemas"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CompileContractRequest"];
+            };
+        };
+        responses: {
+            /** @description The compile stage's output; the project is `compiled`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CompileStageResult"];
+                };
+            };
+            /**
+             * @description Bad request.
+             *
+             *     - `VALIDATION_ERROR`: the request does not match the schema; `errors` lists each failure.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Unauthorized.
+             *
+             *     - `UNAUTHORIZED`: the API key is missing, malformed, unknown or revoked.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Forbidden.
+             *
+             *     - `FORBIDDEN`: the key lacks `projects:write`.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Not found.
+             *
+             *     - `NOT_FOUND`: no contract project with this id in the key's organization and environment.
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Conflict.
+             *
+             *     - `STATE_CONFLICT`: the project is not `generated` (stages run in order; see `ProjectStage`), or compile has already run, or a concurrent compile won.
+             *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Unprocessable request.
+             *
+             *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
+             *     - `COMPILATION_FAILED`: solc reported errors (`compilerErrors` lists them), or the source defines no contract `contractName`.
+             */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent; retry after `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
+             */
+            500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -4740,6 +6212,865 @@ export interface operations {
              *
              *     - `IDEMPOTENCY_UNAVAILABLE`: the idempotency store is unavailable; nothing was executed.
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
+             *     - `STORAGE_UNAVAILABLE`: the database could not record the stage; nothing was recorded.
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    validateContract: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional. Same semantics as on the endpoints where it is required; without it the request is not deduplicated.
+                 * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+            };
+            path: {
+                /** @description The contract project (`cprj_…`) returned by generate. */
+                projectId: components["schemas"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every check passed; the project is `validated`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidateStageResult"];
+                };
+            };
+            /**
+             * @description Bad request.
+             *
+             *     - `VALIDATION_ERROR`: the request does not match the schema; `errors` lists each failure.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Unauthorized.
+             *
+             *     - `UNAUTHORIZED`: the API key is missing, malformed, unknown or revoked.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Forbidden.
+             *
+             *     - `FORBIDDEN`: the key lacks `projects:write`.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Not found.
+             *
+             *     - `NOT_FOUND`: no contract project with this id in the key's organization and environment.
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Conflict.
+             *
+             *     - `STATE_CONFLICT`: the project is not `compiled` (stages run in order; see `ProjectStage`), or validate has already run, or a concurrent validate won.
+             *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Unprocessable request.
+             *
+             *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
+             *     - `PRECHECK_FAILED`: a static check failed (`findings` lists the failed checks, `stage` is `validate`).
+             */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent; retry after `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Service unavailable.
+             *
+             *     - `IDEMPOTENCY_UNAVAILABLE`: the idempotency store is unavailable; nothing was executed.
+             *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
+             *     - `STORAGE_UNAVAILABLE`: the database could not record the stage; nothing was recorded.
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    simulateContract: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional. Same semantics as on the endpoints where it is required; without it the request is not deduplicated.
+                 * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+            };
+            path: {
+                /** @description The contract project (`cprj_…`) returned by generate. */
+                projectId: components["schemas"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every flow passed; the project is `simulated`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SimulateStageResult"];
+                };
+            };
+            /**
+             * @description Bad request.
+             *
+             *     - `VALIDATION_ERROR`: the request does not match the schema; `errors` lists each failure.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Unauthorized.
+             *
+             *     - `UNAUTHORIZED`: the API key is missing, malformed, unknown or revoked.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Forbidden.
+             *
+             *     - `FORBIDDEN`: the key lacks `projects:write`.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Not found.
+             *
+             *     - `NOT_FOUND`: no contract project with this id in the key's organization and environment.
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Conflict.
+             *
+             *     - `STATE_CONFLICT`: the project is not `validated` (stages run in order; see `ProjectStage`), or simulate has already run, or a concurrent simulate won.
+             *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Unprocessable request.
+             *
+             *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
+             *     - `PRECHECK_FAILED`: a flow did not behave as the template requires (`findings` lists the failed flows, `stage` is `simulate`).
+             */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent; retry after `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Service unavailable.
+             *
+             *     - `IDEMPOTENCY_UNAVAILABLE`: the idempotency store is unavailable; nothing was executed.
+             *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
+             *     - `STORAGE_UNAVAILABLE`: the database could not record the stage; nothing was recorded.
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deployContract: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional. Same semantics as on the endpoints where it is required; without it the request is not deduplicated.
+                 * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+            };
+            path: {
+                /** @description The contract project (`cprj_…`) returned by generate. */
+                projectId: components["schemas"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeployContractRequest"];
+            };
+        };
+        responses: {
+            /** @description Deployed; the project is `deployed`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeployStageResult"];
+                };
+            };
+            /**
+             * @description Bad request.
+             *
+             *     - `VALIDATION_ERROR`: the request does not match the schema; `errors` lists each failure.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Unauthorized.
+             *
+             *     - `UNAUTHORIZED`: the API key is missing, malformed, unknown or revoked.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Forbidden.
+             *
+             *     - `FORBIDDEN`: the key lacks `projects:write`.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Not found.
+             *
+             *     - `NOT_FOUND`: no contract project with this id in the key's organization and environment.
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Conflict.
+             *
+             *     - `STATE_CONFLICT`: the project is not `simulated` (stages run in order; see `ProjectStage`), or deploy has already run, or a concurrent deploy won.
+             *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Unprocessable request.
+             *
+             *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
+             *     - `PRECHECK_FAILED`: an address is unusable (zero, failing checksum), `initialSupply.amountMinor` is zero, or a deployment transaction reverted.
+             */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Failed dependency.
+             *
+             *     - `PROVIDER_NOT_CONNECTED`: the project's network has no reviewed deployment connection (every network but `sandbox`), or a production key.
+             */
+            424: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent; retry after `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Service unavailable.
+             *
+             *     - `IDEMPOTENCY_UNAVAILABLE`: the idempotency store is unavailable; nothing was executed.
+             *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
+             *     - `STORAGE_UNAVAILABLE`: the database could not record the stage; nothing was recorded.
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    verifyContract: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional. Same semantics as on the endpoints where it is required; without it the request is not deduplicated.
+                 * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+            };
+            path: {
+                /** @description The contract project (`cprj_…`) returned by generate. */
+                projectId: components["schemas"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deployed code matches; the project is `verified`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerifyStageResult"];
+                };
+            };
+            /**
+             * @description Bad request.
+             *
+             *     - `VALIDATION_ERROR`: the request does not match the schema; `errors` lists each failure.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Unauthorized.
+             *
+             *     - `UNAUTHORIZED`: the API key is missing, malformed, unknown or revoked.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Forbidden.
+             *
+             *     - `FORBIDDEN`: the key lacks `projects:write`.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Not found.
+             *
+             *     - `NOT_FOUND`: no contract project with this id in the key's organization and environment.
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Conflict.
+             *
+             *     - `STATE_CONFLICT`: the project is not `deployed` (stages run in order; see `ProjectStage`), or verify has already run, or a concurrent verify won.
+             *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Unprocessable request.
+             *
+             *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
+             *     - `PRECHECK_FAILED`: the code on chain differs from the compiled runtime bytecode (`findings` carries both hashes).
+             */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent; retry after `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Service unavailable.
+             *
+             *     - `IDEMPOTENCY_UNAVAILABLE`: the idempotency store is unavailable; nothing was executed.
+             *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
+             *     - `STORAGE_UNAVAILABLE`: the database could not record the stage; nothing was recorded.
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    launchContract: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional. Same semantics as on the endpoints where it is required; without it the request is not deduplicated.
+                 * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+            };
+            path: {
+                /** @description The contract project (`cprj_…`) returned by generate. */
+                projectId: components["schemas"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The issuer; the project is `launched`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LaunchStageResult"];
+                };
+            };
+            /**
+             * @description Bad request.
+             *
+             *     - `VALIDATION_ERROR`: the request does not match the schema; `errors` lists each failure.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Unauthorized.
+             *
+             *     - `UNAUTHORIZED`: the API key is missing, malformed, unknown or revoked.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Forbidden.
+             *
+             *     - `FORBIDDEN`: the key lacks `projects:write`.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Not found.
+             *
+             *     - `NOT_FOUND`: no contract project with this id in the key's organization and environment.
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Conflict.
+             *
+             *     - `STATE_CONFLICT`: the project is not `verified` (stages run in order; see `ProjectStage`), or launch has already run, or a concurrent launch won.
+             *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Unprocessable request.
+             *
+             *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
+             *     - `PRECHECK_FAILED`: a deployment signer lacks `MINTER_ROLE` or `BURNER_ROLE` on chain (`findings`).
+             */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent; retry after `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Service unavailable.
+             *
+             *     - `IDEMPOTENCY_UNAVAILABLE`: the idempotency store is unavailable; nothing was executed.
+             *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
+             *     - `STORAGE_UNAVAILABLE`: the database could not record the stage; nothing was recorded.
              */
             503: {
                 headers: {
@@ -6187,20 +8518,6 @@ export interface operations {
                 };
             };
             /**
-             * @description Not implemented.
-             *
-             *     - `NOT_IMPLEMENTED` — the operation is specified but not built yet; nothing was executed.
-             */
-            501: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
              * @description Bad gateway.
              *
              *     - `PROVIDER_EXECUTION_FAILED` — the bank transfer provider failed or timed out; nothing was recorded (simulator: `reference` starting with `TIMEOUT`).
@@ -6401,23 +8718,9 @@ export interface operations {
                 };
             };
             /**
-             * @description Not implemented.
-             *
-             *     - `NOT_IMPLEMENTED` — the operation is specified but not built yet; nothing was executed.
-             */
-            501: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
              * @description Bad gateway.
              *
-             *     - `PROVIDER_EXECUTION_FAILED` — the provider could not be queried; the stored transfer is unchanged.
+             *     - `PROVIDER_EXECUTION_FAILED` — the provider could not be queried, or reported a state the transfer cannot move to; the stored transfer is unchanged (simulator: `reference` starting with `UNREACHABLE`).
              */
             502: {
                 headers: {
@@ -6622,23 +8925,9 @@ export interface operations {
                 };
             };
             /**
-             * @description Not implemented.
-             *
-             *     - `NOT_IMPLEMENTED` — the operation is specified but not built yet; nothing was executed.
-             */
-            501: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
              * @description Bad gateway.
              *
-             *     - `PROVIDER_EXECUTION_FAILED` — the provider failed or refused the cancellation; the transfer is unchanged.
+             *     - `PROVIDER_EXECUTION_FAILED` — the provider failed or refused the cancellation; the transfer is unchanged (simulator: `reference` starting with `UNREACHABLE`).
              */
             502: {
                 headers: {
@@ -6715,7 +9004,7 @@ export interface operations {
              * @description Bad request.
              *
              *     - `IDEMPOTENCY_KEY_REQUIRED` — the `Idempotency-Key` header is missing.
-             *     - `VALIDATION_ERROR` — the body does not match the schema (`errors` lists each failure); or `rail` does not suit `destination.account` or `destination.currency` (see `BankRail`); or `custody.walletId` is not an `active` custody wallet of the organization on `custody.chain`; or `destinationAddress` is not valid for `custody.chain`.
+             *     - `VALIDATION_ERROR` — the body does not match the schema (`errors` lists each failure); or `source` cannot be debited in `currency`, or `rail` does not suit `destination.account` or `destination.currency` (see `BankRail`), or a check digit or a `reference` length is wrong; or `currency` or `destination.currency` has no sandbox FX rate; or `custody.asset` is not carried on `custody.chain`; or `custody.walletId` is not an `active` custody wallet of the organization on `custody.chain`; or `destinationAddress` is not valid for `custody.chain`.
              */
             400: {
                 headers: {
@@ -6818,23 +9107,9 @@ export interface operations {
                 };
             };
             /**
-             * @description Not implemented.
-             *
-             *     - `NOT_IMPLEMENTED` — the operation is specified but not built yet; nothing was executed.
-             */
-            501: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
              * @description Bad gateway.
              *
-             *     - `PROVIDER_EXECUTION_FAILED` — a connected screening provider failed during the synchronous screening; no run was created.
+             *     - `PROVIDER_EXECUTION_FAILED` — the bank transfer provider failed the synchronous payout route check; no run was created (simulator: `reference` starting with `TIMEOUT`).
              */
             502: {
                 headers: {
@@ -6870,7 +9145,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The run id (`wfr_…`) returned by `corridor/simulate`. */
-                workflowRunId: components["schemas"]["WorkflowRunId"];
+                workflowRunId: string;
             };
             cookie?: never;
         };
@@ -6894,8 +9169,8 @@ export interface operations {
             /**
              * @description Bad request.
              *
-             *     - `INVALID_INPUT` — the request carries a query string or a body; this operation takes neither.
-             *     - `VALIDATION_ERROR` — `workflowRunId` is not a `wfr_…` id (`errors` says why).
+             *     - `INVALID_INPUT` — `workflowRunId` is malformed (not `wfr_` followed by 20–40 letters or digits), or the request carries a body.
+             *     - `VALIDATION_ERROR` — the request carries query parameters (this operation takes none), or `workflowRunId` is longer than 64 characters (`errors` says why).
              */
             400: {
                 headers: {
@@ -6983,20 +9258,6 @@ export interface operations {
                 };
             };
             /**
-             * @description Not implemented.
-             *
-             *     - `NOT_IMPLEMENTED` — the operation is specified but not built yet; nothing was executed.
-             */
-            501: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
              * @description Service unavailable.
              *
              *     - `RATE_LIMIT_UNAVAILABLE` — the rate limiter store is unavailable; the request was not executed.
@@ -7040,7 +9301,7 @@ export interface operations {
             /**
              * @description Unauthorized.
              *
-             *     - `UNAUTHORIZED` — `X-Scheduler-Secret` is missing or wrong, or `SCHEDULER_SECRET` is not configured (then every call is refused).
+             *     - `UNAUTHORIZED` — `X-Scheduler-Secret` is missing or wrong (compared in constant time), or an API key was sent instead.
              */
             401: {
                 headers: {
@@ -7054,23 +9315,9 @@ export interface operations {
             /**
              * @description Internal error.
              *
-             *     - `INTERNAL_ERROR` — an unexpected error; the body never carries internals. Quote `requestId` to support.
+             *     - `INTERNAL_ERROR` — `SCHEDULER_SECRET` is not configured on the server (every call is refused), or an unexpected error; the body never carries internals. Quote `requestId` to support.
              */
             500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Not implemented.
-             *
-             *     - `NOT_IMPLEMENTED` — the operation is specified but not built yet; nothing was executed.
-             */
-            501: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -7106,7 +9353,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Shape 2: the wallet, now `active` (or `rejected` when the approval request was rejected, cancelled or expired). */
+            /** @description Shape 2: the wallet, now `active` (or `rejected` when the approval request was rejected or expired). */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7170,7 +9417,8 @@ export interface operations {
             /**
              * @description Forbidden.
              *
-             *     - `FORBIDDEN` — the API key lacks the scope `wallets:write`, or `organizationId` is not the key's organization.
+             *     - `FORBIDDEN` — the API key lacks the scope `wallets:write`, or `organizationId` is not the key's organization; or (shape 2) the approval request is still pending or was already used.
+             *     - `COMPLIANCE_BLOCKED` — shape 1: a jurisdiction is sanctioned or blocked by the organization's policy; nothing was created; `reasons` lists each rule.
              */
             403: {
                 headers: {
@@ -7198,7 +9446,7 @@ export interface operations {
             /**
              * @description Conflict.
              *
-             *     - `CUSTODY_STATE_CONFLICT` — shape 2: the wallet is not `pending_approval`, the approval request belongs to another wallet or operation, or it is still pending.
+             *     - `CUSTODY_STATE_CONFLICT` — shape 2: the wallet is not `pending_approval` (already `active` or `rejected`), or the approval request belongs to another wallet or operation. Nothing changed.
              *     - `IDEMPOTENCY_IN_PROGRESS` — a request with the same `Idempotency-Key` is still being processed; retry later.
              */
             409: {
@@ -7264,20 +9512,6 @@ export interface operations {
              *     - `INTERNAL_ERROR` — an unexpected error; the body never carries internals. Quote `requestId` to support.
              */
             500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Not implemented.
-             *
-             *     - `NOT_IMPLEMENTED` — the operation is specified but not built yet; nothing was executed.
-             */
-            501: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -7487,23 +9721,9 @@ export interface operations {
                 };
             };
             /**
-             * @description Not implemented.
-             *
-             *     - `NOT_IMPLEMENTED` — the operation is specified but not built yet; nothing was executed.
-             */
-            501: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
              * @description Bad gateway.
              *
-             *     - `PROVIDER_EXECUTION_FAILED` — the custody provider failed to report the balances.
+             *     - `PROVIDER_EXECUTION_FAILED` — the custody provider failed to report the balances, or could not be reached (simulator: its books cannot be read).
              */
             502: {
                 headers: {
@@ -7621,8 +9841,8 @@ export interface operations {
             /**
              * @description Forbidden.
              *
-             *     - `FORBIDDEN` — the API key lacks the scope `wallets:write`, or `organizationId` is not the key's organization.
-             *     - `COMPLIANCE_BLOCKED` — shape 1: screening of the destination address and jurisdictions, or the wallet's `policy` (allowed assets, destination allowlist, limits), blocked the transfer; nothing was created; `reasons` lists each rule.
+             *     - `FORBIDDEN` — the API key lacks the scope `wallets:write`, or `organizationId` is not the key's organization; or (shape 2) the approval request is still pending, was already used, or was approved for another payload — nothing changed.
+             *     - `COMPLIANCE_BLOCKED` — shape 1: screening of the destination address and jurisdictions, the organization's policy, or the wallet's `policy` (allowed assets, destination allowlist, limits), blocked the transfer; nothing was created; `reasons` lists each rule.
              */
             403: {
                 headers: {
@@ -7650,7 +9870,7 @@ export interface operations {
             /**
              * @description Conflict.
              *
-             *     - `CUSTODY_STATE_CONFLICT` — shape 1: the wallet is not `active`; shape 2: the transfer is not `pending_approval`, or the approval request is still pending or belongs to another transfer; shape 3: `expectedVersion` differs from the transfer's `version`, or its state allows no step. Nothing changed.
+             *     - `CUSTODY_STATE_CONFLICT` — shape 1: the wallet is not `active`; shape 2: the transfer is neither `pending_approval` nor `approved` (after a failed submission), or the approval request belongs to another transfer; shape 3: `expectedVersion` differs from the transfer's `version`, its state allows no step, or the provider's record of it does not match. Nothing changed.
              *     - `IDEMPOTENCY_IN_PROGRESS` — a request with the same `Idempotency-Key` is still being processed; retry later.
              */
             409: {
@@ -7725,23 +9945,9 @@ export interface operations {
                 };
             };
             /**
-             * @description Not implemented.
-             *
-             *     - `NOT_IMPLEMENTED` — the operation is specified but not built yet; nothing was executed.
-             */
-            501: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
              * @description Bad gateway.
              *
-             *     - `PROVIDER_EXECUTION_FAILED` — the custody provider failed the submission; the transfer stays `approved` (simulator: `note` starting with `TIMEOUT`).
+             *     - `PROVIDER_EXECUTION_FAILED` — the custody provider failed the submission or the reconcile read; the transfer is unchanged (after shape 2's approval it stays `approved`) (simulator: `note` starting with `TIMEOUT`).
              */
             502: {
                 headers: {
@@ -7757,7 +9963,7 @@ export interface operations {
              *
              *     - `IDEMPOTENCY_UNAVAILABLE` — the idempotency store is unavailable; the request was not executed.
              *     - `RATE_LIMIT_UNAVAILABLE` — the rate limiter store is unavailable; the request was not executed.
-             *     - `SOURCE_NOT_AVAILABLE` — shape 3: the custody provider could not be read to reconcile; nothing changed; retry.
+             *     - `SOURCE_NOT_AVAILABLE` — shapes 2 and 3: the custody provider could not be reached to submit or reconcile; the transfer is unchanged (after shape 2's approval it stays `approved`); retry.
              */
             503: {
                 headers: {
@@ -7865,7 +10071,7 @@ export interface operations {
             /**
              * @description Conflict.
              *
-             *     - `CUSTODY_STATE_CONFLICT` — the provider reports a state the stored transfer cannot move to; nothing was recorded.
+             *     - `CUSTODY_STATE_CONFLICT` — the provider's record of the transfer does not match it (unknown `transferId`, other asset, amount or destination); nothing was recorded.
              *     - `IDEMPOTENCY_IN_PROGRESS` — a request with the same `Idempotency-Key` is still being processed; retry later.
              */
             409: {
@@ -7883,6 +10089,20 @@ export interface operations {
              *     - `IDEMPOTENCY_KEY_REUSED` — the `Idempotency-Key` was already used with a different request body.
              */
             422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Failed dependency.
+             *
+             *     - `PROVIDER_NOT_CONNECTED` — no reviewed `custody` provider connection serves the request (custody fails closed).
+             */
+            424: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -7917,20 +10137,6 @@ export interface operations {
              *     - `INTERNAL_ERROR` — an unexpected error; the body never carries internals. Quote `requestId` to support.
              */
             500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Not implemented.
-             *
-             *     - `NOT_IMPLEMENTED` — the operation is specified but not built yet; nothing was executed.
-             */
-            501: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -8046,7 +10252,7 @@ export interface operations {
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `wallets:write`, or `organizationId` is not the key's organization.
-             *     - `CHAIN_CAPABILITY_DISABLED`: mint and burn are disabled for the organization on the issuer's chain.
+             *     - `CHAIN_CAPABILITY_DISABLED`: mint and burn are disabled for the organization on the issuer's chain (`chainCapabilities.<chain>.mintBurn: false`).
              */
             403: {
                 headers: {
@@ -8060,7 +10266,7 @@ export interface operations {
             /**
              * @description Not found.
              *
-             *     - `NOT_FOUND`: `issuerId` is unknown or belongs to another organization.
+             *     - `NOT_FOUND`: `issuerId` is unknown, or another organization's or environment's.
              */
             404: {
                 headers: {
@@ -8089,7 +10295,7 @@ export interface operations {
              * @description Unprocessable request.
              *
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
-             *     - `PRECHECK_FAILED`: `amountMinor` is zero, `signerAddress` is not one of the issuer's `signers`, or `to` is the zero address.
+             *     - `PRECHECK_FAILED`: `amountMinor` is zero, `signerAddress` is not one of the issuer's `signers`, or `to` is invalid for the chain.
              */
             422: {
                 headers: {
@@ -8103,7 +10309,7 @@ export interface operations {
             /**
              * @description Failed dependency.
              *
-             *     - `PROVIDER_NOT_CONNECTED`: production key, and no reviewed `token_issuance` connection serves the issuer.
+             *     - `PROVIDER_NOT_CONNECTED`: production key, and no reviewed `token_issuance` connection serves the organization.
              */
             424: {
                 headers: {
@@ -8133,22 +10339,9 @@ export interface operations {
              * @description Internal error.
              *
              *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
+             *     - `SERVER_MISCONFIGURED`: the organization's `token_issuance` connection names a provider this server has no adapter for, or its config is unusable.
              */
             500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Not implemented.
-             *
-             *     - `NOT_IMPLEMENTED`: the operation is specified but not built yet; every authenticated request gets this until the treasury work lands.
-             */
-            501: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -8250,7 +10443,7 @@ export interface operations {
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `wallets:write`, or `organizationId` is not the key's organization.
-             *     - `CHAIN_CAPABILITY_DISABLED`: mint and burn are disabled for the organization on the issuer's chain.
+             *     - `CHAIN_CAPABILITY_DISABLED`: mint and burn are disabled for the organization on the issuer's chain (`chainCapabilities.<chain>.mintBurn: false`).
              */
             403: {
                 headers: {
@@ -8264,7 +10457,7 @@ export interface operations {
             /**
              * @description Not found.
              *
-             *     - `NOT_FOUND`: `issuerId` is unknown or belongs to another organization.
+             *     - `NOT_FOUND`: `issuerId` is unknown, or another organization's or environment's.
              */
             404: {
                 headers: {
@@ -8293,7 +10486,7 @@ export interface operations {
              * @description Unprocessable request.
              *
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
-             *     - `PRECHECK_FAILED`: `amountMinor` is zero or above the on-chain balance of `from`, or `signerAddress` is not one of the issuer's `signers`.
+             *     - `PRECHECK_FAILED`: `amountMinor` is zero or above the on-chain balance of `from`, `signerAddress` is not one of the issuer's `signers`, or `from` is invalid for the chain.
              */
             422: {
                 headers: {
@@ -8307,7 +10500,7 @@ export interface operations {
             /**
              * @description Failed dependency.
              *
-             *     - `PROVIDER_NOT_CONNECTED`: production key, and no reviewed `token_issuance` connection serves the issuer.
+             *     - `PROVIDER_NOT_CONNECTED`: production key, and no reviewed `token_issuance` connection serves the organization.
              */
             424: {
                 headers: {
@@ -8337,22 +10530,9 @@ export interface operations {
              * @description Internal error.
              *
              *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
+             *     - `SERVER_MISCONFIGURED`: the organization's `token_issuance` connection names a provider this server has no adapter for, or its config is unusable.
              */
             500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Not implemented.
-             *
-             *     - `NOT_IMPLEMENTED`: the operation is specified but not built yet; every authenticated request gets this until the treasury work lands.
-             */
-            501: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -8367,6 +10547,7 @@ export interface operations {
              *     - `IDEMPOTENCY_UNAVAILABLE`: the idempotency store is unavailable; nothing was executed.
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
              *     - `STORAGE_UNAVAILABLE`: the issuance request could not be stored; nothing was recorded.
+             *     - `SOURCE_NOT_AVAILABLE`: the chain reader could not read the balance of `from`; nothing was recorded.
              */
             503: {
                 headers: {
@@ -8418,7 +10599,8 @@ export interface operations {
             /**
              * @description Bad request.
              *
-             *     - `VALIDATION_ERROR`: the request does not match the schema, or `contractAddress` holds no ERC-20 token on `chain`; `errors` lists each failure.
+             *     - `UNSUPPORTED_CHAIN`: no chain reader of the organization supports `chain` (`sandbox` is served to sandbox keys only).
+             *     - `VALIDATION_ERROR`: the request does not match the schema, or `contractAddress` fails its EIP-55 checksum; `errors` lists each failure.
              */
             400: {
                 headers: {
@@ -8458,6 +10640,20 @@ export interface operations {
                 };
             };
             /**
+             * @description Not found.
+             *
+             *     - `NOT_FOUND`: `contractAddress` holds no ERC-20 token on `chain` (no code, or `totalSupply()`/`decimals()` revert or return nothing).
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
              * @description Conflict.
              *
              *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
@@ -8488,7 +10684,7 @@ export interface operations {
             /**
              * @description Failed dependency.
              *
-             *     - `PROVIDER_NOT_CONNECTED`: no chain reader serves `chain` for the organization and environment (in production: no reviewed `chain_read` connection; `sandbox` is served to sandbox keys only).
+             *     - `PROVIDER_NOT_CONNECTED`: production key, and no reviewed `chain_read` connection serves the organization.
              */
             424: {
                 headers: {
@@ -8518,22 +10714,9 @@ export interface operations {
              * @description Internal error.
              *
              *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
+             *     - `SERVER_MISCONFIGURED`: a `chain_read` or `token_issuance` connection names a provider this server has no adapter for, or its config is unusable.
              */
             500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Not implemented.
-             *
-             *     - `NOT_IMPLEMENTED`: the operation is specified but not built yet; every authenticated request gets this until the treasury work lands.
-             */
-            501: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -8547,7 +10730,7 @@ export interface operations {
              *
              *     - `IDEMPOTENCY_UNAVAILABLE`: the idempotency store is unavailable; nothing was executed.
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
-             *     - `SOURCE_NOT_AVAILABLE`: the chain reader or a connected source could not be reached or timed out; retry later.
+             *     - `SOURCE_NOT_AVAILABLE`: the chain reader or a connected source could not be reached, failed or timed out; retry later.
              */
             503: {
                 headers: {
@@ -8599,8 +10782,8 @@ export interface operations {
             /**
              * @description Bad request.
              *
-             *     - `UNSUPPORTED_CHAIN`: no chain reader supports `chain` for the organization and environment (`sandbox` is served to sandbox keys only; in production a reviewed `chain_read` connection must serve it).
-             *     - `VALIDATION_ERROR`: the request does not match the schema; `errors` lists each failure.
+             *     - `UNSUPPORTED_CHAIN`: no chain reader of the organization supports `chain` (`sandbox` is served to sandbox keys only; a `json_rpc` connection supports the chains it has an RPC URL for).
+             *     - `VALIDATION_ERROR`: the request does not match the schema, or `contractAddress` fails its EIP-55 checksum; `errors` lists each failure.
              */
             400: {
                 headers: {
@@ -8629,7 +10812,7 @@ export interface operations {
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `wallets:write`, or `organizationId` is not the key's organization.
-             *     - `CHAIN_CAPABILITY_DISABLED`: treasury operations are disabled for the organization on `chain`.
+             *     - `CHAIN_CAPABILITY_DISABLED`: stress tests are disabled for the organization on `chain` (`chainCapabilities.<chain>.stressTest: false`).
              */
             403: {
                 headers: {
@@ -8672,6 +10855,7 @@ export interface operations {
             /**
              * @description Failed dependency.
              *
+             *     - `PROVIDER_NOT_CONNECTED`: production key, and no reviewed `chain_read` connection serves the organization.
              *     - `RESERVE_SOURCE_NOT_CONNECTED`: neither `scenario.reserveRatio` nor a connected `token_issuance` reserve source; the ratio is never estimated.
              */
             424: {
@@ -8702,22 +10886,9 @@ export interface operations {
              * @description Internal error.
              *
              *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
+             *     - `SERVER_MISCONFIGURED`: a `chain_read` or `token_issuance` connection names a provider this server has no adapter for, or its config is unusable.
              */
             500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Not implemented.
-             *
-             *     - `NOT_IMPLEMENTED`: the operation is specified but not built yet; every authenticated request gets this until the treasury work lands.
-             */
-            501: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -8731,7 +10902,259 @@ export interface operations {
              *
              *     - `IDEMPOTENCY_UNAVAILABLE`: the idempotency store is unavailable; nothing was executed.
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
-             *     - `SOURCE_NOT_AVAILABLE`: the chain reader or the reserve source could not be reached or timed out; retry later.
+             *     - `SOURCE_NOT_AVAILABLE`: the chain reader or the reserve source could not be reached, failed or timed out; retry later.
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listIssuanceRequests: {
+        parameters: {
+            query?: {
+                /** @description Only this issuer's requests. */
+                issuerId?: components["schemas"]["IssuerId"];
+                /** @description Only mints or only burns. */
+                kind?: "mint" | "burn";
+                /** @description Only requests in this status. */
+                status?: components["schemas"]["IssuanceRequestStatus"];
+                /** @description Page size (default 20). */
+                limit?: number;
+                /** @description Requests to skip (default 0). */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of issuance requests. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IssuanceRequestList"];
+                };
+            };
+            /**
+             * @description Bad request.
+             *
+             *     - `VALIDATION_ERROR`: a query parameter is invalid.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Unauthorized.
+             *
+             *     - `UNAUTHORIZED`: the API key is missing, malformed, unknown or revoked.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Forbidden.
+             *
+             *     - `FORBIDDEN`: the key lacks `wallets:read`.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent; retry after `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Service unavailable.
+             *
+             *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getIssuanceRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The issuance request (`ir_…`) returned by mint or burn. */
+                issuanceRequestId: components["schemas"]["IssuanceRequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The issuance request. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IssuanceRequest"];
+                };
+            };
+            /**
+             * @description Bad request.
+             *
+             *     - `VALIDATION_ERROR`: `issuanceRequestId` is malformed.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Unauthorized.
+             *
+             *     - `UNAUTHORIZED`: the API key is missing, malformed, unknown or revoked.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Forbidden.
+             *
+             *     - `FORBIDDEN`: the key lacks `wallets:read`.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Not found.
+             *
+             *     - `NOT_FOUND`: no issuance request with this id in the key's organization and environment.
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent; retry after `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Service unavailable.
+             *
+             *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
              */
             503: {
                 headers: {
@@ -8760,6 +11183,24 @@ export interface operations {
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
+                /**
+                 * @description Sandbox magic value, honoured by the card issuing simulator only (a live card issuer ignores it). The simulated card
+                 *     issuer answers this failure when the request reaches it — after validation, the card lookup, screening and the
+                 *     card's state checks — and nothing is recorded:
+                 *
+                 *     | Value | Response |
+                 *     |---|---|
+                 *     | `PROVIDER_AUTHORIZATION_DENIED` | 403 `PROVIDER_AUTHORIZATION_DENIED` |
+                 *     | `CARD_REQUEST_REJECTED` | 422 `CARD_REQUEST_REJECTED` |
+                 *     | `PROVIDER_RATE_LIMITED` | 429 `PROVIDER_RATE_LIMITED` with `Retry-After: 1` |
+                 *     | `CARD_OPERATION_NOT_SUPPORTED` | 501 `CARD_OPERATION_NOT_SUPPORTED` |
+                 *     | `PROVIDER_EXECUTION_FAILED` | 502 `PROVIDER_EXECUTION_FAILED` |
+                 *
+                 *     The header is not part of the `Idempotency-Key` fingerprint: the outcome is stored under the key like any other
+                 *     (except 429, after which a retry executes).
+                 * @example PROVIDER_RATE_LIMITED
+                 */
+                "Sandbox-Simulate-Error"?: components["parameters"]["SandboxSimulateError"];
             };
             path?: never;
             cookie?: never;
@@ -8790,7 +11231,7 @@ export interface operations {
              * @description Bad request.
              *
              *     - `IDEMPOTENCY_KEY_REQUIRED`: the `Idempotency-Key` header is missing.
-             *     - `VALIDATION_ERROR`: the request does not match the schema; `errors` lists each failure.
+             *     - `VALIDATION_ERROR`: the request does not match the schema (body, path or `Sandbox-Simulate-Error`); `errors` lists each failure.
              */
             400: {
                 headers: {
@@ -8819,8 +11260,8 @@ export interface operations {
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `cards:write`.
-             *     - `COMPLIANCE_BLOCKED`: a listed jurisdiction is on the restricted list (`CU`, `IR`, `KP`, `SY`).
-             *     - `PROVIDER_AUTHORIZATION_DENIED`: the card issuer denied the operation (live card issuers; the simulator does not produce it here).
+             *     - `COMPLIANCE_BLOCKED`: a listed jurisdiction is sanctioned (sandbox list: `CU`, `IR`, `KP`, `SY`, …) or blocked by the organization's policy; `reasons` lists the rules.
+             *     - `PROVIDER_AUTHORIZATION_DENIED`: the card issuer denied the operation (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_AUTHORIZATION_DENIED`).
              */
             403: {
                 headers: {
@@ -8834,7 +11275,7 @@ export interface operations {
             /**
              * @description Not found.
              *
-             *     - `NOT_FOUND`: not produced by this operation (it references no other resource); listed for every card write.
+             *     - `NOT_FOUND`: not produced by this operation: it references no other resource. Listed for every card write.
              */
             404: {
                 headers: {
@@ -8848,7 +11289,7 @@ export interface operations {
             /**
              * @description Conflict.
              *
-             *     - `CARD_INSUFFICIENT_FUNDS`: not produced by this operation; listed for every card write.
+             *     - `CARD_INSUFFICIENT_FUNDS`: not produced by this operation (creating a programme moves no funds of the caller); listed for every card write.
              *     - `CARD_RECORD_CONFLICT`: a programme with this `name` already exists in the organization.
              *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
              */
@@ -8864,7 +11305,7 @@ export interface operations {
             /**
              * @description Unprocessable request.
              *
-             *     - `CARD_REQUEST_REJECTED`: the card issuer rejected the programme configuration, e.g. the BIN sponsor does not serve a listed jurisdiction (live card issuers; the simulator does not produce it here).
+             *     - `CARD_REQUEST_REJECTED`: a jurisdiction is a subdivision (`US-NY`) rather than a country, or the card issuer rejected the request (sandbox: `Sandbox-Simulate-Error` header `CARD_REQUEST_REJECTED`).
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
              */
             422: {
@@ -8879,7 +11320,7 @@ export interface operations {
             /**
              * @description Failed dependency.
              *
-             *     - `PROVIDER_NOT_CONNECTED`: production key, and no reviewed card issuer (`card_issuance`) connection serves the organization.
+             *     - `PROVIDER_NOT_CONNECTED`: production key, and no reviewed card issuer (`card_issuance`) connection serves the organization — checked before anything else, on every card endpoint. (Also a production key without a reviewed `compliance_screening` connection where the operation screens.)
              */
             424: {
                 headers: {
@@ -8893,7 +11334,7 @@ export interface operations {
             /**
              * @description Too many requests.
              *
-             *     - `PROVIDER_RATE_LIMITED`: the card issuer is rate limiting (live card issuers; the simulator does not produce it here).
+             *     - `PROVIDER_RATE_LIMITED`: the card issuer is rate limiting; retry after `Retry-After` seconds (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_RATE_LIMITED`).
              *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent; retry after `Retry-After` seconds.
              */
             429: {
@@ -8909,8 +11350,8 @@ export interface operations {
             /**
              * @description Internal error.
              *
-             *     - `CARD_RECORD_WRITE_FAILED`: the card record could not be written; nothing was changed.
-             *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
+             *     - `CARD_RECORD_WRITE_FAILED`: the programme record or its funding entries could not be written; the transaction was rolled back and nothing was changed.
+             *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
              */
             500: {
                 headers: {
@@ -8924,8 +11365,7 @@ export interface operations {
             /**
              * @description Not implemented.
              *
-             *     - `CARD_OPERATION_NOT_SUPPORTED`: the card issuer does not support this operation (live card issuers; the simulator does not produce it here).
-             *     - `NOT_IMPLEMENTED`: the operation is specified but not built yet; every authenticated request gets this until the cards work lands.
+             *     - `CARD_OPERATION_NOT_SUPPORTED`: the card issuer does not support this operation (sandbox: `Sandbox-Simulate-Error` header `CARD_OPERATION_NOT_SUPPORTED`).
              */
             501: {
                 headers: {
@@ -8939,7 +11379,7 @@ export interface operations {
             /**
              * @description Provider failure.
              *
-             *     - `PROVIDER_EXECUTION_FAILED`: the card issuer failed to execute the operation; nothing was recorded (live card issuers; the simulator does not produce it here).
+             *     - `PROVIDER_EXECUTION_FAILED`: the card issuer failed to execute the operation; nothing was recorded (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_EXECUTION_FAILED`).
              */
             502: {
                 headers: {
@@ -8983,6 +11423,24 @@ export interface operations {
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
+                /**
+                 * @description Sandbox magic value, honoured by the card issuing simulator only (a live card issuer ignores it). The simulated card
+                 *     issuer answers this failure when the request reaches it — after validation, the card lookup, screening and the
+                 *     card's state checks — and nothing is recorded:
+                 *
+                 *     | Value | Response |
+                 *     |---|---|
+                 *     | `PROVIDER_AUTHORIZATION_DENIED` | 403 `PROVIDER_AUTHORIZATION_DENIED` |
+                 *     | `CARD_REQUEST_REJECTED` | 422 `CARD_REQUEST_REJECTED` |
+                 *     | `PROVIDER_RATE_LIMITED` | 429 `PROVIDER_RATE_LIMITED` with `Retry-After: 1` |
+                 *     | `CARD_OPERATION_NOT_SUPPORTED` | 501 `CARD_OPERATION_NOT_SUPPORTED` |
+                 *     | `PROVIDER_EXECUTION_FAILED` | 502 `PROVIDER_EXECUTION_FAILED` |
+                 *
+                 *     The header is not part of the `Idempotency-Key` fingerprint: the outcome is stored under the key like any other
+                 *     (except 429, after which a retry executes).
+                 * @example PROVIDER_RATE_LIMITED
+                 */
+                "Sandbox-Simulate-Error"?: components["parameters"]["SandboxSimulateError"];
             };
             path?: never;
             cookie?: never;
@@ -9013,7 +11471,7 @@ export interface operations {
              * @description Bad request.
              *
              *     - `IDEMPOTENCY_KEY_REQUIRED`: the `Idempotency-Key` header is missing.
-             *     - `VALIDATION_ERROR`: the request does not match the schema; `errors` lists each failure.
+             *     - `VALIDATION_ERROR`: the request does not match the schema — including both or neither of `cardholderId` and `cardholder`; `errors` lists each failure.
              */
             400: {
                 headers: {
@@ -9042,8 +11500,8 @@ export interface operations {
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `cards:write`.
-             *     - `COMPLIANCE_BLOCKED`: screening of the new cardholder blocked the card (sandbox: `cardholder.name` `Blocked Person`); `reasons` lists the rules.
-             *     - `PROVIDER_AUTHORIZATION_DENIED`: the card issuer denied the operation (live card issuers; the simulator does not produce it here).
+             *     - `COMPLIANCE_BLOCKED`: screening or policy blocked the card: the cardholder's name, date of birth or billing country, a programme jurisdiction, or `limits.perAuthorization` above the organization's amount limit (sandbox: `cardholder.name` `Blocked Person`); `reasons` lists the rules.
+             *     - `PROVIDER_AUTHORIZATION_DENIED`: the card issuer denied the operation (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_AUTHORIZATION_DENIED`).
              */
             403: {
                 headers: {
@@ -9071,8 +11529,8 @@ export interface operations {
             /**
              * @description Conflict.
              *
-             *     - `CARD_INSUFFICIENT_FUNDS`: not produced by this operation; listed for every card write.
-             *     - `CARD_RECORD_CONFLICT`: the programme or cardholder record changed concurrently (version clash); retry.
+             *     - `CARD_INSUFFICIENT_FUNDS`: not produced by this operation (a card is issued with a zero balance); listed for every card write.
+             *     - `CARD_RECORD_CONFLICT`: `cardholder.email` already belongs to a cardholder of the organization (issue with its `cardholderId`), also when two requests create it at once.
              *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
              */
             409: {
@@ -9087,7 +11545,7 @@ export interface operations {
             /**
              * @description Unprocessable request.
              *
-             *     - `CARD_REQUEST_REJECTED`: the billing country is not one of the programme's `jurisdictions`, `billingAddress.state` is missing for `US` or `CA`, or the limits break `perAuthorization ≤ daily ≤ monthly`.
+             *     - `CARD_REQUEST_REJECTED`: the billing country is not one of the programme's `jurisdictions`, `billingAddress.state` is missing for `US` or `CA`, the limits break `perAuthorization ≤ daily ≤ monthly` or have more decimals than the funding asset, or the card issuer rejected the request (sandbox: `Sandbox-Simulate-Error` header `CARD_REQUEST_REJECTED`).
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
              */
             422: {
@@ -9102,7 +11560,7 @@ export interface operations {
             /**
              * @description Failed dependency.
              *
-             *     - `PROVIDER_NOT_CONNECTED`: production key, and no reviewed card issuer (`card_issuance`) connection serves the organization.
+             *     - `PROVIDER_NOT_CONNECTED`: production key, and no reviewed card issuer (`card_issuance`) connection serves the organization — checked before anything else, on every card endpoint. (Also a production key without a reviewed `compliance_screening` connection where the operation screens.)
              */
             424: {
                 headers: {
@@ -9116,7 +11574,7 @@ export interface operations {
             /**
              * @description Too many requests.
              *
-             *     - `PROVIDER_RATE_LIMITED`: the card issuer is rate limiting (live card issuers; the simulator does not produce it here).
+             *     - `PROVIDER_RATE_LIMITED`: the card issuer is rate limiting; retry after `Retry-After` seconds (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_RATE_LIMITED`).
              *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent; retry after `Retry-After` seconds.
              */
             429: {
@@ -9132,8 +11590,8 @@ export interface operations {
             /**
              * @description Internal error.
              *
-             *     - `CARD_RECORD_WRITE_FAILED`: the card record could not be written; nothing was changed.
-             *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
+             *     - `CARD_RECORD_WRITE_FAILED`: the cardholder or card record could not be written; the transaction was rolled back and nothing was changed.
+             *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
              */
             500: {
                 headers: {
@@ -9147,8 +11605,7 @@ export interface operations {
             /**
              * @description Not implemented.
              *
-             *     - `CARD_OPERATION_NOT_SUPPORTED`: the card issuer does not support this operation (live card issuers; the simulator does not produce it here).
-             *     - `NOT_IMPLEMENTED`: the operation is specified but not built yet; every authenticated request gets this until the cards work lands.
+             *     - `CARD_OPERATION_NOT_SUPPORTED`: the card issuer does not support this operation (sandbox: `Sandbox-Simulate-Error` header `CARD_OPERATION_NOT_SUPPORTED`).
              */
             501: {
                 headers: {
@@ -9162,7 +11619,7 @@ export interface operations {
             /**
              * @description Provider failure.
              *
-             *     - `PROVIDER_EXECUTION_FAILED`: the card issuer failed to execute the operation; nothing was recorded (live card issuers; the simulator does not produce it here).
+             *     - `PROVIDER_EXECUTION_FAILED`: the card issuer failed to execute the operation; nothing was recorded (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_EXECUTION_FAILED`).
              */
             502: {
                 headers: {
@@ -9194,13 +11651,32 @@ export interface operations {
     getCard: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Sandbox magic value, honoured by the card issuing simulator only (a live card issuer ignores it). The simulated card
+                 *     issuer answers this failure when the request reaches it — after validation, the card lookup, screening and the
+                 *     card's state checks — and nothing is recorded:
+                 *
+                 *     | Value | Response |
+                 *     |---|---|
+                 *     | `PROVIDER_AUTHORIZATION_DENIED` | 403 `PROVIDER_AUTHORIZATION_DENIED` |
+                 *     | `CARD_REQUEST_REJECTED` | 422 `CARD_REQUEST_REJECTED` |
+                 *     | `PROVIDER_RATE_LIMITED` | 429 `PROVIDER_RATE_LIMITED` with `Retry-After: 1` |
+                 *     | `CARD_OPERATION_NOT_SUPPORTED` | 501 `CARD_OPERATION_NOT_SUPPORTED` |
+                 *     | `PROVIDER_EXECUTION_FAILED` | 502 `PROVIDER_EXECUTION_FAILED` |
+                 *
+                 *     The header is not part of the `Idempotency-Key` fingerprint: the outcome is stored under the key like any other
+                 *     (except 429, after which a retry executes).
+                 * @example PROVIDER_RATE_LIMITED
+                 */
+                "Sandbox-Simulate-Error"?: components["parameters"]["SandboxSimulateError"];
+            };
             path: {
                 /**
                  * @description The card's id (`card_…`). Unknown or another organization's → 404 `NOT_FOUND`.
                  * @example card_3Vb7Nx1Qk9Tz5Hm2Lw8Rd
                  */
-                cardId: string;
+                cardId: components["parameters"]["CardIdPath"];
             };
             cookie?: never;
         };
@@ -9224,7 +11700,7 @@ export interface operations {
             /**
              * @description Bad request.
              *
-             *     - `VALIDATION_ERROR`: `cardId` does not match `^card_[A-Za-z0-9]{1,64}$`; `errors` lists the failure.
+             *     - `VALIDATION_ERROR`: `cardId` does not match `^card_[A-Za-z0-9]{1,64}$`, or `Sandbox-Simulate-Error` is not one of its values; `errors` lists the failure.
              */
             400: {
                 headers: {
@@ -9253,8 +11729,8 @@ export interface operations {
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `cards:read` (or `cards:write`).
-             *     - `COMPLIANCE_BLOCKED`: not produced by card reads; listed for parity with card writes.
-             *     - `PROVIDER_AUTHORIZATION_DENIED`: the card issuer denied the read (live card issuers; the simulator does not produce it here).
+             *     - `COMPLIANCE_BLOCKED`: not produced by card reads: reads are not screened (the cardholder and jurisdictions are screened when the card is issued and again on fund, unfreeze and limit changes). Listed for parity with card writes.
+             *     - `PROVIDER_AUTHORIZATION_DENIED`: the card issuer denied the read (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_AUTHORIZATION_DENIED`).
              */
             403: {
                 headers: {
@@ -9282,8 +11758,8 @@ export interface operations {
             /**
              * @description Conflict.
              *
-             *     - `CARD_INSUFFICIENT_FUNDS`: not produced by card reads; listed for parity with card writes.
-             *     - `CARD_RECORD_CONFLICT`: the card issuer's record of the card disagrees with the stored one and could not be reconciled (live card issuers; the simulator does not produce it here).
+             *     - `CARD_INSUFFICIENT_FUNDS`: not produced by card reads (they move no funds). Listed for parity with card writes.
+             *     - `CARD_RECORD_CONFLICT`: not produced by card reads: they change nothing, and the card issuing simulator keeps no record of its own that could disagree with the stored one. Listed for parity with card writes.
              */
             409: {
                 headers: {
@@ -9297,7 +11773,7 @@ export interface operations {
             /**
              * @description Unprocessable request.
              *
-             *     - `CARD_REQUEST_REJECTED`: the card issuer rejected the read (live card issuers; the simulator does not produce it here).
+             *     - `CARD_REQUEST_REJECTED`: the card issuer rejected the read (sandbox: `Sandbox-Simulate-Error` header `CARD_REQUEST_REJECTED`).
              */
             422: {
                 headers: {
@@ -9311,7 +11787,7 @@ export interface operations {
             /**
              * @description Failed dependency.
              *
-             *     - `PROVIDER_NOT_CONNECTED`: production key, and no reviewed card issuer (`card_issuance`) connection serves the organization.
+             *     - `PROVIDER_NOT_CONNECTED`: production key, and no reviewed card issuer (`card_issuance`) connection serves the organization — checked before anything else, on every card endpoint. (Also a production key without a reviewed `compliance_screening` connection where the operation screens.)
              */
             424: {
                 headers: {
@@ -9325,7 +11801,7 @@ export interface operations {
             /**
              * @description Too many requests.
              *
-             *     - `PROVIDER_RATE_LIMITED`: the card issuer is rate limiting (live card issuers; the simulator does not produce it here).
+             *     - `PROVIDER_RATE_LIMITED`: the card issuer is rate limiting; retry after `Retry-After` seconds (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_RATE_LIMITED`).
              *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent; retry after `Retry-After` seconds.
              */
             429: {
@@ -9341,8 +11817,8 @@ export interface operations {
             /**
              * @description Internal error.
              *
-             *     - `CARD_RECORD_WRITE_FAILED`: the card record refreshed from the issuer could not be stored (live card issuers; the simulator does not produce it here).
-             *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
+             *     - `CARD_RECORD_WRITE_FAILED`: not produced by card reads: they write nothing. Listed for parity with card writes.
+             *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
              */
             500: {
                 headers: {
@@ -9356,8 +11832,7 @@ export interface operations {
             /**
              * @description Not implemented.
              *
-             *     - `CARD_OPERATION_NOT_SUPPORTED`: the card issuer does not support this read (live card issuers; the simulator does not produce it here).
-             *     - `NOT_IMPLEMENTED`: the operation is specified but not built yet; every authenticated request gets this until the cards work lands.
+             *     - `CARD_OPERATION_NOT_SUPPORTED`: the card issuer does not support this read (sandbox: `Sandbox-Simulate-Error` header `CARD_OPERATION_NOT_SUPPORTED`).
              */
             501: {
                 headers: {
@@ -9371,7 +11846,7 @@ export interface operations {
             /**
              * @description Provider failure.
              *
-             *     - `PROVIDER_EXECUTION_FAILED`: the card issuer failed to answer (live card issuers; the simulator does not produce it here).
+             *     - `PROVIDER_EXECUTION_FAILED`: the card issuer failed to answer (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_EXECUTION_FAILED`).
              */
             502: {
                 headers: {
@@ -9410,13 +11885,32 @@ export interface operations {
                  */
                 startingAfter?: string;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Sandbox magic value, honoured by the card issuing simulator only (a live card issuer ignores it). The simulated card
+                 *     issuer answers this failure when the request reaches it — after validation, the card lookup, screening and the
+                 *     card's state checks — and nothing is recorded:
+                 *
+                 *     | Value | Response |
+                 *     |---|---|
+                 *     | `PROVIDER_AUTHORIZATION_DENIED` | 403 `PROVIDER_AUTHORIZATION_DENIED` |
+                 *     | `CARD_REQUEST_REJECTED` | 422 `CARD_REQUEST_REJECTED` |
+                 *     | `PROVIDER_RATE_LIMITED` | 429 `PROVIDER_RATE_LIMITED` with `Retry-After: 1` |
+                 *     | `CARD_OPERATION_NOT_SUPPORTED` | 501 `CARD_OPERATION_NOT_SUPPORTED` |
+                 *     | `PROVIDER_EXECUTION_FAILED` | 502 `PROVIDER_EXECUTION_FAILED` |
+                 *
+                 *     The header is not part of the `Idempotency-Key` fingerprint: the outcome is stored under the key like any other
+                 *     (except 429, after which a retry executes).
+                 * @example PROVIDER_RATE_LIMITED
+                 */
+                "Sandbox-Simulate-Error"?: components["parameters"]["SandboxSimulateError"];
+            };
             path: {
                 /**
                  * @description The card's id (`card_…`). Unknown or another organization's → 404 `NOT_FOUND`.
                  * @example card_3Vb7Nx1Qk9Tz5Hm2Lw8Rd
                  */
-                cardId: string;
+                cardId: components["parameters"]["CardIdPath"];
             };
             cookie?: never;
         };
@@ -9440,7 +11934,7 @@ export interface operations {
             /**
              * @description Bad request.
              *
-             *     - `VALIDATION_ERROR`: `cardId`, `limit` or `startingAfter` is invalid, or `startingAfter` is not a transaction of this card; `errors` lists each failure.
+             *     - `VALIDATION_ERROR`: `cardId`, `limit`, `startingAfter` or `Sandbox-Simulate-Error` is invalid, or `startingAfter` is not a transaction of this card; `errors` lists each failure.
              */
             400: {
                 headers: {
@@ -9469,8 +11963,8 @@ export interface operations {
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `cards:read` (or `cards:write`).
-             *     - `COMPLIANCE_BLOCKED`: not produced by card reads; listed for parity with card writes.
-             *     - `PROVIDER_AUTHORIZATION_DENIED`: the card issuer denied the read (live card issuers; the simulator does not produce it here).
+             *     - `COMPLIANCE_BLOCKED`: not produced by card reads: reads are not screened (the cardholder and jurisdictions are screened when the card is issued and again on fund, unfreeze and limit changes). Listed for parity with card writes.
+             *     - `PROVIDER_AUTHORIZATION_DENIED`: the card issuer denied the read (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_AUTHORIZATION_DENIED`).
              */
             403: {
                 headers: {
@@ -9498,8 +11992,8 @@ export interface operations {
             /**
              * @description Conflict.
              *
-             *     - `CARD_INSUFFICIENT_FUNDS`: not produced by card reads; listed for parity with card writes.
-             *     - `CARD_RECORD_CONFLICT`: the card issuer's record of the card disagrees with the stored one and could not be reconciled (live card issuers; the simulator does not produce it here).
+             *     - `CARD_INSUFFICIENT_FUNDS`: not produced by card reads (they move no funds). Listed for parity with card writes.
+             *     - `CARD_RECORD_CONFLICT`: not produced by card reads: they change nothing, and the card issuing simulator keeps no record of its own that could disagree with the stored one. Listed for parity with card writes.
              */
             409: {
                 headers: {
@@ -9513,7 +12007,7 @@ export interface operations {
             /**
              * @description Unprocessable request.
              *
-             *     - `CARD_REQUEST_REJECTED`: the card issuer rejected the read (live card issuers; the simulator does not produce it here).
+             *     - `CARD_REQUEST_REJECTED`: the card issuer rejected the read (sandbox: `Sandbox-Simulate-Error` header `CARD_REQUEST_REJECTED`).
              */
             422: {
                 headers: {
@@ -9527,7 +12021,7 @@ export interface operations {
             /**
              * @description Failed dependency.
              *
-             *     - `PROVIDER_NOT_CONNECTED`: production key, and no reviewed card issuer (`card_issuance`) connection serves the organization.
+             *     - `PROVIDER_NOT_CONNECTED`: production key, and no reviewed card issuer (`card_issuance`) connection serves the organization — checked before anything else, on every card endpoint. (Also a production key without a reviewed `compliance_screening` connection where the operation screens.)
              */
             424: {
                 headers: {
@@ -9541,7 +12035,7 @@ export interface operations {
             /**
              * @description Too many requests.
              *
-             *     - `PROVIDER_RATE_LIMITED`: the card issuer is rate limiting (live card issuers; the simulator does not produce it here).
+             *     - `PROVIDER_RATE_LIMITED`: the card issuer is rate limiting; retry after `Retry-After` seconds (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_RATE_LIMITED`).
              *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent; retry after `Retry-After` seconds.
              */
             429: {
@@ -9557,8 +12051,8 @@ export interface operations {
             /**
              * @description Internal error.
              *
-             *     - `CARD_RECORD_WRITE_FAILED`: the card record refreshed from the issuer could not be stored (live card issuers; the simulator does not produce it here).
-             *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
+             *     - `CARD_RECORD_WRITE_FAILED`: not produced by card reads: they write nothing. Listed for parity with card writes.
+             *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
              */
             500: {
                 headers: {
@@ -9572,8 +12066,7 @@ export interface operations {
             /**
              * @description Not implemented.
              *
-             *     - `CARD_OPERATION_NOT_SUPPORTED`: the card issuer does not support this read (live card issuers; the simulator does not produce it here).
-             *     - `NOT_IMPLEMENTED`: the operation is specified but not built yet; every authenticated request gets this until the cards work lands.
+             *     - `CARD_OPERATION_NOT_SUPPORTED`: the card issuer does not support this read (sandbox: `Sandbox-Simulate-Error` header `CARD_OPERATION_NOT_SUPPORTED`).
              */
             501: {
                 headers: {
@@ -9587,7 +12080,7 @@ export interface operations {
             /**
              * @description Provider failure.
              *
-             *     - `PROVIDER_EXECUTION_FAILED`: the card issuer failed to answer (live card issuers; the simulator does not produce it here).
+             *     - `PROVIDER_EXECUTION_FAILED`: the card issuer failed to answer (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_EXECUTION_FAILED`).
              */
             502: {
                 headers: {
@@ -9630,13 +12123,31 @@ export interface operations {
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
+                /**
+                 * @description Sandbox magic value, honoured by the card issuing simulator only (a live card issuer ignores it). The simulated card
+                 *     issuer answers this failure when the request reaches it — after validation, the card lookup, screening and the
+                 *     card's state checks — and nothing is recorded:
+                 *
+                 *     | Value | Response |
+                 *     |---|---|
+                 *     | `PROVIDER_AUTHORIZATION_DENIED` | 403 `PROVIDER_AUTHORIZATION_DENIED` |
+                 *     | `CARD_REQUEST_REJECTED` | 422 `CARD_REQUEST_REJECTED` |
+                 *     | `PROVIDER_RATE_LIMITED` | 429 `PROVIDER_RATE_LIMITED` with `Retry-After: 1` |
+                 *     | `CARD_OPERATION_NOT_SUPPORTED` | 501 `CARD_OPERATION_NOT_SUPPORTED` |
+                 *     | `PROVIDER_EXECUTION_FAILED` | 502 `PROVIDER_EXECUTION_FAILED` |
+                 *
+                 *     The header is not part of the `Idempotency-Key` fingerprint: the outcome is stored under the key like any other
+                 *     (except 429, after which a retry executes).
+                 * @example PROVIDER_RATE_LIMITED
+                 */
+                "Sandbox-Simulate-Error"?: components["parameters"]["SandboxSimulateError"];
             };
             path: {
                 /**
                  * @description The card's id (`card_…`). Unknown or another organization's → 404 `NOT_FOUND`.
                  * @example card_3Vb7Nx1Qk9Tz5Hm2Lw8Rd
                  */
-                cardId: string;
+                cardId: components["parameters"]["CardIdPath"];
             };
             cookie?: never;
         };
@@ -9666,7 +12177,7 @@ export interface operations {
              * @description Bad request.
              *
              *     - `IDEMPOTENCY_KEY_REQUIRED`: the `Idempotency-Key` header is missing.
-             *     - `VALIDATION_ERROR`: the request does not match the schema; `errors` lists each failure.
+             *     - `VALIDATION_ERROR`: the request does not match the schema (body, path or `Sandbox-Simulate-Error`); `errors` lists each failure.
              */
             400: {
                 headers: {
@@ -9695,8 +12206,8 @@ export interface operations {
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `cards:write`.
-             *     - `COMPLIANCE_BLOCKED`: screening or policy blocked the funding (live card issuers; the simulator does not produce it here).
-             *     - `PROVIDER_AUTHORIZATION_DENIED`: the card issuer denied the operation (sandbox: `amount` `403.03`).
+             *     - `COMPLIANCE_BLOCKED`: policy or screening blocked the funding: the amount is above the organization's per-operation amount limit, or the cardholder or a programme jurisdiction is now sanctioned or blocked by the organization's policy; `reasons` lists the rules.
+             *     - `PROVIDER_AUTHORIZATION_DENIED`: the card issuer denied the operation (sandbox: `amount` `403.03`, or `Sandbox-Simulate-Error` header `PROVIDER_AUTHORIZATION_DENIED`).
              */
             403: {
                 headers: {
@@ -9724,9 +12235,9 @@ export interface operations {
             /**
              * @description Conflict.
              *
-             *     - `CARD_INSUFFICIENT_FUNDS`: the programme's funding account does not cover the amount (the simulator's funding account is unlimited, so it does not produce it).
-             *     - `CARD_RECORD_CONFLICT`: the card is `deactivated`, or its record changed concurrently.
-             *     - `CARD_LEDGER_CONFLICT`: the card ledger changed concurrently and the automatic retry could not resolve it; nothing was written.
+             *     - `CARD_INSUFFICIENT_FUNDS`: the programme's funding account does not cover the amount (sandbox: it starts with 100000 of the funding asset).
+             *     - `CARD_RECORD_CONFLICT`: the card is `deactivated`.
+             *     - `CARD_LEDGER_CONFLICT`: the card ledger stayed in conflict (serialization failure, deadlock or lock timeout) through 3 retries; nothing was written.
              *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
              */
             409: {
@@ -9741,7 +12252,7 @@ export interface operations {
             /**
              * @description Unprocessable request.
              *
-             *     - `CARD_REQUEST_REJECTED`: `asset` is not the programme's `fundingAsset`, the programme is `just_in_time`, or `amount` is zero.
+             *     - `CARD_REQUEST_REJECTED`: `asset` is not the programme's `fundingAsset`, the programme is `just_in_time`, `amount` is zero or has more decimals than the asset, or the card issuer rejected the request (sandbox: `Sandbox-Simulate-Error` header `CARD_REQUEST_REJECTED`).
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
              */
             422: {
@@ -9756,7 +12267,7 @@ export interface operations {
             /**
              * @description Failed dependency.
              *
-             *     - `PROVIDER_NOT_CONNECTED`: production key, and no reviewed card issuer (`card_issuance`) connection serves the organization.
+             *     - `PROVIDER_NOT_CONNECTED`: production key, and no reviewed card issuer (`card_issuance`) connection serves the organization — checked before anything else, on every card endpoint. (Also a production key without a reviewed `compliance_screening` connection where the operation screens.)
              */
             424: {
                 headers: {
@@ -9770,7 +12281,7 @@ export interface operations {
             /**
              * @description Too many requests.
              *
-             *     - `PROVIDER_RATE_LIMITED`: the card issuer is rate limiting (sandbox: `amount` `429.29`).
+             *     - `PROVIDER_RATE_LIMITED`: the card issuer is rate limiting; retry after `Retry-After` seconds (sandbox: `amount` `429.29`, or `Sandbox-Simulate-Error` header `PROVIDER_RATE_LIMITED`).
              *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent; retry after `Retry-After` seconds.
              */
             429: {
@@ -9786,9 +12297,9 @@ export interface operations {
             /**
              * @description Internal error.
              *
-             *     - `CARD_RECORD_WRITE_FAILED`: the card record could not be written; nothing was changed.
-             *     - `CARD_LEDGER_WRITE_FAILED`: the ledger entries could not be written; nothing was changed.
-             *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
+             *     - `CARD_RECORD_WRITE_FAILED`: the card record (its version and `updatedAt`) could not be written; the transaction was rolled back and nothing was changed.
+             *     - `CARD_LEDGER_WRITE_FAILED`: the ledger entries or the card transaction could not be written; the transaction was rolled back and nothing was changed (no entry, no transaction, no balance change).
+             *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
              */
             500: {
                 headers: {
@@ -9802,8 +12313,7 @@ export interface operations {
             /**
              * @description Not implemented.
              *
-             *     - `CARD_OPERATION_NOT_SUPPORTED`: the card issuer does not support this operation (sandbox: `amount` `501.01`).
-             *     - `NOT_IMPLEMENTED`: the operation is specified but not built yet; every authenticated request gets this until the cards work lands.
+             *     - `CARD_OPERATION_NOT_SUPPORTED`: the card issuer does not support this operation (sandbox: `amount` `501.01`, or `Sandbox-Simulate-Error` header `CARD_OPERATION_NOT_SUPPORTED`).
              */
             501: {
                 headers: {
@@ -9817,7 +12327,7 @@ export interface operations {
             /**
              * @description Provider failure.
              *
-             *     - `PROVIDER_EXECUTION_FAILED`: the card issuer failed to execute the operation; nothing was recorded (sandbox: `amount` `666.66`).
+             *     - `PROVIDER_EXECUTION_FAILED`: the card issuer failed to execute the operation; nothing was recorded (sandbox: `amount` `666.66`, or `Sandbox-Simulate-Error` header `PROVIDER_EXECUTION_FAILED`).
              */
             502: {
                 headers: {
@@ -9861,13 +12371,31 @@ export interface operations {
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
+                /**
+                 * @description Sandbox magic value, honoured by the card issuing simulator only (a live card issuer ignores it). The simulated card
+                 *     issuer answers this failure when the request reaches it — after validation, the card lookup, screening and the
+                 *     card's state checks — and nothing is recorded:
+                 *
+                 *     | Value | Response |
+                 *     |---|---|
+                 *     | `PROVIDER_AUTHORIZATION_DENIED` | 403 `PROVIDER_AUTHORIZATION_DENIED` |
+                 *     | `CARD_REQUEST_REJECTED` | 422 `CARD_REQUEST_REJECTED` |
+                 *     | `PROVIDER_RATE_LIMITED` | 429 `PROVIDER_RATE_LIMITED` with `Retry-After: 1` |
+                 *     | `CARD_OPERATION_NOT_SUPPORTED` | 501 `CARD_OPERATION_NOT_SUPPORTED` |
+                 *     | `PROVIDER_EXECUTION_FAILED` | 502 `PROVIDER_EXECUTION_FAILED` |
+                 *
+                 *     The header is not part of the `Idempotency-Key` fingerprint: the outcome is stored under the key like any other
+                 *     (except 429, after which a retry executes).
+                 * @example PROVIDER_RATE_LIMITED
+                 */
+                "Sandbox-Simulate-Error"?: components["parameters"]["SandboxSimulateError"];
             };
             path: {
                 /**
                  * @description The card's id (`card_…`). Unknown or another organization's → 404 `NOT_FOUND`.
                  * @example card_3Vb7Nx1Qk9Tz5Hm2Lw8Rd
                  */
-                cardId: string;
+                cardId: components["parameters"]["CardIdPath"];
             };
             cookie?: never;
         };
@@ -9897,7 +12425,7 @@ export interface operations {
              * @description Bad request.
              *
              *     - `IDEMPOTENCY_KEY_REQUIRED`: the `Idempotency-Key` header is missing.
-             *     - `VALIDATION_ERROR`: the request does not match the schema; `errors` lists each failure.
+             *     - `VALIDATION_ERROR`: the request does not match the schema (body, path or `Sandbox-Simulate-Error`); `errors` lists each failure.
              */
             400: {
                 headers: {
@@ -9926,8 +12454,8 @@ export interface operations {
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `cards:write`.
-             *     - `COMPLIANCE_BLOCKED`: not produced by this operation; listed for every card write.
-             *     - `PROVIDER_AUTHORIZATION_DENIED`: the card issuer denied the operation (live card issuers; the simulator does not produce it here).
+             *     - `COMPLIANCE_BLOCKED`: not produced by this operation: freeze is a protective action and is never blocked by screening. Listed for every card write.
+             *     - `PROVIDER_AUTHORIZATION_DENIED`: the card issuer denied the operation (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_AUTHORIZATION_DENIED`).
              */
             403: {
                 headers: {
@@ -9955,8 +12483,8 @@ export interface operations {
             /**
              * @description Conflict.
              *
-             *     - `CARD_INSUFFICIENT_FUNDS`: not produced by this operation; listed for every card write.
-             *     - `CARD_RECORD_CONFLICT`: the card is not `active` (already `frozen`, or `deactivated`), or its record changed concurrently.
+             *     - `CARD_INSUFFICIENT_FUNDS`: not produced by this operation (it moves no funds); listed for every card write.
+             *     - `CARD_RECORD_CONFLICT`: the card is not `active` (see the state table), or its record changed concurrently and the retry could not resolve it.
              *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
              */
             409: {
@@ -9971,7 +12499,7 @@ export interface operations {
             /**
              * @description Unprocessable request.
              *
-             *     - `CARD_REQUEST_REJECTED`: the card issuer rejected the state change (live card issuers; the simulator does not produce it here).
+             *     - `CARD_REQUEST_REJECTED`: the card issuer rejected the state change (sandbox: `Sandbox-Simulate-Error` header `CARD_REQUEST_REJECTED`).
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
              */
             422: {
@@ -9986,7 +12514,7 @@ export interface operations {
             /**
              * @description Failed dependency.
              *
-             *     - `PROVIDER_NOT_CONNECTED`: production key, and no reviewed card issuer (`card_issuance`) connection serves the organization.
+             *     - `PROVIDER_NOT_CONNECTED`: production key, and no reviewed card issuer (`card_issuance`) connection serves the organization — checked before anything else, on every card endpoint. (Also a production key without a reviewed `compliance_screening` connection where the operation screens.)
              */
             424: {
                 headers: {
@@ -10000,7 +12528,7 @@ export interface operations {
             /**
              * @description Too many requests.
              *
-             *     - `PROVIDER_RATE_LIMITED`: the card issuer is rate limiting (live card issuers; the simulator does not produce it here).
+             *     - `PROVIDER_RATE_LIMITED`: the card issuer is rate limiting; retry after `Retry-After` seconds (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_RATE_LIMITED`).
              *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent; retry after `Retry-After` seconds.
              */
             429: {
@@ -10016,8 +12544,8 @@ export interface operations {
             /**
              * @description Internal error.
              *
-             *     - `CARD_RECORD_WRITE_FAILED`: the card record could not be written; nothing was changed.
-             *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
+             *     - `CARD_RECORD_WRITE_FAILED`: the card record could not be written; the transaction was rolled back and nothing was changed.
+             *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
              */
             500: {
                 headers: {
@@ -10031,8 +12559,7 @@ export interface operations {
             /**
              * @description Not implemented.
              *
-             *     - `CARD_OPERATION_NOT_SUPPORTED`: the card issuer does not support this operation (live card issuers; the simulator does not produce it here).
-             *     - `NOT_IMPLEMENTED`: the operation is specified but not built yet; every authenticated request gets this until the cards work lands.
+             *     - `CARD_OPERATION_NOT_SUPPORTED`: the card issuer does not support this operation (sandbox: `Sandbox-Simulate-Error` header `CARD_OPERATION_NOT_SUPPORTED`).
              */
             501: {
                 headers: {
@@ -10046,7 +12573,7 @@ export interface operations {
             /**
              * @description Provider failure.
              *
-             *     - `PROVIDER_EXECUTION_FAILED`: the card issuer failed to execute the operation; nothing was recorded (live card issuers; the simulator does not produce it here).
+             *     - `PROVIDER_EXECUTION_FAILED`: the card issuer failed to execute the operation; nothing was recorded (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_EXECUTION_FAILED`).
              */
             502: {
                 headers: {
@@ -10090,13 +12617,31 @@ export interface operations {
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
+                /**
+                 * @description Sandbox magic value, honoured by the card issuing simulator only (a live card issuer ignores it). The simulated card
+                 *     issuer answers this failure when the request reaches it — after validation, the card lookup, screening and the
+                 *     card's state checks — and nothing is recorded:
+                 *
+                 *     | Value | Response |
+                 *     |---|---|
+                 *     | `PROVIDER_AUTHORIZATION_DENIED` | 403 `PROVIDER_AUTHORIZATION_DENIED` |
+                 *     | `CARD_REQUEST_REJECTED` | 422 `CARD_REQUEST_REJECTED` |
+                 *     | `PROVIDER_RATE_LIMITED` | 429 `PROVIDER_RATE_LIMITED` with `Retry-After: 1` |
+                 *     | `CARD_OPERATION_NOT_SUPPORTED` | 501 `CARD_OPERATION_NOT_SUPPORTED` |
+                 *     | `PROVIDER_EXECUTION_FAILED` | 502 `PROVIDER_EXECUTION_FAILED` |
+                 *
+                 *     The header is not part of the `Idempotency-Key` fingerprint: the outcome is stored under the key like any other
+                 *     (except 429, after which a retry executes).
+                 * @example PROVIDER_RATE_LIMITED
+                 */
+                "Sandbox-Simulate-Error"?: components["parameters"]["SandboxSimulateError"];
             };
             path: {
                 /**
                  * @description The card's id (`card_…`). Unknown or another organization's → 404 `NOT_FOUND`.
                  * @example card_3Vb7Nx1Qk9Tz5Hm2Lw8Rd
                  */
-                cardId: string;
+                cardId: components["parameters"]["CardIdPath"];
             };
             cookie?: never;
         };
@@ -10126,7 +12671,7 @@ export interface operations {
              * @description Bad request.
              *
              *     - `IDEMPOTENCY_KEY_REQUIRED`: the `Idempotency-Key` header is missing.
-             *     - `VALIDATION_ERROR`: the request does not match the schema; `errors` lists each failure.
+             *     - `VALIDATION_ERROR`: the request does not match the schema (body, path or `Sandbox-Simulate-Error`); `errors` lists each failure.
              */
             400: {
                 headers: {
@@ -10155,8 +12700,8 @@ export interface operations {
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `cards:write`.
-             *     - `COMPLIANCE_BLOCKED`: not produced by this operation; listed for every card write.
-             *     - `PROVIDER_AUTHORIZATION_DENIED`: the card issuer denied the operation (live card issuers; the simulator does not produce it here).
+             *     - `COMPLIANCE_BLOCKED`: re-screening blocked it: the cardholder (name, billing country) or a programme jurisdiction is on the sanctions list or blocked by the organization's policy (e.g. a jurisdiction added to `blockedJurisdictions` since the card was issued); `reasons` lists the rules.
+             *     - `PROVIDER_AUTHORIZATION_DENIED`: the card issuer denied the operation (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_AUTHORIZATION_DENIED`).
              */
             403: {
                 headers: {
@@ -10184,8 +12729,8 @@ export interface operations {
             /**
              * @description Conflict.
              *
-             *     - `CARD_INSUFFICIENT_FUNDS`: not produced by this operation; listed for every card write.
-             *     - `CARD_RECORD_CONFLICT`: the card is not `frozen` (it is `active`, or `deactivated`), or its record changed concurrently.
+             *     - `CARD_INSUFFICIENT_FUNDS`: not produced by this operation (it moves no funds); listed for every card write.
+             *     - `CARD_RECORD_CONFLICT`: the card is not `frozen` (see the state table), or its record changed concurrently and the retry could not resolve it.
              *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
              */
             409: {
@@ -10200,7 +12745,7 @@ export interface operations {
             /**
              * @description Unprocessable request.
              *
-             *     - `CARD_REQUEST_REJECTED`: the card issuer rejected the state change (live card issuers; the simulator does not produce it here).
+             *     - `CARD_REQUEST_REJECTED`: the card issuer rejected the state change (sandbox: `Sandbox-Simulate-Error` header `CARD_REQUEST_REJECTED`).
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
              */
             422: {
@@ -10215,7 +12760,7 @@ export interface operations {
             /**
              * @description Failed dependency.
              *
-             *     - `PROVIDER_NOT_CONNECTED`: production key, and no reviewed card issuer (`card_issuance`) connection serves the organization.
+             *     - `PROVIDER_NOT_CONNECTED`: production key, and no reviewed card issuer (`card_issuance`) connection serves the organization — checked before anything else, on every card endpoint. (Also a production key without a reviewed `compliance_screening` connection where the operation screens.)
              */
             424: {
                 headers: {
@@ -10229,7 +12774,7 @@ export interface operations {
             /**
              * @description Too many requests.
              *
-             *     - `PROVIDER_RATE_LIMITED`: the card issuer is rate limiting (live card issuers; the simulator does not produce it here).
+             *     - `PROVIDER_RATE_LIMITED`: the card issuer is rate limiting; retry after `Retry-After` seconds (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_RATE_LIMITED`).
              *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent; retry after `Retry-After` seconds.
              */
             429: {
@@ -10245,8 +12790,8 @@ export interface operations {
             /**
              * @description Internal error.
              *
-             *     - `CARD_RECORD_WRITE_FAILED`: the card record could not be written; nothing was changed.
-             *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
+             *     - `CARD_RECORD_WRITE_FAILED`: the card record could not be written; the transaction was rolled back and nothing was changed.
+             *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
              */
             500: {
                 headers: {
@@ -10260,8 +12805,7 @@ export interface operations {
             /**
              * @description Not implemented.
              *
-             *     - `CARD_OPERATION_NOT_SUPPORTED`: the card issuer does not support this operation (live card issuers; the simulator does not produce it here).
-             *     - `NOT_IMPLEMENTED`: the operation is specified but not built yet; every authenticated request gets this until the cards work lands.
+             *     - `CARD_OPERATION_NOT_SUPPORTED`: the card issuer does not support this operation (sandbox: `Sandbox-Simulate-Error` header `CARD_OPERATION_NOT_SUPPORTED`).
              */
             501: {
                 headers: {
@@ -10275,7 +12819,7 @@ export interface operations {
             /**
              * @description Provider failure.
              *
-             *     - `PROVIDER_EXECUTION_FAILED`: the card issuer failed to execute the operation; nothing was recorded (live card issuers; the simulator does not produce it here).
+             *     - `PROVIDER_EXECUTION_FAILED`: the card issuer failed to execute the operation; nothing was recorded (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_EXECUTION_FAILED`).
              */
             502: {
                 headers: {
@@ -10319,13 +12863,31 @@ export interface operations {
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
+                /**
+                 * @description Sandbox magic value, honoured by the card issuing simulator only (a live card issuer ignores it). The simulated card
+                 *     issuer answers this failure when the request reaches it — after validation, the card lookup, screening and the
+                 *     card's state checks — and nothing is recorded:
+                 *
+                 *     | Value | Response |
+                 *     |---|---|
+                 *     | `PROVIDER_AUTHORIZATION_DENIED` | 403 `PROVIDER_AUTHORIZATION_DENIED` |
+                 *     | `CARD_REQUEST_REJECTED` | 422 `CARD_REQUEST_REJECTED` |
+                 *     | `PROVIDER_RATE_LIMITED` | 429 `PROVIDER_RATE_LIMITED` with `Retry-After: 1` |
+                 *     | `CARD_OPERATION_NOT_SUPPORTED` | 501 `CARD_OPERATION_NOT_SUPPORTED` |
+                 *     | `PROVIDER_EXECUTION_FAILED` | 502 `PROVIDER_EXECUTION_FAILED` |
+                 *
+                 *     The header is not part of the `Idempotency-Key` fingerprint: the outcome is stored under the key like any other
+                 *     (except 429, after which a retry executes).
+                 * @example PROVIDER_RATE_LIMITED
+                 */
+                "Sandbox-Simulate-Error"?: components["parameters"]["SandboxSimulateError"];
             };
             path: {
                 /**
                  * @description The card's id (`card_…`). Unknown or another organization's → 404 `NOT_FOUND`.
                  * @example card_3Vb7Nx1Qk9Tz5Hm2Lw8Rd
                  */
-                cardId: string;
+                cardId: components["parameters"]["CardIdPath"];
             };
             cookie?: never;
         };
@@ -10355,7 +12917,7 @@ export interface operations {
              * @description Bad request.
              *
              *     - `IDEMPOTENCY_KEY_REQUIRED`: the `Idempotency-Key` header is missing.
-             *     - `VALIDATION_ERROR`: the request does not match the schema; `errors` lists each failure.
+             *     - `VALIDATION_ERROR`: the request does not match the schema (body, path or `Sandbox-Simulate-Error`); `errors` lists each failure.
              */
             400: {
                 headers: {
@@ -10384,8 +12946,8 @@ export interface operations {
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `cards:write`.
-             *     - `COMPLIANCE_BLOCKED`: not produced by this operation; listed for every card write.
-             *     - `PROVIDER_AUTHORIZATION_DENIED`: the card issuer denied the operation (live card issuers; the simulator does not produce it here).
+             *     - `COMPLIANCE_BLOCKED`: not produced by this operation: deactivate is a protective action and is never blocked by screening. Listed for every card write.
+             *     - `PROVIDER_AUTHORIZATION_DENIED`: the card issuer denied the operation (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_AUTHORIZATION_DENIED`).
              */
             403: {
                 headers: {
@@ -10413,8 +12975,8 @@ export interface operations {
             /**
              * @description Conflict.
              *
-             *     - `CARD_INSUFFICIENT_FUNDS`: not produced by this operation; listed for every card write.
-             *     - `CARD_RECORD_CONFLICT`: the card is already `deactivated`, or its record changed concurrently.
+             *     - `CARD_INSUFFICIENT_FUNDS`: not produced by this operation (it moves no funds); listed for every card write.
+             *     - `CARD_RECORD_CONFLICT`: the card is not `active` or `frozen` (see the state table), or its record changed concurrently and the retry could not resolve it.
              *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
              */
             409: {
@@ -10429,7 +12991,7 @@ export interface operations {
             /**
              * @description Unprocessable request.
              *
-             *     - `CARD_REQUEST_REJECTED`: the card issuer rejected the state change (live card issuers; the simulator does not produce it here).
+             *     - `CARD_REQUEST_REJECTED`: the card issuer rejected the state change (sandbox: `Sandbox-Simulate-Error` header `CARD_REQUEST_REJECTED`).
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
              */
             422: {
@@ -10444,7 +13006,7 @@ export interface operations {
             /**
              * @description Failed dependency.
              *
-             *     - `PROVIDER_NOT_CONNECTED`: production key, and no reviewed card issuer (`card_issuance`) connection serves the organization.
+             *     - `PROVIDER_NOT_CONNECTED`: production key, and no reviewed card issuer (`card_issuance`) connection serves the organization — checked before anything else, on every card endpoint. (Also a production key without a reviewed `compliance_screening` connection where the operation screens.)
              */
             424: {
                 headers: {
@@ -10458,7 +13020,7 @@ export interface operations {
             /**
              * @description Too many requests.
              *
-             *     - `PROVIDER_RATE_LIMITED`: the card issuer is rate limiting (live card issuers; the simulator does not produce it here).
+             *     - `PROVIDER_RATE_LIMITED`: the card issuer is rate limiting; retry after `Retry-After` seconds (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_RATE_LIMITED`).
              *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent; retry after `Retry-After` seconds.
              */
             429: {
@@ -10474,8 +13036,8 @@ export interface operations {
             /**
              * @description Internal error.
              *
-             *     - `CARD_RECORD_WRITE_FAILED`: the card record could not be written; nothing was changed.
-             *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
+             *     - `CARD_RECORD_WRITE_FAILED`: the card record could not be written; the transaction was rolled back and nothing was changed.
+             *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
              */
             500: {
                 headers: {
@@ -10489,8 +13051,7 @@ export interface operations {
             /**
              * @description Not implemented.
              *
-             *     - `CARD_OPERATION_NOT_SUPPORTED`: the card issuer does not support this operation (live card issuers; the simulator does not produce it here).
-             *     - `NOT_IMPLEMENTED`: the operation is specified but not built yet; every authenticated request gets this until the cards work lands.
+             *     - `CARD_OPERATION_NOT_SUPPORTED`: the card issuer does not support this operation (sandbox: `Sandbox-Simulate-Error` header `CARD_OPERATION_NOT_SUPPORTED`).
              */
             501: {
                 headers: {
@@ -10504,7 +13065,7 @@ export interface operations {
             /**
              * @description Provider failure.
              *
-             *     - `PROVIDER_EXECUTION_FAILED`: the card issuer failed to execute the operation; nothing was recorded (live card issuers; the simulator does not produce it here).
+             *     - `PROVIDER_EXECUTION_FAILED`: the card issuer failed to execute the operation; nothing was recorded (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_EXECUTION_FAILED`).
              */
             502: {
                 headers: {
@@ -10548,13 +13109,31 @@ export interface operations {
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
+                /**
+                 * @description Sandbox magic value, honoured by the card issuing simulator only (a live card issuer ignores it). The simulated card
+                 *     issuer answers this failure when the request reaches it — after validation, the card lookup, screening and the
+                 *     card's state checks — and nothing is recorded:
+                 *
+                 *     | Value | Response |
+                 *     |---|---|
+                 *     | `PROVIDER_AUTHORIZATION_DENIED` | 403 `PROVIDER_AUTHORIZATION_DENIED` |
+                 *     | `CARD_REQUEST_REJECTED` | 422 `CARD_REQUEST_REJECTED` |
+                 *     | `PROVIDER_RATE_LIMITED` | 429 `PROVIDER_RATE_LIMITED` with `Retry-After: 1` |
+                 *     | `CARD_OPERATION_NOT_SUPPORTED` | 501 `CARD_OPERATION_NOT_SUPPORTED` |
+                 *     | `PROVIDER_EXECUTION_FAILED` | 502 `PROVIDER_EXECUTION_FAILED` |
+                 *
+                 *     The header is not part of the `Idempotency-Key` fingerprint: the outcome is stored under the key like any other
+                 *     (except 429, after which a retry executes).
+                 * @example PROVIDER_RATE_LIMITED
+                 */
+                "Sandbox-Simulate-Error"?: components["parameters"]["SandboxSimulateError"];
             };
             path: {
                 /**
                  * @description The card's id (`card_…`). Unknown or another organization's → 404 `NOT_FOUND`.
                  * @example card_3Vb7Nx1Qk9Tz5Hm2Lw8Rd
                  */
-                cardId: string;
+                cardId: components["parameters"]["CardIdPath"];
             };
             cookie?: never;
         };
@@ -10584,7 +13163,7 @@ export interface operations {
              * @description Bad request.
              *
              *     - `IDEMPOTENCY_KEY_REQUIRED`: the `Idempotency-Key` header is missing.
-             *     - `VALIDATION_ERROR`: the request does not match the schema; `errors` lists each failure.
+             *     - `VALIDATION_ERROR`: the request does not match the schema (body, path or `Sandbox-Simulate-Error`); `errors` lists each failure.
              */
             400: {
                 headers: {
@@ -10613,8 +13192,8 @@ export interface operations {
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `cards:write`.
-             *     - `COMPLIANCE_BLOCKED`: not produced by this operation; listed for every card write.
-             *     - `PROVIDER_AUTHORIZATION_DENIED`: the card issuer denied the operation (live card issuers; the simulator does not produce it here).
+             *     - `COMPLIANCE_BLOCKED`: `limits.perAuthorization` is above the organization's per-operation amount limit, or the cardholder or a programme jurisdiction is now sanctioned or blocked by the organization's policy; `reasons` lists the rules.
+             *     - `PROVIDER_AUTHORIZATION_DENIED`: the card issuer denied the operation (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_AUTHORIZATION_DENIED`).
              */
             403: {
                 headers: {
@@ -10642,8 +13221,8 @@ export interface operations {
             /**
              * @description Conflict.
              *
-             *     - `CARD_INSUFFICIENT_FUNDS`: not produced by this operation; listed for every card write.
-             *     - `CARD_RECORD_CONFLICT`: the card is `deactivated`, or its record changed concurrently.
+             *     - `CARD_INSUFFICIENT_FUNDS`: not produced by this operation (it moves no funds); listed for every card write.
+             *     - `CARD_RECORD_CONFLICT`: the card is `deactivated`, or its record changed concurrently and the retry could not resolve it.
              *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
              */
             409: {
@@ -10658,7 +13237,7 @@ export interface operations {
             /**
              * @description Unprocessable request.
              *
-             *     - `CARD_REQUEST_REJECTED`: the limits break `perAuthorization ≤ daily ≤ monthly`, or the card issuer rejected them.
+             *     - `CARD_REQUEST_REJECTED`: the limits break `perAuthorization ≤ daily ≤ monthly` or have more decimals than the funding asset, or the card issuer rejected the request (sandbox: `Sandbox-Simulate-Error` header `CARD_REQUEST_REJECTED`).
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
              */
             422: {
@@ -10673,7 +13252,7 @@ export interface operations {
             /**
              * @description Failed dependency.
              *
-             *     - `PROVIDER_NOT_CONNECTED`: production key, and no reviewed card issuer (`card_issuance`) connection serves the organization.
+             *     - `PROVIDER_NOT_CONNECTED`: production key, and no reviewed card issuer (`card_issuance`) connection serves the organization — checked before anything else, on every card endpoint. (Also a production key without a reviewed `compliance_screening` connection where the operation screens.)
              */
             424: {
                 headers: {
@@ -10687,7 +13266,7 @@ export interface operations {
             /**
              * @description Too many requests.
              *
-             *     - `PROVIDER_RATE_LIMITED`: the card issuer is rate limiting (live card issuers; the simulator does not produce it here).
+             *     - `PROVIDER_RATE_LIMITED`: the card issuer is rate limiting; retry after `Retry-After` seconds (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_RATE_LIMITED`).
              *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent; retry after `Retry-After` seconds.
              */
             429: {
@@ -10703,8 +13282,8 @@ export interface operations {
             /**
              * @description Internal error.
              *
-             *     - `CARD_RECORD_WRITE_FAILED`: the card record could not be written; nothing was changed.
-             *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
+             *     - `CARD_RECORD_WRITE_FAILED`: the card record could not be written; the transaction was rolled back and nothing was changed.
+             *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
              */
             500: {
                 headers: {
@@ -10718,8 +13297,7 @@ export interface operations {
             /**
              * @description Not implemented.
              *
-             *     - `CARD_OPERATION_NOT_SUPPORTED`: the card issuer does not support this operation (live card issuers; the simulator does not produce it here).
-             *     - `NOT_IMPLEMENTED`: the operation is specified but not built yet; every authenticated request gets this until the cards work lands.
+             *     - `CARD_OPERATION_NOT_SUPPORTED`: the card issuer does not support this operation (sandbox: `Sandbox-Simulate-Error` header `CARD_OPERATION_NOT_SUPPORTED`).
              */
             501: {
                 headers: {
@@ -10733,7 +13311,754 @@ export interface operations {
             /**
              * @description Provider failure.
              *
-             *     - `PROVIDER_EXECUTION_FAILED`: the card issuer failed to execute the operation; nothing was recorded (live card issuers; the simulator does not produce it here).
+             *     - `PROVIDER_EXECUTION_FAILED`: the card issuer failed to execute the operation; nothing was recorded (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_EXECUTION_FAILED`).
+             */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Service unavailable.
+             *
+             *     - `IDEMPOTENCY_UNAVAILABLE`: the idempotency store is unavailable; nothing was executed.
+             *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    simulateCardAuthorization: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
+                 *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
+                 *     (SHA-256 of the canonical JSON body). The first response — success or error,
+                 *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
+                 *     Same key with another body, path or method → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409
+                 *     `IDEMPOTENCY_IN_PROGRESS`. Rate-limited (429) and unavailable (503) outcomes are not stored, so a retry executes. A request
+                 *     that crashed mid-way holds its key for at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`); then a retry runs it.
+                 * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
+                 */
+                "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
+                /**
+                 * @description Sandbox magic value, honoured by the card issuing simulator only (a live card issuer ignores it). The simulated card
+                 *     issuer answers this failure when the request reaches it — after validation, the card lookup, screening and the
+                 *     card's state checks — and nothing is recorded:
+                 *
+                 *     | Value | Response |
+                 *     |---|---|
+                 *     | `PROVIDER_AUTHORIZATION_DENIED` | 403 `PROVIDER_AUTHORIZATION_DENIED` |
+                 *     | `CARD_REQUEST_REJECTED` | 422 `CARD_REQUEST_REJECTED` |
+                 *     | `PROVIDER_RATE_LIMITED` | 429 `PROVIDER_RATE_LIMITED` with `Retry-After: 1` |
+                 *     | `CARD_OPERATION_NOT_SUPPORTED` | 501 `CARD_OPERATION_NOT_SUPPORTED` |
+                 *     | `PROVIDER_EXECUTION_FAILED` | 502 `PROVIDER_EXECUTION_FAILED` |
+                 *
+                 *     The header is not part of the `Idempotency-Key` fingerprint: the outcome is stored under the key like any other
+                 *     (except 429, after which a retry executes).
+                 * @example PROVIDER_RATE_LIMITED
+                 */
+                "Sandbox-Simulate-Error"?: components["parameters"]["SandboxSimulateError"];
+            };
+            path: {
+                /**
+                 * @description The card's id (`card_…`). Unknown or another organization's → 404 `NOT_FOUND`.
+                 * @example card_3Vb7Nx1Qk9Tz5Hm2Lw8Rd
+                 */
+                cardId: components["parameters"]["CardIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SimulateAuthorizationRequest"];
+            };
+        };
+        responses: {
+            /** @description The authorization, approved (`pending`) or declined (recorded). */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CardAuthorization"];
+                };
+            };
+            /**
+             * @description Bad request.
+             *
+             *     - `IDEMPOTENCY_KEY_REQUIRED`: the `Idempotency-Key` header is missing.
+             *     - `VALIDATION_ERROR`: the request does not match the schema (body, path or `Sandbox-Simulate-Error`); `errors` lists each failure.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Unauthorized.
+             *
+             *     - `UNAUTHORIZED`: the API key is missing, malformed, unknown or revoked.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Forbidden.
+             *
+             *     - `FORBIDDEN`: the key lacks `cards:write`, or it is a production key (test helpers are sandbox-only; without a reviewed card issuer connection a production key gets 424 first).
+             *     - `PROVIDER_AUTHORIZATION_DENIED`: the card issuer denied the operation (sandbox: `amount` `403.03`, or `Sandbox-Simulate-Error` header `PROVIDER_AUTHORIZATION_DENIED`).
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Not found.
+             *
+             *     - `NOT_FOUND`: the card is unknown or belongs to another organization.
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Conflict.
+             *
+             *     - `CARD_LEDGER_CONFLICT`: the card ledger stayed in conflict (serialization failure, deadlock or lock timeout) through 3 retries; nothing was written.
+             *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Unprocessable request.
+             *
+             *     - `CARD_REQUEST_REJECTED`: `amount` is zero or has more decimals than the funding asset, or the card issuer rejected the request (sandbox: `Sandbox-Simulate-Error` header `CARD_REQUEST_REJECTED`).
+             *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
+             */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Failed dependency.
+             *
+             *     - `PROVIDER_NOT_CONNECTED`: production key, and no reviewed card issuer (`card_issuance`) connection serves the organization — checked before anything else, on every card endpoint. (Also a production key without a reviewed `compliance_screening` connection where the operation screens.)
+             */
+            424: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `PROVIDER_RATE_LIMITED`: the card issuer is rate limiting; retry after `Retry-After` seconds (sandbox: `amount` `429.29`, or `Sandbox-Simulate-Error` header `PROVIDER_RATE_LIMITED`).
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent; retry after `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Internal error.
+             *
+             *     - `CARD_RECORD_WRITE_FAILED`: the authorization or card record could not be written; the transaction was rolled back and nothing was changed.
+             *     - `CARD_LEDGER_WRITE_FAILED`: the ledger entries or the card transaction could not be written; the transaction was rolled back and nothing was changed (no entry, no transaction, no balance change).
+             *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Not implemented.
+             *
+             *     - `CARD_OPERATION_NOT_SUPPORTED`: the card issuer does not support this operation (sandbox: `amount` `501.01`, or `Sandbox-Simulate-Error` header `CARD_OPERATION_NOT_SUPPORTED`).
+             */
+            501: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Provider failure.
+             *
+             *     - `PROVIDER_EXECUTION_FAILED`: the card issuer failed to execute the operation; nothing was recorded (sandbox: `amount` `666.66`, or `Sandbox-Simulate-Error` header `PROVIDER_EXECUTION_FAILED`).
+             */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Service unavailable.
+             *
+             *     - `IDEMPOTENCY_UNAVAILABLE`: the idempotency store is unavailable; nothing was executed.
+             *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    captureCardAuthorization: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
+                 *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
+                 *     (SHA-256 of the canonical JSON body). The first response — success or error,
+                 *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
+                 *     Same key with another body, path or method → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409
+                 *     `IDEMPOTENCY_IN_PROGRESS`. Rate-limited (429) and unavailable (503) outcomes are not stored, so a retry executes. A request
+                 *     that crashed mid-way holds its key for at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`); then a retry runs it.
+                 * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
+                 */
+                "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
+                /**
+                 * @description Sandbox magic value, honoured by the card issuing simulator only (a live card issuer ignores it). The simulated card
+                 *     issuer answers this failure when the request reaches it — after validation, the card lookup, screening and the
+                 *     card's state checks — and nothing is recorded:
+                 *
+                 *     | Value | Response |
+                 *     |---|---|
+                 *     | `PROVIDER_AUTHORIZATION_DENIED` | 403 `PROVIDER_AUTHORIZATION_DENIED` |
+                 *     | `CARD_REQUEST_REJECTED` | 422 `CARD_REQUEST_REJECTED` |
+                 *     | `PROVIDER_RATE_LIMITED` | 429 `PROVIDER_RATE_LIMITED` with `Retry-After: 1` |
+                 *     | `CARD_OPERATION_NOT_SUPPORTED` | 501 `CARD_OPERATION_NOT_SUPPORTED` |
+                 *     | `PROVIDER_EXECUTION_FAILED` | 502 `PROVIDER_EXECUTION_FAILED` |
+                 *
+                 *     The header is not part of the `Idempotency-Key` fingerprint: the outcome is stored under the key like any other
+                 *     (except 429, after which a retry executes).
+                 * @example PROVIDER_RATE_LIMITED
+                 */
+                "Sandbox-Simulate-Error"?: components["parameters"]["SandboxSimulateError"];
+            };
+            path: {
+                /**
+                 * @description The card's id (`card_…`). Unknown or another organization's → 404 `NOT_FOUND`.
+                 * @example card_3Vb7Nx1Qk9Tz5Hm2Lw8Rd
+                 */
+                cardId: components["parameters"]["CardIdPath"];
+                /**
+                 * @description The authorization's id (`cauth_…`), of this card. Unknown, of another card or of another organization → 404 `NOT_FOUND`.
+                 * @example cauth_4Ty8Mk2Vb6Rn1Qz7Hx3Lc
+                 */
+                authorizationId: components["parameters"]["AuthorizationIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CaptureAuthorizationRequest"];
+            };
+        };
+        responses: {
+            /** @description The authorization, `closed`, with the transactions this request created. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CardAuthorization"];
+                };
+            };
+            /**
+             * @description Bad request.
+             *
+             *     - `IDEMPOTENCY_KEY_REQUIRED`: the `Idempotency-Key` header is missing.
+             *     - `VALIDATION_ERROR`: the request does not match the schema (body, path or `Sandbox-Simulate-Error`); `errors` lists each failure.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Unauthorized.
+             *
+             *     - `UNAUTHORIZED`: the API key is missing, malformed, unknown or revoked.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Forbidden.
+             *
+             *     - `FORBIDDEN`: the key lacks `cards:write`, or it is a production key (test helpers are sandbox-only; without a reviewed card issuer connection a production key gets 424 first).
+             *     - `PROVIDER_AUTHORIZATION_DENIED`: the card issuer denied the operation (sandbox: `amount` `403.03`, or `Sandbox-Simulate-Error` header `PROVIDER_AUTHORIZATION_DENIED`).
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Not found.
+             *
+             *     - `NOT_FOUND`: the card, or the authorization on this card, is unknown or belongs to another organization.
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Conflict.
+             *
+             *     - `CARD_RECORD_CONFLICT`: the authorization is not `pending` (already closed, or declined).
+             *     - `CARD_LEDGER_CONFLICT`: the card ledger stayed in conflict (serialization failure, deadlock or lock timeout) through 3 retries; nothing was written.
+             *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Unprocessable request.
+             *
+             *     - `CARD_REQUEST_REJECTED`: `amount` is zero, above the open hold (`pendingAmount`) or has more decimals than the funding asset, or the card issuer rejected the request (sandbox: `Sandbox-Simulate-Error` header `CARD_REQUEST_REJECTED`).
+             *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
+             */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Failed dependency.
+             *
+             *     - `PROVIDER_NOT_CONNECTED`: production key, and no reviewed card issuer (`card_issuance`) connection serves the organization — checked before anything else, on every card endpoint. (Also a production key without a reviewed `compliance_screening` connection where the operation screens.)
+             */
+            424: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `PROVIDER_RATE_LIMITED`: the card issuer is rate limiting; retry after `Retry-After` seconds (sandbox: `amount` `429.29`, or `Sandbox-Simulate-Error` header `PROVIDER_RATE_LIMITED`).
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent; retry after `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Internal error.
+             *
+             *     - `CARD_RECORD_WRITE_FAILED`: the authorization or card record could not be written; the transaction was rolled back and nothing was changed.
+             *     - `CARD_LEDGER_WRITE_FAILED`: the ledger entries or the card transaction could not be written; the transaction was rolled back and nothing was changed (no entry, no transaction, no balance change).
+             *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Not implemented.
+             *
+             *     - `CARD_OPERATION_NOT_SUPPORTED`: the card issuer does not support this operation (sandbox: `amount` `501.01`, or `Sandbox-Simulate-Error` header `CARD_OPERATION_NOT_SUPPORTED`).
+             */
+            501: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Provider failure.
+             *
+             *     - `PROVIDER_EXECUTION_FAILED`: the card issuer failed to execute the operation; nothing was recorded (sandbox: `amount` `666.66`, or `Sandbox-Simulate-Error` header `PROVIDER_EXECUTION_FAILED`).
+             */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Service unavailable.
+             *
+             *     - `IDEMPOTENCY_UNAVAILABLE`: the idempotency store is unavailable; nothing was executed.
+             *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    reverseCardAuthorization: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
+                 *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
+                 *     (SHA-256 of the canonical JSON body). The first response — success or error,
+                 *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
+                 *     Same key with another body, path or method → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409
+                 *     `IDEMPOTENCY_IN_PROGRESS`. Rate-limited (429) and unavailable (503) outcomes are not stored, so a retry executes. A request
+                 *     that crashed mid-way holds its key for at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`); then a retry runs it.
+                 * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
+                 */
+                "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
+                /**
+                 * @description Sandbox magic value, honoured by the card issuing simulator only (a live card issuer ignores it). The simulated card
+                 *     issuer answers this failure when the request reaches it — after validation, the card lookup, screening and the
+                 *     card's state checks — and nothing is recorded:
+                 *
+                 *     | Value | Response |
+                 *     |---|---|
+                 *     | `PROVIDER_AUTHORIZATION_DENIED` | 403 `PROVIDER_AUTHORIZATION_DENIED` |
+                 *     | `CARD_REQUEST_REJECTED` | 422 `CARD_REQUEST_REJECTED` |
+                 *     | `PROVIDER_RATE_LIMITED` | 429 `PROVIDER_RATE_LIMITED` with `Retry-After: 1` |
+                 *     | `CARD_OPERATION_NOT_SUPPORTED` | 501 `CARD_OPERATION_NOT_SUPPORTED` |
+                 *     | `PROVIDER_EXECUTION_FAILED` | 502 `PROVIDER_EXECUTION_FAILED` |
+                 *
+                 *     The header is not part of the `Idempotency-Key` fingerprint: the outcome is stored under the key like any other
+                 *     (except 429, after which a retry executes).
+                 * @example PROVIDER_RATE_LIMITED
+                 */
+                "Sandbox-Simulate-Error"?: components["parameters"]["SandboxSimulateError"];
+            };
+            path: {
+                /**
+                 * @description The card's id (`card_…`). Unknown or another organization's → 404 `NOT_FOUND`.
+                 * @example card_3Vb7Nx1Qk9Tz5Hm2Lw8Rd
+                 */
+                cardId: components["parameters"]["CardIdPath"];
+                /**
+                 * @description The authorization's id (`cauth_…`), of this card. Unknown, of another card or of another organization → 404 `NOT_FOUND`.
+                 * @example cauth_4Ty8Mk2Vb6Rn1Qz7Hx3Lc
+                 */
+                authorizationId: components["parameters"]["AuthorizationIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReverseAuthorizationRequest"];
+            };
+        };
+        responses: {
+            /** @description The authorization, with the transaction this request created. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CardAuthorization"];
+                };
+            };
+            /**
+             * @description Bad request.
+             *
+             *     - `IDEMPOTENCY_KEY_REQUIRED`: the `Idempotency-Key` header is missing.
+             *     - `VALIDATION_ERROR`: the request does not match the schema (body, path or `Sandbox-Simulate-Error`); `errors` lists each failure.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Unauthorized.
+             *
+             *     - `UNAUTHORIZED`: the API key is missing, malformed, unknown or revoked.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Forbidden.
+             *
+             *     - `FORBIDDEN`: the key lacks `cards:write`, or it is a production key (test helpers are sandbox-only; without a reviewed card issuer connection a production key gets 424 first).
+             *     - `PROVIDER_AUTHORIZATION_DENIED`: the card issuer denied the operation (sandbox: `amount` `403.03`, or `Sandbox-Simulate-Error` header `PROVIDER_AUTHORIZATION_DENIED`).
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Not found.
+             *
+             *     - `NOT_FOUND`: the card, or the authorization on this card, is unknown or belongs to another organization.
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Conflict.
+             *
+             *     - `CARD_RECORD_CONFLICT`: the authorization is not `pending` (already closed, or declined).
+             *     - `CARD_LEDGER_CONFLICT`: the card ledger stayed in conflict (serialization failure, deadlock or lock timeout) through 3 retries; nothing was written.
+             *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Unprocessable request.
+             *
+             *     - `CARD_REQUEST_REJECTED`: `amount` is zero, above the open hold (`pendingAmount`) or has more decimals than the funding asset, or the card issuer rejected the request (sandbox: `Sandbox-Simulate-Error` header `CARD_REQUEST_REJECTED`).
+             *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
+             */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Failed dependency.
+             *
+             *     - `PROVIDER_NOT_CONNECTED`: production key, and no reviewed card issuer (`card_issuance`) connection serves the organization — checked before anything else, on every card endpoint. (Also a production key without a reviewed `compliance_screening` connection where the operation screens.)
+             */
+            424: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `PROVIDER_RATE_LIMITED`: the card issuer is rate limiting; retry after `Retry-After` seconds (sandbox: `amount` `429.29`, or `Sandbox-Simulate-Error` header `PROVIDER_RATE_LIMITED`).
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent; retry after `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Internal error.
+             *
+             *     - `CARD_RECORD_WRITE_FAILED`: the authorization or card record could not be written; the transaction was rolled back and nothing was changed.
+             *     - `CARD_LEDGER_WRITE_FAILED`: the ledger entries or the card transaction could not be written; the transaction was rolled back and nothing was changed (no entry, no transaction, no balance change).
+             *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Not implemented.
+             *
+             *     - `CARD_OPERATION_NOT_SUPPORTED`: the card issuer does not support this operation (sandbox: `amount` `501.01`, or `Sandbox-Simulate-Error` header `CARD_OPERATION_NOT_SUPPORTED`).
+             */
+            501: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Provider failure.
+             *
+             *     - `PROVIDER_EXECUTION_FAILED`: the card issuer failed to execute the operation; nothing was recorded (sandbox: `amount` `666.66`, or `Sandbox-Simulate-Error` header `PROVIDER_EXECUTION_FAILED`).
              */
             502: {
                 headers: {

@@ -36,24 +36,28 @@ async function send(op: SpecOperation) {
 }
 
 describe("operations marked **Not implemented yet:**", () => {
-  it("the spec marks at least one v2 operation, and only v2 operations", () => {
-    expect(marked.length).toBeGreaterThan(0);
+  // Every operation of the description is built now, so the list may be empty; the 501 mechanism itself is covered by
+  // test/unit/dispatch.test.ts.
+  it("only v2 operations are marked", () => {
     for (const op of operations.filter(isMarkedNotImplemented)) expect(op.operation.surface).toBe("v2");
   });
 
-  it.each(marked.map((op) => [label(op), op] as const))("%s answers 501 NOT_IMPLEMENTED to a valid request", async (_name, op) => {
-    const res = await send(op);
-    expect(res.status, res.text).toBe(501);
-    expect(res.headers.get("content-type")).toMatch(/^application\/problem\+json/);
-    expect(res.json).toMatchObject({
-      type: "https://docs.coinplane.dev/errors/not_implemented",
-      title: "Not implemented",
-      status: 501,
-      code: "NOT_IMPLEMENTED",
-      instance: res.request.path.split("?")[0],
-      requestId: res.headers.get("x-request-id"),
-    });
-  });
+  it.skipIf(marked.length === 0).each(marked.map((op) => [label(op), op] as const))(
+    "%s answers 501 NOT_IMPLEMENTED to a valid request",
+    async (_name, op) => {
+      const res = await send(op);
+      expect(res.status, res.text).toBe(501);
+      expect(res.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+      expect(res.json).toMatchObject({
+        type: "https://docs.coinplane.dev/errors/not_implemented",
+        title: "Not implemented",
+        status: 501,
+        code: "NOT_IMPLEMENTED",
+        instance: res.request.path.split("?")[0],
+        requestId: res.headers.get("x-request-id"),
+      });
+    },
+  );
 });
 
 describe("operations without the marker", () => {

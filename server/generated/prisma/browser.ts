@@ -18,6 +18,65 @@ export { Prisma }
 export * as $Enums from './enums.ts'
 export * from './enums.ts';
 /**
+ * Model CardProgramme
+ * A card programme: network, BIN sponsor, jurisdictions and funding of the cards issued under it.
+ */
+export type CardProgramme = Prisma.CardProgrammeModel
+/**
+ * Model Cardholder
+ * A cardholder, screened before a card is issued to them. Email is unique per organization and environment.
+ */
+export type Cardholder = Prisma.CardholderModel
+/**
+ * Model Card
+ * A card. States: active ⇄ frozen → deactivated (terminal).
+ */
+export type Card = Prisma.CardModel
+/**
+ * Model CardAuthorization
+ * A (simulated) card authorization. pending (hold open) → closed (captured and/or reversed in full); or declined.
+ */
+export type CardAuthorization = Prisma.CardAuthorizationModel
+/**
+ * Model CardTransaction
+ * One entry of a card's activity, as listed by GET /cards/{cardId}/transactions (newest first by `seq`).
+ */
+export type CardTransaction = Prisma.CardTransactionModel
+/**
+ * Model CardLedgerEntry
+ * Double-entry card ledger. Every posting (journal) is two or more entries whose debits equal their credits.
+ * Accounts: `card:<cardId>:available`, `card:<cardId>:pending`, `programme:<programmeId>:funding`,
+ * `merchant_settlement`, `sandbox_test_funds`. An account's balance is the sum of its credits minus its debits.
+ */
+export type CardLedgerEntry = Prisma.CardLedgerEntryModel
+/**
+ * Model ContractProject
+ * A contract project (generate → compile → validate → simulate → deploy → verify → launch).
+ */
+export type ContractProject = Prisma.ContractProjectModel
+/**
+ * Model ContractStageRun
+ * One run of a lifecycle stage (append-only; a failed run may be followed by a successful retry).
+ */
+export type ContractStageRun = Prisma.ContractStageRunModel
+/**
+ * Model SandboxChainTransaction
+ * Append-only log of the transactions applied to the in-process sandbox chain, replayed into a fresh EVM at first use.
+ * One transaction per block; `seq` orders the log and is assigned under an advisory lock.
+ */
+export type SandboxChainTransaction = Prisma.SandboxChainTransactionModel
+/**
+ * Model Issuer
+ * An issuer registered by the launch stage: one token contract on one chain and its authorised signers.
+ */
+export type Issuer = Prisma.IssuerModel
+/**
+ * Model IssuanceRequest
+ * A sandbox mint or burn request awaiting four-eyes approval. Its status is derived from its approval request;
+ * no transaction is ever prepared or sent for it.
+ */
+export type IssuanceRequest = Prisma.IssuanceRequestModel
+/**
  * Model Organization
  * 
  */
@@ -57,6 +116,41 @@ export type IdempotencyRecord = Prisma.IdempotencyRecordModel
  * A provider connection for (organization, environment, category). Only reviewed ones serve requests.
  */
 export type ProviderConnection = Prisma.ProviderConnectionModel
+/**
+ * Model BankTransfer
+ * A bank transfer (Sandbox only: simulated). `amountMinor` is in the currency's minor units.
+ */
+export type BankTransfer = Prisma.BankTransferModel
+/**
+ * Model WorkflowRun
+ * A corridor rehearsal run: five steps dispatched one at a time by the scheduler.
+ */
+export type WorkflowRun = Prisma.WorkflowRunModel
+/**
+ * Model WorkflowStep
+ * One step of a run. `stepKey` is the stable idempotency key its side effects carry to providers.
+ */
+export type WorkflowStep = Prisma.WorkflowStepModel
+/**
+ * Model CustodyWallet
+ * A custody wallet, requested under four-eyes control and created at the custody provider once approved.
+ */
+export type CustodyWallet = Prisma.CustodyWalletModel
+/**
+ * Model CustodyTransfer
+ * A custody transfer. `amountMinor` is in minor units of `asset`; `version` drives optimistic concurrency (shape 3).
+ */
+export type CustodyTransfer = Prisma.CustodyTransferModel
+/**
+ * Model SimCustodyWallet
+ * Sandbox custody simulator: its vault accounts (the custodian's side, keyed by the caller's idempotency key).
+ */
+export type SimCustodyWallet = Prisma.SimCustodyWalletModel
+/**
+ * Model SimCustodyTransfer
+ * Sandbox custody simulator: its transfers (the custodian's side). Balances are derived from them.
+ */
+export type SimCustodyTransfer = Prisma.SimCustodyTransferModel
 /**
  * Model ComplianceDecision
  * A screening or policy decision, recorded whether it allowed or blocked.

@@ -1,6 +1,22 @@
-// Sandbox bank transfers: rails per country.
-import type { ProviderAdapter } from "../provider-adapter.ts";
+// Sandbox bank transfers: rails per country (providers/invoke), and `capabilities.bankTransfers` for the bank-transfer
+// endpoints and the corridor's bank legs. Stateless and deterministic: the provider id derives from the caller's
+// idempotency key, and each status read advances a transfer by one state from the state the caller last recorded.
+// Magic values (documented in the spec): amount 13.13 → failed, 14.14 → returned, reference TIMEOUT… → create fails,
+// reference UNREACHABLE… → status reads and cancellations fail; plus the shared FAILING_AMOUNT.
+import { createHash } from "node:crypto";
+import type { BankTransferApi, BankTransferFailure, KnownBankTransfer } from "../capabilities/bank-transfers.ts";
+import { type ProviderAdapter, ProviderExecutionError } from "../provider-adapter.ts";
 import { parseObjectConfig } from "./config.ts";
+import { failOnMagic } from "./magic-values.ts";
+
+/** Amount that makes a simulated transfer end `failed` (insufficient funds). */
+export const FAILED_AMOUNT = "13.13";
+/** Amount that makes a simulated transfer end `returned` (account closed). */
+export const RETURNED_AMOUNT = "14.14";
+/** A reference starting with this makes the simulated bank time out on creation (and on the corridor's route check). */
+export const TIMEOUT_REFERENCE = "TIMEOUT";
+/** A reference starting with this makes every later status read and cancellation of the transfer fail. */
+export const UNREACHABLE_REFERENCE = "UNREACHABLE";
 
 const SANDBOX_RAILS: Record<string, string[]> = {
   US: ["ach", "wire"],
@@ -10,12 +26,85 @@ const SANDBOX_RAILS: Record<string, string[]> = {
 };
 const EEA = new Set("AT BE BG HR CY CZ DK EE FI FR DE GR HU IE IT LV LT LU MT NL PL PT RO SK SI ES SE IS LI NO".split(" "));
 
+const hash = (text: string) => createHash("sha256").update(text).digest("hex");
+
+/** The rail's own identifier: end-to-end id (SEPA, FPS), ACH trace number, Fedwire IMAD, SWIFT UETR. */
+function railReference(known: KnownBankTransfer): string {
+  const h = hash(`ref|${known.providerTransferId}`);
+  switch (known.rail) {
+    case "ach":
+      return BigInt(`0x${h.slice(0, 15)}`)
+        .toString()
+        .padStart(15, "0")
+        .slice(0, 15);
+    case "wire":
+      // IMAD: input cycle date, 8-character source id, 6-digit sequence.
+      return `20261122SIMB${h.slice(0, 4).toUpperCase()}${BigInt(`0x${h.slice(6, 12)}`)
+        .toString()
+        .padStart(6, "0")
+        .slice(0, 6)}`;
+    case "swift":
+      return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
+    default:
+      return `E2E-${h.slice(0, 16).toUpperCase()}`;
+  }
+}
+
+function failureFor(known: KnownBankTransfer, code: "insufficient_funds" | "account_closed"): BankTransferFailure {
+  const ach = known.rail === "ach";
+  return code === "insufficient_funds"
+    ? { code, message: "The source account has insufficient funds.", railCode: ach ? "R01" : "AM04" }
+    : { code, message: "The beneficiary account is closed.", railCode: ach ? "R02" : "AC04" };
+}
+
+function failIfUnreachable(known: KnownBankTransfer): void {
+  if (known.reference?.startsWith(UNREACHABLE_REFERENCE)) {
+    throw new ProviderExecutionError(`the simulated bank cannot be reached (reference ${UNREACHABLE_REFERENCE}…)`);
+  }
+}
+
+const bankTransferCapability: BankTransferApi = {
+  async checkRoute(_ctx, { reference }) {
+    if (reference?.startsWith(TIMEOUT_REFERENCE))
+      throw new ProviderExecutionError(`simulated bank timeout (reference ${TIMEOUT_REFERENCE}…)`);
+    return { available: true, reason: null };
+  },
+  async create(_ctx, order) {
+    failOnMagic({ amount: order.amount });
+    if (order.reference?.startsWith(TIMEOUT_REFERENCE)) {
+      throw new ProviderExecutionError(`simulated bank timeout (reference ${TIMEOUT_REFERENCE}…)`);
+    }
+    return { providerTransferId: `sim_bt_${hash(`bt|${order.idempotencyKey}`).slice(0, 24)}` };
+  },
+  async get(_ctx, known) {
+    failIfUnreachable(known);
+    switch (known.status) {
+      case "pending":
+        return { status: "processing", providerReference: railReference(known), failureReason: null };
+      case "processing":
+        if (known.amount === FAILED_AMOUNT) {
+          return { status: "failed", providerReference: railReference(known), failureReason: failureFor(known, "insufficient_funds") };
+        }
+        if (known.amount === RETURNED_AMOUNT) {
+          return { status: "returned", providerReference: railReference(known), failureReason: failureFor(known, "account_closed") };
+        }
+        return { status: "completed", providerReference: railReference(known), failureReason: null };
+      default:
+        return { status: known.status, providerReference: known.status === "cancelled" ? null : railReference(known), failureReason: null };
+    }
+  },
+  async cancel(_ctx, known) {
+    failIfUnreachable(known);
+  },
+};
+
 export const bankTransferSimulator: ProviderAdapter = {
   slug: "simulator",
   category: "bank_transfer",
   name: "Sandbox bank transfer simulator",
   simulator: true,
   parseConfig: (config) => parseObjectConfig(config ?? {}, {}),
+  capabilities: { bankTransfers: bankTransferCapability },
   operations: {
     list_rails: {
       description: "Payment rails available for a country.",

@@ -390,6 +390,17 @@ type FieldRefInputType<Model, FieldType> = Model extends never ? never : FieldRe
 
 
 export const ModelName = {
+  CardProgramme: 'CardProgramme',
+  Cardholder: 'Cardholder',
+  Card: 'Card',
+  CardAuthorization: 'CardAuthorization',
+  CardTransaction: 'CardTransaction',
+  CardLedgerEntry: 'CardLedgerEntry',
+  ContractProject: 'ContractProject',
+  ContractStageRun: 'ContractStageRun',
+  SandboxChainTransaction: 'SandboxChainTransaction',
+  Issuer: 'Issuer',
+  IssuanceRequest: 'IssuanceRequest',
   Organization: 'Organization',
   ApiKey: 'ApiKey',
   Wallet: 'Wallet',
@@ -398,6 +409,13 @@ export const ModelName = {
   ActivityEvent: 'ActivityEvent',
   IdempotencyRecord: 'IdempotencyRecord',
   ProviderConnection: 'ProviderConnection',
+  BankTransfer: 'BankTransfer',
+  WorkflowRun: 'WorkflowRun',
+  WorkflowStep: 'WorkflowStep',
+  CustodyWallet: 'CustodyWallet',
+  CustodyTransfer: 'CustodyTransfer',
+  SimCustodyWallet: 'SimCustodyWallet',
+  SimCustodyTransfer: 'SimCustodyTransfer',
   ComplianceDecision: 'ComplianceDecision',
   ApprovalRequest: 'ApprovalRequest',
   SelectionReceipt: 'SelectionReceipt',
@@ -417,10 +435,824 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "organization" | "apiKey" | "wallet" | "walletAsset" | "payment" | "activityEvent" | "idempotencyRecord" | "providerConnection" | "complianceDecision" | "approvalRequest" | "selectionReceipt" | "providerInvocation"
+    modelProps: "cardProgramme" | "cardholder" | "card" | "cardAuthorization" | "cardTransaction" | "cardLedgerEntry" | "contractProject" | "contractStageRun" | "sandboxChainTransaction" | "issuer" | "issuanceRequest" | "organization" | "apiKey" | "wallet" | "walletAsset" | "payment" | "activityEvent" | "idempotencyRecord" | "providerConnection" | "bankTransfer" | "workflowRun" | "workflowStep" | "custodyWallet" | "custodyTransfer" | "simCustodyWallet" | "simCustodyTransfer" | "complianceDecision" | "approvalRequest" | "selectionReceipt" | "providerInvocation"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
+    CardProgramme: {
+      payload: Prisma.$CardProgrammePayload<ExtArgs>
+      fields: Prisma.CardProgrammeFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.CardProgrammeFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CardProgrammePayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.CardProgrammeFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CardProgrammePayload>
+        }
+        findFirst: {
+          args: Prisma.CardProgrammeFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CardProgrammePayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.CardProgrammeFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CardProgrammePayload>
+        }
+        findMany: {
+          args: Prisma.CardProgrammeFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CardProgrammePayload>[]
+        }
+        create: {
+          args: Prisma.CardProgrammeCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CardProgrammePayload>
+        }
+        createMany: {
+          args: Prisma.CardProgrammeCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.CardProgrammeCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CardProgrammePayload>[]
+        }
+        delete: {
+          args: Prisma.CardProgrammeDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CardProgrammePayload>
+        }
+        update: {
+          args: Prisma.CardProgrammeUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CardProgrammePayload>
+        }
+        deleteMany: {
+          args: Prisma.CardProgrammeDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.CardProgrammeUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.CardProgrammeUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CardProgrammePayload>[]
+        }
+        upsert: {
+          args: Prisma.CardProgrammeUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CardProgrammePayload>
+        }
+        aggregate: {
+          args: Prisma.CardProgrammeAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateCardProgramme>
+        }
+        groupBy: {
+          args: Prisma.CardProgrammeGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.CardProgrammeGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.CardProgrammeCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.CardProgrammeCountAggregateOutputType> | number
+        }
+      }
+    }
+    Cardholder: {
+      payload: Prisma.$CardholderPayload<ExtArgs>
+      fields: Prisma.CardholderFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.CardholderFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CardholderPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.CardholderFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CardholderPayload>
+        }
+        findFirst: {
+          args: Prisma.CardholderFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CardholderPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.CardholderFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CardholderPayload>
+        }
+        findMany: {
+          args: Prisma.CardholderFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CardholderPayload>[]
+        }
+        create: {
+          args: Prisma.CardholderCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CardholderPayload>
+        }
+        createMany: {
+          args: Prisma.CardholderCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.CardholderCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CardholderPayload>[]
+        }
+        delete: {
+          args: Prisma.CardholderDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CardholderPayload>
+        }
+        update: {
+          args: Prisma.CardholderUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CardholderPayload>
+        }
+        deleteMany: {
+          args: Prisma.CardholderDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.CardholderUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.CardholderUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CardholderPayload>[]
+        }
+        upsert: {
+          args: Prisma.CardholderUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CardholderPayload>
+        }
+        aggregate: {
+          args: Prisma.CardholderAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateCardholder>
+        }
+        groupBy: {
+          args: Prisma.CardholderGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.CardholderGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.CardholderCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.CardholderCountAggregateOutputType> | number
+        }
+      }
+    }
+    Card: {
+      payload: Prisma.$CardPayload<ExtArgs>
+      fields: Prisma.CardFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.CardFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CardPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.CardFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CardPayload>
+        }
+        findFirst: {
+          args: Prisma.CardFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CardPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.CardFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CardPayload>
+        }
+        findMany: {
+          args: Prisma.CardFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CardPayload>[]
+        }
+        create: {
+          args: Prisma.CardCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CardPayload>
+        }
+        createMany: {
+          args: Prisma.CardCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.CardCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CardPayload>[]
+        }
+        delete: {
+          args: Prisma.CardDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CardPayload>
+        }
+        update: {
+          args: Prisma.CardUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CardPayload>
+        }
+        deleteMany: {
+          args: Prisma.CardDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.CardUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.CardUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CardPayload>[]
+        }
+        upsert: {
+          args: Prisma.CardUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CardPayload>
+        }
+        aggregate: {
+          args: Prisma.CardAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateCard>
+        }
+        groupBy: {
+          args: Prisma.CardGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.CardGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.CardCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.CardCountAggregateOutputType> | number
+        }
+      }
+    }
+    CardAuthorization: {
+      payload: Prisma.$CardAuthorizationPayload<ExtArgs>
+      fields: Prisma.CardAuthorizationFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.CardAuthorizationFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CardAuthorizationPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.CardAuthorizationFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CardAuthorizationPayload>
+        }
+        findFirst: {
+          args: Prisma.CardAuthorizationFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CardAuthorizationPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.CardAuthorizationFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CardAuthorizationPayload>
+        }
+        findMany: {
+          args: Prisma.CardAuthorizationFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CardAuthorizationPayload>[]
+        }
+        create: {
+          args: Prisma.CardAuthorizationCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CardAuthorizationPayload>
+        }
+        createMany: {
+          args: Prisma.CardAuthorizationCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.CardAuthorizationCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CardAuthorizationPayload>[]
+        }
+        delete: {
+          args: Prisma.CardAuthorizationDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CardAuthorizationPayload>
+        }
+        update: {
+          args: Prisma.CardAuthorizationUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CardAuthorizationPayload>
+        }
+        deleteMany: {
+          args: Prisma.CardAuthorizationDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.CardAuthorizationUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.CardAuthorizationUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CardAuthorizationPayload>[]
+        }
+        upsert: {
+          args: Prisma.CardAuthorizationUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CardAuthorizationPayload>
+        }
+        aggregate: {
+          args: Prisma.CardAuthorizationAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateCardAuthorization>
+        }
+        groupBy: {
+          args: Prisma.CardAuthorizationGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.CardAuthorizationGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.CardAuthorizationCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.CardAuthorizationCountAggregateOutputType> | number
+        }
+      }
+    }
+    CardTransaction: {
+      payload: Prisma.$CardTransactionPayload<ExtArgs>
+      fields: Prisma.CardTransactionFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.CardTransactionFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CardTransactionPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.CardTransactionFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CardTransactionPayload>
+        }
+        findFirst: {
+          args: Prisma.CardTransactionFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CardTransactionPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.CardTransactionFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CardTransactionPayload>
+        }
+        findMany: {
+          args: Prisma.CardTransactionFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CardTransactionPayload>[]
+        }
+        create: {
+          args: Prisma.CardTransactionCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CardTransactionPayload>
+        }
+        createMany: {
+          args: Prisma.CardTransactionCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.CardTransactionCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CardTransactionPayload>[]
+        }
+        delete: {
+          args: Prisma.CardTransactionDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CardTransactionPayload>
+        }
+        update: {
+          args: Prisma.CardTransactionUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CardTransactionPayload>
+        }
+        deleteMany: {
+          args: Prisma.CardTransactionDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.CardTransactionUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.CardTransactionUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CardTransactionPayload>[]
+        }
+        upsert: {
+          args: Prisma.CardTransactionUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CardTransactionPayload>
+        }
+        aggregate: {
+          args: Prisma.CardTransactionAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateCardTransaction>
+        }
+        groupBy: {
+          args: Prisma.CardTransactionGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.CardTransactionGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.CardTransactionCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.CardTransactionCountAggregateOutputType> | number
+        }
+      }
+    }
+    CardLedgerEntry: {
+      payload: Prisma.$CardLedgerEntryPayload<ExtArgs>
+      fields: Prisma.CardLedgerEntryFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.CardLedgerEntryFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CardLedgerEntryPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.CardLedgerEntryFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CardLedgerEntryPayload>
+        }
+        findFirst: {
+          args: Prisma.CardLedgerEntryFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CardLedgerEntryPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.CardLedgerEntryFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CardLedgerEntryPayload>
+        }
+        findMany: {
+          args: Prisma.CardLedgerEntryFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CardLedgerEntryPayload>[]
+        }
+        create: {
+          args: Prisma.CardLedgerEntryCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CardLedgerEntryPayload>
+        }
+        createMany: {
+          args: Prisma.CardLedgerEntryCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.CardLedgerEntryCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CardLedgerEntryPayload>[]
+        }
+        delete: {
+          args: Prisma.CardLedgerEntryDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CardLedgerEntryPayload>
+        }
+        update: {
+          args: Prisma.CardLedgerEntryUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CardLedgerEntryPayload>
+        }
+        deleteMany: {
+          args: Prisma.CardLedgerEntryDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.CardLedgerEntryUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.CardLedgerEntryUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CardLedgerEntryPayload>[]
+        }
+        upsert: {
+          args: Prisma.CardLedgerEntryUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CardLedgerEntryPayload>
+        }
+        aggregate: {
+          args: Prisma.CardLedgerEntryAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateCardLedgerEntry>
+        }
+        groupBy: {
+          args: Prisma.CardLedgerEntryGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.CardLedgerEntryGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.CardLedgerEntryCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.CardLedgerEntryCountAggregateOutputType> | number
+        }
+      }
+    }
+    ContractProject: {
+      payload: Prisma.$ContractProjectPayload<ExtArgs>
+      fields: Prisma.ContractProjectFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.ContractProjectFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ContractProjectPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.ContractProjectFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ContractProjectPayload>
+        }
+        findFirst: {
+          args: Prisma.ContractProjectFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ContractProjectPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.ContractProjectFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ContractProjectPayload>
+        }
+        findMany: {
+          args: Prisma.ContractProjectFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ContractProjectPayload>[]
+        }
+        create: {
+          args: Prisma.ContractProjectCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ContractProjectPayload>
+        }
+        createMany: {
+          args: Prisma.ContractProjectCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.ContractProjectCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ContractProjectPayload>[]
+        }
+        delete: {
+          args: Prisma.ContractProjectDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ContractProjectPayload>
+        }
+        update: {
+          args: Prisma.ContractProjectUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ContractProjectPayload>
+        }
+        deleteMany: {
+          args: Prisma.ContractProjectDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.ContractProjectUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.ContractProjectUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ContractProjectPayload>[]
+        }
+        upsert: {
+          args: Prisma.ContractProjectUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ContractProjectPayload>
+        }
+        aggregate: {
+          args: Prisma.ContractProjectAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateContractProject>
+        }
+        groupBy: {
+          args: Prisma.ContractProjectGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ContractProjectGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.ContractProjectCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ContractProjectCountAggregateOutputType> | number
+        }
+      }
+    }
+    ContractStageRun: {
+      payload: Prisma.$ContractStageRunPayload<ExtArgs>
+      fields: Prisma.ContractStageRunFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.ContractStageRunFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ContractStageRunPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.ContractStageRunFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ContractStageRunPayload>
+        }
+        findFirst: {
+          args: Prisma.ContractStageRunFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ContractStageRunPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.ContractStageRunFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ContractStageRunPayload>
+        }
+        findMany: {
+          args: Prisma.ContractStageRunFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ContractStageRunPayload>[]
+        }
+        create: {
+          args: Prisma.ContractStageRunCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ContractStageRunPayload>
+        }
+        createMany: {
+          args: Prisma.ContractStageRunCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.ContractStageRunCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ContractStageRunPayload>[]
+        }
+        delete: {
+          args: Prisma.ContractStageRunDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ContractStageRunPayload>
+        }
+        update: {
+          args: Prisma.ContractStageRunUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ContractStageRunPayload>
+        }
+        deleteMany: {
+          args: Prisma.ContractStageRunDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.ContractStageRunUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.ContractStageRunUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ContractStageRunPayload>[]
+        }
+        upsert: {
+          args: Prisma.ContractStageRunUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ContractStageRunPayload>
+        }
+        aggregate: {
+          args: Prisma.ContractStageRunAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateContractStageRun>
+        }
+        groupBy: {
+          args: Prisma.ContractStageRunGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ContractStageRunGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.ContractStageRunCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ContractStageRunCountAggregateOutputType> | number
+        }
+      }
+    }
+    SandboxChainTransaction: {
+      payload: Prisma.$SandboxChainTransactionPayload<ExtArgs>
+      fields: Prisma.SandboxChainTransactionFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.SandboxChainTransactionFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SandboxChainTransactionPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.SandboxChainTransactionFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SandboxChainTransactionPayload>
+        }
+        findFirst: {
+          args: Prisma.SandboxChainTransactionFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SandboxChainTransactionPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.SandboxChainTransactionFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SandboxChainTransactionPayload>
+        }
+        findMany: {
+          args: Prisma.SandboxChainTransactionFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SandboxChainTransactionPayload>[]
+        }
+        create: {
+          args: Prisma.SandboxChainTransactionCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SandboxChainTransactionPayload>
+        }
+        createMany: {
+          args: Prisma.SandboxChainTransactionCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.SandboxChainTransactionCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SandboxChainTransactionPayload>[]
+        }
+        delete: {
+          args: Prisma.SandboxChainTransactionDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SandboxChainTransactionPayload>
+        }
+        update: {
+          args: Prisma.SandboxChainTransactionUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SandboxChainTransactionPayload>
+        }
+        deleteMany: {
+          args: Prisma.SandboxChainTransactionDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.SandboxChainTransactionUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.SandboxChainTransactionUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SandboxChainTransactionPayload>[]
+        }
+        upsert: {
+          args: Prisma.SandboxChainTransactionUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SandboxChainTransactionPayload>
+        }
+        aggregate: {
+          args: Prisma.SandboxChainTransactionAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateSandboxChainTransaction>
+        }
+        groupBy: {
+          args: Prisma.SandboxChainTransactionGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SandboxChainTransactionGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.SandboxChainTransactionCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SandboxChainTransactionCountAggregateOutputType> | number
+        }
+      }
+    }
+    Issuer: {
+      payload: Prisma.$IssuerPayload<ExtArgs>
+      fields: Prisma.IssuerFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.IssuerFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IssuerPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.IssuerFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IssuerPayload>
+        }
+        findFirst: {
+          args: Prisma.IssuerFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IssuerPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.IssuerFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IssuerPayload>
+        }
+        findMany: {
+          args: Prisma.IssuerFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IssuerPayload>[]
+        }
+        create: {
+          args: Prisma.IssuerCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IssuerPayload>
+        }
+        createMany: {
+          args: Prisma.IssuerCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.IssuerCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IssuerPayload>[]
+        }
+        delete: {
+          args: Prisma.IssuerDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IssuerPayload>
+        }
+        update: {
+          args: Prisma.IssuerUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IssuerPayload>
+        }
+        deleteMany: {
+          args: Prisma.IssuerDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.IssuerUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.IssuerUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IssuerPayload>[]
+        }
+        upsert: {
+          args: Prisma.IssuerUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IssuerPayload>
+        }
+        aggregate: {
+          args: Prisma.IssuerAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateIssuer>
+        }
+        groupBy: {
+          args: Prisma.IssuerGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.IssuerGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.IssuerCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.IssuerCountAggregateOutputType> | number
+        }
+      }
+    }
+    IssuanceRequest: {
+      payload: Prisma.$IssuanceRequestPayload<ExtArgs>
+      fields: Prisma.IssuanceRequestFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.IssuanceRequestFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IssuanceRequestPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.IssuanceRequestFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IssuanceRequestPayload>
+        }
+        findFirst: {
+          args: Prisma.IssuanceRequestFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IssuanceRequestPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.IssuanceRequestFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IssuanceRequestPayload>
+        }
+        findMany: {
+          args: Prisma.IssuanceRequestFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IssuanceRequestPayload>[]
+        }
+        create: {
+          args: Prisma.IssuanceRequestCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IssuanceRequestPayload>
+        }
+        createMany: {
+          args: Prisma.IssuanceRequestCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.IssuanceRequestCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IssuanceRequestPayload>[]
+        }
+        delete: {
+          args: Prisma.IssuanceRequestDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IssuanceRequestPayload>
+        }
+        update: {
+          args: Prisma.IssuanceRequestUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IssuanceRequestPayload>
+        }
+        deleteMany: {
+          args: Prisma.IssuanceRequestDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.IssuanceRequestUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.IssuanceRequestUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IssuanceRequestPayload>[]
+        }
+        upsert: {
+          args: Prisma.IssuanceRequestUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IssuanceRequestPayload>
+        }
+        aggregate: {
+          args: Prisma.IssuanceRequestAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateIssuanceRequest>
+        }
+        groupBy: {
+          args: Prisma.IssuanceRequestGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.IssuanceRequestGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.IssuanceRequestCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.IssuanceRequestCountAggregateOutputType> | number
+        }
+      }
+    }
     Organization: {
       payload: Prisma.$OrganizationPayload<ExtArgs>
       fields: Prisma.OrganizationFieldRefs
@@ -1013,6 +1845,524 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    BankTransfer: {
+      payload: Prisma.$BankTransferPayload<ExtArgs>
+      fields: Prisma.BankTransferFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.BankTransferFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$BankTransferPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.BankTransferFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$BankTransferPayload>
+        }
+        findFirst: {
+          args: Prisma.BankTransferFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$BankTransferPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.BankTransferFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$BankTransferPayload>
+        }
+        findMany: {
+          args: Prisma.BankTransferFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$BankTransferPayload>[]
+        }
+        create: {
+          args: Prisma.BankTransferCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$BankTransferPayload>
+        }
+        createMany: {
+          args: Prisma.BankTransferCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.BankTransferCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$BankTransferPayload>[]
+        }
+        delete: {
+          args: Prisma.BankTransferDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$BankTransferPayload>
+        }
+        update: {
+          args: Prisma.BankTransferUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$BankTransferPayload>
+        }
+        deleteMany: {
+          args: Prisma.BankTransferDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.BankTransferUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.BankTransferUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$BankTransferPayload>[]
+        }
+        upsert: {
+          args: Prisma.BankTransferUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$BankTransferPayload>
+        }
+        aggregate: {
+          args: Prisma.BankTransferAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateBankTransfer>
+        }
+        groupBy: {
+          args: Prisma.BankTransferGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.BankTransferGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.BankTransferCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.BankTransferCountAggregateOutputType> | number
+        }
+      }
+    }
+    WorkflowRun: {
+      payload: Prisma.$WorkflowRunPayload<ExtArgs>
+      fields: Prisma.WorkflowRunFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.WorkflowRunFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WorkflowRunPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.WorkflowRunFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WorkflowRunPayload>
+        }
+        findFirst: {
+          args: Prisma.WorkflowRunFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WorkflowRunPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.WorkflowRunFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WorkflowRunPayload>
+        }
+        findMany: {
+          args: Prisma.WorkflowRunFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WorkflowRunPayload>[]
+        }
+        create: {
+          args: Prisma.WorkflowRunCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WorkflowRunPayload>
+        }
+        createMany: {
+          args: Prisma.WorkflowRunCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.WorkflowRunCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WorkflowRunPayload>[]
+        }
+        delete: {
+          args: Prisma.WorkflowRunDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WorkflowRunPayload>
+        }
+        update: {
+          args: Prisma.WorkflowRunUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WorkflowRunPayload>
+        }
+        deleteMany: {
+          args: Prisma.WorkflowRunDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.WorkflowRunUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.WorkflowRunUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WorkflowRunPayload>[]
+        }
+        upsert: {
+          args: Prisma.WorkflowRunUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WorkflowRunPayload>
+        }
+        aggregate: {
+          args: Prisma.WorkflowRunAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateWorkflowRun>
+        }
+        groupBy: {
+          args: Prisma.WorkflowRunGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.WorkflowRunGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.WorkflowRunCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.WorkflowRunCountAggregateOutputType> | number
+        }
+      }
+    }
+    WorkflowStep: {
+      payload: Prisma.$WorkflowStepPayload<ExtArgs>
+      fields: Prisma.WorkflowStepFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.WorkflowStepFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WorkflowStepPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.WorkflowStepFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WorkflowStepPayload>
+        }
+        findFirst: {
+          args: Prisma.WorkflowStepFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WorkflowStepPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.WorkflowStepFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WorkflowStepPayload>
+        }
+        findMany: {
+          args: Prisma.WorkflowStepFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WorkflowStepPayload>[]
+        }
+        create: {
+          args: Prisma.WorkflowStepCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WorkflowStepPayload>
+        }
+        createMany: {
+          args: Prisma.WorkflowStepCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.WorkflowStepCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WorkflowStepPayload>[]
+        }
+        delete: {
+          args: Prisma.WorkflowStepDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WorkflowStepPayload>
+        }
+        update: {
+          args: Prisma.WorkflowStepUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WorkflowStepPayload>
+        }
+        deleteMany: {
+          args: Prisma.WorkflowStepDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.WorkflowStepUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.WorkflowStepUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WorkflowStepPayload>[]
+        }
+        upsert: {
+          args: Prisma.WorkflowStepUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WorkflowStepPayload>
+        }
+        aggregate: {
+          args: Prisma.WorkflowStepAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateWorkflowStep>
+        }
+        groupBy: {
+          args: Prisma.WorkflowStepGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.WorkflowStepGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.WorkflowStepCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.WorkflowStepCountAggregateOutputType> | number
+        }
+      }
+    }
+    CustodyWallet: {
+      payload: Prisma.$CustodyWalletPayload<ExtArgs>
+      fields: Prisma.CustodyWalletFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.CustodyWalletFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CustodyWalletPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.CustodyWalletFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CustodyWalletPayload>
+        }
+        findFirst: {
+          args: Prisma.CustodyWalletFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CustodyWalletPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.CustodyWalletFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CustodyWalletPayload>
+        }
+        findMany: {
+          args: Prisma.CustodyWalletFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CustodyWalletPayload>[]
+        }
+        create: {
+          args: Prisma.CustodyWalletCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CustodyWalletPayload>
+        }
+        createMany: {
+          args: Prisma.CustodyWalletCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.CustodyWalletCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CustodyWalletPayload>[]
+        }
+        delete: {
+          args: Prisma.CustodyWalletDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CustodyWalletPayload>
+        }
+        update: {
+          args: Prisma.CustodyWalletUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CustodyWalletPayload>
+        }
+        deleteMany: {
+          args: Prisma.CustodyWalletDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.CustodyWalletUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.CustodyWalletUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CustodyWalletPayload>[]
+        }
+        upsert: {
+          args: Prisma.CustodyWalletUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CustodyWalletPayload>
+        }
+        aggregate: {
+          args: Prisma.CustodyWalletAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateCustodyWallet>
+        }
+        groupBy: {
+          args: Prisma.CustodyWalletGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.CustodyWalletGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.CustodyWalletCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.CustodyWalletCountAggregateOutputType> | number
+        }
+      }
+    }
+    CustodyTransfer: {
+      payload: Prisma.$CustodyTransferPayload<ExtArgs>
+      fields: Prisma.CustodyTransferFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.CustodyTransferFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CustodyTransferPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.CustodyTransferFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CustodyTransferPayload>
+        }
+        findFirst: {
+          args: Prisma.CustodyTransferFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CustodyTransferPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.CustodyTransferFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CustodyTransferPayload>
+        }
+        findMany: {
+          args: Prisma.CustodyTransferFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CustodyTransferPayload>[]
+        }
+        create: {
+          args: Prisma.CustodyTransferCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CustodyTransferPayload>
+        }
+        createMany: {
+          args: Prisma.CustodyTransferCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.CustodyTransferCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CustodyTransferPayload>[]
+        }
+        delete: {
+          args: Prisma.CustodyTransferDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CustodyTransferPayload>
+        }
+        update: {
+          args: Prisma.CustodyTransferUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CustodyTransferPayload>
+        }
+        deleteMany: {
+          args: Prisma.CustodyTransferDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.CustodyTransferUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.CustodyTransferUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CustodyTransferPayload>[]
+        }
+        upsert: {
+          args: Prisma.CustodyTransferUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CustodyTransferPayload>
+        }
+        aggregate: {
+          args: Prisma.CustodyTransferAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateCustodyTransfer>
+        }
+        groupBy: {
+          args: Prisma.CustodyTransferGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.CustodyTransferGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.CustodyTransferCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.CustodyTransferCountAggregateOutputType> | number
+        }
+      }
+    }
+    SimCustodyWallet: {
+      payload: Prisma.$SimCustodyWalletPayload<ExtArgs>
+      fields: Prisma.SimCustodyWalletFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.SimCustodyWalletFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SimCustodyWalletPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.SimCustodyWalletFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SimCustodyWalletPayload>
+        }
+        findFirst: {
+          args: Prisma.SimCustodyWalletFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SimCustodyWalletPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.SimCustodyWalletFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SimCustodyWalletPayload>
+        }
+        findMany: {
+          args: Prisma.SimCustodyWalletFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SimCustodyWalletPayload>[]
+        }
+        create: {
+          args: Prisma.SimCustodyWalletCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SimCustodyWalletPayload>
+        }
+        createMany: {
+          args: Prisma.SimCustodyWalletCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.SimCustodyWalletCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SimCustodyWalletPayload>[]
+        }
+        delete: {
+          args: Prisma.SimCustodyWalletDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SimCustodyWalletPayload>
+        }
+        update: {
+          args: Prisma.SimCustodyWalletUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SimCustodyWalletPayload>
+        }
+        deleteMany: {
+          args: Prisma.SimCustodyWalletDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.SimCustodyWalletUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.SimCustodyWalletUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SimCustodyWalletPayload>[]
+        }
+        upsert: {
+          args: Prisma.SimCustodyWalletUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SimCustodyWalletPayload>
+        }
+        aggregate: {
+          args: Prisma.SimCustodyWalletAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateSimCustodyWallet>
+        }
+        groupBy: {
+          args: Prisma.SimCustodyWalletGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SimCustodyWalletGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.SimCustodyWalletCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SimCustodyWalletCountAggregateOutputType> | number
+        }
+      }
+    }
+    SimCustodyTransfer: {
+      payload: Prisma.$SimCustodyTransferPayload<ExtArgs>
+      fields: Prisma.SimCustodyTransferFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.SimCustodyTransferFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SimCustodyTransferPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.SimCustodyTransferFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SimCustodyTransferPayload>
+        }
+        findFirst: {
+          args: Prisma.SimCustodyTransferFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SimCustodyTransferPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.SimCustodyTransferFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SimCustodyTransferPayload>
+        }
+        findMany: {
+          args: Prisma.SimCustodyTransferFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SimCustodyTransferPayload>[]
+        }
+        create: {
+          args: Prisma.SimCustodyTransferCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SimCustodyTransferPayload>
+        }
+        createMany: {
+          args: Prisma.SimCustodyTransferCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.SimCustodyTransferCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SimCustodyTransferPayload>[]
+        }
+        delete: {
+          args: Prisma.SimCustodyTransferDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SimCustodyTransferPayload>
+        }
+        update: {
+          args: Prisma.SimCustodyTransferUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SimCustodyTransferPayload>
+        }
+        deleteMany: {
+          args: Prisma.SimCustodyTransferDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.SimCustodyTransferUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.SimCustodyTransferUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SimCustodyTransferPayload>[]
+        }
+        upsert: {
+          args: Prisma.SimCustodyTransferUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SimCustodyTransferPayload>
+        }
+        aggregate: {
+          args: Prisma.SimCustodyTransferAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateSimCustodyTransfer>
+        }
+        groupBy: {
+          args: Prisma.SimCustodyTransferGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SimCustodyTransferGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.SimCustodyTransferCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SimCustodyTransferCountAggregateOutputType> | number
+        }
+      }
+    }
     ComplianceDecision: {
       payload: Prisma.$ComplianceDecisionPayload<ExtArgs>
       fields: Prisma.ComplianceDecisionFieldRefs
@@ -1348,6 +2698,222 @@ export const TransactionIsolationLevel = runtime.makeStrictEnum({
 export type TransactionIsolationLevel = (typeof TransactionIsolationLevel)[keyof typeof TransactionIsolationLevel]
 
 
+export const CardProgrammeScalarFieldEnum = {
+  id: 'id',
+  organizationId: 'organizationId',
+  environment: 'environment',
+  name: 'name',
+  network: 'network',
+  binSponsor: 'binSponsor',
+  jurisdictions: 'jurisdictions',
+  fundingAsset: 'fundingAsset',
+  fundingModel: 'fundingModel',
+  status: 'status',
+  providerSlug: 'providerSlug',
+  providerReference: 'providerReference',
+  connectionId: 'connectionId',
+  simulated: 'simulated',
+  version: 'version',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type CardProgrammeScalarFieldEnum = (typeof CardProgrammeScalarFieldEnum)[keyof typeof CardProgrammeScalarFieldEnum]
+
+
+export const CardholderScalarFieldEnum = {
+  id: 'id',
+  organizationId: 'organizationId',
+  environment: 'environment',
+  name: 'name',
+  email: 'email',
+  phoneNumber: 'phoneNumber',
+  dateOfBirth: 'dateOfBirth',
+  billingAddress: 'billingAddress',
+  createdAt: 'createdAt'
+} as const
+
+export type CardholderScalarFieldEnum = (typeof CardholderScalarFieldEnum)[keyof typeof CardholderScalarFieldEnum]
+
+
+export const CardScalarFieldEnum = {
+  id: 'id',
+  organizationId: 'organizationId',
+  environment: 'environment',
+  programmeId: 'programmeId',
+  cardholderId: 'cardholderId',
+  status: 'status',
+  statusReason: 'statusReason',
+  last4: 'last4',
+  expMonth: 'expMonth',
+  expYear: 'expYear',
+  brand: 'brand',
+  limits: 'limits',
+  providerReference: 'providerReference',
+  simulated: 'simulated',
+  version: 'version',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type CardScalarFieldEnum = (typeof CardScalarFieldEnum)[keyof typeof CardScalarFieldEnum]
+
+
+export const CardAuthorizationScalarFieldEnum = {
+  id: 'id',
+  organizationId: 'organizationId',
+  environment: 'environment',
+  cardId: 'cardId',
+  programmeId: 'programmeId',
+  status: 'status',
+  declineReason: 'declineReason',
+  asset: 'asset',
+  amountMinor: 'amountMinor',
+  capturedMinor: 'capturedMinor',
+  reversedMinor: 'reversedMinor',
+  merchantName: 'merchantName',
+  merchantCategory: 'merchantCategory',
+  merchantCity: 'merchantCity',
+  merchantCountry: 'merchantCountry',
+  version: 'version',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type CardAuthorizationScalarFieldEnum = (typeof CardAuthorizationScalarFieldEnum)[keyof typeof CardAuthorizationScalarFieldEnum]
+
+
+export const CardTransactionScalarFieldEnum = {
+  id: 'id',
+  seq: 'seq',
+  organizationId: 'organizationId',
+  environment: 'environment',
+  cardId: 'cardId',
+  authorizationId: 'authorizationId',
+  type: 'type',
+  status: 'status',
+  declineReason: 'declineReason',
+  asset: 'asset',
+  amountMinor: 'amountMinor',
+  merchantName: 'merchantName',
+  merchantCategory: 'merchantCategory',
+  merchantCity: 'merchantCity',
+  merchantCountry: 'merchantCountry',
+  createdAt: 'createdAt'
+} as const
+
+export type CardTransactionScalarFieldEnum = (typeof CardTransactionScalarFieldEnum)[keyof typeof CardTransactionScalarFieldEnum]
+
+
+export const CardLedgerEntryScalarFieldEnum = {
+  id: 'id',
+  organizationId: 'organizationId',
+  environment: 'environment',
+  journalId: 'journalId',
+  kind: 'kind',
+  programmeId: 'programmeId',
+  cardId: 'cardId',
+  account: 'account',
+  direction: 'direction',
+  asset: 'asset',
+  amountMinor: 'amountMinor',
+  createdAt: 'createdAt'
+} as const
+
+export type CardLedgerEntryScalarFieldEnum = (typeof CardLedgerEntryScalarFieldEnum)[keyof typeof CardLedgerEntryScalarFieldEnum]
+
+
+export const ContractProjectScalarFieldEnum = {
+  id: 'id',
+  organizationId: 'organizationId',
+  environment: 'environment',
+  template: 'template',
+  asset: 'asset',
+  tokenName: 'tokenName',
+  decimals: 'decimals',
+  network: 'network',
+  contractName: 'contractName',
+  source: 'source',
+  sourceSha256: 'sourceSha256',
+  stage: 'stage',
+  artifact: 'artifact',
+  deployment: 'deployment',
+  version: 'version',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type ContractProjectScalarFieldEnum = (typeof ContractProjectScalarFieldEnum)[keyof typeof ContractProjectScalarFieldEnum]
+
+
+export const ContractStageRunScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  organizationId: 'organizationId',
+  environment: 'environment',
+  stage: 'stage',
+  status: 'status',
+  output: 'output',
+  createdAt: 'createdAt'
+} as const
+
+export type ContractStageRunScalarFieldEnum = (typeof ContractStageRunScalarFieldEnum)[keyof typeof ContractStageRunScalarFieldEnum]
+
+
+export const SandboxChainTransactionScalarFieldEnum = {
+  seq: 'seq',
+  blockNumber: 'blockNumber',
+  hash: 'hash',
+  rawTx: 'rawTx',
+  fromAddress: 'fromAddress',
+  toAddress: 'toAddress',
+  contractAddress: 'contractAddress',
+  projectId: 'projectId',
+  description: 'description',
+  createdAt: 'createdAt'
+} as const
+
+export type SandboxChainTransactionScalarFieldEnum = (typeof SandboxChainTransactionScalarFieldEnum)[keyof typeof SandboxChainTransactionScalarFieldEnum]
+
+
+export const IssuerScalarFieldEnum = {
+  id: 'id',
+  organizationId: 'organizationId',
+  environment: 'environment',
+  projectId: 'projectId',
+  contractAddress: 'contractAddress',
+  chain: 'chain',
+  asset: 'asset',
+  decimals: 'decimals',
+  signers: 'signers',
+  createdAt: 'createdAt'
+} as const
+
+export type IssuerScalarFieldEnum = (typeof IssuerScalarFieldEnum)[keyof typeof IssuerScalarFieldEnum]
+
+
+export const IssuanceRequestScalarFieldEnum = {
+  id: 'id',
+  organizationId: 'organizationId',
+  environment: 'environment',
+  issuerId: 'issuerId',
+  kind: 'kind',
+  amountMinor: 'amountMinor',
+  signerAddress: 'signerAddress',
+  toAddress: 'toAddress',
+  fromAddress: 'fromAddress',
+  reason: 'reason',
+  approvalRequestId: 'approvalRequestId',
+  requestedByActor: 'requestedByActor',
+  requestedByKeyId: 'requestedByKeyId',
+  simulated: 'simulated',
+  createdAt: 'createdAt',
+  expiresAt: 'expiresAt'
+} as const
+
+export type IssuanceRequestScalarFieldEnum = (typeof IssuanceRequestScalarFieldEnum)[keyof typeof IssuanceRequestScalarFieldEnum]
+
+
 export const OrganizationScalarFieldEnum = {
   id: 'id',
   settings: 'settings',
@@ -1461,6 +3027,166 @@ export const ProviderConnectionScalarFieldEnum = {
 export type ProviderConnectionScalarFieldEnum = (typeof ProviderConnectionScalarFieldEnum)[keyof typeof ProviderConnectionScalarFieldEnum]
 
 
+export const BankTransferScalarFieldEnum = {
+  id: 'id',
+  organizationId: 'organizationId',
+  environment: 'environment',
+  status: 'status',
+  amountMinor: 'amountMinor',
+  currency: 'currency',
+  rail: 'rail',
+  source: 'source',
+  destination: 'destination',
+  reference: 'reference',
+  purposeCode: 'purposeCode',
+  jurisdiction: 'jurisdiction',
+  operatorJurisdiction: 'operatorJurisdiction',
+  senderJurisdiction: 'senderJurisdiction',
+  receiverJurisdiction: 'receiverJurisdiction',
+  provider: 'provider',
+  connectionId: 'connectionId',
+  simulated: 'simulated',
+  providerTransferId: 'providerTransferId',
+  providerReference: 'providerReference',
+  statusHistory: 'statusHistory',
+  failureReason: 'failureReason',
+  version: 'version',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type BankTransferScalarFieldEnum = (typeof BankTransferScalarFieldEnum)[keyof typeof BankTransferScalarFieldEnum]
+
+
+export const WorkflowRunScalarFieldEnum = {
+  id: 'id',
+  organizationId: 'organizationId',
+  environment: 'environment',
+  status: 'status',
+  executionMode: 'executionMode',
+  amount: 'amount',
+  currency: 'currency',
+  payoutCurrency: 'payoutCurrency',
+  asset: 'asset',
+  chain: 'chain',
+  reference: 'reference',
+  request: 'request',
+  simulated: 'simulated',
+  nextRunAt: 'nextRunAt',
+  version: 'version',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type WorkflowRunScalarFieldEnum = (typeof WorkflowRunScalarFieldEnum)[keyof typeof WorkflowRunScalarFieldEnum]
+
+
+export const WorkflowStepScalarFieldEnum = {
+  id: 'id',
+  runId: 'runId',
+  position: 'position',
+  name: 'name',
+  status: 'status',
+  attempts: 'attempts',
+  provider: 'provider',
+  simulated: 'simulated',
+  stepKey: 'stepKey',
+  startedAt: 'startedAt',
+  finishedAt: 'finishedAt',
+  output: 'output',
+  error: 'error',
+  updatedAt: 'updatedAt'
+} as const
+
+export type WorkflowStepScalarFieldEnum = (typeof WorkflowStepScalarFieldEnum)[keyof typeof WorkflowStepScalarFieldEnum]
+
+
+export const CustodyWalletScalarFieldEnum = {
+  id: 'id',
+  organizationId: 'organizationId',
+  environment: 'environment',
+  status: 'status',
+  label: 'label',
+  chain: 'chain',
+  type: 'type',
+  policy: 'policy',
+  address: 'address',
+  approvalRequestId: 'approvalRequestId',
+  provider: 'provider',
+  connectionId: 'connectionId',
+  providerWalletId: 'providerWalletId',
+  simulated: 'simulated',
+  jurisdiction: 'jurisdiction',
+  operatorJurisdiction: 'operatorJurisdiction',
+  version: 'version',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type CustodyWalletScalarFieldEnum = (typeof CustodyWalletScalarFieldEnum)[keyof typeof CustodyWalletScalarFieldEnum]
+
+
+export const CustodyTransferScalarFieldEnum = {
+  id: 'id',
+  organizationId: 'organizationId',
+  environment: 'environment',
+  walletId: 'walletId',
+  status: 'status',
+  chain: 'chain',
+  destination: 'destination',
+  asset: 'asset',
+  amountMinor: 'amountMinor',
+  note: 'note',
+  approvalRequestId: 'approvalRequestId',
+  provider: 'provider',
+  connectionId: 'connectionId',
+  providerTransferId: 'providerTransferId',
+  txHash: 'txHash',
+  failureReason: 'failureReason',
+  simulated: 'simulated',
+  jurisdiction: 'jurisdiction',
+  operatorJurisdiction: 'operatorJurisdiction',
+  senderJurisdiction: 'senderJurisdiction',
+  receiverJurisdiction: 'receiverJurisdiction',
+  version: 'version',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type CustodyTransferScalarFieldEnum = (typeof CustodyTransferScalarFieldEnum)[keyof typeof CustodyTransferScalarFieldEnum]
+
+
+export const SimCustodyWalletScalarFieldEnum = {
+  id: 'id',
+  idempotencyKey: 'idempotencyKey',
+  chain: 'chain',
+  type: 'type',
+  label: 'label',
+  address: 'address',
+  createdAt: 'createdAt'
+} as const
+
+export type SimCustodyWalletScalarFieldEnum = (typeof SimCustodyWalletScalarFieldEnum)[keyof typeof SimCustodyWalletScalarFieldEnum]
+
+
+export const SimCustodyTransferScalarFieldEnum = {
+  id: 'id',
+  idempotencyKey: 'idempotencyKey',
+  providerWalletId: 'providerWalletId',
+  asset: 'asset',
+  amountMinor: 'amountMinor',
+  destination: 'destination',
+  state: 'state',
+  pendingReads: 'pendingReads',
+  outcome: 'outcome',
+  failReads: 'failReads',
+  txHash: 'txHash',
+  createdAt: 'createdAt'
+} as const
+
+export type SimCustodyTransferScalarFieldEnum = (typeof SimCustodyTransferScalarFieldEnum)[keyof typeof SimCustodyTransferScalarFieldEnum]
+
+
 export const ComplianceDecisionScalarFieldEnum = {
   id: 'id',
   organizationId: 'organizationId',
@@ -1570,6 +3296,14 @@ export const QueryMode = {
 export type QueryMode = (typeof QueryMode)[keyof typeof QueryMode]
 
 
+export const NullsOrder = {
+  first: 'first',
+  last: 'last'
+} as const
+
+export type NullsOrder = (typeof NullsOrder)[keyof typeof NullsOrder]
+
+
 export const JsonNullValueFilter = {
   DbNull: DbNull,
   JsonNull: JsonNull,
@@ -1577,14 +3311,6 @@ export const JsonNullValueFilter = {
 } as const
 
 export type JsonNullValueFilter = (typeof JsonNullValueFilter)[keyof typeof JsonNullValueFilter]
-
-
-export const NullsOrder = {
-  first: 'first',
-  last: 'last'
-} as const
-
-export type NullsOrder = (typeof NullsOrder)[keyof typeof NullsOrder]
 
 
 
@@ -1608,44 +3334,9 @@ export type ListStringFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaMod
 
 
 /**
- * Reference to a field of type 'Json'
+ * Reference to a field of type 'Boolean'
  */
-export type JsonFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Json'>
-    
-
-
-/**
- * Reference to a field of type 'QueryMode'
- */
-export type EnumQueryModeFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'QueryMode'>
-    
-
-
-/**
- * Reference to a field of type 'DateTime'
- */
-export type DateTimeFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'DateTime'>
-    
-
-
-/**
- * Reference to a field of type 'DateTime[]'
- */
-export type ListDateTimeFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'DateTime[]'>
-    
-
-
-/**
- * Reference to a field of type 'Decimal'
- */
-export type DecimalFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Decimal'>
-    
-
-
-/**
- * Reference to a field of type 'Decimal[]'
- */
-export type ListDecimalFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Decimal[]'>
+export type BooleanFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Boolean'>
     
 
 
@@ -1664,9 +3355,58 @@ export type ListIntFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel,
 
 
 /**
- * Reference to a field of type 'Boolean'
+ * Reference to a field of type 'DateTime'
  */
-export type BooleanFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Boolean'>
+export type DateTimeFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'DateTime'>
+    
+
+
+/**
+ * Reference to a field of type 'DateTime[]'
+ */
+export type ListDateTimeFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'DateTime[]'>
+    
+
+
+/**
+ * Reference to a field of type 'Json'
+ */
+export type JsonFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Json'>
+    
+
+
+/**
+ * Reference to a field of type 'QueryMode'
+ */
+export type EnumQueryModeFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'QueryMode'>
+    
+
+
+/**
+ * Reference to a field of type 'Decimal'
+ */
+export type DecimalFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Decimal'>
+    
+
+
+/**
+ * Reference to a field of type 'Decimal[]'
+ */
+export type ListDecimalFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Decimal[]'>
+    
+
+
+/**
+ * Reference to a field of type 'BigInt'
+ */
+export type BigIntFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'BigInt'>
+    
+
+
+/**
+ * Reference to a field of type 'BigInt[]'
+ */
+export type ListBigIntFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'BigInt[]'>
     
 
 
@@ -1770,6 +3510,17 @@ export interface PrismaClientOptions {
   omit?: GlobalOmitConfig
 }
 export type GlobalOmitConfig = {
+  cardProgramme?: Prisma.CardProgrammeOmit
+  cardholder?: Prisma.CardholderOmit
+  card?: Prisma.CardOmit
+  cardAuthorization?: Prisma.CardAuthorizationOmit
+  cardTransaction?: Prisma.CardTransactionOmit
+  cardLedgerEntry?: Prisma.CardLedgerEntryOmit
+  contractProject?: Prisma.ContractProjectOmit
+  contractStageRun?: Prisma.ContractStageRunOmit
+  sandboxChainTransaction?: Prisma.SandboxChainTransactionOmit
+  issuer?: Prisma.IssuerOmit
+  issuanceRequest?: Prisma.IssuanceRequestOmit
   organization?: Prisma.OrganizationOmit
   apiKey?: Prisma.ApiKeyOmit
   wallet?: Prisma.WalletOmit
@@ -1778,6 +3529,13 @@ export type GlobalOmitConfig = {
   activityEvent?: Prisma.ActivityEventOmit
   idempotencyRecord?: Prisma.IdempotencyRecordOmit
   providerConnection?: Prisma.ProviderConnectionOmit
+  bankTransfer?: Prisma.BankTransferOmit
+  workflowRun?: Prisma.WorkflowRunOmit
+  workflowStep?: Prisma.WorkflowStepOmit
+  custodyWallet?: Prisma.CustodyWalletOmit
+  custodyTransfer?: Prisma.CustodyTransferOmit
+  simCustodyWallet?: Prisma.SimCustodyWalletOmit
+  simCustodyTransfer?: Prisma.SimCustodyTransferOmit
   complianceDecision?: Prisma.ComplianceDecisionOmit
   approvalRequest?: Prisma.ApprovalRequestOmit
   selectionReceipt?: Prisma.SelectionReceiptOmit

@@ -49,6 +49,17 @@ export const AnyNull = runtime.objectEnumValues.instances.AnyNull
 
 
 export const ModelName = {
+  CardProgramme: 'CardProgramme',
+  Cardholder: 'Cardholder',
+  Card: 'Card',
+  CardAuthorization: 'CardAuthorization',
+  CardTransaction: 'CardTransaction',
+  CardLedgerEntry: 'CardLedgerEntry',
+  ContractProject: 'ContractProject',
+  ContractStageRun: 'ContractStageRun',
+  SandboxChainTransaction: 'SandboxChainTransaction',
+  Issuer: 'Issuer',
+  IssuanceRequest: 'IssuanceRequest',
   Organization: 'Organization',
   ApiKey: 'ApiKey',
   Wallet: 'Wallet',
@@ -57,6 +68,13 @@ export const ModelName = {
   ActivityEvent: 'ActivityEvent',
   IdempotencyRecord: 'IdempotencyRecord',
   ProviderConnection: 'ProviderConnection',
+  BankTransfer: 'BankTransfer',
+  WorkflowRun: 'WorkflowRun',
+  WorkflowStep: 'WorkflowStep',
+  CustodyWallet: 'CustodyWallet',
+  CustodyTransfer: 'CustodyTransfer',
+  SimCustodyWallet: 'SimCustodyWallet',
+  SimCustodyTransfer: 'SimCustodyTransfer',
   ComplianceDecision: 'ComplianceDecision',
   ApprovalRequest: 'ApprovalRequest',
   SelectionReceipt: 'SelectionReceipt',
@@ -77,6 +95,222 @@ export const TransactionIsolationLevel = runtime.makeStrictEnum({
 } as const)
 
 export type TransactionIsolationLevel = (typeof TransactionIsolationLevel)[keyof typeof TransactionIsolationLevel]
+
+
+export const CardProgrammeScalarFieldEnum = {
+  id: 'id',
+  organizationId: 'organizationId',
+  environment: 'environment',
+  name: 'name',
+  network: 'network',
+  binSponsor: 'binSponsor',
+  jurisdictions: 'jurisdictions',
+  fundingAsset: 'fundingAsset',
+  fundingModel: 'fundingModel',
+  status: 'status',
+  providerSlug: 'providerSlug',
+  providerReference: 'providerReference',
+  connectionId: 'connectionId',
+  simulated: 'simulated',
+  version: 'version',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type CardProgrammeScalarFieldEnum = (typeof CardProgrammeScalarFieldEnum)[keyof typeof CardProgrammeScalarFieldEnum]
+
+
+export const CardholderScalarFieldEnum = {
+  id: 'id',
+  organizationId: 'organizationId',
+  environment: 'environment',
+  name: 'name',
+  email: 'email',
+  phoneNumber: 'phoneNumber',
+  dateOfBirth: 'dateOfBirth',
+  billingAddress: 'billingAddress',
+  createdAt: 'createdAt'
+} as const
+
+export type CardholderScalarFieldEnum = (typeof CardholderScalarFieldEnum)[keyof typeof CardholderScalarFieldEnum]
+
+
+export const CardScalarFieldEnum = {
+  id: 'id',
+  organizationId: 'organizationId',
+  environment: 'environment',
+  programmeId: 'programmeId',
+  cardholderId: 'cardholderId',
+  status: 'status',
+  statusReason: 'statusReason',
+  last4: 'last4',
+  expMonth: 'expMonth',
+  expYear: 'expYear',
+  brand: 'brand',
+  limits: 'limits',
+  providerReference: 'providerReference',
+  simulated: 'simulated',
+  version: 'version',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type CardScalarFieldEnum = (typeof CardScalarFieldEnum)[keyof typeof CardScalarFieldEnum]
+
+
+export const CardAuthorizationScalarFieldEnum = {
+  id: 'id',
+  organizationId: 'organizationId',
+  environment: 'environment',
+  cardId: 'cardId',
+  programmeId: 'programmeId',
+  status: 'status',
+  declineReason: 'declineReason',
+  asset: 'asset',
+  amountMinor: 'amountMinor',
+  capturedMinor: 'capturedMinor',
+  reversedMinor: 'reversedMinor',
+  merchantName: 'merchantName',
+  merchantCategory: 'merchantCategory',
+  merchantCity: 'merchantCity',
+  merchantCountry: 'merchantCountry',
+  version: 'version',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type CardAuthorizationScalarFieldEnum = (typeof CardAuthorizationScalarFieldEnum)[keyof typeof CardAuthorizationScalarFieldEnum]
+
+
+export const CardTransactionScalarFieldEnum = {
+  id: 'id',
+  seq: 'seq',
+  organizationId: 'organizationId',
+  environment: 'environment',
+  cardId: 'cardId',
+  authorizationId: 'authorizationId',
+  type: 'type',
+  status: 'status',
+  declineReason: 'declineReason',
+  asset: 'asset',
+  amountMinor: 'amountMinor',
+  merchantName: 'merchantName',
+  merchantCategory: 'merchantCategory',
+  merchantCity: 'merchantCity',
+  merchantCountry: 'merchantCountry',
+  createdAt: 'createdAt'
+} as const
+
+export type CardTransactionScalarFieldEnum = (typeof CardTransactionScalarFieldEnum)[keyof typeof CardTransactionScalarFieldEnum]
+
+
+export const CardLedgerEntryScalarFieldEnum = {
+  id: 'id',
+  organizationId: 'organizationId',
+  environment: 'environment',
+  journalId: 'journalId',
+  kind: 'kind',
+  programmeId: 'programmeId',
+  cardId: 'cardId',
+  account: 'account',
+  direction: 'direction',
+  asset: 'asset',
+  amountMinor: 'amountMinor',
+  createdAt: 'createdAt'
+} as const
+
+export type CardLedgerEntryScalarFieldEnum = (typeof CardLedgerEntryScalarFieldEnum)[keyof typeof CardLedgerEntryScalarFieldEnum]
+
+
+export const ContractProjectScalarFieldEnum = {
+  id: 'id',
+  organizationId: 'organizationId',
+  environment: 'environment',
+  template: 'template',
+  asset: 'asset',
+  tokenName: 'tokenName',
+  decimals: 'decimals',
+  network: 'network',
+  contractName: 'contractName',
+  source: 'source',
+  sourceSha256: 'sourceSha256',
+  stage: 'stage',
+  artifact: 'artifact',
+  deployment: 'deployment',
+  version: 'version',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type ContractProjectScalarFieldEnum = (typeof ContractProjectScalarFieldEnum)[keyof typeof ContractProjectScalarFieldEnum]
+
+
+export const ContractStageRunScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  organizationId: 'organizationId',
+  environment: 'environment',
+  stage: 'stage',
+  status: 'status',
+  output: 'output',
+  createdAt: 'createdAt'
+} as const
+
+export type ContractStageRunScalarFieldEnum = (typeof ContractStageRunScalarFieldEnum)[keyof typeof ContractStageRunScalarFieldEnum]
+
+
+export const SandboxChainTransactionScalarFieldEnum = {
+  seq: 'seq',
+  blockNumber: 'blockNumber',
+  hash: 'hash',
+  rawTx: 'rawTx',
+  fromAddress: 'fromAddress',
+  toAddress: 'toAddress',
+  contractAddress: 'contractAddress',
+  projectId: 'projectId',
+  description: 'description',
+  createdAt: 'createdAt'
+} as const
+
+export type SandboxChainTransactionScalarFieldEnum = (typeof SandboxChainTransactionScalarFieldEnum)[keyof typeof SandboxChainTransactionScalarFieldEnum]
+
+
+export const IssuerScalarFieldEnum = {
+  id: 'id',
+  organizationId: 'organizationId',
+  environment: 'environment',
+  projectId: 'projectId',
+  contractAddress: 'contractAddress',
+  chain: 'chain',
+  asset: 'asset',
+  decimals: 'decimals',
+  signers: 'signers',
+  createdAt: 'createdAt'
+} as const
+
+export type IssuerScalarFieldEnum = (typeof IssuerScalarFieldEnum)[keyof typeof IssuerScalarFieldEnum]
+
+
+export const IssuanceRequestScalarFieldEnum = {
+  id: 'id',
+  organizationId: 'organizationId',
+  environment: 'environment',
+  issuerId: 'issuerId',
+  kind: 'kind',
+  amountMinor: 'amountMinor',
+  signerAddress: 'signerAddress',
+  toAddress: 'toAddress',
+  fromAddress: 'fromAddress',
+  reason: 'reason',
+  approvalRequestId: 'approvalRequestId',
+  requestedByActor: 'requestedByActor',
+  requestedByKeyId: 'requestedByKeyId',
+  simulated: 'simulated',
+  createdAt: 'createdAt',
+  expiresAt: 'expiresAt'
+} as const
+
+export type IssuanceRequestScalarFieldEnum = (typeof IssuanceRequestScalarFieldEnum)[keyof typeof IssuanceRequestScalarFieldEnum]
 
 
 export const OrganizationScalarFieldEnum = {
@@ -192,6 +426,166 @@ export const ProviderConnectionScalarFieldEnum = {
 export type ProviderConnectionScalarFieldEnum = (typeof ProviderConnectionScalarFieldEnum)[keyof typeof ProviderConnectionScalarFieldEnum]
 
 
+export const BankTransferScalarFieldEnum = {
+  id: 'id',
+  organizationId: 'organizationId',
+  environment: 'environment',
+  status: 'status',
+  amountMinor: 'amountMinor',
+  currency: 'currency',
+  rail: 'rail',
+  source: 'source',
+  destination: 'destination',
+  reference: 'reference',
+  purposeCode: 'purposeCode',
+  jurisdiction: 'jurisdiction',
+  operatorJurisdiction: 'operatorJurisdiction',
+  senderJurisdiction: 'senderJurisdiction',
+  receiverJurisdiction: 'receiverJurisdiction',
+  provider: 'provider',
+  connectionId: 'connectionId',
+  simulated: 'simulated',
+  providerTransferId: 'providerTransferId',
+  providerReference: 'providerReference',
+  statusHistory: 'statusHistory',
+  failureReason: 'failureReason',
+  version: 'version',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type BankTransferScalarFieldEnum = (typeof BankTransferScalarFieldEnum)[keyof typeof BankTransferScalarFieldEnum]
+
+
+export const WorkflowRunScalarFieldEnum = {
+  id: 'id',
+  organizationId: 'organizationId',
+  environment: 'environment',
+  status: 'status',
+  executionMode: 'executionMode',
+  amount: 'amount',
+  currency: 'currency',
+  payoutCurrency: 'payoutCurrency',
+  asset: 'asset',
+  chain: 'chain',
+  reference: 'reference',
+  request: 'request',
+  simulated: 'simulated',
+  nextRunAt: 'nextRunAt',
+  version: 'version',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type WorkflowRunScalarFieldEnum = (typeof WorkflowRunScalarFieldEnum)[keyof typeof WorkflowRunScalarFieldEnum]
+
+
+export const WorkflowStepScalarFieldEnum = {
+  id: 'id',
+  runId: 'runId',
+  position: 'position',
+  name: 'name',
+  status: 'status',
+  attempts: 'attempts',
+  provider: 'provider',
+  simulated: 'simulated',
+  stepKey: 'stepKey',
+  startedAt: 'startedAt',
+  finishedAt: 'finishedAt',
+  output: 'output',
+  error: 'error',
+  updatedAt: 'updatedAt'
+} as const
+
+export type WorkflowStepScalarFieldEnum = (typeof WorkflowStepScalarFieldEnum)[keyof typeof WorkflowStepScalarFieldEnum]
+
+
+export const CustodyWalletScalarFieldEnum = {
+  id: 'id',
+  organizationId: 'organizationId',
+  environment: 'environment',
+  status: 'status',
+  label: 'label',
+  chain: 'chain',
+  type: 'type',
+  policy: 'policy',
+  address: 'address',
+  approvalRequestId: 'approvalRequestId',
+  provider: 'provider',
+  connectionId: 'connectionId',
+  providerWalletId: 'providerWalletId',
+  simulated: 'simulated',
+  jurisdiction: 'jurisdiction',
+  operatorJurisdiction: 'operatorJurisdiction',
+  version: 'version',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type CustodyWalletScalarFieldEnum = (typeof CustodyWalletScalarFieldEnum)[keyof typeof CustodyWalletScalarFieldEnum]
+
+
+export const CustodyTransferScalarFieldEnum = {
+  id: 'id',
+  organizationId: 'organizationId',
+  environment: 'environment',
+  walletId: 'walletId',
+  status: 'status',
+  chain: 'chain',
+  destination: 'destination',
+  asset: 'asset',
+  amountMinor: 'amountMinor',
+  note: 'note',
+  approvalRequestId: 'approvalRequestId',
+  provider: 'provider',
+  connectionId: 'connectionId',
+  providerTransferId: 'providerTransferId',
+  txHash: 'txHash',
+  failureReason: 'failureReason',
+  simulated: 'simulated',
+  jurisdiction: 'jurisdiction',
+  operatorJurisdiction: 'operatorJurisdiction',
+  senderJurisdiction: 'senderJurisdiction',
+  receiverJurisdiction: 'receiverJurisdiction',
+  version: 'version',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type CustodyTransferScalarFieldEnum = (typeof CustodyTransferScalarFieldEnum)[keyof typeof CustodyTransferScalarFieldEnum]
+
+
+export const SimCustodyWalletScalarFieldEnum = {
+  id: 'id',
+  idempotencyKey: 'idempotencyKey',
+  chain: 'chain',
+  type: 'type',
+  label: 'label',
+  address: 'address',
+  createdAt: 'createdAt'
+} as const
+
+export type SimCustodyWalletScalarFieldEnum = (typeof SimCustodyWalletScalarFieldEnum)[keyof typeof SimCustodyWalletScalarFieldEnum]
+
+
+export const SimCustodyTransferScalarFieldEnum = {
+  id: 'id',
+  idempotencyKey: 'idempotencyKey',
+  providerWalletId: 'providerWalletId',
+  asset: 'asset',
+  amountMinor: 'amountMinor',
+  destination: 'destination',
+  state: 'state',
+  pendingReads: 'pendingReads',
+  outcome: 'outcome',
+  failReads: 'failReads',
+  txHash: 'txHash',
+  createdAt: 'createdAt'
+} as const
+
+export type SimCustodyTransferScalarFieldEnum = (typeof SimCustodyTransferScalarFieldEnum)[keyof typeof SimCustodyTransferScalarFieldEnum]
+
+
 export const ComplianceDecisionScalarFieldEnum = {
   id: 'id',
   organizationId: 'organizationId',
@@ -301,6 +695,14 @@ export const QueryMode = {
 export type QueryMode = (typeof QueryMode)[keyof typeof QueryMode]
 
 
+export const NullsOrder = {
+  first: 'first',
+  last: 'last'
+} as const
+
+export type NullsOrder = (typeof NullsOrder)[keyof typeof NullsOrder]
+
+
 export const JsonNullValueFilter = {
   DbNull: DbNull,
   JsonNull: JsonNull,
@@ -308,12 +710,4 @@ export const JsonNullValueFilter = {
 } as const
 
 export type JsonNullValueFilter = (typeof JsonNullValueFilter)[keyof typeof JsonNullValueFilter]
-
-
-export const NullsOrder = {
-  first: 'first',
-  last: 'last'
-} as const
-
-export type NullsOrder = (typeof NullsOrder)[keyof typeof NullsOrder]
 

@@ -419,10 +419,6 @@ export type ProviderConnectionUncheckedUpdateManyWithoutOrganizationNestedInput 
   deleteMany?: Prisma.ProviderConnectionScalarWhereInput | Prisma.ProviderConnectionScalarWhereInput[]
 }
 
-export type BoolFieldUpdateOperationsInput = {
-  set?: boolean
-}
-
 export type ProviderConnectionCreateWithoutOrganizationInput = {
   id: string
   environment: string

@@ -365,14 +365,6 @@ export type WalletAssetUncheckedUpdateManyWithoutWalletNestedInput = {
   deleteMany?: Prisma.WalletAssetScalarWhereInput | Prisma.WalletAssetScalarWhereInput[]
 }
 
-export type DecimalFieldUpdateOperationsInput = {
-  set?: runtime.Decimal | runtime.DecimalJsLike | number | string
-  increment?: runtime.Decimal | runtime.DecimalJsLike | number | string
-  decrement?: runtime.Decimal | runtime.DecimalJsLike | number | string
-  multiply?: runtime.Decimal | runtime.DecimalJsLike | number | string
-  divide?: runtime.Decimal | runtime.DecimalJsLike | number | string
-}
-
 export type WalletAssetCreateWithoutWalletInput = {
   asset: string
   balanceMinor: runtime.Decimal | runtime.DecimalJsLike | number | string

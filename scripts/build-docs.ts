@@ -1,0 +1,86 @@
+// `npm run docs`: builds the docs portal into docs/portal/index.html (not committed; GET /docs serves it when present).
+// Redocly's build-docs renders the bundled spec (openapi/generated/openapi.yaml) with docs/getting-started.md placed in
+// front of the reference (as info.description, so its sections appear in the portal's navigation), and the simulators'
+// magic values collected from the operation descriptions. Scripts are inlined: the portal loads nothing from elsewhere.
+// `--best-effort` (used by `npm start`): a failed build warns instead of failing.
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import YAML from "yaml";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+export const PORTAL_DIR = path.join(root, "docs", "portal");
+
+type Json = Record<string, unknown>;
+const METHODS = ["get", "put", "post", "delete", "patch"];
+const EMPTY_SVG = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='1' height='1'/%3E";
+
+/** Every description paragraph that mentions magic values (and the table right after it), grouped by identical text. */
+export function collectMagicValues(spec: Json): string {
+  const groups = new Map<string, string[]>();
+  for (const [p, item] of Object.entries(spec.paths as Record<string, Json>)) {
+    for (const method of METHODS) {
+      const op = item[method] as Json | undefined;
+      if (!op || typeof op.description !== "string") continue;
+      const blocks = op.description.split(/\n\s*\n/);
+      const picked: string[] = [];
+      blocks.forEach((block, i) => {
+        if (!/magic/i.test(block) || block.trimStart().startsWith("|")) return;
+        picked.push(block.trim());
+        const next = blocks[i + 1];
+        if (next?.trimStart().startsWith("|")) picked.push(next.trim());
+      });
+      if (picked.length === 0) continue;
+      const text = picked.join("\n\n");
+      const label = `\`${method.toUpperCase()} ${p}\` (${String(op.summary ?? op.operationId)})`;
+      groups.set(text, [...(groups.get(text) ?? []), label]);
+    }
+  }
+  if (groups.size === 0) return "_No operation documents magic values._";
+  return [...groups.entries()]
+    .map(
+      ([text, labels]) =>
+        `## ${labels.length === 1 ? labels[0] : `${labels.length} operations`}\n\n${labels.length > 1 ? `Applies to ${labels.join(", ")}.\n\n` : ""}${text}`,
+    )
+    .join("\n\n");
+}
+
+export function buildDocs(outDir = PORTAL_DIR): string {
+  const { "x-generated": _notice, ...spec } = JSON.parse(readFileSync(path.join(root, "openapi/generated/openapi.json"), "utf8")) as Json;
+  const guide = readFileSync(path.join(root, "docs/getting-started.md"), "utf8").replace("<!-- magic-values -->", collectMagicValues(spec));
+  const info = spec.info as Json;
+  const portalSpec = { ...spec, info: { ...info, description: `${String(info.description ?? "")}\n\n${guide}` } };
+  const tmp = mkdtempSync(path.join(tmpdir(), "coinplane-docs-"));
+  try {
+    const input = path.join(tmp, "openapi.yaml");
+    writeFileSync(input, YAML.stringify(portalSpec, { lineWidth: 0 }));
+    mkdirSync(outDir, { recursive: true });
+    const output = path.join(outDir, "index.html");
+    execFileSync(
+      path.join(root, "node_modules", ".bin", "redocly"),
+      ["build-docs", input, "--inlineBundle", "--title", "Coinplane API", "-o", output, "--lint-config", "off"],
+      { cwd: root, stdio: ["ignore", "pipe", "pipe"] },
+    );
+    // Self-contained: Redoc's attribution logo would load from its CDN, and the browser would ask for /favicon.ico.
+    const html = readFileSync(output, "utf8")
+      .replace(/https:\/\/cdn\.redoc\.ly\/[A-Za-z0-9/._-]+\.svg/g, EMPTY_SVG)
+      .replace("<head>", '<head>\n    <link rel="icon" href="data:,">');
+    writeFileSync(output, html);
+    return output;
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const bestEffort = process.argv.includes("--best-effort");
+  try {
+    console.log(`docs portal: ${path.relative(root, buildDocs())}`);
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    if (!bestEffort) throw err;
+    console.warn(`docs portal not built (${message.split("\n")[0]}); GET /docs answers 404 until \`npm run docs\` succeeds`);
+  }
+}

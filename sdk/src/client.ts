@@ -1,0 +1,183 @@
+// The Coinplane client: openapi-fetch with the generated types underneath, resource namespaces on top.
+import createClient, { type Client, type Middleware } from "openapi-fetch";
+import { CoinplaneError, ConfigurationError, errorFromResponse } from "./errors.ts";
+import type { paths } from "./generated/openapi.ts";
+import { type OperationId, operationTable } from "./generated/operations.ts";
+import { operationMap, type SdkOperationId } from "./operation-map.ts";
+import { type Pagination, pagePromise } from "./pagination.ts";
+import { type Hooks, type RetryPolicy, Transport } from "./transport.ts";
+import type { MethodArgs, MethodResult, Namespaces, RequestOptions } from "./types.ts";
+
+export type Environment = "sandbox" | "production";
+
+export interface CoinplaneOptions {
+  /** An organization-bound API key (`cp_sandbox_…` or `cp_production_…`). */
+  apiKey: string;
+  /** The API's base URL, e.g. `http://localhost:8080`. */
+  baseUrl: string;
+  /** Checked against the key's prefix: a sandbox client never sends a production key, and vice versa. */
+  environment?: Environment;
+  /** Retries after the first attempt (network errors, timeouts, 409 IDEMPOTENCY_IN_PROGRESS, 429, 5xx). Default 2. */
+  maxRetries?: number;
+  /** Per-attempt timeout in milliseconds (response body included). Default 30 000. */
+  timeoutMs?: number;
+  /** A fetch implementation (default: the global fetch, looked up at call time). */
+  fetch?: typeof fetch;
+  /** Backoff: `initialDelayMs` (default 500), `maxDelayMs` (default 8 000), `maxRetryAfterMs` (default 60 000). */
+  retry?: Partial<RetryPolicy>;
+  /** Called before and after every attempt (for logging and metrics). */
+  hooks?: Hooks;
+  /** Headers sent with every request. */
+  headers?: Record<string, string>;
+  /** Generates Idempotency-Keys (default: `crypto.randomUUID()`). */
+  idempotencyKey?: () => string;
+}
+
+type Def = (typeof operationTable)[OperationId] & {
+  readonly body: "required" | "optional" | "none";
+  readonly query: readonly string[];
+  readonly pagination: Pagination | null;
+};
+
+const definition = (operationId: string): Def => (operationTable as Record<string, Def>)[operationId] as Def;
+const pathParamNames = (path: string) => [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string);
+const ENV_PREFIX = /^cp_(sandbox|production)_/;
+
+// The namespaces are built from the operation map at run time; this interface gives them their types.
+export interface Coinplane extends Namespaces {}
+
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: see the interface above
+export class Coinplane {
+  /** The underlying openapi-fetch client (typed by the spec's paths), with auth, idempotency keys and retries applied. */
+  readonly raw: Client<paths>;
+  /** The key's environment (from the option or the key's prefix). */
+  readonly environment: Environment | undefined;
+  private readonly transport: Transport;
+  private readonly newIdempotencyKey: () => string;
+
+  constructor(options: CoinplaneOptions) {
+    if (!options || typeof options.apiKey !== "string" || options.apiKey.trim() === "") {
+      throw new ConfigurationError({ message: "apiKey is required", code: "INVALID_CONFIGURATION" });
+    }
+    if (typeof options.baseUrl !== "string" || !/^https?:\/\//.test(options.baseUrl)) {
+      throw new ConfigurationError({ message: "baseUrl must be an http(s) URL", code: "INVALID_CONFIGURATION" });
+    }
+    const keyEnvironment = ENV_PREFIX.exec(options.apiKey)?.[1] as Environment | undefined;
+    if (options.environment && keyEnvironment && options.environment !== keyEnvironment) {
+      throw new ConfigurationError({
+        message: `environment is "${options.environment}" but the API key is a ${keyEnvironment} key`,
+        code: "INVALID_CONFIGURATION",
+      });
+    }
+    this.environment = options.environment ?? keyEnvironment;
+    const maxRetries = options.maxRetries ?? 2;
+    const timeoutMs = options.timeoutMs ?? 30_000;
+    if (!Number.isInteger(maxRetries) || maxRetries < 0) {
+      throw new ConfigurationError({ message: "maxRetries must be a non-negative integer", code: "INVALID_CONFIGURATION" });
+    }
+    if (!(timeoutMs > 0)) throw new ConfigurationError({ message: "timeoutMs must be positive", code: "INVALID_CONFIGURATION" });
+    const userFetch = options.fetch;
+    this.transport = new Transport({
+      fetch: userFetch ?? ((input, init) => globalThis.fetch(input, init)),
+      maxRetries,
+      timeoutMs,
+      retry: { initialDelayMs: 500, maxDelayMs: 8_000, maxRetryAfterMs: 60_000, ...options.retry },
+      hooks: options.hooks ?? {},
+    });
+    this.newIdempotencyKey = options.idempotencyKey ?? (() => globalThis.crypto.randomUUID());
+    this.raw = createClient<paths>({
+      baseUrl: options.baseUrl,
+      headers: { ...options.headers, Authorization: `Bearer ${options.apiKey}` },
+      fetch: this.transport.fetchFor(),
+    });
+    this.raw.use(this.idempotencyMiddleware());
+    const namespaces: Record<string, Record<string, unknown>> = {};
+    for (const [operationId, [namespace, method]] of Object.entries(operationMap)) {
+      namespaces[namespace] ??= {};
+      (namespaces[namespace] as Record<string, unknown>)[method] = (...args: unknown[]) => this.call(operationId, args);
+    }
+    Object.assign(this, namespaces);
+  }
+
+  /** Register openapi-fetch middleware (runs once per call, before the retrying transport). */
+  use(...middleware: Middleware[]): void {
+    this.raw.use(...middleware);
+  }
+
+  /** Calls any mapped operation by its operationId: `coinplane.request("getCard", cardId)`. */
+  request<K extends SdkOperationId>(operationId: K, ...args: MethodArgs<K>): MethodResult<K> {
+    return this.call(operationId, args) as MethodResult<K>;
+  }
+
+  /** Adds an Idempotency-Key to every operation that accepts one, unless the caller set their own. */
+  private idempotencyMiddleware(): Middleware {
+    const byRoute = new Map<string, Def>();
+    for (const def of Object.values(operationTable) as Def[]) byRoute.set(`${def.method} ${def.path}`, def);
+    return {
+      onRequest: ({ request, schemaPath }) => {
+        const def = byRoute.get(`${request.method} ${schemaPath}`);
+        if (def && def.idempotency !== "none" && !request.headers.has("idempotency-key")) {
+          request.headers.set("Idempotency-Key", this.newIdempotencyKey());
+        }
+        return undefined;
+      },
+    };
+  }
+
+  private call(operationId: string, args: unknown[]): unknown {
+    const def = definition(operationId);
+    const names = pathParamNames(def.path);
+    const hasInput = def.body !== "none" || def.query.length > 0;
+    const pathValues = args.slice(0, names.length);
+    const input = hasInput ? args[names.length] : undefined;
+    const options = ((hasInput ? args[names.length + 1] : args[names.length]) ?? {}) as RequestOptions;
+    const path: Record<string, string> = {};
+    names.forEach((name, i) => {
+      const value = pathValues[i];
+      if (typeof value !== "string" || value === "")
+        throw new TypeError(`${operationId}: path parameter ${name} must be a non-empty string`);
+      path[name] = value;
+    });
+    const body = def.body !== "none" ? input : undefined;
+    const baseQuery = (def.body === "none" ? input : options.query) as Record<string, unknown> | undefined;
+    const send = (query: Record<string, unknown> | undefined) => this.send(operationId, def, path, query, body, options);
+    if (def.pagination) return pagePromise(def.pagination, baseQuery ?? {}, send);
+    return send(baseQuery);
+  }
+
+  private async send(
+    operationId: string,
+    def: Def,
+    path: Record<string, string>,
+    query: Record<string, unknown> | undefined,
+    body: unknown,
+    options: RequestOptions,
+  ): Promise<unknown> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.idempotencyKey !== undefined) headers["Idempotency-Key"] = options.idempotencyKey;
+    const init: Record<string, unknown> = {
+      params: { path, query },
+      headers,
+      signal: options.signal,
+      fetch: this.transport.fetchFor({ operationId, maxRetries: options.maxRetries, timeoutMs: options.timeoutMs }),
+    };
+    if (def.body !== "none" && body !== undefined) init.body = body;
+    const client = this.raw as unknown as {
+      request(method: string, url: string, init: unknown): Promise<{ data?: unknown; error?: unknown; response: Response }>;
+    };
+    let result: { data?: unknown; error?: unknown; response: Response };
+    try {
+      result = await client.request(def.method.toLowerCase(), def.path, init);
+    } catch (err) {
+      if (err instanceof CoinplaneError || !(err instanceof SyntaxError)) throw err;
+      throw new CoinplaneError({
+        message: "The API answered with a body that is not JSON",
+        code: "UNEXPECTED_RESPONSE",
+        operationId,
+        cause: err,
+      });
+    }
+    if (!result.response.ok) throw errorFromResponse(result.response, result.error, operationId);
+    return result.data;
+  }
+}

@@ -1,0 +1,70 @@
+// Shape of the generated mock data (sdk/src/generated/mock-data.ts), derived from the spec by `npm run generate`.
+
+export interface MockExample {
+  name: string;
+  /** The error code of an error example (`code` of the body). */
+  code?: string;
+  /** Index of the example's value in `MockData.values`. */
+  value: number;
+}
+
+/** The subset of JSON Schema the mock checks request values against before copying them into a response. */
+export type MockJsonSchema = { [keyword: string]: unknown };
+
+export interface MockResponseSpec {
+  status: number;
+  /** `application/json`, `application/problem+json`, or null for a response without a body. */
+  contentType: string | null;
+  /** Header names the spec documents for this response. */
+  headers: string[];
+  examples: MockExample[];
+}
+
+export interface MockParamSpec {
+  name: string;
+  in: "path" | "query";
+  required: boolean;
+  schema: {
+    type?: string;
+    enum?: unknown[];
+    pattern?: string;
+    minimum?: number;
+    maximum?: number;
+    minLength?: number;
+    maxLength?: number;
+    default?: unknown;
+  };
+  /** For a path parameter: the component schema of the resource it names (e.g. `Card` for `cardId`). */
+  resource?: string;
+}
+
+export interface MockOperationSpec {
+  operationId: string;
+  method: string;
+  path: string;
+  surface: "v1" | "v2" | "metric" | "admin" | "health";
+  security: "apiKey" | "schedulerSecret" | "adminToken" | "none";
+  idempotency: "required" | "optional" | "none";
+  params: MockParamSpec[];
+  responses: MockResponseSpec[];
+  /** The component schema a success response returns, and the request fields copied into it. */
+  resource?: { schema: string; echo: Record<string, MockJsonSchema> };
+  /** A `{ data: [...] }` list: the item schema and the pagination style. */
+  list?: { itemSchema: string | null; pagination: { kind: "offset" } | { kind: "cursor"; param: string } | null };
+}
+
+export interface MockSchemaSpec {
+  /** The property that identifies a resource of this schema (`id`, `cardId`, …). */
+  idField?: string;
+  /** Ids that appear in the spec's examples: the mock answers them even before anything was created. */
+  exampleIds: string[];
+  /** Some operation creates resources of this schema (POST … 201): unknown ids are 404. */
+  creatable: boolean;
+}
+
+export interface MockData {
+  operations: MockOperationSpec[];
+  schemas: Record<string, MockSchemaSpec>;
+  /** Example values, stored once. */
+  values: unknown[];
+}

@@ -1,0 +1,36 @@
+import type { AuthContext } from "../../context.ts";
+import { notFound, ServiceError } from "../../errors/service-error.ts";
+import type { components } from "../../generated/openapi.ts";
+import type { BankTransfer } from "../../generated/prisma/client.ts";
+import type { Tx } from "../../idempotency/idempotency-store.ts";
+
+type LookupRequest = components["schemas"]["BankTransferLookupRequest"];
+
+export const TERMINAL_BANK_STATUSES = new Set(["completed", "failed", "returned", "cancelled"]);
+
+/** The transfer of the key's organization and environment (404 otherwise), checked against the regime the caller names:
+ * `senderJurisdiction` / `receiverJurisdiction` must be the transfer's (400 VALIDATION_ERROR). */
+export async function findBankTransfer(db: Tx, auth: AuthContext, request: LookupRequest): Promise<BankTransfer> {
+  const row = await db.bankTransfer.findFirst({
+    where: { id: request.transferId, organizationId: auth.organizationId, environment: auth.environment },
+  });
+  if (!row) throw notFound("Bank transfer");
+  const errors = [];
+  if (row.senderJurisdiction !== request.senderJurisdiction) {
+    errors.push({ path: "/body/senderJurisdiction", message: `must be the transfer's senderJurisdiction (${row.senderJurisdiction})` });
+  }
+  if (row.receiverJurisdiction !== request.receiverJurisdiction) {
+    errors.push({
+      path: "/body/receiverJurisdiction",
+      message: `must be the transfer's receiverJurisdiction (${row.receiverJurisdiction})`,
+    });
+  }
+  if (errors.length > 0) throw new ServiceError("VALIDATION_ERROR", errors.map((e) => `${e.path} ${e.message}`).join("; "), { errors });
+  return row;
+}
+
+/** Locks the transfer row for the rest of the transaction and returns its current state. */
+export async function lockBankTransfer(tx: Tx, id: string): Promise<BankTransfer> {
+  await tx.$queryRaw`SELECT id FROM "BankTransfer" WHERE id = ${id} FOR UPDATE`;
+  return tx.bankTransfer.findUniqueOrThrow({ where: { id } });
+}

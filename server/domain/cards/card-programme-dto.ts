@@ -1,0 +1,19 @@
+import type { components } from "../../generated/openapi.ts";
+import type { CardProgramme } from "../../generated/prisma/client.ts";
+
+export type CardProgrammeDto = components["schemas"]["CardProgramme"];
+
+export function toCardProgrammeDto(programme: CardProgramme): CardProgrammeDto {
+  return {
+    programmeId: programme.id,
+    name: programme.name,
+    network: programme.network as CardProgrammeDto["network"],
+    binSponsor: programme.binSponsor,
+    jurisdictions: programme.jurisdictions,
+    fundingAsset: programme.fundingAsset as CardProgrammeDto["fundingAsset"],
+    fundingModel: programme.fundingModel as CardProgrammeDto["fundingModel"],
+    status: "active",
+    simulated: true,
+    createdAt: programme.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,53 @@
+import type { AuthContext } from "../../context.ts";
+import type { Tx } from "../../idempotency/idempotency-store.ts";
+import { newId } from "../../lib/ids.ts";
+import { type CardWriteTarget, guardCardWrite } from "./guard-card-write.ts";
+
+export interface LedgerTransfer {
+  /** The account debited. */
+  from: string;
+  /** The account credited. */
+  to: string;
+  amountMinor: bigint;
+}
+
+export interface LedgerJournal {
+  /** The posting's id: the CardTransaction it belongs to, or the programme for its sandbox test funds. */
+  journalId: string;
+  kind: "funding" | "sandbox_test_funds" | "authorization_hold" | "capture" | "release";
+  programmeId: string;
+  cardId: string | null;
+  asset: string;
+  transfers: LedgerTransfer[];
+  /** What a failed write answers: `ledger` (default) → CARD_LEDGER_WRITE_FAILED, `record` → CARD_RECORD_WRITE_FAILED. */
+  failAs?: CardWriteTarget;
+}
+
+/** Appends one balanced posting: a debit entry and a credit entry of the same amount per transfer. Returns the entry
+ * ids as [debit, credit] per transfer. A failure is 500 CARD_LEDGER_WRITE_FAILED (or `failAs`); the caller's transaction
+ * then rolls back. */
+export async function postLedgerJournal(tx: Tx, auth: AuthContext, journal: LedgerJournal): Promise<Array<[string, string]>> {
+  const ids: Array<[string, string]> = [];
+  const rows = journal.transfers.flatMap((transfer) => {
+    if (transfer.amountMinor <= 0n) throw new Error(`ledger transfer amounts must be positive (${transfer.amountMinor})`);
+    if (transfer.from === transfer.to) throw new Error("a ledger transfer needs two different accounts");
+    const pair: [string, string] = [newId("cle"), newId("cle")];
+    ids.push(pair);
+    const base = {
+      organizationId: auth.organizationId,
+      environment: auth.environment,
+      journalId: journal.journalId,
+      kind: journal.kind,
+      programmeId: journal.programmeId,
+      cardId: journal.cardId,
+      asset: journal.asset,
+      amountMinor: transfer.amountMinor.toString(),
+    };
+    return [
+      { ...base, id: pair[0], account: transfer.from, direction: "debit" },
+      { ...base, id: pair[1], account: transfer.to, direction: "credit" },
+    ];
+  });
+  await guardCardWrite(journal.failAs ?? "ledger", () => tx.cardLedgerEntry.createMany({ data: rows }));
+  return ids;
+}

@@ -1,0 +1,18 @@
+import type { AuthContext } from "../../context.ts";
+import type { Db } from "../../db/open-database.ts";
+import type { Tx } from "../../idempotency/idempotency-store.ts";
+import { cardAvailableAccount, cardPendingAccount } from "./card-accounts.ts";
+import { readAccountBalances } from "./read-account-balances.ts";
+
+export interface CardBalanceMinor {
+  availableMinor: bigint;
+  pendingMinor: bigint;
+}
+
+/** A card's balance, derived from its ledger accounts (never a stored counter). */
+export async function readCardBalance(db: Tx | Db, auth: AuthContext, cardId: string): Promise<CardBalanceMinor> {
+  const available = cardAvailableAccount(cardId);
+  const pending = cardPendingAccount(cardId);
+  const balances = await readAccountBalances(db, auth, [available, pending]);
+  return { availableMinor: balances.get(available) ?? 0n, pendingMinor: balances.get(pending) ?? 0n };
+}

@@ -1,0 +1,91 @@
+// Stage 7: registers the verified token as an issuer of the organization, with the deployment's signers as its
+// authorised signers — after checking on chain that each still holds MINTER_ROLE and BURNER_ROLE.
+import type { Abi, Hex } from "viem";
+import { sandboxChainFor } from "../../chain/sandbox-chain.ts";
+import type { AuthContext } from "../../context.ts";
+import type { Db } from "../../db/open-database.ts";
+import { ServiceError } from "../../errors/service-error.ts";
+import type { components } from "../../generated/openapi.ts";
+import type { Tx } from "../../idempotency/idempotency-store.ts";
+import { newId } from "../../lib/ids.ts";
+import { recordActivity } from "../activity/record-activity.ts";
+import type { ContractArtifact } from "./compile-contract.ts";
+import { type CompletedStage, completeStage, failStage, loadRunnableProject } from "./lifecycle.ts";
+
+type IssuerDto = components["schemas"]["Issuer"];
+type DeployOutput = components["schemas"]["DeployOutput"];
+
+export async function launchContract(options: {
+  prisma: Db;
+  auth: AuthContext;
+  projectId: string;
+}): Promise<(tx: Tx) => Promise<CompletedStage<IssuerDto>>> {
+  const { prisma, auth, projectId } = options;
+  const project = await loadRunnableProject(prisma, auth, projectId, "launch");
+  const abi = (project.artifact as unknown as ContractArtifact).abi as Abi;
+  const deployment = project.deployment as unknown as DeployOutput;
+  const contract = deployment.contractAddress;
+  const onChain = await sandboxChainFor(prisma).read(async (view) => {
+    const minter = await view.read<Hex>(contract, abi, "MINTER_ROLE");
+    const burner = await view.read<Hex>(contract, abi, "BURNER_ROLE");
+    const unauthorised: string[] = [];
+    for (const signer of deployment.signers) {
+      const ok =
+        (await view.read<boolean>(contract, abi, "hasRole", [minter, signer])) &&
+        (await view.read<boolean>(contract, abi, "hasRole", [burner, signer]));
+      if (!ok) unauthorised.push(signer);
+    }
+    return {
+      unauthorised,
+      symbol: await view.read<string>(contract, abi, "symbol"),
+      decimals: Number(await view.read<number>(contract, abi, "decimals")),
+    };
+  });
+  if (onChain.unauthorised.length > 0) {
+    throw await failStage(
+      prisma,
+      project,
+      "launch",
+      new ServiceError("PRECHECK_FAILED", `Signers without MINTER_ROLE and BURNER_ROLE on chain: ${onChain.unauthorised.join(", ")}`, {
+        extensions: {
+          stage: "launch",
+          findings: onChain.unauthorised.map((signer) => ({ signer, missing: "MINTER_ROLE and BURNER_ROLE" })),
+        },
+      }),
+      { unauthorisedSigners: onChain.unauthorised },
+    );
+  }
+  return async (tx) => {
+    const issuer = await tx.issuer.create({
+      data: {
+        id: newId("iss"),
+        organizationId: auth.organizationId,
+        environment: auth.environment,
+        projectId: project.id,
+        contractAddress: contract,
+        chain: deployment.chain,
+        asset: onChain.symbol,
+        decimals: onChain.decimals,
+        signers: deployment.signers,
+      },
+    });
+    const output: IssuerDto = {
+      issuerId: issuer.id,
+      projectId: project.id,
+      contractAddress: issuer.contractAddress,
+      chain: issuer.chain,
+      asset: issuer.asset,
+      decimals: issuer.decimals,
+      signers: issuer.signers,
+      createdAt: issuer.createdAt.toISOString(),
+    };
+    const result = await completeStage(tx, project, "launch", output);
+    await recordActivity(tx, {
+      organizationId: auth.organizationId,
+      environment: auth.environment,
+      type: "issuer.launched",
+      resourceId: issuer.id,
+    });
+    return result;
+  };
+}

@@ -1,0 +1,38 @@
+// GET corridor/workflows/{workflowRunId}: the run and its steps, read-only.
+import type { AuthContext } from "../../context.ts";
+import type { Db } from "../../db/open-database.ts";
+import { notFound, ServiceError } from "../../errors/service-error.ts";
+import { toWorkflowRunDto, type WorkflowRunDto } from "./workflow-dto.ts";
+
+const RUN_ID = /^wfr_[A-Za-z0-9]{20,40}$/;
+
+export async function getWorkflowRun(options: {
+  prisma: Db;
+  auth: AuthContext;
+  workflowRunId: string;
+  hasQuery: boolean;
+  hasBody: boolean;
+}): Promise<WorkflowRunDto> {
+  const { prisma, auth, workflowRunId } = options;
+  if (options.hasBody) {
+    throw new ServiceError("INVALID_INPUT", "This operation takes no request body", {
+      errors: [{ path: "/body", message: "must be empty" }],
+    });
+  }
+  if (options.hasQuery) {
+    throw new ServiceError("INVALID_INPUT", "This operation takes no query parameters", {
+      errors: [{ path: "/query", message: "must be empty" }],
+    });
+  }
+  if (!RUN_ID.test(workflowRunId)) {
+    throw new ServiceError("INVALID_INPUT", "workflowRunId is not a workflow run id (wfr_ followed by 20–40 letters or digits)", {
+      errors: [{ path: "/path/workflowRunId", message: "must be a wfr_… id" }],
+    });
+  }
+  const run = await prisma.workflowRun.findFirst({
+    where: { id: workflowRunId, organizationId: auth.organizationId, environment: auth.environment },
+    include: { steps: true },
+  });
+  if (!run) throw notFound("Workflow run");
+  return toWorkflowRunDto(run, run.steps);
+}

@@ -1,0 +1,106 @@
+// The corridor's screening step, run synchronously by corridor/simulate: the person, both account holders, the
+// destination address, every jurisdiction (including the person's country and nationality) and the amount.
+// Sandbox keys (and organizations with a compliance_screening connection) go through enforceCompliance. A production
+// key without one uses the local fallback — the same sandbox list and the organization's policy, recorded the same
+// way — because a rehearsal never fails closed.
+import type { AuthContext } from "../../context.ts";
+import type { Db } from "../../db/open-database.ts";
+import { ServiceError } from "../../errors/service-error.ts";
+import type { components } from "../../generated/openapi.ts";
+import { recordActivity } from "../activity/record-activity.ts";
+import { checkPolicy } from "../compliance/check-policy.ts";
+import { enforceCompliance } from "../compliance/enforce-compliance.ts";
+import { matchSanctions } from "../compliance/match-sanctions.ts";
+import { readPolicySettings } from "../compliance/policy-settings.ts";
+import { recordComplianceDecision } from "../compliance/record-compliance-decision.ts";
+import { SANDBOX_SCREENING_LIST } from "../compliance/sandbox-list.ts";
+import type { ComplianceSubject } from "../compliance/types.ts";
+import { LOCAL_FALLBACK } from "./step-providers.ts";
+
+type SimulateRequest = components["schemas"]["SimulateCorridorRequest"];
+
+export interface CorridorScreening {
+  provider: string;
+  startedAt: Date;
+  finishedAt: Date;
+  output: { result: "clear"; checks: string[]; screeningDecisionId: string; policyDecisionId: string };
+}
+
+export function corridorSubject(request: SimulateRequest, destinationAddress: string): ComplianceSubject {
+  const { person } = request;
+  const jurisdictions = [...(request.jurisdiction ?? []), person.country, ...(person.nationality ? [person.nationality] : [])];
+  return {
+    operation: "simulateCorridor",
+    parties: [
+      { role: "person", name: `${person.firstName} ${person.lastName}`, country: person.country, dateOfBirth: person.dateOfBirth },
+      { role: "source account holder", name: request.source.accountHolderName, country: request.source.country },
+      {
+        role: "destination account holder",
+        name: request.destination.account.accountHolderName,
+        country: request.destination.account.country,
+      },
+    ],
+    addresses: [{ role: "destination", chain: request.custody.chain, address: destinationAddress }],
+    jurisdictions: {
+      jurisdiction: [...new Set(jurisdictions)],
+      senderJurisdiction: request.senderJurisdiction,
+      receiverJurisdiction: request.receiverJurisdiction,
+    },
+    amount: { value: request.amount, currency: request.currency },
+  };
+}
+
+const CHECKS = ["sanctions", "jurisdiction", "policy"];
+
+export async function screenCorridor(options: {
+  prisma: Db;
+  auth: AuthContext;
+  subject: ComplianceSubject;
+  requestId: string;
+}): Promise<CorridorScreening> {
+  const { prisma, auth, subject, requestId } = options;
+  const startedAt = new Date();
+  const connection = await prisma.providerConnection.findFirst({
+    where: { organizationId: auth.organizationId, environment: auth.environment, category: "compliance_screening", reviewed: true },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+  });
+  if (connection || auth.environment === "sandbox") {
+    const result = await enforceCompliance({ prisma, auth, subject, requestId });
+    return {
+      provider: connection?.providerSlug ?? LOCAL_FALLBACK,
+      startedAt,
+      finishedAt: new Date(),
+      output: {
+        result: "clear",
+        checks: CHECKS,
+        screeningDecisionId: result.screeningDecisionId,
+        policyDecisionId: result.policyDecisionId,
+      },
+    };
+  }
+  const { reasons, screeningDecisionId, policyDecisionId } = await prisma.$transaction(async (tx) => {
+    const screeningReasons = matchSanctions(subject, SANDBOX_SCREENING_LIST);
+    const organization = await tx.organization.findUnique({ where: { id: auth.organizationId }, select: { settings: true } });
+    const { reasons: policyReasons } = checkPolicy(subject, readPolicySettings(organization?.settings));
+    const screening = await recordComplianceDecision(tx, { auth, kind: "screening", reasons: screeningReasons, subject, requestId });
+    const policy = await recordComplianceDecision(tx, { auth, kind: "policy", reasons: policyReasons, subject, requestId });
+    await recordActivity(tx, {
+      organizationId: auth.organizationId,
+      environment: auth.environment,
+      type: "compliance.screened",
+      resourceId: screening.id,
+    });
+    return { reasons: [...screeningReasons, ...policyReasons], screeningDecisionId: screening.id, policyDecisionId: policy.id };
+  });
+  if (reasons.length > 0) {
+    throw new ServiceError("COMPLIANCE_BLOCKED", `Blocked by compliance: ${reasons.map((r) => r.message).join("; ")}`, {
+      extensions: { reasons },
+    });
+  }
+  return {
+    provider: LOCAL_FALLBACK,
+    startedAt,
+    finishedAt: new Date(),
+    output: { result: "clear", checks: CHECKS, screeningDecisionId, policyDecisionId },
+  };
+}

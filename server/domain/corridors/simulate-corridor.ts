@@ -1,0 +1,194 @@
+// POST corridor/simulate: validate both bank legs, the custody leg and the FX pair → screen synchronously (403 blocks,
+// nothing created) → ask the bank provider whether the payout route is served (502 when it cannot answer) → plan a
+// provider for every step → create the run and its five steps in one transaction, queued for the scheduler
+// (plan_only: completed at once, nothing queued).
+import type { AuthContext } from "../../context.ts";
+import type { Db } from "../../db/open-database.ts";
+import { type FieldError, ServiceError } from "../../errors/service-error.ts";
+import type { Tx } from "../../idempotency/idempotency-store.ts";
+import { newId } from "../../lib/ids.ts";
+import { recordActivity } from "../activity/record-activity.ts";
+import { deriveRail, validateBankOrder } from "../bank-transfers/bank-rails.ts";
+import { callBankProvider } from "../bank-transfers/call-bank-provider.ts";
+import type { PreparedWrite } from "../bank-transfers/prepared-write.ts";
+import { chainCarries, isValidChainAddress } from "../custody/custody-assets.ts";
+import { offrampDepositAddress, rampAccount, rampAccountForRail } from "./corridor-accounts.ts";
+import { hasLocalRate } from "./corridor-fx.ts";
+import { corridorSubject, screenCorridor } from "./screen-corridor.ts";
+import { resolveStepProvider, simulatorProvider } from "./step-providers.ts";
+import { type SimulateRequest, STEP_NAMES, type StepName, toWorkflowRunDto, type WorkflowRunDto } from "./workflow-dto.ts";
+
+export interface PreparedCorridor extends PreparedWrite<WorkflowRunDto> {
+  workflowRunId: string;
+}
+
+function validate(request: SimulateRequest, wallet: { status: string; chain: string; provider: string } | null): FieldError[] {
+  const errors: FieldError[] = [];
+  const onramp = validateBankOrder(
+    { amount: request.amount, currency: request.currency, source: request.source, destination: rampAccount(request.source.type) },
+    {
+      amount: "/body/amount",
+      currency: "/body/currency",
+      source: "/body/source",
+      destination: "/body/source",
+      rail: "/body/source",
+      reference: "/body/reference",
+    },
+  );
+  // No rail given: it derives from the ramp's account facing the source, i.e. onrampRail(source, currency).
+  errors.push(...onramp.errors);
+  const payoutRail = request.rail ?? deriveRail(request.destination.account, request.destination.currency);
+  const payout = validateBankOrder(
+    {
+      amount: "1",
+      currency: request.destination.currency,
+      source: rampAccountForRail(payoutRail),
+      destination: request.destination.account,
+      rail: payoutRail,
+      reference: request.reference,
+    },
+    {
+      amount: "/body/destination/currency",
+      currency: "/body/destination/currency",
+      source: request.rail ? "/body/rail" : "/body/destination/account",
+      destination: "/body/destination/account",
+      rail: "/body/rail",
+      reference: "/body/reference",
+    },
+  );
+  errors.push(...payout.errors.filter((e) => !errors.some((x) => x.path === e.path && x.message === e.message)));
+  for (const [path, currency] of [
+    ["/body/currency", request.currency],
+    ["/body/destination/currency", request.destination.currency],
+  ] as const) {
+    if (!hasLocalRate(currency)) errors.push({ path, message: `${currency} has no sandbox FX rate` });
+  }
+  const { chain, asset, walletId } = request.custody;
+  if (!chainCarries(chain, asset)) errors.push({ path: "/body/custody/asset", message: `${asset} is not carried on ${chain}` });
+  if (walletId !== undefined && (wallet?.status !== "active" || wallet.chain !== chain)) {
+    errors.push({ path: "/body/custody/walletId", message: `must be an active custody wallet of the organization on ${chain}` });
+  }
+  if (request.destinationAddress !== undefined && !isValidChainAddress(chain, request.destinationAddress)) {
+    errors.push({ path: "/body/destinationAddress", message: `is not a valid ${chain} address` });
+  }
+  return errors;
+}
+
+export async function simulateCorridor(options: {
+  prisma: Db;
+  auth: AuthContext;
+  request: SimulateRequest;
+  requestId: string;
+}): Promise<PreparedCorridor> {
+  const { prisma, auth, request, requestId } = options;
+  const executionMode = request.executionMode ?? "rehearse";
+  const wallet = request.custody.walletId
+    ? await prisma.custodyWallet.findFirst({
+        where: { id: request.custody.walletId, organizationId: auth.organizationId, environment: auth.environment },
+        select: { status: true, chain: true, provider: true },
+      })
+    : null;
+  const errors = validate(request, wallet);
+  if (errors.length > 0) {
+    throw new ServiceError("VALIDATION_ERROR", errors.map((e) => `${e.path} ${e.message}`).join("; "), { errors });
+  }
+  const destinationAddress = request.destinationAddress ?? offrampDepositAddress(request.custody.chain);
+  const screening = await screenCorridor({ prisma, auth, subject: corridorSubject(request, destinationAddress), requestId });
+
+  // Plan: the provider of every step, as the scheduler will resolve it.
+  const scope = { organizationId: auth.organizationId, environment: auth.environment };
+  const fx = await resolveStepProvider(prisma, scope, "fx", "local");
+  const bank = await resolveStepProvider(prisma, scope, "bank_transfer", "simulator");
+  // The custody leg sends from the named wallet through the custody connection it was created with; otherwise (or when
+  // that connection is gone) from the custody simulator's rehearsal vault.
+  const connected = wallet ? await resolveStepProvider(prisma, scope, "custody", "simulator") : null;
+  const custody = connected?.slug === wallet?.provider && connected ? connected : simulatorProvider("custody");
+  const payoutRail = request.rail ?? deriveRail(request.destination.account, request.destination.currency);
+  const api = bank.adapter?.capabilities?.bankTransfers;
+  if (api) {
+    const route = await callBankProvider("check the payout route", () =>
+      api.checkRoute(
+        { config: bank.config, now: new Date() },
+        {
+          rail: payoutRail,
+          currency: request.destination.currency,
+          sourceCountry: request.source.country,
+          destinationCountry: request.destination.account.country,
+          reference: request.reference ?? null,
+        },
+      ),
+    );
+    if (!route.available) {
+      throw new ServiceError("VALIDATION_ERROR", `The bank provider does not serve this payout route: ${route.reason ?? "unavailable"}`, {
+        errors: [{ path: "/body/rail", message: route.reason ?? "route not served" }],
+      });
+    }
+  }
+  const planned: Record<StepName, { provider: string; simulated: boolean }> = {
+    screening: { provider: screening.provider, simulated: true },
+    fx_quote: { provider: fx.slug, simulated: fx.simulated },
+    onramp_bank_debit: { provider: bank.slug, simulated: bank.simulated },
+    custody_transfer: { provider: custody.slug, simulated: custody.simulated },
+    offramp_payout: { provider: bank.slug, simulated: bank.simulated },
+  };
+  const workflowRunId = newId("wfr");
+  const planOnly = executionMode === "plan_only";
+
+  return {
+    status: 202,
+    workflowRunId,
+    async commit(tx: Tx) {
+      const now = new Date();
+      const run = await tx.workflowRun.create({
+        data: {
+          id: workflowRunId,
+          organizationId: auth.organizationId,
+          environment: auth.environment,
+          status: planOnly ? "completed" : "queued",
+          executionMode,
+          amount: request.amount,
+          currency: request.currency,
+          payoutCurrency: request.destination.currency,
+          asset: request.custody.asset,
+          chain: request.custody.chain,
+          reference: request.reference ?? null,
+          request: { ...request, executionMode, destinationAddress, rail: payoutRail } as object,
+          simulated: Object.values(planned).some((p) => p.simulated),
+          nextRunAt: planOnly ? null : now,
+          createdAt: now,
+          updatedAt: now,
+        },
+      });
+      const steps = [];
+      for (const [position, name] of STEP_NAMES.entries()) {
+        const first = name === "screening";
+        steps.push(
+          await tx.workflowStep.create({
+            data: {
+              id: newId("wfs"),
+              runId: workflowRunId,
+              position,
+              name,
+              status: first ? "succeeded" : planOnly ? "skipped" : "pending",
+              attempts: first ? 1 : 0,
+              provider: planned[name].provider,
+              simulated: planned[name].simulated,
+              stepKey: `${workflowRunId}:${name}`,
+              startedAt: first ? screening.startedAt : null,
+              finishedAt: first ? screening.finishedAt : null,
+              output: first ? screening.output : undefined,
+              updatedAt: now,
+            },
+          }),
+        );
+      }
+      await recordActivity(tx, {
+        organizationId: auth.organizationId,
+        environment: auth.environment,
+        type: "corridor_run.created",
+        resourceId: workflowRunId,
+      });
+      return toWorkflowRunDto(run, steps);
+    },
+  };
+}

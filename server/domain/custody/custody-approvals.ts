@@ -1,0 +1,45 @@
+// The four-eyes approvals that guard custody writes: one per wallet (activation) and one per transfer (submission),
+// bound to the resource (resourceId), the action and the exact payload.
+import type { AuthContext } from "../../context.ts";
+import type { ApprovalRequest, CustodyTransfer, CustodyWallet } from "../../generated/prisma/client.ts";
+import type { Tx } from "../../idempotency/idempotency-store.ts";
+import { type ApprovalStatus, approvalStatusOf } from "../approvals/approval-dto.ts";
+import { findApprovalRequest } from "../approvals/find-approval-request.ts";
+import { conflict } from "./custody-provider.ts";
+
+export const WALLET_ACTION = "custody.wallets.create";
+export const TRANSFER_ACTION = "custody.transfers.submit";
+
+export const walletApprovalPayload = (w: Pick<CustodyWallet, "id" | "label" | "chain" | "type" | "policy">) => ({
+  custodyWalletId: w.id,
+  label: w.label,
+  chain: w.chain,
+  type: w.type,
+  policy: w.policy ?? null,
+});
+
+export const transferApprovalPayload = (
+  t: Pick<CustodyTransfer, "id" | "walletId" | "destination" | "asset"> & { amountMinor: string },
+) => ({
+  custodyTransferId: t.id,
+  walletId: t.walletId,
+  destination: t.destination,
+  asset: t.asset,
+  amountMinor: t.amountMinor,
+});
+
+/** The approval request named in the body: the key's organization's (404 otherwise) and this resource's own
+ * (409 CUSTODY_STATE_CONFLICT otherwise); returns it with its visible status. */
+export async function approvalFor(
+  db: Tx,
+  auth: AuthContext,
+  approvalRequestId: string,
+  resource: { id: string; approvalRequestId: string },
+  action: string,
+): Promise<{ approval: ApprovalRequest; status: ApprovalStatus }> {
+  const approval = await findApprovalRequest(db, auth, approvalRequestId);
+  if (approval.id !== resource.approvalRequestId || approval.resourceId !== resource.id || approval.action !== action) {
+    throw conflict(`Approval request ${approval.id} belongs to another ${action.split(".")[1]?.replace(/s$/, "")} or operation`);
+  }
+  return { approval, status: approvalStatusOf(approval) };
+}

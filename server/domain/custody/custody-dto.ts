@@ -1,0 +1,50 @@
+import type { components } from "../../generated/openapi.ts";
+import type { CustodyTransfer, CustodyWallet } from "../../generated/prisma/client.ts";
+import { ASSET_DECIMALS, minorToAmount } from "./custody-assets.ts";
+
+export type CustodyWalletDto = components["schemas"]["CustodyWallet"];
+export type CustodyTransferDto = components["schemas"]["CustodyTransfer"];
+export type CustodyWalletPolicy = components["schemas"]["CustodyWalletPolicy"];
+
+export function toCustodyWalletDto(row: CustodyWallet): CustodyWalletDto {
+  return {
+    custodyWalletId: row.id,
+    status: row.status as CustodyWalletDto["status"],
+    label: row.label,
+    chain: row.chain as CustodyWalletDto["chain"],
+    type: row.type as CustodyWalletDto["type"],
+    policy: (row.policy ?? null) as CustodyWalletPolicy | null,
+    address: row.address,
+    approvalRequestId: row.approvalRequestId,
+    provider: row.provider,
+    providerWalletId: row.providerWalletId,
+    simulated: row.simulated,
+    version: row.version,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+export function toCustodyTransferDto(row: CustodyTransfer): CustodyTransferDto {
+  const minor = BigInt(row.amountMinor.toFixed(0));
+  return {
+    custodyTransferId: row.id,
+    transferId: row.providerTransferId,
+    status: row.status as CustodyTransferDto["status"],
+    version: row.version,
+    walletId: row.walletId,
+    chain: row.chain as CustodyTransferDto["chain"],
+    destination: row.destination,
+    asset: row.asset as CustodyTransferDto["asset"],
+    amountMinor: minor.toString(),
+    amount: minorToAmount(minor, ASSET_DECIMALS[row.asset] ?? 6),
+    note: row.note,
+    approvalRequestId: row.approvalRequestId,
+    provider: row.provider,
+    txHash: row.txHash,
+    failureReason: (row.failureReason ?? null) as CustodyTransferDto["failureReason"],
+    simulated: row.simulated,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}

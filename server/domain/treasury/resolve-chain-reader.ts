@@ -1,0 +1,59 @@
+// Which chain reader serves a chain for the key: the newest reviewed chain_read connection whose adapter supports the
+// chain; else, for sandbox keys, the sandbox chain reader for the `sandbox` chain. No reader at all in production →
+// 424 PROVIDER_NOT_CONNECTED; readers exist but none supports the chain → 400 UNSUPPORTED_CHAIN.
+import type { AuthContext } from "../../context.ts";
+import type { Db } from "../../db/open-database.ts";
+import { ServiceError } from "../../errors/service-error.ts";
+import { ProviderConfigError } from "../../providers/provider-adapter.ts";
+import { findAdapter } from "../../providers/registry.ts";
+import { chainReadSimulator } from "../../providers/simulators/chain-read-simulator.ts";
+import type { ChainReaderApi } from "../../providers/treasury-capabilities.ts";
+
+export interface ResolvedChainReader {
+  api: ChainReaderApi;
+  config: Record<string, unknown>;
+  /** `chain_read:<providerSlug>`, `sandbox` for the simulator. */
+  label: string;
+  simulated: boolean;
+}
+
+export const sourceLabel = (category: string, slug: string) => `${category}:${slug === "simulator" ? "sandbox" : slug}`;
+
+export async function resolveChainReader(prisma: Db, auth: AuthContext, chain: string): Promise<ResolvedChainReader> {
+  const connections = await prisma.providerConnection.findMany({
+    where: { organizationId: auth.organizationId, environment: auth.environment, category: "chain_read", reviewed: true },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+  });
+  for (const connection of connections) {
+    const adapter = findAdapter("chain_read", connection.providerSlug);
+    const api = adapter?.capabilities?.chainReader;
+    if (!adapter || !api) {
+      throw new ServiceError(
+        "SERVER_MISCONFIGURED",
+        `The chain_read connection names provider "${connection.providerSlug}", which this server cannot read chains with`,
+      );
+    }
+    let config: Record<string, unknown>;
+    try {
+      config = adapter.parseConfig(connection.config);
+    } catch (error) {
+      if (error instanceof ProviderConfigError) {
+        throw new ServiceError("SERVER_MISCONFIGURED", `The chain_read connection's configuration is unusable: ${error.message}`);
+      }
+      throw error;
+    }
+    if (api.supportsChain(chain, config, auth.environment)) {
+      return { api, config, label: sourceLabel("chain_read", adapter.slug), simulated: adapter.simulator };
+    }
+  }
+  const sandbox = chainReadSimulator.capabilities?.chainReader as ChainReaderApi;
+  if (auth.environment === "sandbox" && sandbox.supportsChain(chain, {}, auth.environment)) {
+    return { api: sandbox, config: {}, label: sourceLabel("chain_read", "simulator"), simulated: true };
+  }
+  if (auth.environment === "production" && connections.length === 0) {
+    throw new ServiceError("PROVIDER_NOT_CONNECTED", "No reviewed chain_read provider connection serves this organization in production");
+  }
+  throw new ServiceError("UNSUPPORTED_CHAIN", `No chain reader of this organization supports ${chain} in ${auth.environment}`, {
+    extensions: { chain },
+  });
+}

@@ -1,0 +1,106 @@
+// Stress test. Rules: (1) total supply is read on chain; (2) the reserve ratio is scenario.reserveRatio when supplied,
+// else the ratio reported by a connected token_issuance reserve source; (3) with neither, 424
+// RESERVE_SOURCE_NOT_CONNECTED (never estimated); (4) peg price is not used.
+import type { AuthContext } from "../../context.ts";
+import type { Db } from "../../db/open-database.ts";
+import { ServiceError } from "../../errors/service-error.ts";
+import type { components } from "../../generated/openapi.ts";
+import { assertTokenAddress } from "./addresses.ts";
+import { assertChainCapability } from "./chain-capabilities.ts";
+import { readToken } from "./read-token.ts";
+import { readReserveSource } from "./reserve-source.ts";
+import { resolveChainReader } from "./resolve-chain-reader.ts";
+import { runStress } from "./stress-math.ts";
+
+type StressTestResult = components["schemas"]["StressTestResult"];
+const RATIO = /^(0|[1-9][0-9]{0,5})(\.[0-9]{1,18})?$/;
+
+export async function runTreasuryStressTest(options: {
+  prisma: Db;
+  auth: AuthContext;
+  request: components["schemas"]["StressTestRequest"];
+}): Promise<StressTestResult> {
+  const { prisma, auth, request } = options;
+  const chain = request.chain ?? "sandbox";
+  const contractAddress = assertTokenAddress(request.contractAddress, "VALIDATION_ERROR");
+  const reader = await resolveChainReader(prisma, auth, chain);
+  await assertChainCapability(prisma, auth.organizationId, chain, "stressTest");
+
+  // Rules 2 and 3: the ratio's source, decided before any chain read.
+  let reserveRatio: string;
+  let reserveRatioSource: string;
+  let simulated = false;
+  if (request.scenario.reserveRatio !== undefined) {
+    reserveRatio = request.scenario.reserveRatio;
+    reserveRatioSource = "scenario";
+  } else {
+    const source = await readReserveSource(prisma, auth, chain, contractAddress);
+    const ratio = source?.report.reserveRatio ?? null;
+    if (!source || ratio === null) {
+      throw new ServiceError(
+        "RESERVE_SOURCE_NOT_CONNECTED",
+        "Supply scenario.reserveRatio or connect a token_issuance reserve source; the reserve ratio is never estimated",
+      );
+    }
+    if (!RATIO.test(ratio))
+      throw new ServiceError("SOURCE_NOT_AVAILABLE", `The reserve source reported an unusable ratio`, { retryAfterSeconds: 5 });
+    reserveRatio = ratio;
+    reserveRatioSource = source.label;
+    simulated = source.simulated;
+  }
+
+  // Rule 1: total supply on chain.
+  const reading = await readToken({
+    prisma,
+    auth,
+    reader,
+    chain,
+    contractAddress,
+    notATokenCode: "PRECHECK_FAILED",
+    path: "/body/contractAddress",
+  });
+  if (request.asset !== undefined && reading.symbol !== request.asset) {
+    throw new ServiceError("PRECHECK_FAILED", `asset ${request.asset} is not the token's symbol() (${reading.symbol ?? "unreadable"})`, {
+      errors: [{ path: "/body/asset", message: "differs from the contract's symbol()" }],
+    });
+  }
+  const totalSupplyMinor = BigInt(reading.totalSupplyMinor);
+  if (totalSupplyMinor === 0n) {
+    throw new ServiceError("PRECHECK_FAILED", "The token's total supply is zero: there is nothing to stress", {
+      errors: [{ path: "/body/contractAddress", message: "total supply is zero" }],
+    });
+  }
+
+  // Rule 4: pegDeviation is recorded, never used in the arithmetic.
+  const scenario = {
+    reserveRatio: request.scenario.reserveRatio ?? null,
+    redemptionShockPercent: request.scenario.redemptionShockPercent,
+    reserveHaircutPercent: request.scenario.reserveHaircutPercent ?? "0",
+    pegDeviation: request.scenario.pegDeviation ?? "0",
+    horizonDays: request.scenario.horizonDays ?? 30,
+  };
+  const results = runStress({
+    totalSupplyMinor,
+    reserveRatio,
+    redemptionShockPercent: scenario.redemptionShockPercent,
+    reserveHaircutPercent: scenario.reserveHaircutPercent,
+    horizonDays: scenario.horizonDays,
+  });
+  return {
+    contractAddress,
+    chain,
+    asset: request.asset ?? (reading.symbol || "UNKNOWN").slice(0, 64),
+    inputs: {
+      totalSupplyMinor: reading.totalSupplyMinor,
+      decimals: reading.decimals,
+      totalSupplySource: reader.label,
+      blockNumber: reading.blockNumber,
+      reserveRatio,
+      reserveRatioSource,
+      scenario,
+    },
+    results,
+    simulated,
+    asOf: new Date().toISOString(),
+  };
+}

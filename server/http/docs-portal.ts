@@ -1,0 +1,60 @@
+// GET /docs: the docs portal built by `npm run docs` (docs/portal/index.html, not committed). Served when present, with a
+// Content-Security-Policy that allows exactly the portal's inline scripts (by hash) and nothing from other origins.
+// Without a build it answers 404 with how to build it.
+import { createHash } from "node:crypto";
+import { readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { RequestHandler } from "express";
+
+export const DEFAULT_PORTAL_FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../docs/portal/index.html");
+
+interface Cached {
+  mtimeMs: number;
+  html: Buffer;
+  csp: string;
+}
+
+function contentSecurityPolicy(html: string): string {
+  const hashes = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map(
+    (m) =>
+      `'sha256-${createHash("sha256")
+        .update(m[1] ?? "", "utf8")
+        .digest("base64")}'`,
+  );
+  return [
+    "default-src 'self'",
+    `script-src 'self' ${hashes.join(" ")}`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "font-src 'self' data:",
+    "worker-src 'self' blob:",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "frame-ancestors 'self'",
+  ].join("; ");
+}
+
+export function docsPortal(file = DEFAULT_PORTAL_FILE): RequestHandler {
+  let cached: Cached | undefined;
+  return (_req, res) => {
+    let mtimeMs: number;
+    try {
+      mtimeMs = statSync(file).mtimeMs;
+    } catch {
+      res
+        .status(404)
+        .type("text/plain")
+        .send("The docs portal is not built. Run `npm run docs` (npm start builds it too), then reload /docs.\n");
+      return;
+    }
+    if (!cached || cached.mtimeMs !== mtimeMs) {
+      const html = readFileSync(file);
+      cached = { mtimeMs, html, csp: contentSecurityPolicy(html.toString("utf8")) };
+    }
+    res.setHeader("Content-Security-Policy", cached.csp);
+    res.setHeader("Cache-Control", "no-cache");
+    res.type("html").send(cached.html);
+  };
+}

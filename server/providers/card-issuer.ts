@@ -1,0 +1,65 @@
+// The card issuing provider API the card endpoints use (`ProviderCapabilities.cards`), and the failures an issuer answers.
+// The sandbox card issuing simulator implements it; a live issuer adapter would too.
+
+/** Failures a card issuer can answer; the simulator produces them on its documented magic values. */
+export const CARD_ISSUER_FAILURES = [
+  "PROVIDER_AUTHORIZATION_DENIED",
+  "CARD_REQUEST_REJECTED",
+  "PROVIDER_RATE_LIMITED",
+  "CARD_OPERATION_NOT_SUPPORTED",
+  "PROVIDER_EXECUTION_FAILED",
+] as const;
+export type CardIssuerFailure = (typeof CARD_ISSUER_FAILURES)[number];
+
+/** The issuer answered with a failure other than "could not execute" (that one is ProviderExecutionError → 502). */
+export class CardIssuerError extends Error {
+  constructor(
+    readonly code: Exclude<CardIssuerFailure, "PROVIDER_EXECUTION_FAILED">,
+    message: string,
+  ) {
+    super(message);
+    this.name = "CardIssuerError";
+  }
+}
+
+export interface CardIssuerContext {
+  /** The connection's config (validated by the adapter's `parseConfig`). */
+  config: Record<string, unknown>;
+  now: Date;
+  /** Sandbox `Sandbox-Simulate-Error` header: the simulator answers this failure (live issuers ignore it). */
+  simulate?: CardIssuerFailure;
+}
+
+export interface IssuedCard {
+  /** The issuer's reference for the card. Never a card number. */
+  reference: string;
+  last4: string;
+  expMonth: number;
+  expYear: number;
+}
+
+export interface CardIssuerApi {
+  createProgramme(
+    ctx: CardIssuerContext,
+    input: { programmeId: string; name: string; network: string; binSponsor: string; jurisdictions: string[]; fundingAsset: string },
+  ): Promise<{ reference: string }>;
+  issueCard(
+    ctx: CardIssuerContext,
+    input: { cardId: string; programmeReference: string; network: string; cardholderName: string },
+  ): Promise<IssuedCard>;
+  /** Reads of a card and of its transactions. */
+  retrieveCard(ctx: CardIssuerContext, input: { reference: string }): Promise<void>;
+  fundCard(ctx: CardIssuerContext, input: { reference: string; amount: string; asset: string }): Promise<void>;
+  setCardStatus(ctx: CardIssuerContext, input: { reference: string; status: "active" | "frozen" | "deactivated" }): Promise<void>;
+  setCardLimits(ctx: CardIssuerContext, input: { reference: string; limits: object }): Promise<void>;
+  /** Sandbox test helpers: the simulated network's authorization, capture and reversal. */
+  authorize(ctx: CardIssuerContext, input: { reference: string; amount: string; merchantCategory: string }): Promise<void>;
+  capture(ctx: CardIssuerContext, input: { reference: string; authorizationId: string; amount?: string }): Promise<void>;
+  reverse(ctx: CardIssuerContext, input: { reference: string; authorizationId: string; amount?: string }): Promise<void>;
+}
+
+declare module "./provider-adapter.ts" {
+  interface ProviderCapabilities {
+    cards: CardIssuerApi;
+  }
+}

@@ -1,0 +1,60 @@
+// The workflow dispatcher: called by POST corridor/workflows/dispatch and by the in-process scheduler (same code).
+// It claims due runs one at a time — `SELECT … FOR UPDATE SKIP LOCKED` in a transaction of its own, so concurrent
+// dispatchers (several server instances) never hold the same run — and advances each claimed run by one step in that
+// transaction. A run is advanced at most once per call.
+import type { Db } from "../db/open-database.ts";
+import type { Logger } from "../logger.ts";
+import { advanceRun, type DispatchedStep, recordDispatchError } from "./advance-run.ts";
+
+export const DISPATCH_LIMIT = 50;
+
+export interface DispatchResult {
+  dispatched: DispatchedStep[];
+  count: number;
+}
+
+type Claimed = { id: string };
+
+export async function dispatchDueRuns(options: { prisma: Db; logger?: Logger; limit?: number }): Promise<DispatchResult> {
+  const { prisma, logger } = options;
+  const limit = Math.min(options.limit ?? DISPATCH_LIMIT, DISPATCH_LIMIT);
+  const dispatched: DispatchedStep[] = [];
+  const seen: string[] = [];
+  while (dispatched.length < limit) {
+    const now = new Date();
+    const claim: { id: string | null } = { id: null };
+    try {
+      const result = await prisma.$transaction(
+        async (tx) => {
+          const rows = await tx.$queryRaw<Claimed[]>`
+            SELECT id FROM "WorkflowRun"
+            WHERE status IN ('queued', 'running') AND "nextRunAt" <= ${now} AND NOT (id = ANY(${seen}::text[]))
+            ORDER BY "nextRunAt" ASC, id ASC
+            LIMIT 1
+            FOR UPDATE SKIP LOCKED`;
+          const claimed = rows[0];
+          if (!claimed) return { claimed: false as const };
+          claim.id = claimed.id;
+          const run = await tx.workflowRun.findUniqueOrThrow({ where: { id: claimed.id } });
+          return { claimed: true as const, step: await advanceRun(tx, run, now) };
+        },
+        { maxWait: 10_000, timeout: 60_000 },
+      );
+      if (!result.claimed) break;
+      if (claim.id) seen.push(claim.id);
+      if (result.step) dispatched.push(result.step);
+    } catch (error) {
+      // One run's failure (a bug, a lost connection) must not stop the others. Its transaction rolled back, so no
+      // effect of the step committed; count the attempt so the run backs off, and skip it for this call.
+      const runId = claim.id;
+      if (!runId) throw error;
+      seen.push(runId);
+      logger?.error({ err: error, workflowRunId: runId }, "workflow run dispatch failed");
+      const recorded = await prisma
+        .$transaction((tx) => recordDispatchError(tx, runId, new Date()))
+        .catch((err) => logger?.warn({ err, workflowRunId: runId }, "could not record the failed dispatch"));
+      if (recorded) dispatched.push(recorded);
+    }
+  }
+  return { dispatched, count: dispatched.length };
+}

@@ -1,0 +1,104 @@
+// The docs portal renders in Chromium: built from the current spec (npm run docs), served at GET /docs by the real
+// server, every v1, v2 and metrics operation listed, the getting-started sections present, no console errors.
+// Debian's Chromium (/usr/bin/chromium, installed by scripts/ensure-chromium.sh) driven by playwright-core.
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { type BrowserContext, chromium } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildDocs } from "../../scripts/build-docs.ts";
+import { loadSpec } from "../../server/spec/load-spec.ts";
+import { specOperations } from "../helpers/spec-requests.ts";
+import { startTestServer, type TestServer } from "../helpers/test-server.ts";
+
+const CHROMIUM = "/usr/bin/chromium";
+const SCREENSHOT = path.resolve("test-results/docs.png");
+
+const operations = specOperations(loadSpec()).filter((op) => ["v1", "v2", "metric"].includes(op.operation.surface));
+
+let server: TestServer;
+let browser: BrowserContext;
+let userDataDir: string;
+const consoleErrors: string[] = [];
+let pageText = "";
+let status = 0;
+let csp = "";
+
+beforeAll(async () => {
+  buildDocs();
+  server = await startTestServer();
+  userDataDir = mkdtempSync(path.join(tmpdir(), "coinplane-chromium-"));
+  // A fresh profile per run (launchPersistentContext passes it as --user-data-dir).
+  browser = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: { width: 1400, height: 1000 },
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+  const page = await browser.newPage();
+  page.on("console", (msg) => {
+    if (msg.type() === "error") consoleErrors.push(msg.text());
+  });
+  page.on("pageerror", (err) => consoleErrors.push(`pageerror: ${err.message}`));
+  const response = await page.goto(`${server.url}/docs`, { waitUntil: "load" });
+  status = response?.status() ?? 0;
+  csp = (await response?.headerValue("content-security-policy")) ?? "";
+  // Redoc hydrates the prerendered page; wait for its navigation, then let late errors surface.
+  await page.waitForSelector(".menu-content", { timeout: 30_000 });
+  await page.waitForTimeout(1500);
+  pageText = (await page.textContent("body")) ?? "";
+  mkdirSync(path.dirname(SCREENSHOT), { recursive: true });
+  await page.screenshot({ path: SCREENSHOT });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
+});
+
+describe("GET /docs in Chromium", () => {
+  it("answers 200 with a CSP that allows no other origin", () => {
+    expect(status).toBe(200);
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).not.toMatch(/https?:/);
+  });
+
+  it("lists the v1, v2 and metrics operations (the spec has each surface)", () => {
+    for (const surface of ["v1", "v2", "metric"]) expect(operations.some((op) => op.operation.surface === surface)).toBe(true);
+  });
+
+  it.each(operations.map((op) => [`${op.operation.method} ${op.operation.pathTemplate}`, op] as const))("lists %s", (_label, op) => {
+    const summary = String(op.raw.summary ?? "");
+    expect(summary).not.toBe("");
+    expect(pageText).toContain(summary);
+    expect(pageText).toContain(op.operation.pathTemplate);
+  });
+
+  it("has the getting-started sections", () => {
+    for (const section of [
+      "Keys and environments",
+      "Idempotency",
+      "Rate limits",
+      "Simulators and magic values",
+      "SDK quick start",
+      "Partner mock",
+    ]) {
+      expect(pageText).toContain(section);
+    }
+    expect(pageText).toContain("666.66");
+  });
+
+  it("logs no console errors", () => {
+    expect(consoleErrors).toEqual([]);
+  });
+});

@@ -1,0 +1,37 @@
+// An operation of the spec without a handler answers 501 NOT_IMPLEMENTED (never a fake success).
+import type { NextFunction, Request, Response } from "express";
+import { describe, expect, it, vi } from "vitest";
+import { ServiceError } from "../../server/errors/service-error.ts";
+import { dispatch } from "../../server/routes/dispatch.ts";
+import type { HandlerDeps } from "../../server/routes/handler.ts";
+
+const request = (operationId: string) => ({ ctx: { operation: { operationId } } }) as unknown as Request;
+
+describe("dispatch", () => {
+  it("calls the operation's handler", async () => {
+    const handler = vi.fn();
+    const next = vi.fn() as unknown as NextFunction;
+    await dispatch({ getHealth: handler }, {} as HandlerDeps)(request("getHealth"), {} as Response, next);
+    expect(handler).toHaveBeenCalledOnce();
+    expect(next).not.toHaveBeenCalled();
+  });
+
+  it("answers NOT_IMPLEMENTED for an operation without a handler", async () => {
+    const next = vi.fn();
+    await dispatch({}, {} as HandlerDeps)(request("getHealth"), {} as Response, next as unknown as NextFunction);
+    const error = next.mock.calls[0]?.[0];
+    expect(error).toBeInstanceOf(ServiceError);
+    expect(error).toMatchObject({ code: "NOT_IMPLEMENTED", status: 501 });
+  });
+
+  it("passes a handler's error to the error middleware", async () => {
+    const boom = new ServiceError("NOT_FOUND", "nope");
+    const next = vi.fn();
+    await dispatch({ getHealth: async () => Promise.reject(boom) }, {} as HandlerDeps)(
+      request("getHealth"),
+      {} as Response,
+      next as unknown as NextFunction,
+    );
+    expect(next).toHaveBeenCalledWith(boom);
+  });
+});
