@@ -41,11 +41,13 @@ run(bin("prisma"), ["generate"]);
 // Prisma 6.19 writes the generator's config keys in a varying order from run to run; sort them so regeneration is
 // byte-stable and check:generated stays meaningful.
 const classFile = path.join(root, "server/generated/prisma/internal/class.ts");
+// It also embeds absolute paths of this checkout (informational with the driver-adapter client); make them relative to the
+// repository so the output does not depend on where the repository was cloned.
 writeFileSync(
   classFile,
-  readFileSync(classFile, "utf8").replace(
-    /("config": \{\n)((?:\s+"[^"]+": "[^"]*",?\n)+)(\s+\})/,
-    (_m, open: string, body: string, close: string) => {
+  readFileSync(classFile, "utf8")
+    .replaceAll(`"${root}/`, '"')
+    .replace(/("config": \{\n)((?:\s+"[^"]+": "[^"]*",?\n)+)(\s+\})/, (_m, open: string, body: string, close: string) => {
       const entries = body
         .trimEnd()
         .split("\n")
@@ -55,7 +57,6 @@ writeFileSync(
         .sort()
         .map((e) => indent + e)
         .join(",\n")}\n${close}`;
-    },
-  ),
+    }),
 );
 console.log("generated: openapi/generated, server/generated, sdk/src/generated");
