@@ -4,7 +4,7 @@
 // magic values collected from the operation descriptions. Scripts are inlined: the portal loads nothing from elsewhere.
 // `--best-effort` (used by `npm start`): a failed build warns instead of failing.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -74,8 +74,23 @@ export function buildDocs(outDir = PORTAL_DIR): string {
   }
 }
 
+/** True when the built portal is newer than everything it is built from. */
+function portalIsFresh(): boolean {
+  const portal = path.join(PORTAL_DIR, "index.html");
+  if (!existsSync(portal)) return false;
+  const inputs = [
+    path.join(root, "openapi", "generated", "openapi.json"),
+    path.join(root, "docs", "getting-started.md"),
+    fileURLToPath(import.meta.url),
+  ];
+  const built = statSync(portal).mtimeMs;
+  return inputs.every((input) => !existsSync(input) || statSync(input).mtimeMs <= built);
+}
+
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const bestEffort = process.argv.includes("--best-effort");
+  // `npm start` (best effort) does not rebuild a portal that is already up to date: start-up stays fast.
+  if (bestEffort && portalIsFresh()) process.exit(0);
   try {
     console.log(`docs portal: ${path.relative(root, buildDocs())}`);
   } catch (err) {
