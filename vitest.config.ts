@@ -1,7 +1,8 @@
 import { defineConfig } from "vitest/config";
 
 // Two projects: the whole HTTP suite runs on embedded PGlite and on the machine's PostgreSQL
-// (each test file creates and drops its own database there). Unit and contract tests run once.
+// (each test file creates and drops its own database there). Unit, contract and security tests run once, on PGlite;
+// the system tests (separate server processes, cut connections, signals) run on PostgreSQL only.
 const postgresUrl = process.env.TEST_DATABASE_URL || "postgresql://postgres@127.0.0.1:5432/postgres";
 
 export default defineConfig({
@@ -20,6 +21,7 @@ export default defineConfig({
             "test/db/**/*.test.ts",
             "test/sdk/**/*.test.ts",
             "test/browser/**/*.test.ts",
+            "test/security/**/*.test.ts",
           ],
           env: { TEST_DATABASE_URL: "pglite:memory" },
         },
@@ -28,7 +30,8 @@ export default defineConfig({
         extends: true,
         test: {
           name: "postgres",
-          include: ["test/http/**/*.test.ts", "test/db/**/*.test.ts"],
+          // test/system spawns real server processes on PostgreSQL + Redis (multi-instance, faults, shutdown).
+          include: ["test/http/**/*.test.ts", "test/db/**/*.test.ts", "test/system/**/*.test.ts"],
           env: { TEST_DATABASE_URL: postgresUrl },
         },
       },

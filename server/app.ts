@@ -3,10 +3,12 @@
 // OpenAPI validation → scope check → idempotency → handler → error middleware.
 import express, { type Express } from "express";
 import helmet from "helmet";
+import { ApiKeyCache } from "./auth/api-key-cache.ts";
 import "./context.ts";
 import type { Config } from "./config.ts";
 import type { Database } from "./db/open-database.ts";
 import { docsPortal } from "./http/docs-portal.ts";
+import { InFlightRequests } from "./http/in-flight.ts";
 import { IdempotencyStore } from "./idempotency/idempotency-store.ts";
 import type { Logger } from "./logger.ts";
 import { authenticate } from "./middleware/authenticate.ts";
@@ -49,6 +51,7 @@ export interface App {
   app: Express;
   idempotency: IdempotencyStore;
   health: HealthState;
+  inFlight: InFlightRequests;
 }
 
 export function createApp(deps: AppDeps): App {
@@ -57,10 +60,11 @@ export function createApp(deps: AppDeps): App {
   const specYaml = loadSpecYaml();
   const index = new OperationIndex(spec);
   const health = deps.health ?? { draining: false };
-  const idempotencyStore = new IdempotencyStore(db.prisma, {
+  const idempotencyStore = new IdempotencyStore(db.prisma, db.sql, {
     ttlHours: config.idempotencyTtlHours,
     lockSeconds: config.idempotencyLockSeconds,
   });
+  const apiKeyCache = new ApiKeyCache(config.apiKeyCacheTtlMs);
   const handlers: HandlerTable = {
     ...v1Handlers,
     ...metricHandlers,
@@ -76,10 +80,12 @@ export function createApp(deps: AppDeps): App {
     ...cardHandlers,
   };
 
+  const inFlight = new InFlightRequests();
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
   app.set("query parser", "simple");
+  app.use(inFlight.middleware());
   app.use(requestIdAndLogger(logger));
   app.use(helmet());
   app.get("/openapi.json", (_req, res) => {
@@ -91,12 +97,12 @@ export function createApp(deps: AppDeps): App {
   app.get(["/docs", "/docs/"], docsPortal());
   app.use(jsonBodyParser(config.bodyLimitBytes));
   app.use(operationLookup(index));
-  app.use(authenticate(db.prisma, config));
+  app.use(authenticate(db.prisma, config, apiKeyCache));
   app.use(rateLimit(rateLimiter));
   app.use(openapiValidator(spec, config.validateResponses));
   app.use(requireScope());
   app.use(idempotency(idempotencyStore));
-  app.use(dispatch(handlers, { db, config, idempotency: idempotencyStore }));
+  app.use(dispatch(handlers, { db, config, idempotency: idempotencyStore, apiKeyCache }, inFlight));
   app.use(errorHandler(idempotencyStore));
-  return { app, idempotency: idempotencyStore, health };
+  return { app, idempotency: idempotencyStore, health, inFlight };
 }

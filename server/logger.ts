@@ -2,9 +2,10 @@ import pino from "pino";
 
 export type Logger = pino.Logger;
 
-/** Structured JSON logs. Secrets are redacted wherever they could appear. */
-export function createLogger(level: string): Logger {
-  return pino({
+/** Structured JSON logs. Secrets are redacted wherever they could appear. `destination` defaults to stdout (tests
+ * pass an in-memory stream to check what is logged). */
+export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
+  const options: pino.LoggerOptions = {
     level,
     base: undefined,
     redact: {
@@ -19,5 +20,6 @@ export function createLogger(level: string): Logger {
       ],
       censor: "[redacted]",
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }

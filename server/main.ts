@@ -1,10 +1,12 @@
 // Process entry: configuration, database (migrations at start), HTTP server, graceful shutdown.
+import cluster from "node:cluster";
 import type { Server } from "node:http";
 import { resolveAdminToken } from "./admin-token.ts";
 import { createApp } from "./app.ts";
 import { loadConfig } from "./config.ts";
 import { parseDatabaseUrl } from "./db/database-url.ts";
 import { openDatabase } from "./db/open-database.ts";
+import { faultInjectionActive } from "./http/fault-injection.ts";
 import { createLogger } from "./logger.ts";
 import { createRateLimiter } from "./rate-limit/rate-limiter.ts";
 import { startScheduler } from "./scheduler/in-process-scheduler.ts";
@@ -20,11 +22,16 @@ const db = await openDatabase({ url: config.databaseUrl, poolSize: config.databa
 const rateLimiter = createRateLimiter({ ...config.rateLimit, redisUrl: config.redisUrl });
 // Without Redis the server still starts; rate-limited requests answer 503 RATE_LIMIT_UNAVAILABLE until it is reachable.
 await rateLimiter.ready().catch((err) => logger.warn({ err: err.message }, "rate limit store not reachable yet"));
-const { app, idempotency, health } = createApp({ config, db, logger, rateLimiter });
+const { app, idempotency, health, inFlight } = createApp({ config, db, logger, rateLimiter });
+
+if (faultInjectionActive()) logger.warn({ faultInject: process.env.FAULT_INJECT }, "test-only fault injection is active");
+else if (process.env.FAULT_INJECT) logger.warn("FAULT_INJECT is ignored when NODE_ENV=production");
 
 const server: Server = app.listen(config.port, config.host, () => {
   const url = `http://localhost:${config.port}`;
   logger.info({ url, database: db.target.label, redis: Boolean(config.redisUrl) }, "coinplane listening");
+  // Under scripts/start-cluster.ts the primary prints the banner once, not every worker.
+  if (cluster.isWorker) return;
   console.log(`\nCoinplane is running at ${url}  (database: ${db.target.label})`);
   if (admin.generated) console.log(`Admin token (shown once, stored in ${dataDir}/admin-token): ${admin.token}`);
   else if (!process.env.ADMIN_TOKEN) console.log(`Admin token: stored in ${dataDir}/admin-token`);
@@ -50,22 +57,29 @@ async function shutdown(signal: string): Promise<void> {
   health.draining = true;
   logger.info({ signal }, "shutting down: draining in-flight requests");
   clearInterval(purge);
-  const force = setTimeout(() => {
-    logger.warn("shutdown timeout: closing remaining connections");
-    server.closeAllConnections();
-  }, config.shutdownTimeoutMs);
-  force.unref();
-  // Stop accepting; idle keep-alive sockets close now, busy ones after their response.
-  await new Promise<void>((resolve) => {
+  let forced = false;
+  const deadline = new Promise<void>((resolve) =>
+    setTimeout(() => {
+      forced = true;
+      logger.warn({ inFlight: inFlight.size }, "shutdown timeout: closing remaining connections");
+      server.closeAllConnections();
+      resolve();
+    }, config.shutdownTimeoutMs).unref(),
+  );
+  // Stop accepting; idle keep-alive sockets close now, busy ones after their response. Then wait for handlers whose
+  // client already left: each write commits or rolls back whole before the pool closes.
+  const drained = new Promise<void>((resolve) => {
     server.close(() => resolve());
     server.closeIdleConnections();
-  });
+  }).then(() => inFlight.idle());
+  await Promise.race([drained, deadline]);
   // The scheduler finishes the dispatch in flight (its step commits or rolls back whole) before the database closes.
   await scheduler?.stop();
   await rateLimiter.close();
-  await db.close();
-  logger.info("stopped");
-  process.exit(0);
+  // Bounded: a pool cannot end while a forced-out handler still holds a connection.
+  await Promise.race([db.close(), new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
+  logger.info({ forced }, "stopped");
+  process.exit(forced ? 1 : 0);
 }
 process.on("SIGTERM", () => void shutdown("SIGTERM"));
 process.on("SIGINT", () => void shutdown("SIGINT"));

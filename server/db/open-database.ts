@@ -6,6 +6,7 @@ import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "../generated/prisma/client.ts";
 import { type DatabaseTarget, parseDatabaseUrl } from "./database-url.ts";
+import { type DirectSql, pgliteSql, pgPoolSql } from "./direct-sql.ts";
 import { applyMigrations } from "./migrate.ts";
 import { pgliteRunner, pgPoolRunner } from "./sql-runner.ts";
 
@@ -13,6 +14,8 @@ export type Db = PrismaClient;
 
 export interface Database {
   prisma: PrismaClient;
+  /** Raw statements on the same driver, for the per-request hot path (see direct-sql.ts). */
+  sql: DirectSql;
   target: DatabaseTarget;
   /** Throws when the database does not answer. */
   ping(): Promise<void>;
@@ -38,6 +41,7 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
     const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) as never });
     return {
       prisma,
+      sql: pgliteSql(pglite),
       target,
       ping: async () => {
         await pglite.query("SELECT 1");
@@ -60,6 +64,7 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   return {
     prisma,
+    sql: pgPoolSql(pool),
     target,
     ping: async () => {
       await pool.query("SELECT 1");

@@ -3,6 +3,16 @@
 const UNAVAILABLE_NODE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EHOSTUNREACH"]);
 // PostgreSQL SQLSTATE classes 08 (connection exception), 53 (insufficient resources), 57P (operator intervention).
 const UNAVAILABLE_SQLSTATE = /^(08|53|57P)/;
+// Prisma's own codes for an unreachable server / a closed connection, and the driver adapter's error kinds for the same
+// (a pooled connection found dead surfaces as P1017 with meta.driverAdapterError.cause.kind "ConnectionClosed").
+const UNAVAILABLE_PRISMA_CODES = new Set(["P1001", "P1002", "P1017"]);
+const UNAVAILABLE_ADAPTER_KINDS = new Set([
+  "ConnectionClosed",
+  "DatabaseNotReachable",
+  "SocketTimeout",
+  "TooManyConnections",
+  "TlsConnectionError",
+]);
 const UNAVAILABLE_MESSAGES =
   /(Connection terminated|connection is closed|Client has encountered a connection error|PGlite is closed|database system is shutting down|terminating connection|Can't reach database|timeout exceeded when trying to connect)/i;
 
@@ -18,7 +28,10 @@ function* causes(error: unknown): Generator<Record<string, unknown>> {
 export function isDatabaseUnavailable(error: unknown): boolean {
   for (const e of causes(error)) {
     const code = typeof e.code === "string" ? e.code : undefined;
-    if (code && (UNAVAILABLE_NODE_CODES.has(code) || UNAVAILABLE_SQLSTATE.test(code))) return true;
+    if (code && (UNAVAILABLE_NODE_CODES.has(code) || UNAVAILABLE_SQLSTATE.test(code) || UNAVAILABLE_PRISMA_CODES.has(code))) return true;
+    const adapterKind = (e.meta as { driverAdapterError?: { cause?: { kind?: unknown } } } | undefined)?.driverAdapterError?.cause?.kind;
+    if (typeof e.kind === "string" && UNAVAILABLE_ADAPTER_KINDS.has(e.kind)) return true;
+    if (typeof adapterKind === "string" && UNAVAILABLE_ADAPTER_KINDS.has(adapterKind)) return true;
     const original = (e.originalCode ?? (e.cause as Record<string, unknown> | undefined)?.originalCode) as string | undefined;
     if (original && UNAVAILABLE_SQLSTATE.test(original)) return true;
     if (typeof e.message === "string" && UNAVAILABLE_MESSAGES.test(e.message)) return true;

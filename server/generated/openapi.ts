@@ -5685,6 +5685,20 @@ export interface operations {
                 };
             };
             /**
+             * @description Bad request.
+             *
+             *     - `VALIDATION_ERROR`: the request carries a query parameter (this operation takes none) or a malformed JSON body.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
              * @description Unauthorized.
              *
              *     - `UNAUTHORIZED`: the API key is missing, malformed, unknown or revoked.
@@ -9296,6 +9310,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DispatchResult"];
+                };
+            };
+            /**
+             * @description Bad request (never sent by a scheduler: this endpoint takes no input).
+             *     - `VALIDATION_ERROR` — the request carries a query parameter or a body that is not valid JSON; like every endpoint, dispatch refuses input it does not take rather than ignoring it.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /**

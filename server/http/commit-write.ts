@@ -1,6 +1,7 @@
 import type { Request, Response } from "express";
 import type { Db } from "../db/open-database.ts";
 import type { IdempotencyStore, Tx } from "../idempotency/idempotency-store.ts";
+import { crashAfterCommitIfInjected } from "./fault-injection.ts";
 
 export interface WriteDeps {
   prisma: Db;
@@ -28,5 +29,6 @@ export async function commitWrite<T>(
     }
     return result;
   });
+  crashAfterCommitIfInjected(req.ctx.operation?.operationId);
   res.status(status).json(body);
 }

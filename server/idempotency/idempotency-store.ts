@@ -3,8 +3,8 @@
 // response exists exactly when the effect does. A crashed request's lock expires and the retry takes over.
 import { randomBytes } from "node:crypto";
 import type { IdempotencyReservation } from "../context.ts";
+import type { DirectSql } from "../db/direct-sql.ts";
 import type { Db } from "../db/open-database.ts";
-import { isUniqueViolation } from "../errors/database-errors.ts";
 import { ServiceError } from "../errors/service-error.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { newId } from "../lib/ids.ts";
@@ -32,6 +32,18 @@ export interface ReserveInput {
 
 export type Tx = Prisma.TransactionClient;
 
+interface ExistingRecord {
+  id: string;
+  fingerprint: string;
+  state: string;
+  lockToken: string;
+  lockedUntil: Date | string;
+  expiresAt: Date | string;
+  responseStatus: number | null;
+  responseHeaders: unknown;
+  responseBody: string | null;
+}
+
 export interface IdempotencyStoreOptions {
   ttlHours: number;
   lockSeconds: number;
@@ -41,6 +53,7 @@ export interface IdempotencyStoreOptions {
 export class IdempotencyStore {
   constructor(
     private readonly prisma: Db,
+    private readonly sql: DirectSql,
     private readonly options: IdempotencyStoreOptions,
   ) {}
 
@@ -65,32 +78,45 @@ export class IdempotencyStore {
     }
   }
 
+  // Reservation and replay lookup run on every idempotent request, so they are direct statements on the driver (see
+  // server/db/direct-sql.ts); ON CONFLICT DO NOTHING makes the common case — a new key — a single round trip.
   private async reserveOnce(input: ReserveInput, attempt: number): Promise<ReserveOutcome> {
     const now = this.now();
     const lockToken = randomBytes(16).toString("hex");
     const id = newId("idem");
-    try {
-      await this.prisma.idempotencyRecord.create({
-        data: {
-          id,
-          ...input,
-          state: "in_progress",
-          lockToken,
-          lockedUntil: this.lockUntil(now),
-          expiresAt: new Date(now.getTime() + this.options.ttlHours * 3_600_000),
-        },
-      });
+    const expiresAt = new Date(now.getTime() + this.options.ttlHours * 3_600_000);
+    const inserted = await this.sql.query(
+      `INSERT INTO "IdempotencyRecord"
+         ("id", "organizationId", "apiKeyId", "method", "path", "key", "fingerprint", "state", "lockToken", "lockedUntil", "expiresAt")
+       VALUES ($1, $2, $3, $4, $5, $6, $7, 'in_progress', $8, $9, $10)
+       ON CONFLICT ("organizationId", "apiKeyId", "key") DO NOTHING
+       RETURNING "id"`,
+      [
+        id,
+        input.organizationId,
+        input.apiKeyId,
+        input.method,
+        input.path,
+        input.key,
+        input.fingerprint,
+        lockToken,
+        this.lockUntil(now),
+        expiresAt,
+      ],
+    );
+    if (inserted.length === 1) {
       return { kind: "reserved", reservation: { recordId: id, key: input.key, fingerprint: input.fingerprint, lockToken } };
-    } catch (error) {
-      if (!isUniqueViolation(error)) throw error;
     }
-    const existing = await this.prisma.idempotencyRecord.findUnique({
-      where: { organizationId_apiKeyId_key: { organizationId: input.organizationId, apiKeyId: input.apiKeyId, key: input.key } },
-    });
+    const [existing] = await this.sql.query<ExistingRecord>(
+      `SELECT "id", "fingerprint", "state", "lockToken", "lockedUntil", "expiresAt", "responseStatus", "responseHeaders", "responseBody"
+         FROM "IdempotencyRecord" WHERE "organizationId" = $1 AND "apiKeyId" = $2 AND "key" = $3`,
+      [input.organizationId, input.apiKeyId, input.key],
+    );
+    // Gone between the two statements (purged or released): try again.
     if (!existing) return attempt < 3 ? this.reserveOnce(input, attempt + 1) : { kind: "in_progress" };
-    if (existing.expiresAt <= now) {
+    if (new Date(existing.expiresAt) <= now) {
       // Expired but not yet purged: the key is free again.
-      await this.prisma.idempotencyRecord.deleteMany({ where: { id: existing.id, expiresAt: { lte: now } } });
+      await this.sql.query(`DELETE FROM "IdempotencyRecord" WHERE "id" = $1 AND "expiresAt" <= $2`, [existing.id, now]);
       return attempt < 3 ? this.reserveOnce(input, attempt + 1) : { kind: "in_progress" };
     }
     if (existing.fingerprint !== input.fingerprint) return { kind: "mismatch" };
@@ -101,13 +127,14 @@ export class IdempotencyStore {
         response: { status: existing.responseStatus, contentType: headers.contentType ?? "application/json", body: existing.responseBody },
       };
     }
-    if (existing.lockedUntil > now) return { kind: "in_progress" };
+    if (new Date(existing.lockedUntil) > now) return { kind: "in_progress" };
     // The holder's lock expired (it crashed or hung): take the record over, unless another retry just did.
-    const takeover = await this.prisma.idempotencyRecord.updateMany({
-      where: { id: existing.id, state: "in_progress", lockToken: existing.lockToken },
-      data: { lockToken, lockedUntil: this.lockUntil(now) },
-    });
-    if (takeover.count === 0) return { kind: "in_progress" };
+    const takeover = await this.sql.query(
+      `UPDATE "IdempotencyRecord" SET "lockToken" = $1, "lockedUntil" = $2
+        WHERE "id" = $3 AND "state" = 'in_progress' AND "lockToken" = $4 RETURNING "id"`,
+      [lockToken, this.lockUntil(now), existing.id, existing.lockToken],
+    );
+    if (takeover.length === 0) return { kind: "in_progress" };
     return { kind: "reserved", reservation: { recordId: existing.id, key: input.key, fingerprint: input.fingerprint, lockToken } };
   }
 

@@ -1,4 +1,5 @@
 import type { RequestHandler } from "express";
+import type { ApiKeyCache } from "../auth/api-key-cache.ts";
 import { digestsEqual, hashApiKey, isWellFormedApiKey, secretsEqual } from "../auth/api-keys.ts";
 import type { Config } from "../config.ts";
 import type { Environment } from "../context.ts";
@@ -14,7 +15,7 @@ function bearer(header: string | undefined): string | undefined {
 }
 
 /** Resolves the caller by the operation's security scheme: API key, admin token, scheduler secret, or none. */
-export function authenticate(prisma: Db, config: Pick<Config, "adminToken" | "schedulerSecret">): RequestHandler {
+export function authenticate(prisma: Db, config: Pick<Config, "adminToken" | "schedulerSecret">, cache: ApiKeyCache): RequestHandler {
   return async function authenticateMiddleware(req, _res, next) {
     const operation = req.ctx.operation;
     if (!operation || operation.security === "none") return next();
@@ -40,6 +41,11 @@ export function authenticate(prisma: Db, config: Pick<Config, "adminToken" | "sc
       const key = bearer(req.get("authorization"));
       if (!key || !isWellFormedApiKey(key)) throw new ServiceError("UNAUTHORIZED", "Missing or invalid API key");
       const hash = hashApiKey(key);
+      const cached = cache.get(hash);
+      if (cached) {
+        req.ctx.auth = cached;
+        return next();
+      }
       const record = await prisma.apiKey.findUnique({ where: { hash } });
       if (!record || record.revokedAt || !digestsEqual(record.hash, hash)) {
         throw new ServiceError("UNAUTHORIZED", "Missing or invalid API key");
@@ -51,6 +57,7 @@ export function authenticate(prisma: Db, config: Pick<Config, "adminToken" | "sc
         scopes: record.scopes,
         actor: record.actor,
       };
+      cache.set(hash, req.ctx.auth);
       next();
     } catch (error) {
       if (isDatabaseUnavailable(error))

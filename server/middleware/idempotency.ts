@@ -38,8 +38,9 @@ export function idempotency(store: IdempotencyStore): RequestHandler {
           return next();
         case "replay":
           res.setHeader("Idempotent-Replayed", "true");
+          // The stored bytes as they were first sent (validated then); no parse and re-serialise on the replay path.
           res.status(outcome.response.status).type(outcome.response.contentType);
-          res.json(JSON.parse(outcome.response.body));
+          res.send(outcome.response.body);
           return;
         case "in_progress":
           return next(

@@ -1,6 +1,7 @@
 // Per-key and per-organization request budgets. In-memory by default; Redis (REDIS_URL) shares them across instances.
 import { Redis } from "ioredis";
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
+import { withIoTimeout } from "./with-io-timeout.ts";
 
 export interface RateLimitDecision {
   allowed: boolean;
@@ -25,7 +26,11 @@ export interface RateLimitOptions {
   perOrganization: number;
   windowSeconds: number;
   redisUrl?: string;
+  /** Namespace of the budget keys (default "cp:rl"): instances share a budget exactly when they share Redis and prefix. */
+  keyPrefix?: string;
 }
+
+const REDIS_TIMEOUT_MS = 1_000;
 
 export function createRateLimiter(options: RateLimitOptions): RateLimiter {
   let redis: Redis | undefined;
@@ -36,13 +41,14 @@ export function createRateLimiter(options: RateLimitOptions): RateLimiter {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 1,
       connectTimeout: 2_000,
-      commandTimeout: 1_000,
+      // No commandTimeout: its plain timer misfires after a busy event loop; take() bounds each call instead.
     });
     redis.on("error", () => {});
     return new RateLimiterRedis({ storeClient: redis, points, duration: options.windowSeconds, keyPrefix });
   };
-  const perKey = make(options.perKey, "cp:rl:key");
-  const perOrg = make(options.perOrganization, "cp:rl:org");
+  const prefix = options.keyPrefix ?? "cp:rl";
+  const perKey = make(options.perKey, `${prefix}:key`);
+  const perOrg = make(options.perOrganization, `${prefix}:org`);
 
   function decision(allowed: boolean, limit: number, res: RateLimiterRes): RateLimitDecision {
     return {
@@ -56,7 +62,8 @@ export function createRateLimiter(options: RateLimitOptions): RateLimiter {
 
   async function take(limiter: RateLimiterAbstract, key: string, limit: number): Promise<RateLimitDecision> {
     try {
-      return decision(true, limit, await limiter.consume(key, 1));
+      const consumed = limiter.consume(key, 1);
+      return decision(true, limit, redis ? await withIoTimeout(consumed, REDIS_TIMEOUT_MS, "Redis") : await consumed);
     } catch (rejection) {
       // rate-limiter-flexible rejects with a RateLimiterRes when the budget is spent, with an Error when the store fails.
       if (rejection instanceof RateLimiterRes) return decision(false, limit, rejection);

@@ -15,7 +15,10 @@ export const adminHandlers: HandlerTable = {
     res.json(await listApiKeys(deps.db.prisma, orgQuery(req.query)));
   },
   async adminRevokeApiKey(req, res, deps) {
-    res.json(await revokeApiKey(deps.db.prisma, param(req, "id")));
+    const revoked = await revokeApiKey(deps.db.prisma, param(req, "id"));
+    // This instance stops accepting the key at once; other instances when their cache entry expires.
+    deps.apiKeyCache.evictKeyId(revoked.id);
+    res.json(revoked);
   },
   async adminCreateConnection(req, res, deps) {
     res.status(201).json(await createConnection(deps.db.prisma, req.body));

@@ -1,4 +1,5 @@
 import type { Request, Response } from "express";
+import type { ApiKeyCache } from "../auth/api-key-cache.ts";
 import type { Config } from "../config.ts";
 import type { AuthContext } from "../context.ts";
 import type { Database } from "../db/open-database.ts";
@@ -10,6 +11,7 @@ export interface HandlerDeps {
   db: Database;
   config: Config;
   idempotency: IdempotencyStore;
+  apiKeyCache: ApiKeyCache;
 }
 
 export type Handler = (req: Request, res: Response, deps: HandlerDeps) => Promise<void> | void;

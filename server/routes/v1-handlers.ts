@@ -32,10 +32,10 @@ export const v1Handlers: HandlerTable = {
     );
   },
   async getWallet(req, res, deps) {
-    res.json(await getWallet({ prisma: deps.db.prisma, auth: authOf(req), id: param(req, "id") }));
+    res.json(await getWallet({ sql: deps.db.sql, auth: authOf(req), id: param(req, "id") }));
   },
   async getWalletBalance(req, res, deps) {
-    res.json(await getWalletBalance({ prisma: deps.db.prisma, auth: authOf(req), id: param(req, "id") }));
+    res.json(await getWalletBalance({ sql: deps.db.sql, auth: authOf(req), id: param(req, "id") }));
   },
   async createPayment(req, res, deps) {
     const body = req.body as components["schemas"]["CreatePaymentRequest"];

@@ -1,5 +1,6 @@
 // Starts the real app on a random port over a fresh database, with response validation on (invalid responses → 500).
 import type { AddressInfo } from "node:net";
+import type { DestinationStream } from "pino";
 import { createApp } from "../../server/app.ts";
 import { type Config, loadConfig } from "../../server/config.ts";
 import { type Database, openDatabase } from "../../server/db/open-database.ts";
@@ -27,6 +28,8 @@ export interface TestServer {
 export interface StartOptions {
   env?: Record<string, string>;
   rateLimiter?: RateLimiter;
+  /** Where the server's log lines go (the level is LOG_LEVEL from `env`); default stdout. */
+  logDestination?: DestinationStream;
 }
 
 export async function startTestServer(options: StartOptions = {}): Promise<TestServer> {
@@ -44,7 +47,7 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
   const db = await openDatabase({ url: testDb.url, poolSize: 5 });
   const rateLimiter = options.rateLimiter ?? createRateLimiter({ ...config.rateLimit, redisUrl: config.redisUrl });
   await rateLimiter.ready();
-  const { app } = createApp({ config, db, logger: createLogger(config.logLevel), rateLimiter });
+  const { app } = createApp({ config, db, logger: createLogger(config.logLevel, options.logDestination), rateLimiter });
   const server = app.listen(0, "127.0.0.1");
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -35,6 +35,13 @@ export async function changeCardStatus(options: {
   const issuer = await resolveCardIssuer({ prisma, auth, simulate });
   const found = await findCard(prisma, auth, cardId);
   const transition = CARD_TRANSITIONS[action];
+  const conflict = (status: string) =>
+    new ServiceError("CARD_RECORD_CONFLICT", `A ${status} card cannot be ${action === "unfreeze" ? "unfrozen" : `${action}d`}`, {
+      extensions: { currentStatus: status },
+    });
+  // Checked before screening too, so a transition that cannot happen records no compliance decision; the check under the
+  // card lock below stays authoritative against concurrent changes.
+  if (!(transition.from as readonly string[]).includes(found.status)) throw conflict(found.status);
   if (action === "unfreeze") {
     await enforceCompliance({
       prisma,
@@ -49,15 +56,7 @@ export async function changeCardStatus(options: {
     async commit(tx) {
       await beginCardWrite(tx);
       const card = await lockCard(tx, auth, cardId);
-      if (!(transition.from as readonly string[]).includes(card.status)) {
-        throw new ServiceError(
-          "CARD_RECORD_CONFLICT",
-          `A ${card.status} card cannot be ${action === "unfreeze" ? "unfrozen" : `${action}d`}`,
-          {
-            extensions: { currentStatus: card.status },
-          },
-        );
-      }
+      if (!(transition.from as readonly string[]).includes(card.status)) throw conflict(card.status);
       await callCardIssuer(() => issuer.api.setCardStatus(issuer.ctx, { reference: card.providerReference, status: transition.to }));
       const updated = await bumpCardVersion(tx, card, { status: transition.to, statusReason: reason ?? null });
       await recordActivity(tx, {

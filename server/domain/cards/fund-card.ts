@@ -26,6 +26,8 @@ import { resolveCardIssuer } from "./resolve-card-issuer.ts";
 type Request = components["schemas"]["FundCardRequest"];
 type Result = components["schemas"]["FundCardResult"];
 
+const deactivated = () => new ServiceError("CARD_RECORD_CONFLICT", "The card is deactivated; it cannot be funded");
+
 /** Moves funds from the programme's funding account to a prefunded card: one balanced posting and a `funding`
  * transaction, serialized per programme and card. */
 export async function fundCard(options: {
@@ -53,6 +55,8 @@ export async function fundCard(options: {
     throw new ServiceError("CARD_REQUEST_REJECTED", "The card's programme is just_in_time: its cards hold no balance to fund");
   }
   const amountMinor = parseCardAmount(request.amount, programme.fundingAsset, "amount");
+  // Before screening, so funding a deactivated card records no compliance decision (re-checked under the lock below).
+  if (found.status === "deactivated") throw deactivated();
   await enforceCompliance({
     prisma,
     auth,
@@ -73,7 +77,7 @@ export async function fundCard(options: {
       await beginCardWrite(tx);
       await lockProgramme(tx, programme.id);
       const card = await lockCard(tx, auth, cardId);
-      if (card.status === "deactivated") throw new ServiceError("CARD_RECORD_CONFLICT", "The card is deactivated; it cannot be funded");
+      if (card.status === "deactivated") throw deactivated();
       const funding = programmeFundingAccount(programme.id);
       const fundingBalance = await guardCardWrite("ledger", () => readAccountBalances(tx, auth, [funding]));
       const available = fundingBalance.get(funding) ?? 0n;

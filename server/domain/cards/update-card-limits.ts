@@ -17,6 +17,8 @@ import { readCardBalance } from "./read-card-balance.ts";
 import { resolveCardIssuer } from "./resolve-card-issuer.ts";
 import { type CardLimits, validateCardLimits } from "./validate-card-limits.ts";
 
+const deactivated = () => new ServiceError("CARD_RECORD_CONFLICT", "The card is deactivated; its limits cannot change");
+
 /** Replaces a card's limits as a whole; they apply from the next authorization. */
 export async function updateCardLimits(options: {
   prisma: Db;
@@ -31,6 +33,8 @@ export async function updateCardLimits(options: {
   const found = await findCard(prisma, auth, cardId);
   const asset = found.programme.fundingAsset;
   validateCardLimits(limits, asset);
+  // Before screening, so a deactivated card's request records no compliance decision (re-checked under the lock below).
+  if (found.status === "deactivated") throw deactivated();
   await enforceCompliance({
     prisma,
     auth,
@@ -48,8 +52,7 @@ export async function updateCardLimits(options: {
     async commit(tx) {
       await beginCardWrite(tx);
       const card = await lockCard(tx, auth, cardId);
-      if (card.status === "deactivated")
-        throw new ServiceError("CARD_RECORD_CONFLICT", "The card is deactivated; its limits cannot change");
+      if (card.status === "deactivated") throw deactivated();
       await callCardIssuer(() => issuer.api.setCardLimits(issuer.ctx, { reference: card.providerReference, limits }));
       const updated = await bumpCardVersion(tx, card, { limits });
       await recordActivity(tx, {

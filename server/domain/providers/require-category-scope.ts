@@ -14,7 +14,8 @@ export function requireCategoryScope(auth: AuthContext, category: ProviderCatego
 export function requireAdapter(category: ProviderCategory, providerSlug: string, operation?: string): ProviderAdapter {
   const adapter = findAdapter(category, providerSlug);
   if (!adapter) throw new ServiceError("NOT_FOUND", `No provider "${providerSlug}" in category ${category}`);
-  if (operation !== undefined && !adapter.operations[operation]) {
+  // Own properties only: "constructor" or "__proto__" must not resolve to Object.prototype members (that was a 500).
+  if (operation !== undefined && !Object.hasOwn(adapter.operations, operation)) {
     throw new ServiceError("NOT_FOUND", `Provider "${providerSlug}" has no operation "${operation}" in category ${category}`);
   }
   return adapter;

@@ -1,5 +1,5 @@
 import type { components } from "../../generated/openapi.ts";
-import type { Wallet, WalletAsset } from "../../generated/prisma/client.ts";
+import type { Wallet } from "../../generated/prisma/client.ts";
 import { ASSET_DECIMALS, STABLECOINS, type Stablecoin, toUsdMinor, USD_DECIMALS } from "../money/assets.ts";
 import { formatMinor } from "../money/minor-units.ts";
 
@@ -23,8 +23,19 @@ export function assetBalances(minorByAsset: Map<string, bigint>): { assets: Asse
   return { assets, totalUsdMinor };
 }
 
-export function toWalletDto(wallet: Wallet & { assets: WalletAsset[] }): WalletDto {
-  const minor = new Map(wallet.assets.map((a) => [a.asset, BigInt(a.balanceMinor.toFixed(0))]));
+/** A wallet with its balances in minor units: a Prisma Decimal, or text when read with direct SQL. */
+export type WalletWithAssets = Pick<Wallet, "id" | "address" | "chain" | "label" | "createdAt"> & {
+  assets: { asset: string; balanceMinor: string | { toFixed(digits: number): string } }[];
+};
+
+export function minorByAsset(wallet: WalletWithAssets): Map<string, bigint> {
+  return new Map(
+    wallet.assets.map((a) => [a.asset, BigInt(typeof a.balanceMinor === "string" ? a.balanceMinor : a.balanceMinor.toFixed(0))]),
+  );
+}
+
+export function toWalletDto(wallet: WalletWithAssets): WalletDto {
+  const minor = minorByAsset(wallet);
   return {
     id: wallet.id,
     address: wallet.address,

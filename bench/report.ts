@@ -1,0 +1,89 @@
+// Renders bench/results.md: the measured table, then each issue-8 target as a ratio of the hello world measured right
+// before the scenario in the same run.
+import os from "node:os";
+
+export interface Row {
+  server: string;
+  scenario: string;
+  id: "wallet_get" | "payment_post" | "v2_write" | "v2_replay";
+  database: string;
+  requestsPerSecond: number;
+  /** The bare Express hello world's req/s, measured just before this scenario. */
+  helloRequestsPerSecond: number;
+  /** Server CPU time per request (user + system), ms. */
+  cpuPerRequestMs: number;
+  p50: number;
+  p99: number;
+  total: number;
+  non2xx: number;
+  errors: number;
+  rssMiB: number;
+}
+
+interface Target {
+  id: Row["id"];
+  label: string;
+  minRatio: number;
+  maxP99Ms?: number;
+}
+
+// Targets from issue 8, judged on PostgreSQL (the production database) at the run's connection count.
+const TARGETS: Target[] = [
+  { id: "wallet_get", label: "authenticated, validated GET /api/v1/wallets/{id}", minRatio: 0.5, maxP99Ms: 25 },
+  { id: "v2_write", label: "idempotent v2 write (bank-transfer)", minRatio: 0.25 },
+  { id: "v2_replay", label: "idempotent replay", minRatio: 0.4 },
+];
+
+const fmt = (n: number) => n.toLocaleString("en-US", { maximumFractionDigits: 0 });
+const pct = (n: number) => `${(n * 100).toFixed(0)}%`;
+
+function verdict(t: Target, rows: Row[]): string {
+  const row = rows.find((r) => r.id === t.id && r.database === "PostgreSQL");
+  const goal = `≥ ${pct(t.minRatio)}${t.maxP99Ms ? `, p99 ≤ ${t.maxP99Ms} ms` : ""}`;
+  if (!row) return `| ${t.label} | ${goal} | not measured | - |`;
+  const ratio = row.requestsPerSecond / row.helloRequestsPerSecond;
+  const valid = row.non2xx === 0 && row.errors === 0;
+  const met = valid && ratio >= t.minRatio && (t.maxP99Ms === undefined || row.p99 <= t.maxP99Ms);
+  const got = `${pct(ratio)}${t.maxP99Ms ? `, p99 ${row.p99} ms` : ""}${valid ? "" : " (non-2xx or errors: invalid)"}`;
+  return `| ${t.label} | ${goal} | ${got} | ${met ? "met" : "**not met**"} |`;
+}
+
+export function renderResults(
+  rows: Row[],
+  run: { seconds: number; connections: number; loadAverage: number[]; helloRssMiB: number },
+): string {
+  const table = [
+    "| Server | Scenario | Requests/s | Hello world just before | Ratio | p50 (ms) | p99 (ms) | Server CPU/request (ms) | Requests | Non-2xx | Errors | RSS after (MiB) |",
+    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ...rows.map(
+      (r) =>
+        `| ${r.server} | ${r.scenario} | ${fmt(r.requestsPerSecond)} | ${fmt(r.helloRequestsPerSecond)} | ${pct(r.requestsPerSecond / r.helloRequestsPerSecond)} | ${r.p50} | ${r.p99} | ${r.cpuPerRequestMs.toFixed(2)} | ${fmt(r.total)} | ${fmt(r.non2xx)} | ${r.errors} | ${r.rssMiB.toFixed(0)} |`,
+    ),
+  ].join("\n");
+  const cpu = os.cpus();
+  return `# Server benchmark (\`npm run bench\`)
+
+Command: \`npm run bench\` (bench/server-bench.ts; BENCH_SECONDS=${run.seconds}, BENCH_CONNECTIONS=${run.connections}).
+Machine: ${cpu.length} cores, ${cpu[0]?.model ?? "unknown CPU"}, ${fmt(os.totalmem() / 2 ** 30)} GiB, Node ${process.version};
+PostgreSQL and the load generator share those cores with the server. Load average at the end of the run
+${run.loadAverage.map((l) => l.toFixed(1)).join(" / ")}; the machine is shared, so only ratios within this run mean anything.
+Measured ${new Date().toISOString()}.
+
+Each server runs as \`node --import tsx …\` with NODE_ENV=production and info-level request logs (to /dev/null).
+autocannon drives it over loopback with ${run.connections} connections for ${run.seconds} s after a 2 s warm-up. Right
+before each scenario the same load runs against a bare Express 5 hello world (bench/hello-world.ts, the framework's
+ceiling here; RSS ${run.helloRssMiB.toFixed(0)} MiB), and the ratio is against that figure. Coinplane requests are
+authenticated (Bearer API key), rate-limited (in-memory store, budgets above what the run can spend), validated against
+the OpenAPI spec by express-openapi-validator, and writes commit to the database. RSS is the server's after the
+scenario; server CPU/request is the server process's user + system time over the scenario's requests (warm-up included),
+which moves far less with the machine's load than req/s does.
+
+${table}
+
+## Targets (issue 8, PostgreSQL, ${run.connections} connections)
+
+| Target | Goal | Measured | Verdict |
+|---|---|---|---|
+${TARGETS.map((t) => verdict(t, rows)).join("\n")}
+`;
+}

@@ -1,0 +1,118 @@
+// `npm run bench`: Coinplane's own throughput and latency next to a bare Express 5 hello world, in one run on one
+// machine, on PGlite and on PostgreSQL; writes bench/results.md. Not part of `npm test`.
+// Env: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 32), BENCH_DATABASE_URL (PostgreSQL server to create a
+// throwaway database on; default postgresql://postgres@127.0.0.1:5432/postgres), BENCH_DATABASES (pglite,postgres by
+// default; name one to run only it), BENCH_NODE_FLAGS (e.g. --cpu-prof).
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import autocannon, { type Request } from "autocannon";
+import pg from "pg";
+import { cpuMs, root, rssMiB, type Started, startProcess, stopProcess } from "./processes.ts";
+import { type Row, renderResults } from "./report.ts";
+import { ADMIN_TOKEN, prepareScenarios } from "./scenarios.ts";
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const postgresBase = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+const databases = (process.env.BENCH_DATABASES ?? "pglite,postgres").split(",");
+
+async function load(url: string, requests: Request[]) {
+  // Warm-up (JIT, caches, pool), then the measured run.
+  const warmup = await autocannon({ url, connections, duration: 2, requests });
+  const r = await autocannon({ url, connections, duration: seconds, requests });
+  return {
+    requestsPerSecond: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    total: r.requests.total,
+    warmupTotal: warmup.requests.total,
+    non2xx: r.non2xx,
+    errors: r.errors,
+  };
+}
+
+async function withPostgresDatabase<T>(work: (url: string) => Promise<T>): Promise<T> {
+  const name = `coinplane_bench_${randomBytes(4).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: postgresBase });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(postgresBase);
+  url.pathname = `/${name}`;
+  try {
+    return await work(url.toString());
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
+async function benchCoinplane(database: string, databaseUrl: string, port: number, hello: Started): Promise<Row[]> {
+  const server = await startProcess(
+    "server/main.ts",
+    port,
+    {
+      DATABASE_URL: databaseUrl,
+      ADMIN_TOKEN,
+      SCHEDULER_INTERVAL_MS: "0",
+      // The benchmark measures the server, not the rate limiter's verdict: budgets far above what the run can spend.
+      RATE_LIMIT_PER_KEY: "1000000000",
+      RATE_LIMIT_PER_ORG: "1000000000",
+      NODE_ENV: "production",
+    },
+    "/healthz",
+  );
+  try {
+    const scenarios = await prepareScenarios(server.url);
+    const rows: Row[] = [];
+    for (const scenario of scenarios) {
+      // The hello world is measured right before each scenario, so each ratio compares two runs seconds apart on a
+      // machine whose load drifts; the idle hello process costs nothing meanwhile.
+      const ceiling = await load(hello.url, HELLO_REQUESTS);
+      const cpuBefore = cpuMs(server.child.pid);
+      const result = await load(server.url, scenario.requests);
+      // Server CPU per request (warm-up included in both terms): unlike req/s, it hardly moves with the machine's load.
+      const cpuPerRequestMs = (cpuMs(server.child.pid) - cpuBefore) / (result.total + result.warmupTotal);
+      rows.push({
+        server: `Coinplane on ${database}`,
+        scenario: scenario.name,
+        id: scenario.id,
+        database,
+        ...result,
+        helloRequestsPerSecond: ceiling.requestsPerSecond,
+        cpuPerRequestMs,
+        rssMiB: rssMiB(server.child.pid),
+      });
+      console.log(
+        `${database} ${scenario.name}: ${result.requestsPerSecond.toFixed(0)} req/s (hello ${ceiling.requestsPerSecond.toFixed(0)}), p99 ${result.p99} ms`,
+      );
+    }
+    return rows;
+  } finally {
+    await stopProcess(server.child);
+  }
+}
+
+const HELLO_REQUESTS: Request[] = [{ method: "GET", path: "/" }];
+const hello = await startProcess("bench/hello-world.ts", 4600);
+const rows: Row[] = [];
+try {
+  if (databases.includes("pglite")) {
+    const pgliteDir = mkdtempSync(path.join(os.tmpdir(), "coinplane-bench-"));
+    try {
+      rows.push(...(await benchCoinplane("PGlite", `pglite:${pgliteDir}/pglite`, 4601, hello)));
+    } finally {
+      rmSync(pgliteDir, { recursive: true, force: true });
+    }
+  }
+  if (databases.includes("postgres")) {
+    rows.push(...(await withPostgresDatabase((url) => benchCoinplane("PostgreSQL", url, 4602, hello))));
+  }
+  const helloRss = rssMiB(hello.child.pid);
+  const markdown = renderResults(rows, { seconds, connections, loadAverage: os.loadavg(), helloRssMiB: helloRss });
+  writeFileSync(path.join(root, "bench", "results.md"), markdown);
+  console.log(markdown);
+} finally {
+  await stopProcess(hello.child);
+}

@@ -1,0 +1,218 @@
+// PostgreSQL faults against a real server process whose DATABASE_URL goes through a cuttable TCP proxy:
+// - a cut inside the business transaction → 503 STORAGE_UNAVAILABLE, nothing recorded;
+// - a cut when the Idempotency-Key is reserved → 503 IDEMPOTENCY_UNAVAILABLE, nothing recorded;
+// - a full outage → liveness stays 200, readiness 503; a key not in the verification cache → 503 SERVICE_UNAVAILABLE
+//   at authentication, a cached one → IDEMPOTENCY_UNAVAILABLE (with a key) or STORAGE_UNAVAILABLE (without);
+// - an unreachable provider (a JSON-RPC node behind its own proxy) → 503 SOURCE_NOT_AVAILABLE;
+// every 503 in the surface's documented shape with Retry-After, and the same process recovers once the proxy is
+// restored: the retry with the same Idempotency-Key succeeds exactly once.
+import pg from "pg";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { connectProvider, createKey, createSystemFixture, type ServerProcess, type SystemFixture } from "../helpers/server-process.ts";
+import { startTcpProxy, type TcpProxy } from "../helpers/tcp-proxy.ts";
+import { api } from "../helpers/test-server.ts";
+import { BANK_TRANSFER, sepaTransfer } from "./bodies.ts";
+import { SUPPLY, startFakeRpcNode, TOKEN } from "./fake-rpc-node.ts";
+
+const ORG = "org_sys_pgfault";
+// What the server sends in PostgreSQL's wire protocol (the SQL text, by Prisma or direct) at the two points we cut at.
+const BUSINESS_INSERT = /INSERT INTO ("public"\.)?"BankTransfer"/;
+const RESERVATION_INSERT = /INSERT INTO ("public"\.)?"IdempotencyRecord"/;
+
+let fixture: SystemFixture;
+let pgProxy: TcpProxy;
+let rpcProxy: TcpProxy;
+let rpcNode: Awaited<ReturnType<typeof startFakeRpcNode>>;
+let server: ServerProcess;
+let direct: pg.Client;
+let call: ReturnType<typeof api>;
+let v1: ReturnType<typeof api>;
+
+beforeAll(async () => {
+  fixture = await createSystemFixture();
+  const target = new URL(fixture.db.url);
+  pgProxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+  rpcNode = await startFakeRpcNode();
+  rpcProxy = await startTcpProxy({ host: "127.0.0.1", port: rpcNode.port });
+  // A short idempotency lock: a reservation stranded by the outage (its release could not reach the database either)
+  // blocks the key for this long.
+  // API keys verified in the last minute authenticate from memory (server/auth/api-key-cache.ts), so which 503 a
+  // request gets during an outage is deterministic: cold keys stop at authentication, warm ones get further.
+  server = await fixture.start({
+    databaseUrl: pgProxy.url(fixture.db.url),
+    env: { IDEMPOTENCY_LOCK_SECONDS: "2", API_KEY_CACHE_TTL_MS: "60000" },
+  });
+  direct = new pg.Client({ connectionString: fixture.db.url });
+  await direct.connect();
+  call = api(server.url, await createKey(server, { organizationId: ORG, scopes: ["payments:write", "wallets:write"] }));
+  v1 = api(server.url, await createKey(server, { organizationId: ORG, scopes: ["wallets:read"] }));
+  await connectProvider(server, {
+    organizationId: ORG,
+    category: "chain_read",
+    providerSlug: "json_rpc",
+    config: { rpcUrls: { ethereum: `http://127.0.0.1:${rpcProxy.port}/` }, timeoutMs: 1_000 },
+  });
+}, 180_000);
+
+afterEach(() => {
+  pgProxy?.restore();
+  rpcProxy?.restore();
+});
+
+afterAll(async () => {
+  await direct?.end().catch(() => {});
+  await pgProxy?.close();
+  await rpcProxy?.close();
+  await rpcNode?.close();
+  await fixture?.close();
+});
+
+const countRows = async (sql: string, params: unknown[]) => Number((await direct.query(sql, params)).rows[0].count);
+const transfers = (reference: string) => countRows(`SELECT count(*) FROM "BankTransfer" WHERE reference = $1`, [reference]);
+const idempotencyRecords = (key: string) => countRows(`SELECT count(*) FROM "IdempotencyRecord" WHERE key = $1`, [key]);
+const LOOKUP_UNKNOWN = { transferId: "bt_000000000000000000000000", senderJurisdiction: "DE", receiverJurisdiction: "FR" };
+const reference = () => `SYS-PG-${Math.random().toString(36).slice(2, 10).toUpperCase()}`;
+
+type Res = Awaited<ReturnType<ReturnType<typeof api>>>;
+
+/** The v2 RFC 9457 problem of a 503, with Retry-After. */
+function expectProblem503(res: Res, code: string): void {
+  expect(res.status, res.text).toBe(503);
+  expect(res.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+  expect(res.json).toMatchObject({
+    type: `https://docs.coinplane.dev/errors/${code.toLowerCase()}`,
+    status: 503,
+    code,
+    title: expect.any(String),
+    detail: expect.any(String),
+    requestId: expect.any(String),
+  });
+  expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+}
+
+async function waitReady(): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    if ((await fetch(`${server.url}/readyz`)).status === 200) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error("server did not become ready again");
+}
+
+/** Retries `request` while it answers 409 IDEMPOTENCY_IN_PROGRESS (a lock stranded by the outage); returns the rest. */
+async function retryWhileInProgress(request: () => Promise<Res>): Promise<{ final: Res; inProgress: Res[] }> {
+  const inProgress: Res[] = [];
+  for (let i = 0; i < 40; i++) {
+    const res = await request();
+    if (!(res.status === 409 && res.json?.code === "IDEMPOTENCY_IN_PROGRESS")) return { final: res, inProgress };
+    inProgress.push(res);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error("still IDEMPOTENCY_IN_PROGRESS after 10 s");
+}
+
+describe("PostgreSQL cut inside the business transaction", () => {
+  it("503 STORAGE_UNAVAILABLE with nothing written; after restore the same key succeeds exactly once", async () => {
+    expect((await call("POST", BANK_TRANSFER, sepaTransfer(reference()), { "idempotency-key": `warm-${reference()}` })).status).toBe(201);
+    const ref = reference();
+    const key = `pg-business-${ref}`;
+    const events = () =>
+      countRows(`SELECT count(*) FROM "ActivityEvent" WHERE "organizationId" = $1 AND type = 'bank_transfer.created'`, [ORG]);
+    const eventsBefore = await events();
+    const cutting = pgProxy.cutWhen(BUSINESS_INSERT);
+    const res = await call("POST", BANK_TRANSFER, sepaTransfer(ref), { "idempotency-key": key });
+    expect(pgProxy.isCut, "the proxy never saw the statement to cut at").toBe(true);
+    expect(await cutting).toMatch(BUSINESS_INSERT);
+    expectProblem503(res, "STORAGE_UNAVAILABLE");
+    // The transaction that held the transfer and its activity event rolled back whole.
+    expect(await transfers(ref)).toBe(0);
+    expect(await events()).toBe(eventsBefore);
+
+    pgProxy.restore();
+    await waitReady();
+    // The 503 could not free the key (the database was gone): the retry waits out the 2 s lock, then executes once.
+    const retry = () => call("POST", BANK_TRANSFER, sepaTransfer(ref), { "idempotency-key": key });
+    const { final, inProgress } = await retryWhileInProgress(retry);
+    for (const r of inProgress) expect(Number(r.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(final.status, final.text).toBe(201);
+    expect(await transfers(ref)).toBe(1);
+    expect(await events()).toBe(eventsBefore + 1);
+    const replay = await retry();
+    expect(replay.text).toBe(final.text);
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    expect(await transfers(ref)).toBe(1);
+  });
+});
+
+describe("PostgreSQL cut when the Idempotency-Key is reserved", () => {
+  it("503 IDEMPOTENCY_UNAVAILABLE: the request was not executed; after restore the same key succeeds at once", async () => {
+    const ref = reference();
+    const key = `pg-reserve-${ref}`;
+    const cutting = pgProxy.cutWhen(RESERVATION_INSERT);
+    const res = await call("POST", BANK_TRANSFER, sepaTransfer(ref), { "idempotency-key": key });
+    expect(pgProxy.isCut, "the proxy never saw the statement to cut at").toBe(true);
+    expect(await cutting).toMatch(RESERVATION_INSERT);
+    expectProblem503(res, "IDEMPOTENCY_UNAVAILABLE");
+    expect(await transfers(ref)).toBe(0);
+    expect(await idempotencyRecords(key)).toBe(0);
+
+    pgProxy.restore();
+    await waitReady();
+    const retried = await call("POST", BANK_TRANSFER, sepaTransfer(ref), { "idempotency-key": key });
+    expect(retried.status, retried.text).toBe(201);
+    expect(retried.headers.get("idempotent-replayed")).toBeNull();
+    expect(await transfers(ref)).toBe(1);
+    expect(await idempotencyRecords(key)).toBe(1);
+  });
+});
+
+describe("PostgreSQL down", () => {
+  it("liveness 200, readiness 503; a cold key → 503 SERVICE_UNAVAILABLE, a warm key → IDEMPOTENCY_UNAVAILABLE", async () => {
+    // A key never used on this server is not in the verification cache: it must be looked up in the database.
+    const cold = api(server.url, await createKey(server, { organizationId: ORG, scopes: ["payments:write"] }));
+    const ref = reference();
+    const key = `pg-down-${ref}`;
+    expect((await call("POST", "/api/v2/agent/payments/bank-transfer/status", LOOKUP_UNKNOWN)).status).toBe(404);
+    pgProxy.cut();
+
+    const live = await fetch(`${server.url}/healthz`);
+    expect(live.status).toBe(200);
+    const ready = await fetch(`${server.url}/readyz`);
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toMatchObject({ status: "not_ready", checks: { database: "error" } });
+
+    expectProblem503(await cold("POST", BANK_TRANSFER, sepaTransfer(ref), { "idempotency-key": key }), "SERVICE_UNAVAILABLE");
+    // The key just verified authenticates from memory and is rate-limited, then cannot reserve its Idempotency-Key.
+    expectProblem503(await call("POST", BANK_TRANSFER, sepaTransfer(ref), { "idempotency-key": key }), "IDEMPOTENCY_UNAVAILABLE");
+    // Without an Idempotency-Key the same outage surfaces where the handler first needs storage.
+    expectProblem503(await call("POST", "/api/v2/agent/payments/bank-transfer/status", LOOKUP_UNKNOWN), "STORAGE_UNAVAILABLE");
+    // v1 renders the same outage as {error, code, requestId} (this key, too, was never used before).
+    const sandbox = await v1("GET", "/api/v1/wallets");
+    expect(sandbox.status).toBe(503);
+    expect(sandbox.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(sandbox.json).toEqual({ error: expect.any(String), code: "service_unavailable", requestId: expect.any(String) });
+    expect(Number(sandbox.headers.get("retry-after"))).toBeGreaterThan(0);
+
+    pgProxy.restore();
+    await waitReady();
+    expect(await transfers(ref)).toBe(0);
+    const retried = await cold("POST", BANK_TRANSFER, sepaTransfer(ref), { "idempotency-key": key });
+    expect(retried.status, retried.text).toBe(201);
+    expect((await v1("GET", "/api/v1/wallets")).status).toBe(200);
+    expect(await transfers(ref)).toBe(1);
+  });
+});
+
+describe("an unreachable provider", () => {
+  it("the JSON-RPC node behind a cut proxy → 503 SOURCE_NOT_AVAILABLE; restored → 200 without a restart", async () => {
+    const status = () => call("POST", "/api/v2/agent/treasury/status", { contractAddress: TOKEN, chain: "ethereum" });
+    const before = await status();
+    expect(before.status, before.text).toBe(200);
+    expect(before.json.totalSupply.valueMinor).toBe(SUPPLY.toString());
+    rpcProxy.cut();
+    expectProblem503(await status(), "SOURCE_NOT_AVAILABLE");
+    rpcProxy.restore();
+    const after = await status();
+    expect(after.status, after.text).toBe(200);
+    expect(after.json.totalSupply.valueMinor).toBe(SUPPLY.toString());
+  });
+});

@@ -1,0 +1,263 @@
+// Scale-out: separate server processes on one PostgreSQL database and one Redis, requests spread over them.
+// - idempotency: one Idempotency-Key sent concurrently to both → one effect, the rest 409 or byte-identical replays;
+// - rate limits: a budget of 10 per key is 10 in total over both instances (Redis), not 10 each;
+// - optimistic concurrency: concurrent versioned updates through both → exactly one wins, the rest 409;
+// - corridor dispatcher: both in-process schedulers plus concurrent dispatch calls on both → each step applied once.
+import { randomBytes, randomUUID } from "node:crypto";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { corridor, DISPATCH, RUN, SIMULATE } from "../helpers/corridors.ts";
+import {
+  connectProvider,
+  createKey,
+  createSystemFixture,
+  REDIS_URL,
+  SCHEDULER_SECRET,
+  type ServerProcess,
+  type SystemFixture,
+} from "../helpers/server-process.ts";
+import { api } from "../helpers/test-server.ts";
+import { BANK_TRANSFER, sepaTransfer } from "./bodies.ts";
+
+const ORG = "org_sys_multi";
+const CLEAN = "0x52908400098527886E0F7030069857D2E4169EE7";
+const prefix = () => `cp:test:${randomBytes(6).toString("hex")}`;
+
+type Call = ReturnType<typeof api>;
+type Pair<T> = [T, T];
+/** Alternates between the two: even i → the first, odd i → the second. */
+const pick = <T>(pair: Pair<T>, i: number): T => (i % 2 === 0 ? pair[0] : pair[1]);
+let fixture: SystemFixture;
+let direct: pg.Client;
+/** Two instances with both in-process schedulers on (100 ms). */
+let a: Pair<ServerProcess>;
+/** Two more with a budget of 10 requests per key. */
+let limited: Pair<ServerProcess>;
+
+beforeAll(async () => {
+  fixture = await createSystemFixture();
+  // The first instance applies the migrations; the other three start at once on the migrated database.
+  const shared = { REDIS_URL, RATE_LIMIT_KEY_PREFIX: prefix() };
+  const first = await fixture.start({ env: { ...shared, SCHEDULER_INTERVAL_MS: "100" } });
+  const limitedEnv = { REDIS_URL, RATE_LIMIT_KEY_PREFIX: prefix(), RATE_LIMIT_PER_KEY: "10" };
+  const [second, l1, l2] = await Promise.all([
+    fixture.start({ env: { ...shared, SCHEDULER_INTERVAL_MS: "100" } }),
+    fixture.start({ env: limitedEnv }),
+    fixture.start({ env: limitedEnv }),
+  ]);
+  a = [first, second];
+  limited = [l1, l2];
+  direct = new pg.Client({ connectionString: fixture.db.url });
+  await direct.connect();
+  // Warm every instance up before the bursts: the first request of a route compiles its request and response validators
+  // (express-openapi-validator builds them lazily), which stalls the event loop long enough on a loaded machine for the
+  // Redis commands of the requests queued behind it to time out (→ spurious 503 RATE_LIMIT_UNAVAILABLE). Cheap 4xx
+  // requests through the whole chain build them; the warm key's budget is its own.
+  const warm = await createKey(first, { organizationId: `${ORG}_warm`, scopes: ["payments:write", "wallets:write"] });
+  const zero = "000000000000000000000000";
+  const routes: Array<[string, string, unknown]> = [
+    ["GET", "/api/v1/wallets", undefined],
+    ["POST", BANK_TRANSFER, {}],
+    ["POST", "/api/v2/agent/custody/transfers", { custodyTransferId: `ct_${zero}`, expectedVersion: 1 }],
+    ["POST", `/api/v2/agent/approvals/apr_${zero}/approve`, {}],
+    ["POST", `/api/v2/agent/approvals/apr_${zero}/reject`, {}],
+  ];
+  await Promise.all(
+    [...a, ...limited].map(async (s) => {
+      for (const [method, path, body] of routes) {
+        const res = await api(s.url, warm)(method, path, body);
+        expect(res.status, `${method} ${path}: ${res.text}`).toBeLessThan(500);
+      }
+    }),
+  );
+}, 180_000);
+
+afterAll(async () => {
+  await direct?.end().catch(() => {});
+  await fixture?.close();
+});
+
+const count = async (sql: string, params: unknown[]) => Number((await direct.query(sql, params)).rows[0].count);
+
+/** One client per instance for the same key. */
+async function clients(servers: Pair<ServerProcess>, body: Parameters<typeof createKey>[1]): Promise<Pair<Call>> {
+  const key = await createKey(servers[0], body);
+  return [api(servers[0].url, key), api(servers[1].url, key)];
+}
+
+describe("idempotency across instances", () => {
+  it("20 concurrent requests with one Idempotency-Key over two instances: one transfer, 409s or identical replays", async () => {
+    const [one, two] = await clients(a, { organizationId: ORG, scopes: ["payments:write"] });
+    const reference = `SYS-MULTI-${randomBytes(4).toString("hex").toUpperCase()}`;
+    const headers = { "idempotency-key": randomUUID() };
+    const send = (i: number) => (i % 2 === 0 ? one : two)("POST", BANK_TRANSFER, sepaTransfer(reference), headers);
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => send(i)));
+
+    const created = results.filter((r) => r.status === 201);
+    const inProgress = results.filter((r) => r.status === 409);
+    expect(created.length + inProgress.length, results.map((r) => `${r.status} ${r.text}`).join("\n")).toBe(20);
+    expect(created.length).toBeGreaterThanOrEqual(1);
+    for (const r of inProgress) {
+      expect(r.json.code).toBe("IDEMPOTENCY_IN_PROGRESS");
+      expect(Number(r.headers.get("retry-after"))).toBeGreaterThan(0);
+    }
+    // The executed one and every replay are the same bytes; only replays say so.
+    for (const r of created) expect(r.text).toBe(created[0]?.text);
+    expect(created.filter((r) => r.headers.get("idempotent-replayed") !== "true").length).toBe(1);
+    expect(await count(`SELECT count(*) FROM "BankTransfer" WHERE reference = $1`, [reference])).toBe(1);
+    expect(await count(`SELECT count(*) FROM "ActivityEvent" WHERE "resourceId" = $1`, [created[0]?.json.id])).toBe(1);
+
+    // Afterwards each instance replays the stored answer.
+    for (const client of [one, two]) {
+      const replay = await client("POST", BANK_TRANSFER, sepaTransfer(reference), headers);
+      expect(replay.text).toBe(created[0]?.text);
+      expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    }
+  });
+});
+
+describe("rate limits across instances (Redis)", () => {
+  it("a budget of 10 per key allows exactly 10 of 30 concurrent requests spread over two instances", async () => {
+    const [one, two] = await clients(limited, { organizationId: `${ORG}_rl`, scopes: ["wallets:read"] });
+    const results = await Promise.all(Array.from({ length: 30 }, (_, i) => pick([one, two], i)("GET", "/api/v1/wallets")));
+    const allowed = results.filter((r) => r.status === 200);
+    const limitedResults = results.filter((r) => r.status === 429);
+    expect(allowed.length, results.map((r) => `${r.status} ${r.status === 503 ? r.text : ""}`).join(",")).toBe(10);
+    expect(limitedResults.length).toBe(20);
+    for (const r of limitedResults) {
+      expect(r.json.code).toBe("rate_limited");
+      expect(Number(r.headers.get("retry-after"))).toBeGreaterThan(0);
+    }
+    // One shared counter: the allowed requests saw remaining 9 … 0, each once, whichever instance served them.
+    const remaining = allowed.map((r) => Number(r.headers.get("x-ratelimit-remaining"))).sort((x, y) => x - y);
+    expect(remaining).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    // Both instances served some of the budget and refused some of the rest.
+    for (const s of limited) {
+      const served = results.filter((_, i) => pick(limited, i) === s);
+      expect(served.some((r) => r.status === 429)).toBe(true);
+    }
+  });
+});
+
+describe("optimistic concurrency across instances", () => {
+  const WALLETS = "/api/v2/agent/custody/wallets";
+  const TRANSFERS = "/api/v2/agent/custody/transfers";
+  const APPROVE = (id: string) => `/api/v2/agent/approvals/${id}/approve`;
+  const REJECT = (id: string) => `/api/v2/agent/approvals/${id}/reject`;
+  const org = `${ORG}_occ`;
+  let alice: Pair<Call>;
+  let bob: Pair<Call>;
+  let carol: Pair<Call>;
+  let walletId: string;
+
+  beforeAll(async () => {
+    alice = await clients(a, { organizationId: org, scopes: ["wallets:write"], actor: "alice" });
+    bob = await clients(a, { organizationId: org, scopes: ["wallets:write"], actor: "bob" });
+    carol = await clients(a, { organizationId: org, scopes: ["wallets:write"], actor: "carol" });
+    await connectProvider(a[0], { organizationId: org, category: "custody" });
+    const requested = await alice[0]("POST", WALLETS, { label: "Scale-out float", chain: "base", type: "mpc" }, idem());
+    expect(requested.status, requested.text).toBe(201);
+    expect((await bob[1]("POST", APPROVE(requested.json.approvalRequestId), {})).status).toBe(200);
+    const active = await alice[1](
+      "POST",
+      WALLETS,
+      { custodyWalletId: requested.json.custodyWalletId, approvalRequestId: requested.json.approvalRequestId },
+      idem(),
+    );
+    expect(active.json.status, active.text).toBe("active");
+    walletId = active.json.custodyWalletId;
+  });
+
+  const idem = () => ({ "idempotency-key": randomUUID() });
+  const requestTransfer = async () => {
+    const res = await alice[0]("POST", TRANSFERS, { walletId, destination: CLEAN, asset: "USDC", amountMinor: "2500000" }, idem());
+    expect(res.status, res.text).toBe(201);
+    return res.json as { custodyTransferId: string; approvalRequestId: string };
+  };
+
+  it("20 concurrent shape-3 advances at one expectedVersion over two instances: one 200, nineteen 409", async () => {
+    const transfer = await requestTransfer();
+    expect((await bob[0]("POST", APPROVE(transfer.approvalRequestId), {})).status).toBe(200);
+    const submitted = await alice[1](
+      "POST",
+      TRANSFERS,
+      { custodyTransferId: transfer.custodyTransferId, approvalRequestId: transfer.approvalRequestId },
+      idem(),
+    );
+    expect(submitted.json, submitted.text).toMatchObject({ status: "submitted", version: 3 });
+
+    const body = { custodyTransferId: transfer.custodyTransferId, expectedVersion: 3 };
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => pick(alice, i)("POST", TRANSFERS, body, idem())));
+    const ok = results.filter((r) => r.status === 200);
+    const conflicts = results.filter((r) => r.status === 409);
+    expect(ok.length, results.map((r) => `${r.status} ${r.json?.code ?? ""}`).join(",")).toBe(1);
+    expect(conflicts.length).toBe(19);
+    for (const c of conflicts) expect(c.json.code).toBe("CUSTODY_STATE_CONFLICT");
+    expect(ok[0]?.json).toMatchObject({ status: "completed", version: 4 });
+    const row = await direct.query(`SELECT status, version FROM "CustodyTransfer" WHERE id = $1`, [transfer.custodyTransferId]);
+    expect(row.rows[0]).toEqual({ status: "completed", version: 4 });
+    // The version rose by exactly one: the losers changed nothing (the provider's record agrees).
+    const sim = await direct.query(`SELECT state FROM "SimCustodyTransfer" WHERE "idempotencyKey" = $1`, [transfer.custodyTransferId]);
+    expect(sim.rows).toEqual([{ state: "completed" }]);
+  });
+
+  it("concurrent approve (bob, one instance) and reject (carol, the other) of one approval: exactly one decision wins", async () => {
+    const transfer = await requestTransfer();
+    const id = transfer.approvalRequestId;
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => (i % 2 === 0 ? bob[0]("POST", APPROVE(id), {}) : carol[1]("POST", REJECT(id), {}))),
+    );
+    const ok = results.filter((r) => r.status === 200);
+    expect(ok.length, results.map((r) => `${r.status} ${r.json?.code ?? ""}`).join(",")).toBe(1);
+    for (const r of results.filter((x) => x.status !== 200)) {
+      expect(r.status).toBe(409);
+      expect(r.json.code).toBe("STATE_CONFLICT");
+    }
+    const row = (await direct.query(`SELECT status, version, "decidedByActor" FROM "ApprovalRequest" WHERE id = $1`, [id])).rows[0];
+    expect(row).toEqual({ status: ok[0]?.json.status, version: 2, decidedByActor: ok[0]?.json.status === "approved" ? "bob" : "carol" });
+  });
+});
+
+describe("corridor dispatcher across instances", () => {
+  it("both schedulers (100 ms) and concurrent dispatch calls on both instances: every step applied exactly once", async () => {
+    const [one, two] = await clients(a, { organizationId: `${ORG}_cor`, scopes: ["payments:write", "wallets:write"] });
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const res = await (i % 2 === 0 ? one : two)("POST", SIMULATE, corridor({ amount: `${300 + i}.00` }), {
+        "idempotency-key": randomUUID(),
+      });
+      expect(res.status, res.text).toBe(202);
+      ids.push(res.json.workflowRunId);
+    }
+    const dispatchers: Pair<Call> = [api(a[0].url), api(a[1].url)];
+    const dispatched: Array<{ workflowRunId: string; step: string }> = [];
+    const deadline = Date.now() + 30_000;
+    let open = ids.length;
+    while (open > 0 && Date.now() < deadline) {
+      const rounds = await Promise.all(
+        [0, 1, 2, 3].map((i) => pick(dispatchers, i)("POST", DISPATCH, undefined, { "x-scheduler-secret": SCHEDULER_SECRET })),
+      );
+      for (const r of rounds) {
+        expect(r.status, r.text).toBe(200);
+        dispatched.push(...r.json.dispatched);
+      }
+      open = await count(`SELECT count(*) FROM "WorkflowRun" WHERE id = ANY($1) AND status IN ('queued', 'running')`, [ids]);
+    }
+    expect(open).toBe(0);
+    // No step was reported twice by the dispatch endpoints (the schedulers advanced the rest).
+    const pairs = dispatched.filter((d) => ids.includes(d.workflowRunId)).map((d) => `${d.workflowRunId}:${d.step}`);
+    expect(new Set(pairs).size).toBe(pairs.length);
+    for (const id of ids) {
+      const run = await one("GET", RUN(id));
+      expect(run.json.status).toBe("completed");
+      expect(run.json.steps.map((s: { name: string; status: string; attempts: number }) => [s.name, s.status, s.attempts])).toEqual([
+        ["screening", "succeeded", 1],
+        ["fx_quote", "succeeded", 1],
+        ["onramp_bank_debit", "succeeded", 1],
+        ["custody_transfer", "succeeded", 1],
+        ["offramp_payout", "succeeded", 1],
+      ]);
+      expect(await count(`SELECT count(*) FROM "SimCustodyTransfer" WHERE "idempotencyKey" = $1`, [`${id}:custody_transfer`])).toBe(1);
+    }
+  }, 60_000);
+});

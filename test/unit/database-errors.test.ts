@@ -1,0 +1,31 @@
+// isDatabaseUnavailable: the shapes a lost or unreachable PostgreSQL takes, seen through pg, Prisma and its adapter.
+import { describe, expect, it } from "vitest";
+import { isDatabaseUnavailable } from "../../server/errors/database-errors.ts";
+
+describe("isDatabaseUnavailable", () => {
+  it.each([
+    ["a refused connection", Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" })],
+    ["pg's dropped connection", new Error("Connection terminated unexpectedly")],
+    ["SQLSTATE 57P01 (admin shutdown)", Object.assign(new Error("terminating connection"), { code: "57P01" })],
+    [
+      // What a pooled connection found dead looks like through Prisma 6 + @prisma/adapter-pg (seen in test/system).
+      "Prisma P1017 with the adapter's ConnectionClosed",
+      Object.assign(new Error("Server has closed the connection."), {
+        code: "P1017",
+        meta: { modelName: "ApiKey", driverAdapterError: { name: "DriverAdapterError", cause: { kind: "ConnectionClosed" } } },
+      }),
+    ],
+    ["Prisma P1001 (cannot reach the server)", Object.assign(new Error("Can't reach"), { code: "P1001" })],
+    ["a DriverAdapterError cause of kind DatabaseNotReachable", new Error("failed", { cause: { kind: "DatabaseNotReachable" } })],
+  ])("%s → unavailable", (_name, error) => {
+    expect(isDatabaseUnavailable(error)).toBe(true);
+  });
+
+  it.each([
+    ["a unique violation", Object.assign(new Error("Unique constraint failed"), { code: "P2002" })],
+    ["a missing table (a bug, not an outage)", Object.assign(new Error("relation does not exist"), { code: "42P01" })],
+    ["a plain bug", new TypeError("x is undefined")],
+  ])("%s → not unavailable", (_name, error) => {
+    expect(isDatabaseUnavailable(error)).toBe(false);
+  });
+});
