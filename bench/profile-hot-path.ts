@@ -1,14 +1,13 @@
 // `npm run bench:profile`: runs one scenario against Coinplane on PostgreSQL under `node --cpu-prof` and prints the
 // functions with the most self time, grouped by file, so the hot path's cost is visible. Not part of `npm test`.
 // Env: PROFILE_SCENARIO (wallet_get | payment_post | v2_write | v2_replay; default wallet_get), BENCH_SECONDS (default 10).
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
-import pg from "pg";
-import { root, startProcess, stopProcess } from "./processes.ts";
-import { ADMIN_TOKEN, prepareScenarios } from "./scenarios.ts";
+import { startCoinplane, withPostgresDatabase } from "./coinplane-server.ts";
+import { root, stopProcess } from "./processes.ts";
+import { prepareScenarios } from "./scenarios.ts";
 
 interface ProfileNode {
   id: number;
@@ -18,40 +17,21 @@ interface ProfileNode {
 
 const scenarioId = process.env.PROFILE_SCENARIO ?? "wallet_get";
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
-const base = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 const profileDir = mkdtempSync(path.join(os.tmpdir(), "coinplane-profile-"));
-const name = `coinplane_profile_${randomBytes(4).toString("hex")}`;
-const admin = new pg.Client({ connectionString: base });
-await admin.connect();
-await admin.query(`CREATE DATABASE ${name}`);
-const url = new URL(base);
-url.pathname = `/${name}`;
 process.env.BENCH_NODE_FLAGS = `--cpu-prof --cpu-prof-dir=${profileDir}`;
-const server = await startProcess(
-  "server/main.ts",
-  4610,
-  {
-    DATABASE_URL: url.toString(),
-    ADMIN_TOKEN,
-    SCHEDULER_INTERVAL_MS: "0",
-    RATE_LIMIT_PER_KEY: "1000000000",
-    RATE_LIMIT_PER_ORG: "1000000000",
-    NODE_ENV: "production",
-  },
-  "/healthz",
-);
-try {
-  const scenario = (await prepareScenarios(server.url)).find((s) => s.id === scenarioId);
-  if (!scenario) throw new Error(`unknown PROFILE_SCENARIO ${scenarioId}`);
-  const r = await autocannon({ url: server.url, connections: 32, duration: seconds, requests: scenario.requests });
-  console.log(`${scenario.name}: ${r.requests.average} req/s, p99 ${r.latency.p99} ms, non-2xx ${r.non2xx}`);
-} finally {
-  await stopProcess(server.child);
-  if (server.child.exitCode !== 0)
-    console.error(`server exited with ${server.child.exitCode ?? server.child.signalCode}\n${server.stderr()}`);
-  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin.end();
-}
+await withPostgresDatabase(async (databaseUrl) => {
+  const server = await startCoinplane(databaseUrl, 4610);
+  try {
+    const scenario = (await prepareScenarios(server.url)).find((s) => s.id === scenarioId);
+    if (!scenario) throw new Error(`unknown PROFILE_SCENARIO ${scenarioId}`);
+    const r = await autocannon({ url: server.url, connections: 32, duration: seconds, requests: scenario.requests });
+    console.log(`${scenario.name}: ${r.requests.average} req/s, p99 ${r.latency.p99} ms, non-2xx ${r.non2xx}`);
+  } finally {
+    await stopProcess(server.child);
+    if (server.child.exitCode !== 0)
+      console.error(`server exited with ${server.child.exitCode ?? server.child.signalCode}\n${server.stderr()}`);
+  }
+});
 
 const file = readdirSync(profileDir).find((f) => f.endsWith(".cpuprofile"));
 if (!file) throw new Error(`no profile written in ${profileDir}`);

@@ -85,5 +85,8 @@ ${table}
 | Target | Goal | Measured | Verdict |
 |---|---|---|---|
 ${TARGETS.map((t) => verdict(t, rows)).join("\n")}
+
+Where a target is not met, [docs/performance.md](../docs/performance.md) gives the profile (\`npm run bench:profile\`)
+that explains the gap, what was changed for it, and the before/after figures.
 `;
 }

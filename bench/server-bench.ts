@@ -3,19 +3,17 @@
 // Env: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 32), BENCH_DATABASE_URL (PostgreSQL server to create a
 // throwaway database on; default postgresql://postgres@127.0.0.1:5432/postgres), BENCH_DATABASES (pglite,postgres by
 // default; name one to run only it), BENCH_NODE_FLAGS (e.g. --cpu-prof).
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon, { type Request } from "autocannon";
-import pg from "pg";
+import { startCoinplane, withPostgresDatabase } from "./coinplane-server.ts";
 import { cpuMs, root, rssMiB, type Started, startProcess, stopProcess } from "./processes.ts";
 import { type Row, renderResults } from "./report.ts";
-import { ADMIN_TOKEN, prepareScenarios } from "./scenarios.ts";
+import { prepareScenarios } from "./scenarios.ts";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
-const postgresBase = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 const databases = (process.env.BENCH_DATABASES ?? "pglite,postgres").split(",");
 
 async function load(url: string, requests: Request[]) {
@@ -33,36 +31,8 @@ async function load(url: string, requests: Request[]) {
   };
 }
 
-async function withPostgresDatabase<T>(work: (url: string) => Promise<T>): Promise<T> {
-  const name = `coinplane_bench_${randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: postgresBase });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(postgresBase);
-  url.pathname = `/${name}`;
-  try {
-    return await work(url.toString());
-  } finally {
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
-  }
-}
-
 async function benchCoinplane(database: string, databaseUrl: string, port: number, hello: Started): Promise<Row[]> {
-  const server = await startProcess(
-    "server/main.ts",
-    port,
-    {
-      DATABASE_URL: databaseUrl,
-      ADMIN_TOKEN,
-      SCHEDULER_INTERVAL_MS: "0",
-      // The benchmark measures the server, not the rate limiter's verdict: budgets far above what the run can spend.
-      RATE_LIMIT_PER_KEY: "1000000000",
-      RATE_LIMIT_PER_ORG: "1000000000",
-      NODE_ENV: "production",
-    },
-    "/healthz",
-  );
+  const server = await startCoinplane(databaseUrl, port);
   try {
     const scenarios = await prepareScenarios(server.url);
     const rows: Row[] = [];

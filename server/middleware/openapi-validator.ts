@@ -2,6 +2,7 @@ import type { RequestHandler } from "express";
 import * as OpenApiValidator from "express-openapi-validator";
 import { ServiceError } from "../errors/service-error.ts";
 import type { OpenApiDocument } from "../spec/load-spec.ts";
+import { memoizeRouteRegexps } from "./memoize-route-regexps.ts";
 
 type Json = Record<string, unknown>;
 const DECIMAL_INTEGER = /^-?[0-9]{1,16}$/;
@@ -53,6 +54,7 @@ function strictIntegerQuery(spec: OpenApiDocument): RequestHandler {
 /** Validates every request against the bundled spec (and every response when `validateResponses`, in tests).
  * Routing, 404/405 and security are handled by our own middleware, so the validator only checks shapes. */
 export function openapiValidator(spec: OpenApiDocument, validateResponses: boolean): RequestHandler[] {
+  memoizeRouteRegexps();
   return [
     strictIntegerQuery(spec),
     ...(OpenApiValidator.middleware({

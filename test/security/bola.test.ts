@@ -139,7 +139,7 @@ const ATTACKS: Attack[] = [
       category: "custody",
       operation: "create_transfer",
       input: { walletId: "cw_sim_1", destination: CLEAN, asset: "USDC", amountMinor: "25000000" },
-      regime: undefined,
+      regime: undefined, // the FX example's regime does not apply to custody
       approvalRequestId: ref("invokeApproval"),
     },
   },

@@ -1,0 +1,42 @@
+// Shared by `npm run bench` and `npm run bench:profile`: a throwaway PostgreSQL database, and a Coinplane process set up
+// the way the benchmark measures it.
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { type Started, startProcess } from "./processes.ts";
+import { ADMIN_TOKEN } from "./scenarios.ts";
+
+export const POSTGRES_BASE = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+
+/** Creates a database on the bench PostgreSQL server, runs `work` with its URL, and drops it. */
+export async function withPostgresDatabase<T>(work: (url: string) => Promise<T>): Promise<T> {
+  const name = `coinplane_bench_${randomBytes(4).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: POSTGRES_BASE });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(POSTGRES_BASE);
+  url.pathname = `/${name}`;
+  try {
+    return await work(url.toString());
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
+/** Starts `server/main.ts` as in production (NODE_ENV=production, info logs), without its scheduler. */
+export function startCoinplane(databaseUrl: string, port: number): Promise<Started> {
+  return startProcess(
+    "server/main.ts",
+    port,
+    {
+      DATABASE_URL: databaseUrl,
+      ADMIN_TOKEN,
+      SCHEDULER_INTERVAL_MS: "0",
+      // The benchmark measures the server, not the rate limiter's verdict: budgets far above what a run can spend.
+      RATE_LIMIT_PER_KEY: "1000000000",
+      RATE_LIMIT_PER_ORG: "1000000000",
+      NODE_ENV: "production",
+    },
+    "/healthz",
+  );
+}
