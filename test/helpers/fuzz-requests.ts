@@ -500,7 +500,11 @@ function baselineFor(doc: OpenApiDocument, schemas: SchemaReader, op: SpecOperat
   const bodySchema = schemas.resolve(media?.schema);
   let body: unknown;
   if (media) {
-    const examples = Object.values((media.examples ?? {}) as Record<string, { value?: unknown }>).map((e) => e.value);
+    // Examples that show a sandbox magic value (e.g. amount 666.66 → 502 PROVIDER_EXECUTION_FAILED) are documented
+    // failures on purpose; a baseline must be an ordinary request, so they are left out.
+    const examples = Object.values((media.examples ?? {}) as Record<string, { value?: unknown; summary?: string }>)
+      .filter((e) => !/^sandbox:|magic/i.test(e.summary ?? ""))
+      .map((e) => e.value);
     body = structuredClone(examples.length > 0 ? rng.pick(examples) : (media.example ?? schemas.sample(bodySchema)));
     if (body && typeof body === "object" && !Array.isArray(body)) {
       const record = body as Record<string, unknown>;
