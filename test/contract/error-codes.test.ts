@@ -151,6 +151,37 @@ describe("v2 error codes in the contract", () => {
     expect(codes[400]).toEqual(["VALIDATION_ERROR"]);
   });
 
+  // These operations resolve a provider connection (directly, or for screening in production); a connection naming a
+  // provider without an adapter, or with an unusable config, answers 500 SERVER_MISCONFIGURED (found by the fuzz run).
+  it.each([
+    "createBankTransfer",
+    "getBankTransferStatus",
+    "cancelBankTransfer",
+    "createCustodyWallet",
+    "getCustodyWalletBalance",
+    "createCustodyTransfer",
+    "getCustodyTransferStatus",
+    "createCardProgramme",
+    "issueCard",
+    "getCard",
+    "fundCard",
+    "freezeCard",
+    "unfreezeCard",
+    "deactivateCard",
+    "updateCardLimits",
+    "listCardTransactions",
+    "simulateCardAuthorization",
+    "captureCardAuthorization",
+    "reverseCardAuthorization",
+    "screenCompliance",
+    "evaluatePolicy",
+    "simulateCorridor",
+    "invokeProvider",
+    "selectProvider",
+  ])("%s declares 500 SERVER_MISCONFIGURED", (operationId) => {
+    expect(specCodes(operationId)[500] ?? []).toContain("SERVER_MISCONFIGURED");
+  });
+
   it("every example code names a problem of the same status", () => {
     for (const item of Object.values(spec.paths)) {
       for (const op of Object.values(item) as Array<Record<string, unknown>>) {

@@ -7686,6 +7686,7 @@ export interface operations {
              * @description Internal error.
              *
              *     - `INTERNAL_ERROR` — an unexpected error; the body never carries internals. Quote `requestId` to support.
+             *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
              */
             500: {
                 headers: {
@@ -7858,6 +7859,7 @@ export interface operations {
              * @description Internal error.
              *
              *     - `INTERNAL_ERROR` — an unexpected error; the body never carries internals. Quote `requestId` to support.
+             *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
              */
             500: {
                 headers: {
@@ -8521,6 +8523,7 @@ export interface operations {
              * @description Internal error.
              *
              *     - `INTERNAL_ERROR` — an unexpected error; the body never carries internals. Quote `requestId` to support.
+             *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
              */
             500: {
                 headers: {
@@ -8721,6 +8724,7 @@ export interface operations {
              * @description Internal error.
              *
              *     - `INTERNAL_ERROR` — an unexpected error; the body never carries internals. Quote `requestId` to support.
+             *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
              */
             500: {
                 headers: {
@@ -8928,6 +8932,7 @@ export interface operations {
              * @description Internal error.
              *
              *     - `INTERNAL_ERROR` — an unexpected error; the body never carries internals. Quote `requestId` to support.
+             *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
              */
             500: {
                 headers: {
@@ -9110,6 +9115,7 @@ export interface operations {
              * @description Internal error.
              *
              *     - `INTERNAL_ERROR` — an unexpected error; the body never carries internals. Quote `requestId` to support.
+             *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
              */
             500: {
                 headers: {
@@ -9537,6 +9543,7 @@ export interface operations {
              * @description Internal error.
              *
              *     - `INTERNAL_ERROR` — an unexpected error; the body never carries internals. Quote `requestId` to support.
+             *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
              */
             500: {
                 headers: {
@@ -9737,6 +9744,7 @@ export interface operations {
              * @description Internal error.
              *
              *     - `INTERNAL_ERROR` — an unexpected error; the body never carries internals. Quote `requestId` to support.
+             *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
              */
             500: {
                 headers: {
@@ -9961,6 +9969,7 @@ export interface operations {
              * @description Internal error.
              *
              *     - `INTERNAL_ERROR` — an unexpected error; the body never carries internals. Quote `requestId` to support.
+             *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
              */
             500: {
                 headers: {
@@ -10162,6 +10171,7 @@ export interface operations {
              * @description Internal error.
              *
              *     - `INTERNAL_ERROR` — an unexpected error; the body never carries internals. Quote `requestId` to support.
+             *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
              */
             500: {
                 headers: {
@@ -11379,6 +11389,7 @@ export interface operations {
              *
              *     - `CARD_RECORD_WRITE_FAILED`: the programme record or its funding entries could not be written; the transaction was rolled back and nothing was changed.
              *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
+             *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
              */
             500: {
                 headers: {
@@ -11619,6 +11630,7 @@ export interface operations {
              *
              *     - `CARD_RECORD_WRITE_FAILED`: the cardholder or card record could not be written; the transaction was rolled back and nothing was changed.
              *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
+             *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
              */
             500: {
                 headers: {
@@ -11846,6 +11858,7 @@ export interface operations {
              *
              *     - `CARD_RECORD_WRITE_FAILED`: not produced by card reads: they write nothing. Listed for parity with card writes.
              *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
+             *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
              */
             500: {
                 headers: {
@@ -12080,6 +12093,7 @@ export interface operations {
              *
              *     - `CARD_RECORD_WRITE_FAILED`: not produced by card reads: they write nothing. Listed for parity with card writes.
              *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
+             *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
              */
             500: {
                 headers: {
@@ -12327,6 +12341,7 @@ export interface operations {
              *     - `CARD_RECORD_WRITE_FAILED`: the card record (its version and `updatedAt`) could not be written; the transaction was rolled back and nothing was changed.
              *     - `CARD_LEDGER_WRITE_FAILED`: the ledger entries or the card transaction could not be written; the transaction was rolled back and nothing was changed (no entry, no transaction, no balance change).
              *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
+             *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
              */
             500: {
                 headers: {
@@ -12573,6 +12588,7 @@ export interface operations {
              *
              *     - `CARD_RECORD_WRITE_FAILED`: the card record could not be written; the transaction was rolled back and nothing was changed.
              *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
+             *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
              */
             500: {
                 headers: {
@@ -12819,6 +12835,7 @@ export interface operations {
              *
              *     - `CARD_RECORD_WRITE_FAILED`: the card record could not be written; the transaction was rolled back and nothing was changed.
              *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
+             *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
              */
             500: {
                 headers: {
@@ -13065,6 +13082,7 @@ export interface operations {
              *
              *     - `CARD_RECORD_WRITE_FAILED`: the card record could not be written; the transaction was rolled back and nothing was changed.
              *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
+             *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
              */
             500: {
                 headers: {
@@ -13311,6 +13329,7 @@ export interface operations {
              *
              *     - `CARD_RECORD_WRITE_FAILED`: the card record could not be written; the transaction was rolled back and nothing was changed.
              *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
+             *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
              */
             500: {
                 headers: {
@@ -13556,6 +13575,7 @@ export interface operations {
              *     - `CARD_RECORD_WRITE_FAILED`: the authorization or card record could not be written; the transaction was rolled back and nothing was changed.
              *     - `CARD_LEDGER_WRITE_FAILED`: the ledger entries or the card transaction could not be written; the transaction was rolled back and nothing was changed (no entry, no transaction, no balance change).
              *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
+             *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
              */
             500: {
                 headers: {
@@ -13807,6 +13827,7 @@ export interface operations {
              *     - `CARD_RECORD_WRITE_FAILED`: the authorization or card record could not be written; the transaction was rolled back and nothing was changed.
              *     - `CARD_LEDGER_WRITE_FAILED`: the ledger entries or the card transaction could not be written; the transaction was rolled back and nothing was changed (no entry, no transaction, no balance change).
              *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
+             *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
              */
             500: {
                 headers: {
@@ -14058,6 +14079,7 @@ export interface operations {
              *     - `CARD_RECORD_WRITE_FAILED`: the authorization or card record could not be written; the transaction was rolled back and nothing was changed.
              *     - `CARD_LEDGER_WRITE_FAILED`: the ledger entries or the card transaction could not be written; the transaction was rolled back and nothing was changed (no entry, no transaction, no balance change).
              *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
+             *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
              */
             500: {
                 headers: {
