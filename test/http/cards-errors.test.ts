@@ -22,7 +22,7 @@ import {
   withFailingWrites,
 } from "../helpers/cards.ts";
 import { api, startTestServer, type TestServer } from "../helpers/test-server.ts";
-import { idem } from "../helpers/v2.ts";
+import { connect, idem } from "../helpers/v2.ts";
 
 type Res = Awaited<ReturnType<Call>>;
 interface Req {
@@ -191,6 +191,16 @@ add(WRITES, "IDEMPOTENCY_KEY_REQUIRED", async (op) => send(shallow(op), { idempo
 add(OPS, "UNAUTHORIZED", async (op) => send(shallow(op), { caller: api(server.url) }));
 add(OPS, "FORBIDDEN", async (op) => send(shallow(op), { caller: await otherCaller(["payments:write"]) }));
 add(OPS, "PROVIDER_NOT_CONNECTED", async (op) => send(shallow(op), { caller: await otherCaller(["cards:write"], "production") }));
+// An operator's mistake: the reviewed card_issuance connection names a provider this server has no adapter for.
+let misconfigured: Call | undefined;
+add(OPS, "SERVER_MISCONFIGURED", async (op) => {
+  if (!misconfigured) {
+    const organizationId = "org_cards_misconfigured";
+    await connect(server, { organizationId, environment: "production", category: "card_issuance", providerSlug: "retired_issuer" });
+    misconfigured = api(server.url, (await server.createKey({ scopes: ["cards:write"], environment: "production", organizationId })).key);
+  }
+  return send(shallow(op), { caller: misconfigured });
+});
 add(OPS, "RATE_LIMIT_EXCEEDED", async (op) => {
   const req = shallow(op);
   const key = await server.createKey({ scopes: ["cards:write"] });
