@@ -15,20 +15,17 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-const config = (() => {
+/** Runs a configuration step; a bad value ends the primary with its message instead of a stack trace. */
+function orFail<T>(step: () => T): T {
   try {
-    return loadConfig();
+    return step();
   } catch (error) {
     return fail((error as Error).message);
   }
-})();
-const target = (() => {
-  try {
-    return parseDatabaseUrl(config.databaseUrl);
-  } catch (error) {
-    return fail((error as Error).message);
-  }
-})();
+}
+
+const config = orFail(() => loadConfig());
+const target = orFail(() => parseDatabaseUrl(config.databaseUrl));
 if (target.kind !== "postgres") {
   fail(
     "DATABASE_URL must be a postgres:// URL: PGlite is an embedded, single-process database that several workers cannot " +
