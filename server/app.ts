@@ -3,13 +3,11 @@
 // OpenAPI validation → scope check → idempotency → handler → error middleware.
 import express, { type Express } from "express";
 import helmet from "helmet";
-import { ApiKeyCache } from "./auth/api-key-cache.ts";
 import "./context.ts";
 import type { Config } from "./config.ts";
 import type { Database } from "./db/open-database.ts";
 import { docsPortal } from "./http/docs-portal.ts";
 import { InFlightRequests } from "./http/in-flight.ts";
-import { IdempotencyStore } from "./idempotency/idempotency-store.ts";
 import type { Logger } from "./logger.ts";
 import { authenticate } from "./middleware/authenticate.ts";
 import { jsonBodyParser } from "./middleware/body-parser.ts";
@@ -49,7 +47,6 @@ export interface AppDeps {
 
 export interface App {
   app: Express;
-  idempotency: IdempotencyStore;
   health: HealthState;
   inFlight: InFlightRequests;
 }
@@ -60,11 +57,6 @@ export function createApp(deps: AppDeps): App {
   const specYaml = loadSpecYaml();
   const index = new OperationIndex(spec);
   const health = deps.health ?? { draining: false };
-  const idempotencyStore = new IdempotencyStore(db.prisma, db.sql, {
-    ttlHours: config.idempotencyTtlHours,
-    lockSeconds: config.idempotencyLockSeconds,
-  });
-  const apiKeyCache = new ApiKeyCache(config.apiKeyCacheTtlMs);
   const handlers: HandlerTable = {
     ...v1Handlers,
     ...metricHandlers,
@@ -97,12 +89,12 @@ export function createApp(deps: AppDeps): App {
   app.get(["/docs", "/docs/"], docsPortal());
   app.use(jsonBodyParser(config.bodyLimitBytes));
   app.use(operationLookup(index));
-  app.use(authenticate(db.prisma, config, apiKeyCache));
+  app.use(authenticate(db.kysely, config));
   app.use(rateLimit(rateLimiter));
   app.use(openapiValidator(spec, config.validateResponses));
   app.use(requireScope());
-  app.use(idempotency(idempotencyStore));
-  app.use(dispatch(handlers, { db, config, idempotency: idempotencyStore, apiKeyCache }, inFlight));
-  app.use(errorHandler(idempotencyStore));
-  return { app, idempotency: idempotencyStore, health, inFlight };
+  app.use(idempotency());
+  app.use(dispatch(handlers, { db, config }, inFlight));
+  app.use(errorHandler());
+  return { app, health, inFlight };
 }

@@ -16,8 +16,6 @@ export interface Config {
   idempotencyLockSeconds: number;
   /** keyPrefix namespaces the Redis keys, so deployments (or test runs) sharing one Redis keep separate budgets. */
   rateLimit: { perKey: number; perOrganization: number; windowSeconds: number; keyPrefix: string };
-  /** How long a verified API key is trusted from memory; a revocation on another instance waits at most this long. */
-  apiKeyCacheTtlMs: number;
   logLevel: string;
   /** Validate responses against the spec and throw on mismatch (tests). */
   validateResponses: boolean;
@@ -52,7 +50,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       windowSeconds: int(env, "RATE_LIMIT_WINDOW_SECONDS", 60, 1),
       keyPrefix: env.RATE_LIMIT_KEY_PREFIX || "cp:rl",
     },
-    apiKeyCacheTtlMs: int(env, "API_KEY_CACHE_TTL_MS", 5_000, 0),
     logLevel: env.LOG_LEVEL || "info",
     validateResponses: env.VALIDATE_RESPONSES === "true",
     shutdownTimeoutMs: int(env, "SHUTDOWN_TIMEOUT_MS", 10_000, 0),

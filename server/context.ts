@@ -1,4 +1,5 @@
 // What the middleware chain learns about a request, in one typed place.
+import type { IdempotencyClaim } from "./db/unit-of-work.ts";
 import type { Logger } from "./logger.ts";
 import type { Operation, Surface } from "./spec/operations.ts";
 
@@ -12,12 +13,6 @@ export interface AuthContext {
   actor: string;
 }
 
-export interface IdempotencyReservation {
-  lockToken: string;
-  recordId: string;
-  key: string;
-  fingerprint: string;
-}
 
 export interface RequestContext {
   requestId: string;
@@ -26,7 +21,8 @@ export interface RequestContext {
   operation?: Operation;
   params: Record<string, string>;
   auth?: AuthContext;
-  idempotency?: IdempotencyReservation;
+  /** The parsed Idempotency-Key; the handler's unit of work reserves it. */
+  idempotency?: IdempotencyClaim;
 }
 
 declare global {

@@ -7,6 +7,7 @@ import { loadConfig } from "./config.ts";
 import { parseDatabaseUrl } from "./db/database-url.ts";
 import { openDatabase } from "./db/open-database.ts";
 import { faultInjectionActive } from "./http/fault-injection.ts";
+import { purgeExpiredIdempotencyRecords } from "./idempotency/idempotency-store.ts";
 import { createLogger } from "./logger.ts";
 import { createRateLimiter } from "./rate-limit/rate-limiter.ts";
 import { startScheduler } from "./scheduler/in-process-scheduler.ts";
@@ -22,7 +23,7 @@ const db = await openDatabase({ url: config.databaseUrl, poolSize: config.databa
 const rateLimiter = createRateLimiter({ ...config.rateLimit, redisUrl: config.redisUrl });
 // Without Redis the server still starts; rate-limited requests answer 503 RATE_LIMIT_UNAVAILABLE until it is reachable.
 await rateLimiter.ready().catch((err) => logger.warn({ err: err.message }, "rate limit store not reachable yet"));
-const { app, idempotency, health, inFlight } = createApp({ config, db, logger, rateLimiter });
+const { app, health, inFlight } = createApp({ config, db, logger, rateLimiter });
 
 if (faultInjectionActive()) logger.warn({ faultInject: process.env.FAULT_INJECT }, "test-only fault injection is active");
 else if (process.env.FAULT_INJECT) logger.warn("FAULT_INJECT is ignored when NODE_ENV=production");
@@ -46,7 +47,7 @@ const scheduler =
   config.schedulerIntervalMs > 0 ? startScheduler({ prisma: db.prisma, intervalMs: config.schedulerIntervalMs, logger }) : null;
 
 const purge = setInterval(() => {
-  idempotency.purgeExpired().catch((err) => logger.warn({ err }, "idempotency purge failed"));
+  purgeExpiredIdempotencyRecords(db.kysely).catch((err) => logger.warn({ err }, "idempotency purge failed"));
 }, 10 * 60_000);
 purge.unref();
 

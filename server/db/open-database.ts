@@ -1,4 +1,5 @@
-// Opens the database named by DATABASE_URL, applies migrations, and returns a Prisma client over a driver adapter.
+// Opens the database named by DATABASE_URL, applies migrations, and returns the typed query layer (Kysely) for request
+// paths and a Prisma client over the same driver for operator paths (admin API, scripts), both on one driver.
 import { mkdirSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
@@ -6,16 +7,22 @@ import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "../generated/prisma/client.ts";
 import { type DatabaseTarget, parseDatabaseUrl } from "./database-url.ts";
-import { type DirectSql, pgliteSql, pgPoolSql } from "./direct-sql.ts";
+import { Kysely, PostgresDialect } from "kysely";
+import type { DB } from "./kysely.ts";
+import { PGliteDialect } from "./pglite-dialect.ts";
+import { countingDialect, StatementCounter } from "./statement-counter.ts";
 import { applyMigrations } from "./migrate.ts";
 import { pgliteRunner, pgPoolRunner } from "./sql-runner.ts";
 
 export type Db = PrismaClient;
 
 export interface Database {
+  /** Request paths: typed queries on the driver (server/db/kysely.ts). */
+  kysely: Kysely<DB>;
+  /** Every statement `kysely` sent (the statement-budget tests read it). */
+  statements: StatementCounter;
+  /** Operator paths only (admin API, scripts, migration runner). */
   prisma: PrismaClient;
-  /** Raw statements on the same driver, for the per-request hot path (see direct-sql.ts). */
-  sql: DirectSql;
   target: DatabaseTarget;
   /** Throws when the database does not answer. */
   ping(): Promise<void>;
@@ -39,9 +46,11 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
     if (migrate) await applyMigrations(pgliteRunner(pglite));
     // pglite-prisma-adapter 0.6 is typed against an older @prisma/driver-adapter-utils; the runtime interface is the same.
     const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) as never });
+    const statements = new StatementCounter();
     return {
+      kysely: new Kysely<DB>({ dialect: countingDialect(new PGliteDialect(pglite), statements) }),
+      statements,
       prisma,
-      sql: pgliteSql(pglite),
       target,
       ping: async () => {
         await pglite.query("SELECT 1");
@@ -62,9 +71,11 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
   pool.on("error", () => {});
   if (migrate) await applyMigrations(pgPoolRunner(pool));
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  const statements = new StatementCounter();
   return {
+    kysely: new Kysely<DB>({ dialect: countingDialect(new PostgresDialect({ pool }), statements) }),
+    statements,
     prisma,
-    sql: pgPoolSql(pool),
     target,
     ping: async () => {
       await pool.query("SELECT 1");

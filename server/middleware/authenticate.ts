@@ -1,9 +1,8 @@
 import type { RequestHandler } from "express";
-import type { ApiKeyCache } from "../auth/api-key-cache.ts";
 import { digestsEqual, hashApiKey, isWellFormedApiKey, secretsEqual } from "../auth/api-keys.ts";
 import type { Config } from "../config.ts";
 import type { Environment } from "../context.ts";
-import type { Db } from "../db/open-database.ts";
+import type { Queryable } from "../db/kysely.ts";
 import { isDatabaseUnavailable } from "../errors/database-errors.ts";
 import { ServiceError } from "../errors/service-error.ts";
 
@@ -14,8 +13,10 @@ function bearer(header: string | undefined): string | undefined {
   return match?.[1];
 }
 
-/** Resolves the caller by the operation's security scheme: API key, admin token, scheduler secret, or none. */
-export function authenticate(prisma: Db, config: Pick<Config, "adminToken" | "schedulerSecret">, cache: ApiKeyCache): RequestHandler {
+/** Resolves the caller by the operation's security scheme: API key, admin token, scheduler secret, or none.
+ * The key is looked up on every request (one indexed statement, no cache), so a revoked key fails on the very next
+ * request on every instance. */
+export function authenticate(db: Queryable, config: Pick<Config, "adminToken" | "schedulerSecret">): RequestHandler {
   return async function authenticateMiddleware(req, _res, next) {
     const operation = req.ctx.operation;
     if (!operation || operation.security === "none") return next();
@@ -41,12 +42,11 @@ export function authenticate(prisma: Db, config: Pick<Config, "adminToken" | "sc
       const key = bearer(req.get("authorization"));
       if (!key || !isWellFormedApiKey(key)) throw new ServiceError("UNAUTHORIZED", "Missing or invalid API key");
       const hash = hashApiKey(key);
-      const cached = cache.get(hash);
-      if (cached) {
-        req.ctx.auth = cached;
-        return next();
-      }
-      const record = await prisma.apiKey.findUnique({ where: { hash } });
+      const record = await db
+        .selectFrom("ApiKey")
+        .select(["id", "hash", "organizationId", "environment", "scopes", "actor", "revokedAt"])
+        .where("hash", "=", hash)
+        .executeTakeFirst();
       if (!record || record.revokedAt || !digestsEqual(record.hash, hash)) {
         throw new ServiceError("UNAUTHORIZED", "Missing or invalid API key");
       }
@@ -57,7 +57,6 @@ export function authenticate(prisma: Db, config: Pick<Config, "adminToken" | "sc
         scopes: record.scopes,
         actor: record.actor,
       };
-      cache.set(hash, req.ctx.auth);
       next();
     } catch (error) {
       if (isDatabaseUnavailable(error))

@@ -2,10 +2,9 @@ import type { ErrorRequestHandler, Request } from "express";
 import { ERROR_CODES } from "../errors/codes.ts";
 import type { ServiceError } from "../errors/service-error.ts";
 import { toServiceError } from "../errors/to-service-error.ts";
-import type { IdempotencyStore } from "../idempotency/idempotency-store.ts";
 
 /** RFC 9457 problem for /api/v2, `{error, code, requestId}` elsewhere. */
-function render(req: Request, error: ServiceError): { contentType: string; body: Record<string, unknown> } {
+export function renderError(req: Request, error: ServiceError): { contentType: string; body: Record<string, unknown> } {
   const requestId = req.ctx?.requestId ?? "unknown";
   const surface = req.ctx?.surface;
   if (surface === "v2") {
@@ -30,9 +29,10 @@ function render(req: Request, error: ServiceError): { contentType: string; body:
   };
 }
 
-/** The one error middleware: logs, renders in the surface's shape, and records the outcome for idempotent requests. */
-export function errorHandler(idempotency: IdempotencyStore): ErrorRequestHandler {
-  return async function errorHandlerMiddleware(thrown, req, res, _next) {
+/** The one error middleware: logs and renders in the surface's shape. (A write's unit of work has already stored its
+ * business errors as the key's answer; see server/db/unit-of-work.ts.) */
+export function errorHandler(): ErrorRequestHandler {
+  return function errorHandlerMiddleware(thrown, req, res, _next) {
     const log = req.ctx?.log;
     if (res.locals.errorRendered) {
       // Our own error response failed response validation (tests only): report it without re-entering the validator.
@@ -50,18 +50,7 @@ export function errorHandler(idempotency: IdempotencyStore): ErrorRequestHandler
     else if (error.status >= 500)
       log?.warn({ code: error.code, cause: (error.cause as Error | undefined)?.message ?? (thrown as Error)?.message }, "request failed");
     if (res.headersSent) return;
-    const { contentType, body } = render(req, error);
-    const reservation = req.ctx?.idempotency;
-    if (reservation) {
-      // Transient failures free the key so a retry executes; any other outcome is the key's final answer.
-      const transient = error.status === 429 || error.status === 503 || error.code === "IDEMPOTENCY_IN_PROGRESS";
-      try {
-        if (transient) await idempotency.release(reservation);
-        else await idempotency.complete(reservation, { status: error.status, contentType, body: JSON.stringify(body) });
-      } catch (storeError) {
-        log?.warn({ err: storeError }, "could not record the idempotent error response");
-      }
-    }
+    const { contentType, body } = renderError(req, error);
     if (error.retryAfterSeconds !== undefined) res.setHeader("Retry-After", String(error.retryAfterSeconds));
     res.status(error.status).type(contentType).json(body);
   };

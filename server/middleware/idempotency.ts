@@ -1,11 +1,11 @@
 import type { RequestHandler } from "express";
 import { ServiceError } from "../errors/service-error.ts";
 import { fingerprintRequest, parseIdempotencyKey } from "../idempotency/idempotency-key.ts";
-import type { IdempotencyStore } from "../idempotency/idempotency-store.ts";
 
-/** Reserves the Idempotency-Key, or answers with the stored replay, 409 in progress, or 422 reused. */
-export function idempotency(store: IdempotencyStore): RequestHandler {
-  return async function idempotencyMiddleware(req, res, next) {
+/** Reads the Idempotency-Key (required, optional or not taken, per the spec) and fingerprints the request. The key is
+ * reserved, replayed or refused by the handler's unit of work (server/db/unit-of-work.ts), in its transaction. */
+export function idempotency(): RequestHandler {
+  return function idempotencyMiddleware(req, _res, next) {
     const { operation, auth } = req.ctx;
     if (!operation || !auth || operation.idempotency === "none") return next();
     const raw = req.get("idempotency-key");
@@ -23,36 +23,14 @@ export function idempotency(store: IdempotencyStore): RequestHandler {
         }),
       );
     }
-    try {
-      const outcome = await store.reserve({
-        organizationId: auth.organizationId,
-        apiKeyId: auth.apiKeyId,
-        method: req.method,
-        path: req.path,
-        key,
-        fingerprint: fingerprintRequest(req.method, req.path, req.body),
-      });
-      switch (outcome.kind) {
-        case "reserved":
-          req.ctx.idempotency = outcome.reservation;
-          return next();
-        case "replay":
-          res.setHeader("Idempotent-Replayed", "true");
-          // The stored bytes as they were first sent (validated then); no parse and re-serialise on the replay path.
-          res.status(outcome.response.status).type(outcome.response.contentType);
-          res.send(outcome.response.body);
-          return;
-        case "in_progress":
-          return next(
-            new ServiceError("IDEMPOTENCY_IN_PROGRESS", "A request with this Idempotency-Key is still being processed; retry later", {
-              retryAfterSeconds: 1,
-            }),
-          );
-        case "mismatch":
-          return next(new ServiceError("IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was already used with a different request"));
-      }
-    } catch (error) {
-      next(error);
-    }
+    req.ctx.idempotency = {
+      organizationId: auth.organizationId,
+      apiKeyId: auth.apiKeyId,
+      method: req.method,
+      path: req.path,
+      key,
+      fingerprint: fingerprintRequest(req.method, req.path, req.body),
+    };
+    next();
   };
 }

@@ -1,6 +1,6 @@
 // Resolves (organization, environment, category) to a reviewed connection's adapter, or fails closed.
 import type { AuthContext } from "../context.ts";
-import type { Db } from "../db/open-database.ts";
+import type { Queryable } from "../db/kysely.ts";
 import { ServiceError } from "../errors/service-error.ts";
 import { type ProviderAdapter, type ProviderCategory, ProviderConfigError } from "./provider-adapter.ts";
 import { findAdapter } from "./registry.ts";
@@ -14,7 +14,7 @@ export interface ResolvedProvider {
 }
 
 export interface ResolveOptions {
-  prisma: Db;
+  db: Queryable;
   auth: AuthContext;
   category: ProviderCategory;
   /** Only this provider may serve (providers/invoke names one). */
@@ -25,23 +25,22 @@ export interface ResolveOptions {
 }
 
 export async function resolveProvider({
-  prisma,
+  db,
   auth,
   category,
   providerSlug,
   sandboxFallback,
 }: ResolveOptions): Promise<ResolvedProvider> {
-  const connection = await prisma.providerConnection.findFirst({
-    where: {
-      organizationId: auth.organizationId,
-      environment: auth.environment,
-      category,
-      reviewed: true,
-      ...(providerSlug ? { providerSlug } : {}),
-    },
-    // The newest reviewed connection supersedes older ones.
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-  });
+  let query = db
+    .selectFrom("ProviderConnection")
+    .select(["id", "providerSlug", "config"])
+    .where("organizationId", "=", auth.organizationId)
+    .where("environment", "=", auth.environment)
+    .where("category", "=", category)
+    .where("reviewed", "=", true);
+  if (providerSlug) query = query.where("providerSlug", "=", providerSlug);
+  // The newest reviewed connection supersedes older ones.
+  const connection = await query.orderBy("createdAt", "desc").orderBy("id", "desc").limit(1).executeTakeFirst();
   if (connection) {
     const adapter = findAdapter(category, connection.providerSlug);
     if (!adapter) {

@@ -16,8 +16,7 @@ export const adminHandlers: HandlerTable = {
   },
   async adminRevokeApiKey(req, res, deps) {
     const revoked = await revokeApiKey(deps.db.prisma, param(req, "id"));
-    // This instance stops accepting the key at once; other instances when their cache entry expires.
-    deps.apiKeyCache.evictKeyId(revoked.id);
+    // No instance caches keys: the next request with it, on any instance, is refused.
     res.json(revoked);
   },
   async adminCreateConnection(req, res, deps) {

@@ -1,17 +1,13 @@
 import type { Request, Response } from "express";
-import type { ApiKeyCache } from "../auth/api-key-cache.ts";
 import type { Config } from "../config.ts";
 import type { AuthContext } from "../context.ts";
 import type { Database } from "../db/open-database.ts";
 import { ServiceError } from "../errors/service-error.ts";
 import type { operations } from "../generated/openapi.ts";
-import type { IdempotencyStore } from "../idempotency/idempotency-store.ts";
 
 export interface HandlerDeps {
   db: Database;
   config: Config;
-  idempotency: IdempotencyStore;
-  apiKeyCache: ApiKeyCache;
 }
 
 export type Handler = (req: Request, res: Response, deps: HandlerDeps) => Promise<void> | void;

@@ -10,21 +10,22 @@ import { getWallet } from "../domain/wallets/get-wallet.ts";
 import { getWalletBalance } from "../domain/wallets/get-wallet-balance.ts";
 import { listWallets } from "../domain/wallets/list-wallets.ts";
 import type { components } from "../generated/openapi.ts";
-import { commitWrite } from "../http/commit-write.ts";
+import { respondWithUnitOfWork } from "../http/respond-with-unit-of-work.ts";
 import { authOf, type HandlerTable, intQuery, param } from "./handler.ts";
 
 export const v1Handlers: HandlerTable = {
   async createWallet(req, res, deps) {
     const body = req.body as components["schemas"]["CreateWalletRequest"];
     const auth = authOf(req);
-    await commitWrite({ prisma: deps.db.prisma, idempotency: deps.idempotency }, req, res, 201, (tx) =>
-      createWallet({ tx, auth, chain: body.chain as Chain, label: body.label }),
-    );
+    await respondWithUnitOfWork(req, res, deps, async (uow) => ({
+      status: 201,
+      body: await createWallet({ uow, auth, chain: body.chain as Chain, label: body.label }),
+    }));
   },
   async listWallets(req, res, deps) {
     res.json(
       await listWallets({
-        prisma: deps.db.prisma,
+        db: deps.db.kysely,
         auth: authOf(req),
         limit: intQuery(req, "limit", 100),
         offset: intQuery(req, "offset", 0),
@@ -32,17 +33,18 @@ export const v1Handlers: HandlerTable = {
     );
   },
   async getWallet(req, res, deps) {
-    res.json(await getWallet({ sql: deps.db.sql, auth: authOf(req), id: param(req, "id") }));
+    res.json(await getWallet({ db: deps.db.kysely, auth: authOf(req), id: param(req, "id") }));
   },
   async getWalletBalance(req, res, deps) {
-    res.json(await getWalletBalance({ sql: deps.db.sql, auth: authOf(req), id: param(req, "id") }));
+    res.json(await getWalletBalance({ db: deps.db.kysely, auth: authOf(req), id: param(req, "id") }));
   },
   async createPayment(req, res, deps) {
     const body = req.body as components["schemas"]["CreatePaymentRequest"];
     const auth = authOf(req);
-    await commitWrite({ prisma: deps.db.prisma, idempotency: deps.idempotency }, req, res, 201, (tx) =>
-      createPayment({
-        tx,
+    await respondWithUnitOfWork(req, res, deps, async (uow) => ({
+      status: 201,
+      body: await createPayment({
+        uow,
         auth,
         amount: body.amount,
         stablecoin: body.stablecoin as Stablecoin,
@@ -50,12 +52,12 @@ export const v1Handlers: HandlerTable = {
         chain: body.chain as Chain,
         metadata: body.metadata,
       }),
-    );
+    }));
   },
   async listPayments(req, res, deps) {
     res.json(
       await listPayments({
-        prisma: deps.db.prisma,
+        db: deps.db.kysely,
         auth: authOf(req),
         limit: intQuery(req, "limit", 10),
         offset: intQuery(req, "offset", 0),
@@ -63,9 +65,9 @@ export const v1Handlers: HandlerTable = {
     );
   },
   async getPayment(req, res, deps) {
-    res.json(await getPayment({ prisma: deps.db.prisma, auth: authOf(req), id: param(req, "id") }));
+    res.json(await getPayment({ db: deps.db.kysely, auth: authOf(req), id: param(req, "id") }));
   },
   async getBalances(req, res, deps) {
-    res.json(await getBalances({ prisma: deps.db.prisma, auth: authOf(req) }));
+    res.json(await getBalances({ db: deps.db.kysely, auth: authOf(req) }));
   },
 };

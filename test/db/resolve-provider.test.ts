@@ -42,19 +42,19 @@ afterAll(async () => {
 
 describe("resolveProvider", () => {
   it("fails closed with PROVIDER_NOT_CONNECTED when nothing is connected and no fallback applies", async () => {
-    await expect(resolveProvider({ prisma: db.prisma, auth: sandbox, category: "fx", sandboxFallback: false })).rejects.toMatchObject({
+    await expect(resolveProvider({ db: db.kysely, auth: sandbox, category: "fx", sandboxFallback: false })).rejects.toMatchObject({
       code: "PROVIDER_NOT_CONNECTED",
     });
-    await expect(resolveProvider({ prisma: db.prisma, auth: production, category: "fx", sandboxFallback: true })).rejects.toMatchObject({
+    await expect(resolveProvider({ db: db.kysely, auth: production, category: "fx", sandboxFallback: true })).rejects.toMatchObject({
       code: "PROVIDER_NOT_CONNECTED",
     });
   });
 
   it("falls back to the simulator in the sandbox for 'Sandbox only: simulated' endpoints — but never for custody", async () => {
-    const fallback = await resolveProvider({ prisma: db.prisma, auth: sandbox, category: "bank_transfer", sandboxFallback: true });
+    const fallback = await resolveProvider({ db: db.kysely, auth: sandbox, category: "bank_transfer", sandboxFallback: true });
     expect(fallback).toMatchObject({ simulated: true, connectionId: null });
     expect(fallback.adapter.category).toBe("bank_transfer");
-    await expect(resolveProvider({ prisma: db.prisma, auth: sandbox, category: "custody", sandboxFallback: true })).rejects.toMatchObject({
+    await expect(resolveProvider({ db: db.kysely, auth: sandbox, category: "custody", sandboxFallback: true })).rejects.toMatchObject({
       code: "PROVIDER_NOT_CONNECTED",
     });
   });
@@ -62,12 +62,12 @@ describe("resolveProvider", () => {
   it("ignores unreviewed connections and other environments; the newest reviewed connection wins", async () => {
     await addConnection({ environment: "sandbox", category: "custody", reviewed: false });
     await addConnection({ environment: "production", category: "custody" });
-    await expect(resolveProvider({ prisma: db.prisma, auth: sandbox, category: "custody", sandboxFallback: false })).rejects.toMatchObject({
+    await expect(resolveProvider({ db: db.kysely, auth: sandbox, category: "custody", sandboxFallback: false })).rejects.toMatchObject({
       code: "PROVIDER_NOT_CONNECTED",
     });
     const older = await addConnection({ environment: "sandbox", category: "custody", createdAt: new Date(Date.now() - 60_000) });
     const newer = await addConnection({ environment: "sandbox", category: "custody" });
-    const resolved = await resolveProvider({ prisma: db.prisma, auth: sandbox, category: "custody", sandboxFallback: false });
+    const resolved = await resolveProvider({ db: db.kysely, auth: sandbox, category: "custody", sandboxFallback: false });
     expect(resolved.connectionId).toBe(newer.id);
     expect(resolved.connectionId).not.toBe(older.id);
     expect(resolved.simulated).toBe(true);
@@ -76,10 +76,10 @@ describe("resolveProvider", () => {
   it("answers SERVER_MISCONFIGURED for an unknown provider slug or an unusable config", async () => {
     await addConnection({ environment: "sandbox", category: "chain_read", providerSlug: "acme-node" });
     await expect(
-      resolveProvider({ prisma: db.prisma, auth: sandbox, category: "chain_read", sandboxFallback: false }),
+      resolveProvider({ db: db.kysely, auth: sandbox, category: "chain_read", sandboxFallback: false }),
     ).rejects.toMatchObject({ code: "SERVER_MISCONFIGURED" });
     await addConnection({ environment: "sandbox", category: "fx", config: { spreadBps: -5 } });
-    await expect(resolveProvider({ prisma: db.prisma, auth: sandbox, category: "fx", sandboxFallback: false })).rejects.toMatchObject({
+    await expect(resolveProvider({ db: db.kysely, auth: sandbox, category: "fx", sandboxFallback: false })).rejects.toMatchObject({
       code: "SERVER_MISCONFIGURED",
     });
   });

@@ -1,4 +1,4 @@
-import type { Tx } from "../../idempotency/idempotency-store.ts";
+import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import { newId } from "../../lib/ids.ts";
 
 export interface ActivityInput {
@@ -11,7 +11,8 @@ export interface ActivityInput {
   amountUsd?: string;
 }
 
-/** Appends an activity event inside the caller's transaction, so it exists exactly when the write does. */
-export async function recordActivity(tx: Tx, input: ActivityInput): Promise<void> {
-  await tx.activityEvent.create({ data: { id: newId("evt"), ...input } });
+/** Appends an activity event to the unit of work: written at commit, in the same transaction as the write it
+ * describes, so it exists exactly when the write does (and costs no statement of its own). */
+export function recordActivity(uow: UnitOfWork, input: ActivityInput, options: { keepOnError?: boolean } = {}): void {
+  uow.insertLater("ActivityEvent", { id: newId("evt"), ...input, createdAt: uow.now }, options);
 }

@@ -1,24 +1,29 @@
 import type { AuthContext } from "../../context.ts";
-import type { Db } from "../../db/open-database.ts";
+import type { Queryable } from "../../db/kysely.ts";
 import type { components } from "../../generated/openapi.ts";
 import { USD_DECIMALS } from "../money/assets.ts";
-import { formatMinor } from "../money/minor-units.ts";
+import { formatMinor, numericToMinor } from "../money/minor-units.ts";
 import { assetBalances } from "../wallets/wallet-dto.ts";
 
 /** Per-asset totals across the organization's sandbox wallets, summed in the database. */
-export async function getBalances({
-  prisma,
-  auth,
-}: {
-  prisma: Db;
-  auth: AuthContext;
-}): Promise<components["schemas"]["AggregatedBalances"]> {
-  const where = { organizationId: auth.organizationId, environment: auth.environment };
-  const [walletCount, sums] = await Promise.all([
-    prisma.wallet.count({ where }),
-    prisma.walletAsset.groupBy({ by: ["asset"], where: { wallet: where }, _sum: { balanceMinor: true } }),
+export async function getBalances({ db, auth }: { db: Queryable; auth: AuthContext }): Promise<components["schemas"]["AggregatedBalances"]> {
+  const [counted, sums] = await Promise.all([
+    db
+      .selectFrom("Wallet")
+      .where("organizationId", "=", auth.organizationId)
+      .where("environment", "=", auth.environment)
+      .select((eb) => eb.fn.countAll<string>().as("count"))
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom("WalletAsset as a")
+      .innerJoin("Wallet as w", "w.id", "a.walletId")
+      .where("w.organizationId", "=", auth.organizationId)
+      .where("w.environment", "=", auth.environment)
+      .groupBy("a.asset")
+      .select((eb) => ["a.asset", eb.cast<string>(eb.fn.sum("a.balanceMinor"), "text").as("total")])
+      .execute(),
   ]);
-  const minor = new Map(sums.map((s) => [s.asset, BigInt(s._sum.balanceMinor?.toFixed(0) ?? "0")]));
+  const minor = new Map(sums.map((s) => [s.asset, numericToMinor(s.total, 0)]));
   const { assets, totalUsdMinor } = assetBalances(minor);
-  return { walletCount, assets, totalUSD: formatMinor(totalUsdMinor, USD_DECIMALS) };
+  return { walletCount: Number(counted.count), assets, totalUSD: formatMinor(totalUsdMinor, USD_DECIMALS) };
 }

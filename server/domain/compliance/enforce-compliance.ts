@@ -1,14 +1,14 @@
 import type { AuthContext } from "../../context.ts";
-import type { Db } from "../../db/open-database.ts";
+import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import { evaluateCompliance } from "./evaluate-compliance.ts";
 import type { ComplianceResult, ComplianceSubject } from "./types.ts";
 
-/** The gate in front of provider execution: screening then policy, both decisions recorded in a transaction of their
- * own (so a block stays on record although the caller's request fails), then 403 COMPLIANCE_BLOCKED with `reasons`
- * when anything blocked. Call it before opening your own write transaction and before any provider call. */
+/** The gate in front of provider execution: screening then policy, both decisions recorded in the unit of work (and
+ * kept when this refuses), then 403 COMPLIANCE_BLOCKED with `reasons` when anything blocked. Call it before any
+ * provider call. */
 export async function enforceCompliance(options: {
-  prisma: Db;
+  uow: UnitOfWork;
   auth: AuthContext;
   subject: ComplianceSubject;
   requestId?: string;

@@ -1,19 +1,52 @@
 import type { AuthContext } from "../../context.ts";
-import type { Db } from "../../db/open-database.ts";
-import { evaluateComplianceInTx } from "./evaluate-compliance-in-tx.ts";
+import type { UnitOfWork } from "../../db/unit-of-work.ts";
+import { recordActivity } from "../activity/record-activity.ts";
+import { checkPolicy } from "./check-policy.ts";
+import { matchSanctions } from "./match-sanctions.ts";
+import { type PolicySettings, readPolicySettings } from "./policy-settings.ts";
+import { recordComplianceDecision } from "./record-compliance-decision.ts";
+import { requireScreeningSource } from "./require-screening-source.ts";
+import { SANDBOX_SCREENING_LIST } from "./sandbox-list.ts";
 import type { ComplianceResult, ComplianceSubject } from "./types.ts";
 
-/** Screening then policy, recorded in a transaction of its own; answers allow or block and never throws on a block.
- * Call it before opening your own write transaction (on embedded PGlite a second transaction waits for the first). */
+export interface ComplianceEvaluation extends ComplianceResult {
+  /** The organization's effective policy that was applied. */
+  policy: PolicySettings;
+  /** The subject's amount in USD-equivalent, or null. */
+  amountUsd: string | null;
+  evaluatedAt: Date;
+}
+
+/** Screening, then policy, in the request's unit of work: both decisions are recorded (allow or block) with one
+ * `compliance.screened` activity event, kept even when the request then fails with a business error. Never throws on
+ * a block (enforceCompliance does). */
 export async function evaluateCompliance(options: {
-  prisma: Db;
+  uow: UnitOfWork;
   auth: AuthContext;
   subject: ComplianceSubject;
   requestId?: string;
-}): Promise<ComplianceResult> {
-  const { prisma, ...rest } = options;
-  const { decision, reasons, screeningDecisionId, policyDecisionId } = await prisma.$transaction((tx) =>
-    evaluateComplianceInTx({ tx, ...rest }),
+}): Promise<ComplianceEvaluation> {
+  const { uow, auth, subject, requestId } = options;
+  await requireScreeningSource(uow.tx, auth);
+  const screeningReasons = matchSanctions(subject, SANDBOX_SCREENING_LIST);
+  const organization = await uow.tx.selectFrom("Organization").select("settings").where("id", "=", auth.organizationId).executeTakeFirst();
+  const policy = readPolicySettings(organization?.settings);
+  const { reasons: policyReasons, amountUsd } = checkPolicy(subject, policy);
+  const screening = recordComplianceDecision(uow, { auth, kind: "screening", reasons: screeningReasons, subject, requestId });
+  const policyDecision = recordComplianceDecision(uow, { auth, kind: "policy", reasons: policyReasons, subject, requestId });
+  recordActivity(
+    uow,
+    { organizationId: auth.organizationId, environment: auth.environment, type: "compliance.screened", resourceId: screening.id },
+    { keepOnError: true },
   );
-  return { decision, reasons, screeningDecisionId, policyDecisionId };
+  const reasons = [...screeningReasons, ...policyReasons];
+  return {
+    decision: reasons.length > 0 ? "block" : "allow",
+    reasons,
+    screeningDecisionId: screening.id,
+    policyDecisionId: policyDecision.id,
+    policy,
+    amountUsd,
+    evaluatedAt: policyDecision.createdAt,
+  };
 }

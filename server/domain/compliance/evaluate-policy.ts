@@ -1,21 +1,21 @@
 import type { AuthContext } from "../../context.ts";
 import type { components } from "../../generated/openapi.ts";
-import type { Tx } from "../../idempotency/idempotency-store.ts";
-import { evaluateComplianceInTx } from "./evaluate-compliance-in-tx.ts";
+import type { UnitOfWork } from "../../db/unit-of-work.ts";
+import { evaluateCompliance } from "./evaluate-compliance.ts";
 import { SANDBOX_SCREENING_SOURCE } from "./sandbox-list.ts";
 import { subjectFromRequest } from "./subject-from-request.ts";
 
 type PolicyEvaluation = components["schemas"]["PolicyEvaluation"];
 
-/** POST /policy/evaluate: screening then policy, both recorded in the request's transaction. */
+/** POST /policy/evaluate: screening then policy, both recorded in the request's unit of work. */
 export async function evaluatePolicy(options: {
-  tx: Tx;
+  uow: UnitOfWork;
   auth: AuthContext;
   body: components["schemas"]["ComplianceCheckRequest"];
   requestId?: string;
 }): Promise<PolicyEvaluation> {
   const subject = subjectFromRequest(options.body, "evaluatePolicy", { countAmount: true });
-  const result = await evaluateComplianceInTx({ tx: options.tx, auth: options.auth, subject, requestId: options.requestId });
+  const result = await evaluateCompliance({ uow: options.uow, auth: options.auth, subject, requestId: options.requestId });
   return {
     decision: result.decision,
     reasons: result.reasons,

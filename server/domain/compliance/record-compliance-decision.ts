@@ -1,6 +1,5 @@
 import type { AuthContext } from "../../context.ts";
-import type { Prisma } from "../../generated/prisma/client.ts";
-import type { Tx } from "../../idempotency/idempotency-store.ts";
+import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import { newId } from "../../lib/ids.ts";
 import type { ComplianceDecisionValue, ComplianceReason, ComplianceSubject } from "./types.ts";
 
@@ -10,25 +9,30 @@ export interface RecordedDecision {
   createdAt: Date;
 }
 
-/** Appends one ComplianceDecision row (allow or block) inside the caller's transaction. */
-export async function recordComplianceDecision(
-  tx: Tx,
+/** Appends one ComplianceDecision row (allow or block) to the unit of work. It is kept when the request then fails
+ * with a business error (a block stays on record although the caller's request is refused). */
+export function recordComplianceDecision(
+  uow: UnitOfWork,
   input: { auth: AuthContext; kind: "screening" | "policy"; reasons: ComplianceReason[]; subject: ComplianceSubject; requestId?: string },
-): Promise<RecordedDecision> {
+): RecordedDecision {
   const { operation, ...evaluated } = input.subject;
   const decision: ComplianceDecisionValue = input.reasons.length > 0 ? "block" : "allow";
-  const row = await tx.complianceDecision.create({
-    data: {
-      id: newId("cdec"),
+  const id = newId("cdec");
+  uow.insertLater(
+    "ComplianceDecision",
+    {
+      id,
       organizationId: input.auth.organizationId,
       environment: input.auth.environment,
       kind: input.kind,
       decision,
-      reasons: input.reasons as unknown as Prisma.InputJsonValue,
-      subject: evaluated as Prisma.InputJsonValue,
+      reasons: JSON.stringify(input.reasons),
+      subject: JSON.stringify(evaluated),
       operation,
       requestId: input.requestId ?? null,
+      createdAt: uow.now,
     },
-  });
-  return { id: row.id, decision, createdAt: row.createdAt };
+    { keepOnError: true },
+  );
+  return { id, decision, createdAt: uow.now };
 }

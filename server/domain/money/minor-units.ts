@@ -30,3 +30,15 @@ export function rescaleMinor(minor: bigint, fromDecimals: number, toDecimals: nu
   const divisor = 10n ** BigInt(fromDecimals - toDecimals);
   return (minor + divisor / 2n) / divisor;
 }
+
+const NUMERIC_TEXT = /^(-?)(0|[0-9]+)(?:\.([0-9]+))?$/;
+
+/** Minor units with `decimals` places from a numeric column's text (PostgreSQL `numeric`, as both drivers return it:
+ * "125.500000000000000000", "1000"), rounding half-up away from zero when the column holds more places. */
+export function numericToMinor(text: string, decimals: number): bigint {
+  const match = NUMERIC_TEXT.exec(text);
+  if (!match) throw new Error(`not a numeric value: ${text}`);
+  const fraction = match[3] ?? "";
+  const magnitude = rescaleMinor(BigInt((match[2] as string) + fraction), fraction.length, decimals);
+  return match[1] === "-" ? -magnitude : magnitude;
+}

@@ -1,6 +1,6 @@
 import type { AuthContext } from "../../context.ts";
 import { validationError } from "../../errors/service-error.ts";
-import type { Tx } from "../../idempotency/idempotency-store.ts";
+import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import { newId } from "../../lib/ids.ts";
 import { recordActivity } from "../activity/record-activity.ts";
 import { type Chain, isValidAddress, mockTxHash } from "../chains/addresses.ts";
@@ -10,7 +10,7 @@ import { FEE_DECIMALS, sandboxFeeMicros } from "./fees.ts";
 import { type PaymentDto, toPaymentDto } from "./payment-dto.ts";
 
 export interface CreatePaymentOptions {
-  tx: Tx;
+  uow: UnitOfWork;
   auth: AuthContext;
   amount: string;
   stablecoin: Stablecoin;
@@ -21,7 +21,7 @@ export interface CreatePaymentOptions {
 
 /** Creates a sandbox payment: confirmed at once, with a mock txHash and the deterministic sandbox fee. */
 export async function createPayment(options: CreatePaymentOptions): Promise<PaymentDto> {
-  const { tx, auth, amount, stablecoin, toAddress, chain, metadata } = options;
+  const { uow, auth, amount, stablecoin, toAddress, chain, metadata } = options;
   const decimals = ASSET_DECIMALS[stablecoin];
   const amountMinor = parseDecimalToMinor(amount, decimals);
   if (amountMinor === null)
@@ -30,8 +30,9 @@ export async function createPayment(options: CreatePaymentOptions): Promise<Paym
   if (!isValidAddress(chain, toAddress)) throw validationError("/body/toAddress", `is not a valid ${chain} address`);
   const id = newId("pay");
   const amountText = formatMinor(amountMinor, decimals);
-  const payment = await tx.payment.create({
-    data: {
+  const payment = await uow.tx
+    .insertInto("Payment")
+    .values({
       id,
       organizationId: auth.organizationId,
       environment: auth.environment,
@@ -42,10 +43,12 @@ export async function createPayment(options: CreatePaymentOptions): Promise<Paym
       toAddress,
       txHash: mockTxHash(chain),
       fees: formatMinor(sandboxFeeMicros(chain, amountMinor, decimals), FEE_DECIMALS),
-      metadata: metadata ?? undefined,
-    },
-  });
-  await recordActivity(tx, {
+      metadata: metadata === undefined ? null : JSON.stringify(metadata),
+      createdAt: uow.now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  recordActivity(uow, {
     organizationId: auth.organizationId,
     environment: auth.environment,
     type: "payment.created",

@@ -1,19 +1,19 @@
 import type { AuthContext } from "../../context.ts";
-import type { Db } from "../../db/open-database.ts";
+import type { Queryable } from "../../db/kysely.ts";
 import type { components } from "../../generated/openapi.ts";
 import { toPaymentDto } from "./payment-dto.ts";
 
 export async function listPayments(options: {
-  prisma: Db;
+  db: Queryable;
   auth: AuthContext;
   limit: number;
   offset: number;
 }): Promise<components["schemas"]["PaymentList"]> {
-  const { prisma, auth, limit, offset } = options;
-  const where = { organizationId: auth.organizationId, environment: auth.environment };
-  const [count, payments] = await Promise.all([
-    prisma.payment.count({ where }),
-    prisma.payment.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: limit, skip: offset }),
+  const { db, auth, limit, offset } = options;
+  const mine = db.selectFrom("Payment").where("organizationId", "=", auth.organizationId).where("environment", "=", auth.environment);
+  const [counted, payments] = await Promise.all([
+    mine.select((eb) => eb.fn.countAll<string>().as("count")).executeTakeFirstOrThrow(),
+    mine.selectAll().orderBy("createdAt", "desc").orderBy("id", "desc").limit(limit).offset(offset).execute(),
   ]);
-  return { count, limit, offset, data: payments.map(toPaymentDto) };
+  return { count: Number(counted.count), limit, offset, data: payments.map(toPaymentDto) };
 }

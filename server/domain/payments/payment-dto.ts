@@ -1,15 +1,15 @@
 import type { components } from "../../generated/openapi.ts";
-import type { Payment } from "../../generated/prisma/client.ts";
+import type { Selectable } from "kysely";
+import type { DB } from "../../db/kysely.ts";
 import { ASSET_DECIMALS, type Stablecoin } from "../money/assets.ts";
-import { formatMinor, parseDecimalToMinor } from "../money/minor-units.ts";
+import { formatMinor, numericToMinor } from "../money/minor-units.ts";
 import { FEE_DECIMALS } from "./fees.ts";
 
 export type PaymentDto = components["schemas"]["Payment"];
 
-const canonical = (value: { toFixed(n: number): string }, decimals: number) =>
-  formatMinor(parseDecimalToMinor(value.toFixed(decimals), decimals) ?? 0n, decimals);
+const canonical = (value: string, decimals: number) => formatMinor(numericToMinor(value, decimals), decimals);
 
-export function toPaymentDto(payment: Payment): PaymentDto {
+export function toPaymentDto(payment: Selectable<DB["Payment"]>): PaymentDto {
   return {
     id: payment.id,
     status: "confirmed",

@@ -1,5 +1,5 @@
 import type { AuthContext } from "../../context.ts";
-import type { DirectSql } from "../../db/direct-sql.ts";
+import type { Queryable } from "../../db/kysely.ts";
 import type { components } from "../../generated/openapi.ts";
 import { USD_DECIMALS } from "../money/assets.ts";
 import { formatMinor } from "../money/minor-units.ts";
@@ -7,15 +7,15 @@ import { findWallet } from "./get-wallet.ts";
 import { assetBalances, minorByAsset, type WalletDto } from "./wallet-dto.ts";
 
 export async function getWalletBalance({
-  sql,
+  db,
   auth,
   id,
 }: {
-  sql: DirectSql;
+  db: Queryable;
   auth: AuthContext;
   id: string;
 }): Promise<components["schemas"]["WalletBalance"]> {
-  const wallet = await findWallet(sql, auth, id);
+  const wallet = await findWallet(db, auth, id);
   const { assets, totalUsdMinor } = assetBalances(minorByAsset(wallet));
   return { walletId: wallet.id, chain: wallet.chain as WalletDto["chain"], assets, totalUSD: formatMinor(totalUsdMinor, USD_DECIMALS) };
 }

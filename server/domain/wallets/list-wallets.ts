@@ -1,26 +1,25 @@
 import type { AuthContext } from "../../context.ts";
-import type { Db } from "../../db/open-database.ts";
+import type { Queryable } from "../../db/kysely.ts";
 import type { components } from "../../generated/openapi.ts";
+import { selectWalletsWithAssets } from "./select-wallets-with-assets.ts";
 import { toWalletDto } from "./wallet-dto.ts";
 
 export interface ListWalletsOptions {
-  prisma: Db;
+  db: Queryable;
   auth: AuthContext;
   limit: number;
   offset: number;
 }
 
-export async function listWallets({ prisma, auth, limit, offset }: ListWalletsOptions): Promise<components["schemas"]["WalletList"]> {
-  const where = { organizationId: auth.organizationId, environment: auth.environment };
-  const [count, wallets] = await Promise.all([
-    prisma.wallet.count({ where }),
-    prisma.wallet.findMany({
-      where,
-      include: { assets: true },
-      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-      take: limit,
-      skip: offset,
-    }),
+export async function listWallets({ db, auth, limit, offset }: ListWalletsOptions): Promise<components["schemas"]["WalletList"]> {
+  const [counted, wallets] = await Promise.all([
+    db
+      .selectFrom("Wallet")
+      .where("organizationId", "=", auth.organizationId)
+      .where("environment", "=", auth.environment)
+      .select((eb) => eb.fn.countAll<string>().as("count"))
+      .executeTakeFirstOrThrow(),
+    selectWalletsWithAssets(db, auth).orderBy("w.createdAt", "desc").orderBy("w.id", "desc").limit(limit).offset(offset).execute(),
   ]);
-  return { count, limit, offset, data: wallets.map(toWalletDto) };
+  return { count: Number(counted.count), limit, offset, data: wallets.map(toWalletDto) };
 }

@@ -1,7 +1,8 @@
 import type { components } from "../../generated/openapi.ts";
-import type { Wallet } from "../../generated/prisma/client.ts";
+import type { Selectable } from "kysely";
+import type { DB } from "../../db/kysely.ts";
 import { ASSET_DECIMALS, STABLECOINS, type Stablecoin, toUsdMinor, USD_DECIMALS } from "../money/assets.ts";
-import { formatMinor } from "../money/minor-units.ts";
+import { formatMinor, numericToMinor } from "../money/minor-units.ts";
 
 export type WalletDto = components["schemas"]["Wallet"];
 export type AssetBalanceDto = components["schemas"]["AssetBalance"];
@@ -23,14 +24,14 @@ export function assetBalances(minorByAsset: Map<string, bigint>): { assets: Asse
   return { assets, totalUsdMinor };
 }
 
-/** A wallet with its balances in minor units: a Prisma Decimal, or text when read with direct SQL. */
-export type WalletWithAssets = Pick<Wallet, "id" | "address" | "chain" | "label" | "createdAt"> & {
-  assets: { asset: string; balanceMinor: string | { toFixed(digits: number): string } }[];
+/** A wallet with its balances in minor units (numeric text). */
+export type WalletWithAssets = Pick<Selectable<DB["Wallet"]>, "id" | "address" | "chain" | "label" | "createdAt"> & {
+  assets: { asset: string; balanceMinor: string }[];
 };
 
 export function minorByAsset(wallet: WalletWithAssets): Map<string, bigint> {
   return new Map(
-    wallet.assets.map((a) => [a.asset, BigInt(typeof a.balanceMinor === "string" ? a.balanceMinor : a.balanceMinor.toFixed(0))]),
+    wallet.assets.map((a) => [a.asset, numericToMinor(a.balanceMinor, 0)]),
   );
 }
 
@@ -42,6 +43,6 @@ export function toWalletDto(wallet: WalletWithAssets): WalletDto {
     chain: wallet.chain as WalletDto["chain"],
     label: wallet.label,
     balance: formatMinor(assetBalances(minor).totalUsdMinor, USD_DECIMALS),
-    createdAt: wallet.createdAt.toISOString(),
+    createdAt: new Date(wallet.createdAt).toISOString(),
   };
 }

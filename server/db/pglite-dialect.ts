@@ -1,0 +1,105 @@
+// A Kysely dialect over the open PGlite instance (no maintained dialect supports PGlite 0.5 and the Prisma adapter
+// sharing one instance). PGlite has one session: its own `transaction()` holds the instance exclusively, and statements
+// outside it wait. So a Kysely transaction parks inside `pglite.transaction()` until Kysely commits or rolls back, and
+// every other statement (Kysely's or the operator paths' Prisma adapter's) queues behind it instead of joining it.
+import { type PGlite, type Transaction as PGliteTransaction, types } from "@electric-sql/pglite";
+import {
+  type CompiledQuery,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  type QueryResult,
+} from "kysely";
+
+type Queryable = Pick<PGlite, "query"> | PGliteTransaction;
+
+// int8 as a string, like pg (PGlite would give a JavaScript number); numeric is already a string on both drivers.
+const PARSERS = { [types.INT8]: (value: string) => value };
+
+class PGliteConnection implements DatabaseConnection {
+  private transaction: { tx: PGliteTransaction; release: (rollback: boolean) => Promise<void>; done: Promise<void> } | undefined;
+
+  constructor(private readonly pglite: PGlite) {}
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    const target: Queryable = this.transaction?.tx ?? this.pglite;
+    const result = await target.query<R>(query.sql, query.parameters as unknown[], { parsers: PARSERS });
+    return {
+      rows: result.rows,
+      ...(result.affectedRows !== undefined ? { numAffectedRows: BigInt(result.affectedRows) } : {}),
+    };
+  }
+
+  // biome-ignore lint/correctness/useYield: nothing streams on the request paths; PGlite has no cursor API here
+  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error("PGlite dialect: streaming queries are not supported");
+  }
+
+  /** Opens a PGlite transaction and holds it open until `end` is called. */
+  async begin(): Promise<void> {
+    await new Promise<void>((started, failedToStart) => {
+      const done = this.pglite.transaction(
+        (tx) =>
+          new Promise<void>((release) => {
+            this.transaction = {
+              tx,
+              done,
+              release: async (rollback) => {
+                if (rollback) await tx.rollback();
+                release();
+              },
+            };
+            started();
+          }),
+      );
+      done.catch(failedToStart);
+    });
+  }
+
+  /** Commits (PGlite commits when the callback returns) or rolls back; a failed COMMIT rejects here. */
+  async end(rollback: boolean): Promise<void> {
+    const open = this.transaction;
+    this.transaction = undefined;
+    if (!open) return;
+    await open.release(rollback);
+    await open.done;
+  }
+}
+
+class PGliteDriver implements Driver {
+  constructor(private readonly pglite: PGlite) {}
+  async init(): Promise<void> {}
+  async acquireConnection(): Promise<DatabaseConnection> {
+    return new PGliteConnection(this.pglite);
+  }
+  async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await (connection as PGliteConnection).begin();
+  }
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await (connection as PGliteConnection).end(false);
+  }
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    await (connection as PGliteConnection).end(true);
+  }
+  async releaseConnection(): Promise<void> {}
+  async destroy(): Promise<void> {}
+}
+
+export class PGliteDialect implements Dialect {
+  constructor(private readonly pglite: PGlite) {}
+  createAdapter() {
+    return new PostgresAdapter();
+  }
+  createDriver() {
+    return new PGliteDriver(this.pglite);
+  }
+  createQueryCompiler() {
+    return new PostgresQueryCompiler();
+  }
+  createIntrospector(db: Parameters<Dialect["createIntrospector"]>[0]) {
+    return new PostgresIntrospector(db);
+  }
+}

@@ -1,0 +1,427 @@
+// The one unit of work of every write request. The idempotency reservation, the business rows, the audit rows
+// (activity, compliance decisions) and the stored response commit in one transaction, so the effect and its stored
+// answer exist together or not at all.
+//
+//   1. One statement takes a transaction-scoped advisory lock on the key and reads its record. A concurrent duplicate
+//      does not wait: its lock attempt fails and it answers 409 IDEMPOTENCY_IN_PROGRESS at once. A completed record is
+//      replayed; another body under the same key is 422.
+//   2. The work runs on the transaction. Rows that nothing reads back (activity events, compliance decisions, the
+//      idempotency record itself) are deferred and flushed at the end in one statement (data-modifying CTEs).
+//   3. Commit. A business error (a ServiceError that is not transient) rolls the work back and is stored as the key's
+//      answer together with the deferred rows marked `keepOnError` (a compliance block stays on record).
+//
+// Two transactions, never three, where a write calls a provider (bank transfers, custody, card issuing, contract
+// deployment, provider invocation): the work returns `afterProviderCall(...)`; the first transaction commits the
+// intent and an in-progress claim on the key (a lease of IDEMPOTENCY_LOCK_SECONDS), the provider is called with no
+// transaction open and the idempotency key forwarded, and a second transaction records the result and the response.
+// A transaction never stays open across a provider call: a slow provider must not hold a pooled connection or locks.
+import type { Insertable, Kysely } from "kysely";
+import { randomBytes } from "node:crypto";
+import { ServiceError } from "../errors/service-error.ts";
+import { toServiceError } from "../errors/to-service-error.ts";
+import { newId } from "../lib/ids.ts";
+import type { DB, Tx } from "./kysely.ts";
+
+/** The request's Idempotency-Key, already parsed and fingerprinted (server/middleware/idempotency.ts). */
+export interface IdempotencyClaim {
+  organizationId: string;
+  apiKeyId: string;
+  method: string;
+  path: string;
+  key: string;
+  fingerprint: string;
+}
+
+/** What the request answers. `body` is serialised once: the same bytes are sent and stored. */
+export interface Outcome {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+/** The answer as sent: fresh, or replayed from the key's record. */
+export interface SentResponse {
+  status: number;
+  contentType: string;
+  body: string;
+  headers: Record<string, string>;
+  replayed: boolean;
+}
+
+/** A rendered error, in the surface's shape (server/middleware/error-handler.ts renders it). */
+export type ErrorRenderer = (error: ServiceError) => { contentType: string; body: unknown };
+
+export interface ProviderStep<R> {
+  readonly kind: "provider-step";
+  /** The provider call, outside any transaction. Forward the idempotency key of the intent it acts on. */
+  call(): Promise<R>;
+  /** Second transaction: records the result; returns the answer. */
+  onResult(uow: UnitOfWork, result: R): Promise<Outcome>;
+  /** Second transaction when the call failed: compensate the intent (the error is then answered and stored). */
+  onFailure?(uow: UnitOfWork, error: unknown): Promise<void>;
+}
+
+/** Ends the first transaction with the intent committed; `step` runs the provider call and the second transaction. */
+export function afterProviderCall<R>(step: Omit<ProviderStep<R>, "kind">): ProviderStep<R> {
+  return { kind: "provider-step", ...step };
+}
+
+type TableName = keyof DB & string;
+type DeferredWrite = (db: Kysely<DB>) => { compile(): unknown };
+interface Deferred {
+  write: DeferredWrite;
+  keepOnError: boolean;
+}
+
+/** The open transaction of one request plus the rows it writes at commit. */
+export class UnitOfWork {
+  private deferred: Deferred[] = [];
+
+  constructor(
+    /** The transaction: run reads and the writes whose results you need on it. */
+    readonly tx: Tx,
+    /** One clock for the whole request. */
+    readonly now: Date,
+  ) {}
+
+  /** Inserts `row` at commit, in the flush statement (for rows nothing in this request reads back). */
+  insertLater<T extends TableName>(table: T, row: Insertable<DB[T]> | Insertable<DB[T]>[], options: { keepOnError?: boolean } = {}): void {
+    this.deferLater((db) => db.insertInto(table).values(row as never), options);
+  }
+
+  /** Runs a write at commit, in the flush statement. Use for writes whose result this request does not read. */
+  deferLater(write: DeferredWrite, options: { keepOnError?: boolean } = {}): void {
+    this.deferred.push({ write, keepOnError: options.keepOnError ?? false });
+  }
+
+  /** @internal the deferred writes, taken once */
+  takeDeferred(onlyKeptOnError = false): DeferredWrite[] {
+    const taken = this.deferred.filter((d) => !onlyKeptOnError || d.keepOnError).map((d) => d.write);
+    this.deferred = [];
+    return taken;
+  }
+}
+
+export interface UnitOfWorkOptions {
+  db: Kysely<DB>;
+  claim?: IdempotencyClaim;
+  ttlHours: number;
+  lockSeconds: number;
+  renderError: ErrorRenderer;
+  now?: () => Date;
+}
+
+const JSON_TYPE = "application/json; charset=utf-8";
+
+interface ExistingRecord {
+  locked: boolean;
+  id: string | null;
+  fingerprint: string | null;
+  state: string | null;
+  lockedUntil: Date | null;
+  expiresAt: Date | null;
+  responseStatus: number | null;
+  responseHeaders: unknown;
+  responseBody: string | null;
+}
+
+/** Thrown inside the transaction when another request committed the key's record first; the run restarts and replays. */
+class LostKeyRace extends Error {}
+
+/** Where a key's answer comes from when it was decided without running the work. */
+type Decided = { kind: "replay"; response: SentResponse } | { kind: "fresh" };
+
+/** Transient failures free the key (nothing stored) so a retry executes. */
+function isTransient(error: ServiceError): boolean {
+  return error.status === 429 || error.status === 503 || error.code === "IDEMPOTENCY_IN_PROGRESS";
+}
+
+function serialise(outcome: Outcome, replayed = false): SentResponse {
+  return { status: outcome.status, contentType: JSON_TYPE, body: JSON.stringify(outcome.body), headers: outcome.headers ?? {}, replayed };
+}
+
+async function lockAndRead(tx: Tx, claim: IdempotencyClaim): Promise<ExistingRecord> {
+  const lockKey = `${claim.organizationId}\n${claim.apiKeyId}\n${claim.key}`; // keys are printable ASCII: no newline
+  const row = await tx
+    .selectFrom(
+      tx
+        .selectNoFrom((eb) =>
+          eb.fn<boolean>("pg_try_advisory_xact_lock", [eb.fn("hashtextextended", [eb.val(lockKey), eb.lit(0)])]).as("locked"),
+        )
+        .as("lock"),
+    )
+    .leftJoin("IdempotencyRecord as r", (join) =>
+      join.on("r.organizationId", "=", claim.organizationId).on("r.apiKeyId", "=", claim.apiKeyId).on("r.key", "=", claim.key),
+    )
+    .select([
+      "lock.locked",
+      "r.id",
+      "r.fingerprint",
+      "r.state",
+      "r.lockedUntil",
+      "r.expiresAt",
+      "r.responseStatus",
+      "r.responseHeaders",
+      "r.responseBody",
+    ])
+    .executeTakeFirstOrThrow();
+  return row as ExistingRecord;
+}
+
+/** Decides from the key's record: replay, 409, 422, or run the work (after clearing an expired or abandoned record). */
+async function decide(tx: Tx, claim: IdempotencyClaim, now: Date): Promise<Decided> {
+  const record = await lockAndRead(tx, claim);
+  if (!record.locked) {
+    throw new ServiceError("IDEMPOTENCY_IN_PROGRESS", "A request with this Idempotency-Key is still being processed; retry later", {
+      retryAfterSeconds: 1,
+    });
+  }
+  if (record.id === null) return { kind: "fresh" };
+  if ((record.expiresAt as Date) <= now) {
+    // Expired but not yet purged: the key is free again.
+    await tx.deleteFrom("IdempotencyRecord").where("id", "=", record.id).execute();
+    return { kind: "fresh" };
+  }
+  if (record.fingerprint !== claim.fingerprint) {
+    throw new ServiceError("IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was already used with a different request");
+  }
+  if (record.state === "completed" && record.responseStatus !== null && record.responseBody !== null) {
+    const headers = (record.responseHeaders ?? {}) as { contentType?: string; extra?: Record<string, string> };
+    return {
+      kind: "replay",
+      response: {
+        status: record.responseStatus,
+        contentType: headers.contentType ?? JSON_TYPE,
+        body: record.responseBody,
+        headers: headers.extra ?? {},
+        replayed: true,
+      },
+    };
+  }
+  // In progress: a two-transaction write between its transactions. Its lease blocks retries until it runs out; after
+  // that its holder is presumed dead and this request starts over.
+  if ((record.lockedUntil as Date) > now) {
+    throw new ServiceError("IDEMPOTENCY_IN_PROGRESS", "A request with this Idempotency-Key is still being processed; retry later", {
+      retryAfterSeconds: 1,
+    });
+  }
+  await tx.deleteFrom("IdempotencyRecord").where("id", "=", record.id).execute();
+  return { kind: "fresh" };
+}
+
+/** One statement: the deferred writes as data-modifying CTEs in front of the last write (or the record's write). */
+async function flush(db: Kysely<DB>, writes: DeferredWrite[], last?: (db: Kysely<DB>) => { execute(): Promise<unknown[]> }) {
+  if (writes.length === 0 && !last) return [];
+  let creator = db as Kysely<DB>;
+  const cteWrites = last ? writes : writes.slice(0, -1);
+  cteWrites.forEach((write, i) => {
+    // Each CTE runs exactly once whether or not the main statement reads it (PostgreSQL semantics).
+    creator = creator.with(`deferred_${i}`, (qc) => write(qc as Kysely<DB>) as never) as unknown as Kysely<DB>;
+  });
+  const main = last ? last(creator) : (writes[writes.length - 1] as DeferredWrite)(creator);
+  return (await (main as { execute(): Promise<unknown[]> }).execute()) as unknown[];
+}
+
+function recordValues(claim: IdempotencyClaim, now: Date, ttlHours: number) {
+  return {
+    id: newId("idem"),
+    organizationId: claim.organizationId,
+    apiKeyId: claim.apiKeyId,
+    method: claim.method,
+    path: claim.path,
+    key: claim.key,
+    fingerprint: claim.fingerprint,
+    expiresAt: new Date(now.getTime() + ttlHours * 3_600_000),
+  };
+}
+
+function responseColumns(response: SentResponse) {
+  const extra = Object.keys(response.headers).length > 0 ? { extra: response.headers } : {};
+  return {
+    state: "completed",
+    responseStatus: response.status,
+    responseHeaders: JSON.stringify({ contentType: response.contentType, ...extra }),
+    responseBody: response.body,
+  };
+}
+
+/** Flushes the deferred writes and inserts the completed record in one statement; a lost race restarts the run. */
+async function commitFinal(uow: UnitOfWork, options: UnitOfWorkOptions, response: SentResponse, keptOnly = false) {
+  const { claim } = options;
+  const writes = uow.takeDeferred(keptOnly);
+  if (!claim) {
+    await flush(uow.tx, writes);
+    return;
+  }
+  const inserted = await flush(uow.tx, writes, (db) =>
+    db
+      .insertInto("IdempotencyRecord")
+      .values({ ...recordValues(claim, uow.now, options.ttlHours), ...responseColumns(response), lockToken: "", lockedUntil: uow.now })
+      .onConflict((oc) => oc.columns(["organizationId", "apiKeyId", "key"]).doNothing())
+      .returning("id"),
+  );
+  if (inserted.length === 0) throw new LostKeyRace();
+}
+
+/**
+ * Runs `work` as the request's unit of work and returns the answer to send (fresh or replayed). Business errors are
+ * stored as the key's answer and rethrown; transient ones (429, 503) and infrastructure failures are not stored.
+ */
+export async function runUnitOfWork(
+  options: UnitOfWorkOptions,
+  work: (uow: UnitOfWork) => Promise<Outcome | ProviderStep<unknown>>,
+): Promise<SentResponse> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await runOnce(options, work);
+    } catch (error) {
+      if (error instanceof LostKeyRace && attempt < 2) continue;
+      throw error;
+    }
+  }
+}
+
+async function runOnce(
+  options: UnitOfWorkOptions,
+  work: (uow: UnitOfWork) => Promise<Outcome | ProviderStep<unknown>>,
+): Promise<SentResponse> {
+  const { db, claim } = options;
+  const now = options.now?.() ?? new Date();
+  let businessError: ServiceError | undefined;
+  let errorUow: UnitOfWork | undefined;
+  let first: { response: SentResponse } | { step: ProviderStep<unknown>; recordId: string; lockToken: string } | undefined;
+  try {
+    first = await db.transaction().execute(async (tx) => {
+      const uow = new UnitOfWork(tx, now);
+      if (claim) {
+        const decided = await decide(tx, claim, now);
+        if (decided.kind === "replay") return { response: decided.response };
+      }
+      let result: Outcome | ProviderStep<unknown>;
+      try {
+        result = await work(uow);
+      } catch (error) {
+        const { error: serviceError } = toServiceError(error);
+        if (claim && !isTransient(serviceError) && !(error instanceof LostKeyRace)) {
+          businessError = serviceError;
+          errorUow = uow;
+        }
+        throw error;
+      }
+      if ("kind" in result && result.kind === "provider-step") {
+        // First of two transactions: the intent and an in-progress claim on the key, with a lease.
+        const lockToken = randomBytes(16).toString("hex");
+        const recordId = claim ? newId("idem") : "";
+        const writes = uow.takeDeferred();
+        if (claim) {
+          const inserted = await flush(tx, writes, (q) =>
+            q
+              .insertInto("IdempotencyRecord")
+              .values({
+                ...recordValues(claim, now, options.ttlHours),
+                id: recordId,
+                state: "in_progress",
+                lockToken,
+                lockedUntil: new Date(now.getTime() + options.lockSeconds * 1000),
+              })
+              .onConflict((oc) => oc.columns(["organizationId", "apiKeyId", "key"]).doNothing())
+              .returning("id"),
+          );
+          if (inserted.length === 0) throw new LostKeyRace();
+        } else await flush(tx, writes);
+        return { step: result, recordId, lockToken };
+      }
+      const response = serialise(result as Outcome);
+      await commitFinal(uow, options, response);
+      return { response };
+    });
+  } catch (error) {
+    if (businessError && errorUow) await storeError(options, errorUow, businessError);
+    throw error;
+  }
+  if ("response" in first) return first.response;
+  return finishAfterProvider(options, first.step, first.recordId, first.lockToken, now);
+}
+
+/** The provider call (no transaction open), then the second transaction: result or compensation, and the answer. */
+async function finishAfterProvider(
+  options: UnitOfWorkOptions,
+  step: ProviderStep<unknown>,
+  recordId: string,
+  lockToken: string,
+  now: Date,
+): Promise<SentResponse> {
+  let result: { ok: true; value: unknown } | { ok: false; error: unknown };
+  try {
+    result = { ok: true, value: await step.call() };
+  } catch (error) {
+    result = { ok: false, error };
+  }
+  const { claim } = options;
+  return options.db.transaction().execute(async (tx) => {
+    const uow = new UnitOfWork(tx, now);
+    let response: SentResponse;
+    let thrown: unknown;
+    if (result.ok) {
+      response = serialise(await step.onResult(uow, result.value));
+    } else {
+      await step.onFailure?.(uow, result.error);
+      const { error } = toServiceError(result.error);
+      const rendered = options.renderError(error);
+      response = { status: error.status, contentType: rendered.contentType, body: JSON.stringify(rendered.body), headers: {}, replayed: false };
+      thrown = result.error;
+      if (isTransient(error)) {
+        // Not an answer: free the key so a retry executes.
+        const writes = uow.takeDeferred();
+        await flush(tx, writes, claim ? (q) => q.deleteFrom("IdempotencyRecord").where("id", "=", recordId).where("lockToken", "=", lockToken).returning("id") : undefined);
+        throw thrown;
+      }
+    }
+    const writes = uow.takeDeferred();
+    if (claim) {
+      const updated = await flush(tx, writes, (q) =>
+        q
+          .updateTable("IdempotencyRecord")
+          .set(responseColumns(response))
+          .where("id", "=", recordId)
+          .where("state", "=", "in_progress")
+          .where("lockToken", "=", lockToken)
+          .returning("id"),
+      );
+      if (updated.length === 0) {
+        throw new ServiceError("IDEMPOTENCY_IN_PROGRESS", "Another request with this Idempotency-Key took over; retry to get its result", {
+          retryAfterSeconds: 1,
+        });
+      }
+    } else await flush(tx, writes);
+    if (thrown !== undefined) {
+      (thrown as { idempotentResponseStored?: boolean }).idempotentResponseStored = true;
+      throw thrown;
+    }
+    return response;
+  });
+}
+
+/** After a business error rolled the work back: the rows kept on error and the rendered error, as the key's answer. */
+async function storeError(options: UnitOfWorkOptions, uow: UnitOfWork, error: ServiceError): Promise<void> {
+  const rendered = options.renderError(error);
+  const response: SentResponse = {
+    status: error.status,
+    contentType: rendered.contentType,
+    body: JSON.stringify(rendered.body),
+    headers: {},
+    replayed: false,
+  };
+  try {
+    await options.db.transaction().execute(async (tx) => {
+      const again = new UnitOfWork(tx, uow.now);
+      for (const write of uow.takeDeferred(true)) again.deferLater(write);
+      await commitFinal(again, options, response).catch((e) => {
+        // Someone else answered the key in the meantime: theirs stands.
+        if (!(e instanceof LostKeyRace)) throw e;
+      });
+    });
+  } catch {
+    // The store is unreachable: the error is answered but not stored, so a retry executes (nothing was written).
+  }
+}

@@ -1,0 +1,644 @@
+import type { ColumnType } from "kysely";
+export type Generated<T> = T extends ColumnType<infer S, infer I, infer U>
+  ? ColumnType<S, I | undefined, U>
+  : ColumnType<T, T | undefined, T>;
+export type Timestamp = ColumnType<Date, Date | string, Date | string>;
+
+export type ActivityEvent = {
+    id: string;
+    organizationId: string;
+    environment: string;
+    type: string;
+    resourceId: string;
+    amountUsd: string | null;
+    createdAt: Generated<Timestamp>;
+};
+export type ApiKey = {
+    id: string;
+    organizationId: string;
+    environment: string;
+    prefix: string;
+    hash: string;
+    scopes: string[];
+    actor: string;
+    label: string | null;
+    createdAt: Generated<Timestamp>;
+    revokedAt: Timestamp | null;
+};
+export type ApprovalRequest = {
+    id: string;
+    organizationId: string;
+    environment: string;
+    /**
+     * provider_operation | custody_wallet | custody_transfer | issuance
+     */
+    kind: string;
+    /**
+     * The operation this approval authorises, e.g. "providers.invoke:custody.create_wallet".
+     */
+    action: string;
+    /**
+     * Scope needed to read (":read") or decide (":write") this approval, e.g. "wallets:write".
+     */
+    scope: string;
+    payload: unknown;
+    payloadHash: string;
+    /**
+     * pending | approved | rejected | expired (derived on read) ; consumedAt marks single use
+     */
+    status: string;
+    requestedByActor: string;
+    requestedByKeyId: string;
+    decidedByActor: string | null;
+    decidedByKeyId: string | null;
+    decisionReason: string | null;
+    decidedAt: Timestamp | null;
+    expiresAt: Timestamp;
+    consumedAt: Timestamp | null;
+    /**
+     * Resource the approval belongs to (custody wallet/transfer id, issuance request id), when any.
+     */
+    resourceId: string | null;
+    version: Generated<number>;
+    createdAt: Generated<Timestamp>;
+    updatedAt: Generated<Timestamp>;
+};
+export type BankTransfer = {
+    id: string;
+    organizationId: string;
+    environment: string;
+    /**
+     * pending | processing | completed | failed | returned | cancelled
+     */
+    status: string;
+    amountMinor: string;
+    currency: string;
+    rail: string;
+    /**
+     * The accounts as given (kept for the provider; the API shows them masked).
+     */
+    source: unknown;
+    destination: unknown;
+    reference: string | null;
+    purposeCode: string | null;
+    jurisdiction: string[];
+    operatorJurisdiction: string | null;
+    senderJurisdiction: string;
+    receiverJurisdiction: string;
+    provider: string;
+    connectionId: string | null;
+    simulated: boolean;
+    /**
+     * The provider's own id of the transfer (internal).
+     */
+    providerTransferId: string | null;
+    /**
+     * The rail's identifier once submitted (end-to-end id, trace number, IMAD, UETR).
+     */
+    providerReference: string | null;
+    /**
+     * [{status, at}] oldest first.
+     */
+    statusHistory: unknown;
+    failureReason: unknown | null;
+    version: Generated<number>;
+    createdAt: Generated<Timestamp>;
+    updatedAt: Generated<Timestamp>;
+};
+export type Card = {
+    id: string;
+    organizationId: string;
+    environment: string;
+    programmeId: string;
+    cardholderId: string;
+    /**
+     * active | frozen | deactivated
+     */
+    status: string;
+    statusReason: string | null;
+    last4: string;
+    expMonth: number;
+    expYear: number;
+    brand: string;
+    /**
+     * CardLimits as given (decimal strings in the programme's funding asset, MCC lists).
+     */
+    limits: Generated<unknown>;
+    providerReference: string;
+    simulated: boolean;
+    version: Generated<number>;
+    createdAt: Generated<Timestamp>;
+    updatedAt: Generated<Timestamp>;
+};
+export type CardAuthorization = {
+    id: string;
+    organizationId: string;
+    environment: string;
+    cardId: string;
+    programmeId: string;
+    /**
+     * pending | closed | declined
+     */
+    status: string;
+    declineReason: string | null;
+    asset: string;
+    amountMinor: string;
+    capturedMinor: Generated<string>;
+    reversedMinor: Generated<string>;
+    merchantName: string;
+    merchantCategory: string;
+    merchantCity: string | null;
+    merchantCountry: string | null;
+    version: Generated<number>;
+    createdAt: Generated<Timestamp>;
+    updatedAt: Generated<Timestamp>;
+};
+export type Cardholder = {
+    id: string;
+    organizationId: string;
+    environment: string;
+    name: string;
+    email: string;
+    phoneNumber: string | null;
+    /**
+     * YYYY-MM-DD
+     */
+    dateOfBirth: string | null;
+    /**
+     * {line1, line2?, city, postalCode, state?, country}
+     */
+    billingAddress: unknown;
+    createdAt: Generated<Timestamp>;
+};
+export type CardLedgerEntry = {
+    id: string;
+    organizationId: string;
+    environment: string;
+    /**
+     * The posting this entry belongs to: a CardTransaction id, or the programme id for its sandbox test funds.
+     */
+    journalId: string;
+    /**
+     * funding | sandbox_test_funds | authorization_hold | capture | release
+     */
+    kind: string;
+    programmeId: string;
+    cardId: string | null;
+    account: string;
+    /**
+     * debit | credit
+     */
+    direction: string;
+    asset: string;
+    amountMinor: string;
+    createdAt: Generated<Timestamp>;
+};
+export type CardProgramme = {
+    id: string;
+    organizationId: string;
+    environment: string;
+    name: string;
+    network: string;
+    binSponsor: string;
+    jurisdictions: string[];
+    fundingAsset: string;
+    /**
+     * prefunded | just_in_time
+     */
+    fundingModel: string;
+    /**
+     * active
+     */
+    status: string;
+    /**
+     * The card_issuance adapter that created the programme, its reference there, and the connection used (null: sandbox fallback).
+     */
+    providerSlug: string;
+    providerReference: string;
+    connectionId: string | null;
+    simulated: boolean;
+    version: Generated<number>;
+    createdAt: Generated<Timestamp>;
+    updatedAt: Generated<Timestamp>;
+};
+export type CardTransaction = {
+    id: string;
+    /**
+     * Insertion order; the list's sort key and cursor position.
+     */
+    seq: Generated<string>;
+    organizationId: string;
+    environment: string;
+    cardId: string;
+    authorizationId: string | null;
+    /**
+     * funding | authorization | capture | reversal
+     */
+    type: string;
+    /**
+     * pending | closed | posted | declined
+     */
+    status: string;
+    declineReason: string | null;
+    asset: string;
+    amountMinor: string;
+    merchantName: string | null;
+    merchantCategory: string | null;
+    merchantCity: string | null;
+    merchantCountry: string | null;
+    createdAt: Generated<Timestamp>;
+};
+export type ComplianceDecision = {
+    id: string;
+    organizationId: string;
+    environment: string;
+    /**
+     * screening | policy
+     */
+    kind: string;
+    /**
+     * allow | block
+     */
+    decision: string;
+    reasons: Generated<unknown>;
+    /**
+     * What was evaluated (parties, addresses, jurisdictions, amount) — no secrets.
+     */
+    subject: Generated<unknown>;
+    /**
+     * The API operation that asked, e.g. createBankTransfer, or "screen" for the explicit endpoint.
+     */
+    operation: string;
+    requestId: string | null;
+    createdAt: Generated<Timestamp>;
+};
+export type ContractProject = {
+    id: string;
+    organizationId: string;
+    environment: string;
+    template: string;
+    asset: string;
+    tokenName: string;
+    decimals: number;
+    network: string;
+    contractName: string;
+    /**
+     * Solidity source: generated, or the edited source sent to compile.
+     */
+    source: string;
+    sourceSha256: string;
+    /**
+     * Last completed stage, past tense: generated | compiled | validated | simulated | deployed | verified | launched
+     */
+    stage: string;
+    /**
+     * solc output of the compile stage: { compilerVersion, settings, abi, bytecode, deployedBytecode, warnings }
+     */
+    artifact: unknown | null;
+    /**
+     * Deployment of the deploy stage: { chain, chainId, contractAddress, deployer, admin, signers, ... }
+     */
+    deployment: unknown | null;
+    version: Generated<number>;
+    createdAt: Generated<Timestamp>;
+    updatedAt: Generated<Timestamp>;
+};
+export type ContractStageRun = {
+    id: string;
+    projectId: string;
+    organizationId: string;
+    environment: string;
+    /**
+     * generate | compile | validate | simulate | deploy | verify | launch
+     */
+    stage: string;
+    /**
+     * completed | failed
+     */
+    status: string;
+    output: unknown;
+    createdAt: Generated<Timestamp>;
+};
+export type CustodyTransfer = {
+    id: string;
+    organizationId: string;
+    environment: string;
+    walletId: string;
+    /**
+     * pending_approval | approved | submitted | completed | failed | rejected | cancelled
+     */
+    status: string;
+    chain: string;
+    destination: string;
+    asset: string;
+    amountMinor: string;
+    note: string | null;
+    approvalRequestId: string;
+    provider: string;
+    connectionId: string | null;
+    providerTransferId: string | null;
+    txHash: string | null;
+    failureReason: unknown | null;
+    simulated: boolean;
+    jurisdiction: string[];
+    operatorJurisdiction: string | null;
+    senderJurisdiction: string | null;
+    receiverJurisdiction: string | null;
+    version: Generated<number>;
+    createdAt: Generated<Timestamp>;
+    updatedAt: Generated<Timestamp>;
+};
+export type CustodyWallet = {
+    id: string;
+    organizationId: string;
+    environment: string;
+    /**
+     * pending_approval | active | rejected
+     */
+    status: string;
+    label: string;
+    chain: string;
+    type: string;
+    policy: unknown | null;
+    address: string | null;
+    approvalRequestId: string;
+    provider: string;
+    connectionId: string | null;
+    providerWalletId: string | null;
+    simulated: boolean;
+    jurisdiction: string[];
+    operatorJurisdiction: string | null;
+    version: Generated<number>;
+    createdAt: Generated<Timestamp>;
+    updatedAt: Generated<Timestamp>;
+};
+export type IdempotencyRecord = {
+    id: string;
+    organizationId: string;
+    apiKeyId: string;
+    method: string;
+    path: string;
+    key: string;
+    fingerprint: string;
+    /**
+     * in_progress | completed
+     */
+    state: string;
+    /**
+     * Random per reservation: only the holder of the current lock may complete the record.
+     */
+    lockToken: string;
+    lockedUntil: Timestamp;
+    responseStatus: number | null;
+    responseHeaders: unknown | null;
+    responseBody: string | null;
+    createdAt: Generated<Timestamp>;
+    expiresAt: Timestamp;
+};
+export type IssuanceRequest = {
+    id: string;
+    organizationId: string;
+    environment: string;
+    issuerId: string;
+    /**
+     * mint | burn
+     */
+    kind: string;
+    amountMinor: string;
+    signerAddress: string;
+    toAddress: string | null;
+    fromAddress: string | null;
+    reason: string | null;
+    approvalRequestId: string;
+    requestedByActor: string;
+    requestedByKeyId: string;
+    simulated: boolean;
+    createdAt: Generated<Timestamp>;
+    expiresAt: Timestamp;
+};
+export type Issuer = {
+    id: string;
+    organizationId: string;
+    environment: string;
+    projectId: string;
+    contractAddress: string;
+    chain: string;
+    asset: string;
+    decimals: number;
+    signers: string[];
+    createdAt: Generated<Timestamp>;
+};
+export type Organization = {
+    id: string;
+    settings: Generated<unknown>;
+    createdAt: Generated<Timestamp>;
+};
+export type Payment = {
+    id: string;
+    organizationId: string;
+    environment: string;
+    status: string;
+    amount: string;
+    stablecoin: string;
+    chain: string;
+    toAddress: string;
+    txHash: string;
+    fees: string;
+    metadata: unknown | null;
+    createdAt: Generated<Timestamp>;
+};
+export type ProviderConnection = {
+    id: string;
+    organizationId: string;
+    environment: string;
+    category: string;
+    providerSlug: string;
+    reviewed: boolean;
+    config: Generated<unknown>;
+    createdAt: Generated<Timestamp>;
+};
+export type ProviderInvocation = {
+    id: string;
+    organizationId: string;
+    environment: string;
+    providerSlug: string;
+    category: string;
+    operation: string;
+    input: unknown;
+    output: unknown | null;
+    /**
+     * pending_approval | succeeded
+     */
+    status: string;
+    simulated: boolean;
+    selectionReceiptId: string | null;
+    approvalRequestId: string | null;
+    createdAt: Generated<Timestamp>;
+};
+export type SandboxChainTransaction = {
+    seq: number;
+    blockNumber: number;
+    hash: string;
+    /**
+     * Signed transaction, RLP-serialized, 0x-hex.
+     */
+    rawTx: string;
+    fromAddress: string;
+    toAddress: string | null;
+    /**
+     * Contract created by this transaction, when any.
+     */
+    contractAddress: string | null;
+    projectId: string | null;
+    description: string;
+    createdAt: Generated<Timestamp>;
+};
+export type SelectionReceipt = {
+    id: string;
+    organizationId: string;
+    environment: string;
+    category: string;
+    /**
+     * The operation selected for, when one was named.
+     */
+    operation: string | null;
+    providerSlug: string;
+    connectionId: string | null;
+    simulated: boolean;
+    createdAt: Generated<Timestamp>;
+    expiresAt: Timestamp;
+};
+export type SimCustodyTransfer = {
+    id: string;
+    idempotencyKey: string;
+    providerWalletId: string;
+    asset: string;
+    amountMinor: string;
+    destination: string;
+    /**
+     * submitted | completed | failed
+     */
+    state: string;
+    /**
+     * Reads still answered `submitted` before the transfer turns final (cold wallets: 1).
+     */
+    pendingReads: Generated<number>;
+    /**
+     * Decided at submission: provider_failed | insufficient_funds | null (completes).
+     */
+    outcome: string | null;
+    /**
+     * Magic note UNREACHABLE…: every read of the transfer fails (502).
+     */
+    failReads: Generated<boolean>;
+    txHash: string | null;
+    createdAt: Generated<Timestamp>;
+};
+export type SimCustodyWallet = {
+    id: string;
+    idempotencyKey: string;
+    chain: string;
+    type: string;
+    label: string;
+    address: string;
+    createdAt: Generated<Timestamp>;
+};
+export type Wallet = {
+    id: string;
+    organizationId: string;
+    environment: string;
+    chain: string;
+    address: string;
+    label: string | null;
+    createdAt: Generated<Timestamp>;
+};
+export type WalletAsset = {
+    walletId: string;
+    asset: string;
+    balanceMinor: string;
+};
+export type WorkflowRun = {
+    id: string;
+    organizationId: string;
+    environment: string;
+    /**
+     * queued | running | completed | failed
+     */
+    status: string;
+    /**
+     * plan_only | rehearse | rehearse_with_failures
+     */
+    executionMode: string;
+    amount: string;
+    currency: string;
+    payoutCurrency: string;
+    asset: string;
+    chain: string;
+    reference: string | null;
+    /**
+     * The validated simulate request (what the steps execute).
+     */
+    request: unknown;
+    simulated: boolean;
+    /**
+     * When the scheduler next dispatches the run; null once terminal.
+     */
+    nextRunAt: Timestamp | null;
+    version: Generated<number>;
+    createdAt: Generated<Timestamp>;
+    updatedAt: Generated<Timestamp>;
+};
+export type WorkflowStep = {
+    id: string;
+    runId: string;
+    position: number;
+    /**
+     * screening | fx_quote | onramp_bank_debit | custody_transfer | offramp_payout
+     */
+    name: string;
+    /**
+     * pending | running | succeeded | failed | skipped
+     */
+    status: string;
+    attempts: Generated<number>;
+    provider: string | null;
+    simulated: boolean;
+    stepKey: string;
+    startedAt: Timestamp | null;
+    finishedAt: Timestamp | null;
+    output: unknown | null;
+    error: unknown | null;
+    updatedAt: Generated<Timestamp>;
+};
+export type DB = {
+    ActivityEvent: ActivityEvent;
+    ApiKey: ApiKey;
+    ApprovalRequest: ApprovalRequest;
+    BankTransfer: BankTransfer;
+    Card: Card;
+    CardAuthorization: CardAuthorization;
+    Cardholder: Cardholder;
+    CardLedgerEntry: CardLedgerEntry;
+    CardProgramme: CardProgramme;
+    CardTransaction: CardTransaction;
+    ComplianceDecision: ComplianceDecision;
+    ContractProject: ContractProject;
+    ContractStageRun: ContractStageRun;
+    CustodyTransfer: CustodyTransfer;
+    CustodyWallet: CustodyWallet;
+    IdempotencyRecord: IdempotencyRecord;
+    IssuanceRequest: IssuanceRequest;
+    Issuer: Issuer;
+    Organization: Organization;
+    Payment: Payment;
+    ProviderConnection: ProviderConnection;
+    ProviderInvocation: ProviderInvocation;
+    SandboxChainTransaction: SandboxChainTransaction;
+    SelectionReceipt: SelectionReceipt;
+    SimCustodyTransfer: SimCustodyTransfer;
+    SimCustodyWallet: SimCustodyWallet;
+    Wallet: Wallet;
+    WalletAsset: WalletAsset;
+    WorkflowRun: WorkflowRun;
+    WorkflowStep: WorkflowStep;
+};

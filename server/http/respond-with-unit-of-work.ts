@@ -1,0 +1,36 @@
+// Every write handler answers through this: it runs the request's unit of work (server/db/unit-of-work.ts) with the
+// request's Idempotency-Key and sends what it decided: the fresh answer, or the stored one with Idempotent-Replayed.
+import type { Request, Response } from "express";
+import type { Config } from "../config.ts";
+import type { Database } from "../db/open-database.ts";
+import { type Outcome, type ProviderStep, runUnitOfWork, type UnitOfWork } from "../db/unit-of-work.ts";
+import { renderError } from "../middleware/error-handler.ts";
+import { crashAfterCommitIfInjected } from "./fault-injection.ts";
+
+export interface UnitOfWorkDeps {
+  db: Database;
+  config: Pick<Config, "idempotencyTtlHours" | "idempotencyLockSeconds">;
+}
+
+export async function respondWithUnitOfWork(
+  req: Request,
+  res: Response,
+  deps: UnitOfWorkDeps,
+  work: (uow: UnitOfWork) => Promise<Outcome | ProviderStep<never>>,
+): Promise<void> {
+  const sent = await runUnitOfWork(
+    {
+      db: deps.db.kysely,
+      claim: req.ctx.idempotency,
+      ttlHours: deps.config.idempotencyTtlHours,
+      lockSeconds: deps.config.idempotencyLockSeconds,
+      renderError: (error) => renderError(req, error),
+    },
+    work as (uow: UnitOfWork) => Promise<Outcome | ProviderStep<unknown>>,
+  );
+  if (sent.replayed) res.setHeader("Idempotent-Replayed", "true");
+  else crashAfterCommitIfInjected(req.ctx.operation?.operationId);
+  for (const [name, value] of Object.entries(sent.headers)) res.setHeader(name, value);
+  // The stored bytes as they were first sent (validated then); no parse and re-serialise on the replay path.
+  res.status(sent.status).type(sent.contentType).send(sent.body);
+}
