@@ -43,8 +43,7 @@ const server: Server = app.listen(config.port, config.host, () => {
 server.keepAliveTimeout = 65_000;
 
 // In-process scheduler: dispatches due corridor workflow runs (the same code as POST corridor/workflows/dispatch).
-const scheduler =
-  config.schedulerIntervalMs > 0 ? startScheduler({ prisma: db.prisma, intervalMs: config.schedulerIntervalMs, logger }) : null;
+const scheduler = config.schedulerIntervalMs > 0 ? startScheduler({ db: db.kysely, intervalMs: config.schedulerIntervalMs, logger }) : null;
 
 const purge = setInterval(() => {
   purgeExpiredIdempotencyRecords(db.kysely).catch((err) => logger.warn({ err }, "idempotency purge failed"));

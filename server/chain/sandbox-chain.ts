@@ -3,10 +3,22 @@
 // up with rows other processes appended before every use. One chain serves every sandbox organization (like a public
 // testnet). Block numbers follow the sandbox chain reader's clock (one block every 12 s since 2026-01-01T00:00:00Z), one
 // transaction per block.
+//
+// Writes run in the request's unit of work (server/db/unit-of-work.ts): the log rows commit with it, in its flush. The
+// unit of work has no after-commit hook, so the VM keeps what a write applied as *unconfirmed* until a later catch-up
+// finds those rows in the log. A write whose transaction did not commit is found out by the next writer (it holds the
+// append lock, so it sees every committed row) or by any catch-up finding other rows in their place: the VM is then
+// replayed from the log.
+//
+// Two locks: an in-process queue (one user of the VM at a time) and, for writers, pg_advisory_xact_lock in the request's
+// transaction (one appender across processes, held until that transaction ends). Nothing waits for a database
+// connection while holding the queue: a read outside any transaction fetches the log before it queues, and a read or
+// write inside a transaction queries through that transaction (on PGlite a statement outside it would wait for it).
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { VM } from "@ethereumjs/vm";
 import type { Abi, Hex } from "viem";
-import type { Db } from "../db/open-database.ts";
-import type { Tx } from "../idempotency/idempotency-store.ts";
+import type { Queryable, Tx } from "../db/kysely.ts";
+import type { UnitOfWork } from "../db/unit-of-work.ts";
 import {
   type AppliedTx,
   addressOfKey,
@@ -42,11 +54,12 @@ export interface SentTx extends AppliedTx {
   description: string;
 }
 
-/** A write: transactions sent inside the caller's database transaction. */
+/** A write: transactions sent inside the caller's unit of work. */
 export interface ChainSession {
-  /** Signs `requests` with `key` (nonces from the chain), applies them in order and appends them to the log in `tx`.
-   * A reverted transaction throws ChainTxReverted (the caller's transaction then rolls back, and so does the chain). */
-  send(tx: Tx, key: Uint8Array, requests: TxRequest[], meta: { projectId?: string; abi?: Abi }): Promise<SentTx[]>;
+  /** Signs `requests` with `key` (nonces from the chain), applies them in order and appends them to the log at the unit
+   * of work's commit. A reverted transaction throws ChainTxReverted (the unit of work then rolls back, and so does the
+   * chain). */
+  send(key: Uint8Array, requests: TxRequest[], meta: { projectId?: string; abi?: Abi }): Promise<SentTx[]>;
   view(): ChainView;
 }
 
@@ -59,86 +72,124 @@ export class ChainTxReverted extends Error {
   }
 }
 
+interface LogRow {
+  seq: number;
+  blockNumber: number;
+  hash: string;
+  rawTx: string;
+}
+
+/** The open transaction reads of the chain go through, when a caller set one (readChainThrough). */
+const ambientTransaction = new AsyncLocalStorage<Tx>();
+
+/**
+ * Runs `fn` with the sandbox chain's reads going through `tx`, the caller's open transaction. For a chain read made
+ * through a provider adapter (which is handed the database, never a transaction) inside a unit of work: a catch-up on
+ * the database itself would wait for that very transaction on PGlite.
+ */
+export function readChainThrough<T>(tx: Tx, fn: () => Promise<T>): Promise<T> {
+  return ambientTransaction.run(tx, fn);
+}
+
 export class SandboxChain {
   private vm: VM | undefined;
+  /** The last log row applied to the VM, confirmed or not. */
   private appliedSeq = 0;
+  /** The last log row applied to the VM and seen in the log; rows after it are in `unconfirmed`. */
+  private confirmedSeq = 0;
   private lastBlock = 0;
+  /** seq → hash of the transactions a write of this process applied whose rows no catch-up has seen in the log yet. */
+  private readonly unconfirmed = new Map<number, string>();
   private queue: Promise<void> = Promise.resolve();
 
-  constructor(private readonly prisma: Db) {}
+  constructor(private readonly db: Queryable) {}
 
-  /** Runs `fn` on the current state (caught up with the log), holding the chain so nothing changes meanwhile. */
-  async read<T>(fn: (view: ChainView) => Promise<T>): Promise<T> {
-    return this.exclusive(async () => {
-      const vm = await this.catchUp(this.prisma);
-      return fn(this.viewOf(vm));
-    });
+  /**
+   * Runs `fn` on the current state (caught up with the log), holding the chain so nothing changes meanwhile. `tx`: the
+   * caller's open transaction, when it has one (default: the one set by readChainThrough); the log is read through it.
+   */
+  async read<T>(fn: (view: ChainView) => Promise<T>, tx: Tx | undefined = ambientTransaction.getStore()): Promise<T> {
+    if (tx) {
+      return this.exclusive(async () => {
+        await this.catchUpThrough(tx, false);
+        return fn(this.viewOf(this.vm as VM));
+      });
+    }
+    for (;;) {
+      // Fetched before queueing: a statement outside any transaction may wait for one whose owner waits for the queue.
+      const after = this.confirmedSeq;
+      const rows = await this.fetchLog(this.db, after);
+      const done = await this.exclusive(async () =>
+        (await this.applyLog(rows, after, false)) ? { value: await fn(this.viewOf(this.vm as VM)) } : undefined,
+      );
+      if (done) return done.value;
+    }
   }
 
   /**
-   * Runs `work` holding the chain. Transactions sent through the session are applied on a checkpoint: kept when `work`
-   * resolves (its database transaction committed), reverted when it throws (rolled back). Never call it from inside an
-   * open database transaction: it waits for other chain users, who may be waiting for the database.
+   * Runs `work` holding the chain, in the request's unit of work. Transactions sent through the session are applied on
+   * a checkpoint: kept when `work` resolves (their log rows are written at the unit of work's commit), reverted when it
+   * throws. Do all of a request's chain work in one call: the append lock is held until the transaction ends.
    */
-  async transact<T>(work: (session: ChainSession) => Promise<T>): Promise<T> {
+  async transact<T>(uow: UnitOfWork, work: (session: ChainSession) => Promise<T>): Promise<T> {
     return this.exclusive(async () => {
-      const vm = await this.catchUp(this.prisma);
-      let checkpoint: { seq: number; block: number } | undefined;
+      await uow.tx.selectNoFrom((eb) => eb.fn("pg_advisory_xact_lock", [eb.lit(CHAIN_LOCK_ID)]).as("locked")).execute();
+      // Under the append lock every committed row is visible: a write of ours missing from the log did not commit.
+      await this.catchUpThrough(uow.tx, true);
+      const vm = this.vm as VM;
+      await vm.stateManager.checkpoint();
+      const mark = { seq: this.appliedSeq, block: this.lastBlock };
+      const sent: SentTx[] = [];
       const session: ChainSession = {
         view: () => this.viewOf(vm),
-        send: async (tx, key, requests, meta) => {
-          if (!checkpoint) {
-            // Serialize appends across processes, then apply what others appended meanwhile before writing after it.
-            await tx.$queryRawUnsafe(`SELECT 1 AS locked FROM pg_advisory_xact_lock(${CHAIN_LOCK_ID})`);
-            await this.catchUp(tx);
-            await vm.stateManager.checkpoint();
-            checkpoint = { seq: this.appliedSeq, block: this.lastBlock };
-          }
-          return this.sendAll(vm, tx, key, requests, meta);
+        send: async (key, requests, meta) => {
+          const batch = await this.sendAll(uow, vm, key, requests, meta);
+          sent.push(...batch);
+          return batch;
         },
       };
       try {
         const result = await work(session);
-        if (checkpoint) await vm.stateManager.commit();
+        await vm.stateManager.commit();
+        for (const [i, tx] of sent.entries()) this.unconfirmed.set(mark.seq + i + 1, tx.hash);
         return result;
       } catch (error) {
-        if (checkpoint) {
-          await vm.stateManager.revert();
-          this.appliedSeq = checkpoint.seq;
-          this.lastBlock = checkpoint.block;
-        }
+        await vm.stateManager.revert();
+        this.appliedSeq = mark.seq;
+        this.lastBlock = mark.block;
         throw error;
       }
     });
   }
 
-  private async sendAll(vm: VM, tx: Tx, key: Uint8Array, requests: TxRequest[], meta: { projectId?: string; abi?: Abi }) {
+  private async sendAll(uow: UnitOfWork, vm: VM, key: Uint8Array, requests: TxRequest[], meta: { projectId?: string; abi?: Abi }) {
     const from = addressOfKey(key);
     const sent: SentTx[] = [];
+    const rows = [];
     for (const request of requests) {
       const account = await vm.stateManager.getAccount(toAddress(from));
       const signed = signTx(vm, key, account?.nonce ?? 0n, request);
       const applied = await applyTx(vm, signed, meta.abi);
       if (applied.error) throw new ChainTxReverted(request.description, applied.error);
       const seq = this.appliedSeq + 1;
-      const blockNumber = Math.max(clockBlock(new Date()), this.lastBlock + 1);
-      await tx.sandboxChainTransaction.create({
-        data: {
-          seq,
-          blockNumber,
-          hash: applied.hash,
-          rawTx: applied.raw,
-          fromAddress: applied.from,
-          toAddress: applied.to,
-          contractAddress: applied.contractAddress,
-          projectId: meta.projectId ?? null,
-          description: request.description,
-        },
+      const blockNumber = Math.max(clockBlock(uow.now), this.lastBlock + 1);
+      rows.push({
+        seq,
+        blockNumber,
+        hash: applied.hash,
+        rawTx: applied.raw,
+        fromAddress: applied.from,
+        toAddress: applied.to,
+        contractAddress: applied.contractAddress,
+        projectId: meta.projectId ?? null,
+        description: request.description,
+        createdAt: uow.now,
       });
       this.appliedSeq = seq;
       this.lastBlock = blockNumber;
       sent.push({ ...applied, blockNumber, description: request.description });
     }
+    if (rows.length > 0) uow.insertLater("SandboxChainTransaction", rows);
     return sent;
   }
 
@@ -152,19 +203,60 @@ export class SandboxChain {
     };
   }
 
-  /** Replays the log rows not applied yet (all of them into a fresh VM at first use). */
-  private async catchUp(db: Db | Tx): Promise<VM> {
+  private fetchLog(db: Queryable, afterSeq: number): Promise<LogRow[]> {
+    return db
+      .selectFrom("SandboxChainTransaction")
+      .select(["seq", "blockNumber", "hash", "rawTx"])
+      .where("seq", ">", afterSeq)
+      .orderBy("seq")
+      .execute();
+  }
+
+  /** Inside the queue: catches up through the caller's transaction until the log connects. */
+  private async catchUpThrough(tx: Tx, strict: boolean): Promise<void> {
+    for (;;) {
+      const after = this.confirmedSeq;
+      if (await this.applyLog(await this.fetchLog(tx, after), after, strict)) return;
+    }
+  }
+
+  /**
+   * Inside the queue: applies the log rows fetched after `afterSeq` (all of them into a fresh VM at first use) and
+   * confirms this process's unconfirmed writes found among them. False when the rows do not connect to the VM's state or
+   * a write of ours turned out not to have committed (the VM is then dropped): fetch again. `strict`: the caller sees
+   * every committed row (it holds the append lock), so an unconfirmed write missing from the rows did not commit.
+   */
+  private async applyLog(rows: LogRow[], afterSeq: number, strict: boolean): Promise<boolean> {
+    if (afterSeq > this.confirmedSeq) return false; // the VM was dropped after the fetch
     this.vm ??= await newVm();
     const vm = this.vm;
-    const rows = await db.sandboxChainTransaction.findMany({ where: { seq: { gt: this.appliedSeq } }, orderBy: { seq: "asc" } });
     for (const row of rows) {
+      if (row.seq <= this.confirmedSeq) continue;
+      if (row.seq <= this.appliedSeq) {
+        if (this.unconfirmed.get(row.seq) !== row.hash) return this.drop();
+        this.unconfirmed.delete(row.seq);
+        this.confirmedSeq = row.seq;
+        continue;
+      }
       if (row.seq !== this.appliedSeq + 1) throw new Error(`sandbox chain log has a gap before seq ${row.seq}`);
       const applied = await applyTx(vm, parseRawTx(vm, row.rawTx));
       if (applied.hash !== row.hash || applied.error) throw new Error(`sandbox chain replay diverged at seq ${row.seq}`);
       this.appliedSeq = row.seq;
+      this.confirmedSeq = row.seq;
       this.lastBlock = row.blockNumber;
     }
-    return vm;
+    if (strict && this.unconfirmed.size > 0) return this.drop();
+    return true;
+  }
+
+  /** Forgets the VM: the next catch-up replays the whole log into a fresh one. */
+  private drop(): false {
+    this.vm = undefined;
+    this.appliedSeq = 0;
+    this.confirmedSeq = 0;
+    this.lastBlock = 0;
+    this.unconfirmed.clear();
+    return false;
   }
 
   /** One user of the VM at a time (reads, writes, replay). */
@@ -178,19 +270,28 @@ export class SandboxChain {
   }
 }
 
-const chains = new WeakMap<Db, SandboxChain>();
+const chains = new WeakMap<Queryable, SandboxChain>();
 
-/** The sandbox chain of a database, cached per process (a new Database, e.g. after a restart, replays the log). */
-export function sandboxChainFor(prisma: Db): SandboxChain {
-  let chain = chains.get(prisma);
+function assertDatabase(db: Queryable): void {
+  if (db.isTransaction) {
+    throw new TypeError("The sandbox chain is named by the database, not a transaction (read through one with readChainThrough)");
+  }
+}
+
+/** The sandbox chain of a database (deps.db.kysely, never a transaction), cached per process (a new Database, e.g.
+ * after a restart, replays the log). */
+export function sandboxChainFor(db: Queryable): SandboxChain {
+  assertDatabase(db);
+  let chain = chains.get(db);
   if (!chain) {
-    chain = new SandboxChain(prisma);
-    chains.set(prisma, chain);
+    chain = new SandboxChain(db);
+    chains.set(db, chain);
   }
   return chain;
 }
 
 /** Drops this process's VM for the database: the next use replays the log into a fresh EVM, as after a restart. */
-export function forgetSandboxChain(prisma: Db): void {
-  chains.delete(prisma);
+export function forgetSandboxChain(db: Queryable): void {
+  assertDatabase(db);
+  chains.delete(db);
 }

@@ -10,6 +10,7 @@ import { type DatabaseTarget, parseDatabaseUrl } from "./database-url.ts";
 import { Kysely, PostgresDialect } from "kysely";
 import type { DB } from "./kysely.ts";
 import { PGliteDialect } from "./pglite-dialect.ts";
+import { rollbackKeepsCause } from "./rollback-keeps-cause.ts";
 import { countingDialect, StatementCounter } from "./statement-counter.ts";
 import { applyMigrations } from "./migrate.ts";
 import { pgliteRunner, pgPoolRunner } from "./sql-runner.ts";
@@ -48,7 +49,7 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
     const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) as never });
     const statements = new StatementCounter();
     return {
-      kysely: new Kysely<DB>({ dialect: countingDialect(new PGliteDialect(pglite), statements) }),
+      kysely: new Kysely<DB>({ dialect: rollbackKeepsCause(countingDialect(new PGliteDialect(pglite), statements)) }),
       statements,
       prisma,
       target,
@@ -73,7 +74,7 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   const statements = new StatementCounter();
   return {
-    kysely: new Kysely<DB>({ dialect: countingDialect(new PostgresDialect({ pool }), statements) }),
+    kysely: new Kysely<DB>({ dialect: rollbackKeepsCause(countingDialect(new PostgresDialect({ pool }), statements)) }),
     statements,
     prisma,
     target,

@@ -294,7 +294,13 @@ async function runOnce(
     first = await db.transaction().execute(async (tx) => {
       const uow = new UnitOfWork(tx, now);
       if (claim) {
-        const decided = await decide(tx, claim, now);
+        const decided = await decide(tx, claim, now).catch((error) => {
+          if (error instanceof ServiceError) throw error;
+          throw new ServiceError("IDEMPOTENCY_UNAVAILABLE", "The idempotency store is unavailable; the request was not executed", {
+            retryAfterSeconds: 5,
+            cause: error,
+          });
+        });
         if (decided.kind === "replay") return { response: decided.response };
       }
       let result: Outcome | ProviderStep<unknown>;
@@ -343,7 +349,40 @@ async function runOnce(
   return finishAfterProvider(options, first.step, first.recordId, first.lockToken, now);
 }
 
-/** The provider call (no transaction open), then the second transaction: result or compensation, and the answer. */
+/** The rendered error as the key's answer. */
+function errorResponse(options: UnitOfWorkOptions, error: ServiceError): SentResponse {
+  const rendered = options.renderError(error);
+  return { status: error.status, contentType: rendered.contentType, body: JSON.stringify(rendered.body), headers: {}, replayed: false };
+}
+
+/** The in-progress claim of a two-transaction write, and how it ends. */
+interface Claim {
+  recordId: string;
+  lockToken: string;
+}
+
+function completeClaim(db: Kysely<DB>, claim: Claim, response: SentResponse) {
+  return db
+    .updateTable("IdempotencyRecord")
+    .set(responseColumns(response))
+    .where("id", "=", claim.recordId)
+    .where("state", "=", "in_progress")
+    .where("lockToken", "=", claim.lockToken)
+    .returning("id");
+}
+
+function releaseClaim(db: Kysely<DB>, claim: Claim) {
+  return db.deleteFrom("IdempotencyRecord").where("id", "=", claim.recordId).where("lockToken", "=", claim.lockToken).returning("id");
+}
+
+const lostLease = () =>
+  new ServiceError("IDEMPOTENCY_IN_PROGRESS", "Another request with this Idempotency-Key took over; retry to get its result", {
+    retryAfterSeconds: 1,
+  });
+
+/** The provider call (no transaction open), then the second transaction: the result or the compensation, with the
+ * key's answer (or, for a transient failure, the claim released so a retry executes). Errors are rethrown only after
+ * that transaction committed, so the answer and the compensation stay. */
 async function finishAfterProvider(
   options: UnitOfWorkOptions,
   step: ProviderStep<unknown>,
@@ -357,61 +396,41 @@ async function finishAfterProvider(
   } catch (error) {
     result = { ok: false, error };
   }
-  const { claim } = options;
-  return options.db.transaction().execute(async (tx) => {
-    const uow = new UnitOfWork(tx, now);
-    let response: SentResponse;
-    let thrown: unknown;
-    if (result.ok) {
-      response = serialise(await step.onResult(uow, result.value));
-    } else {
+  const claim = options.claim ? { recordId, lockToken } : undefined;
+  let settled: { response: SentResponse; rethrow?: undefined } | { response?: undefined; rethrow: unknown };
+  try {
+    settled = await options.db.transaction().execute(async (tx) => {
+      const uow = new UnitOfWork(tx, now);
+      if (result.ok) {
+        const response = serialise(await step.onResult(uow, result.value));
+        const done = await flush(tx, uow.takeDeferred(), claim ? (q) => completeClaim(q, claim, response) : undefined);
+        if (claim && done.length === 0) throw lostLease();
+        return { response };
+      }
       await step.onFailure?.(uow, result.error);
       const { error } = toServiceError(result.error);
-      const rendered = options.renderError(error);
-      response = { status: error.status, contentType: rendered.contentType, body: JSON.stringify(rendered.body), headers: {}, replayed: false };
-      thrown = result.error;
-      if (isTransient(error)) {
-        // Not an answer: free the key so a retry executes.
-        const writes = uow.takeDeferred();
-        await flush(tx, writes, claim ? (q) => q.deleteFrom("IdempotencyRecord").where("id", "=", recordId).where("lockToken", "=", lockToken).returning("id") : undefined);
-        throw thrown;
-      }
-    }
-    const writes = uow.takeDeferred();
+      // A transient failure is not an answer: the claim goes, so a retry executes.
+      const last = claim ? (q: Kysely<DB>) => (isTransient(error) ? releaseClaim(q, claim) : completeClaim(q, claim, errorResponse(options, error))) : undefined;
+      await flush(tx, uow.takeDeferred(), last);
+      return { rethrow: result.error };
+    });
+  } catch (error) {
+    // onResult (or the closing statement) failed: nothing of the second transaction committed. One statement settles
+    // the claim — the error as the key's answer, or released when transient — so the key is not held until its lease ends.
     if (claim) {
-      const updated = await flush(tx, writes, (q) =>
-        q
-          .updateTable("IdempotencyRecord")
-          .set(responseColumns(response))
-          .where("id", "=", recordId)
-          .where("state", "=", "in_progress")
-          .where("lockToken", "=", lockToken)
-          .returning("id"),
-      );
-      if (updated.length === 0) {
-        throw new ServiceError("IDEMPOTENCY_IN_PROGRESS", "Another request with this Idempotency-Key took over; retry to get its result", {
-          retryAfterSeconds: 1,
-        });
-      }
-    } else await flush(tx, writes);
-    if (thrown !== undefined) {
-      (thrown as { idempotentResponseStored?: boolean }).idempotentResponseStored = true;
-      throw thrown;
+      const { error: serviceError } = toServiceError(error);
+      const settle = isTransient(serviceError) ? releaseClaim(options.db, claim) : completeClaim(options.db, claim, errorResponse(options, serviceError));
+      await settle.execute().catch(() => {});
     }
-    return response;
-  });
+    throw error;
+  }
+  if (settled.rethrow !== undefined) throw settled.rethrow;
+  return settled.response as SentResponse;
 }
 
 /** After a business error rolled the work back: the rows kept on error and the rendered error, as the key's answer. */
 async function storeError(options: UnitOfWorkOptions, uow: UnitOfWork, error: ServiceError): Promise<void> {
-  const rendered = options.renderError(error);
-  const response: SentResponse = {
-    status: error.status,
-    contentType: rendered.contentType,
-    body: JSON.stringify(rendered.body),
-    headers: {},
-    replayed: false,
-  };
+  const response = errorResponse(options, error);
   try {
     await options.db.transaction().execute(async (tx) => {
       const again = new UnitOfWork(tx, uow.now);

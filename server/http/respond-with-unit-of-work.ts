@@ -16,7 +16,8 @@ export async function respondWithUnitOfWork(
   req: Request,
   res: Response,
   deps: UnitOfWorkDeps,
-  work: (uow: UnitOfWork) => Promise<Outcome | ProviderStep<never>>,
+  // biome-ignore lint/suspicious/noExplicitAny: a step's result type is its own business; the unit of work only passes it on
+  work: (uow: UnitOfWork) => Promise<Outcome | ProviderStep<any>>,
 ): Promise<void> {
   const sent = await runUnitOfWork(
     {
@@ -26,7 +27,7 @@ export async function respondWithUnitOfWork(
       lockSeconds: deps.config.idempotencyLockSeconds,
       renderError: (error) => renderError(req, error),
     },
-    work as (uow: UnitOfWork) => Promise<Outcome | ProviderStep<unknown>>,
+    work,
   );
   if (sent.replayed) res.setHeader("Idempotent-Replayed", "true");
   else crashAfterCommitIfInjected(req.ctx.operation?.operationId);

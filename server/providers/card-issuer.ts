@@ -28,6 +28,9 @@ export interface CardIssuerContext {
   now: Date;
   /** Sandbox `Sandbox-Simulate-Error` header: the simulator answers this failure (live issuers ignore it). */
   simulate?: CardIssuerFailure;
+  /** The id of the intent a write acts on (the programme, card, card transaction or authorization written before the
+   * call): a live issuer forwards it as its idempotency key, so a repeated call has one effect. Absent on reads. */
+  idempotencyKey?: string;
 }
 
 export interface IssuedCard {

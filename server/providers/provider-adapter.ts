@@ -28,6 +28,8 @@ export interface OperationContext {
   config: Record<string, unknown>;
   input: unknown;
   now: Date;
+  /** Forwarded to the provider so a retried call does not act twice (providers/invoke passes the invocation id). */
+  idempotencyKey?: string;
 }
 
 export interface ProviderOperationDef {

@@ -1,5 +1,5 @@
 // Category-specific provider APIs of the treasury: chain readers (chain_read) and reserve sources (token_issuance).
-import type { Db } from "../db/open-database.ts";
+import type { Queryable } from "../db/kysely.ts";
 
 export interface Erc20Reading {
   totalSupplyMinor: string;
@@ -12,7 +12,10 @@ export interface Erc20Reading {
 }
 
 export interface ChainReadContext {
-  prisma: Db;
+  /** The database (deps.db.kysely), never a transaction: the sandbox chain reader names its chain by it. A caller inside
+   * a unit of work wraps the read in readChainThrough (server/chain/sandbox-chain.ts) so the chain's log is read
+   * through its transaction. */
+  db: Queryable;
   config: Record<string, unknown>;
   chain: string;
   contractAddress: string;

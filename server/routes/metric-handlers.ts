@@ -5,6 +5,6 @@ import { authOf, type HandlerTable, param } from "./handler.ts";
 export const metricHandlers: HandlerTable = {
   async getMetric(req, res, deps) {
     const range = ((req.query as { range?: string }).range ?? "30d") as MetricRange;
-    res.json(await getMetric({ prisma: deps.db.prisma, auth: authOf(req), metricId: param(req, "metricId"), range }));
+    res.json(await getMetric({ db: deps.db.kysely, auth: authOf(req), metricId: param(req, "metricId"), range }));
   },
 };

@@ -1,35 +1,36 @@
 // Issuer treasury: mint and burn requests (four-eyes, nothing sent), their listing, supply status and stress tests.
+import type { Request, Response } from "express";
+import type { Outcome, ProviderStep, UnitOfWork } from "../db/unit-of-work.ts";
 import { getIssuanceRequest } from "../domain/treasury/get-issuance-request.ts";
 import { getTreasuryStatus } from "../domain/treasury/get-treasury-status.ts";
 import type { IssuanceStatus } from "../domain/treasury/issuance-request-dto.ts";
 import { listIssuanceRequests } from "../domain/treasury/list-issuance-requests.ts";
-import { requestIssuance } from "../domain/treasury/request-issuance.ts";
+import { type IssuanceInput, requestIssuance } from "../domain/treasury/request-issuance.ts";
 import { runTreasuryStressTest } from "../domain/treasury/run-stress-test.ts";
 import type { components } from "../generated/openapi.ts";
-import { commitWrite } from "../http/commit-write.ts";
-import { authOf, type HandlerTable, intQuery, param } from "./handler.ts";
+import { respondWithUnitOfWork } from "../http/respond-with-unit-of-work.ts";
+import { authOf, type HandlerDeps, type HandlerTable, intQuery, param } from "./handler.ts";
+
+/** respondWithUnitOfWork, for work whose provider step has a result type (its signature says ProviderStep<never>). */
+const respond = (req: Request, res: Response, deps: HandlerDeps, work: (uow: UnitOfWork) => Promise<Outcome | ProviderStep<unknown>>) =>
+  respondWithUnitOfWork(req, res, deps, work as Parameters<typeof respondWithUnitOfWork>[3]);
+
+async function issuance(req: Request, res: Response, deps: HandlerDeps, input: IssuanceInput): Promise<void> {
+  const auth = authOf(req);
+  await respond(req, res, deps, async (uow) => ({ status: 201, body: await requestIssuance({ uow, db: deps.db.kysely, auth, input }) }));
+}
 
 export const treasuryHandlers: HandlerTable = {
   async requestMint(req, res, deps) {
-    const work = await requestIssuance({
-      prisma: deps.db.prisma,
-      auth: authOf(req),
-      input: { kind: "mint", request: req.body as components["schemas"]["MintRequest"] },
-    });
-    await commitWrite({ prisma: deps.db.prisma, idempotency: deps.idempotency }, req, res, 201, work);
+    await issuance(req, res, deps, { kind: "mint", request: req.body as components["schemas"]["MintRequest"] });
   },
   async requestBurn(req, res, deps) {
-    const work = await requestIssuance({
-      prisma: deps.db.prisma,
-      auth: authOf(req),
-      input: { kind: "burn", request: req.body as components["schemas"]["BurnRequest"] },
-    });
-    await commitWrite({ prisma: deps.db.prisma, idempotency: deps.idempotency }, req, res, 201, work);
+    await issuance(req, res, deps, { kind: "burn", request: req.body as components["schemas"]["BurnRequest"] });
   },
   async listIssuanceRequests(req, res, deps) {
     const query = req.query as { issuerId?: string; kind?: "mint" | "burn"; status?: IssuanceStatus };
     res.json(
-      await listIssuanceRequests(deps.db.prisma, authOf(req), {
+      await listIssuanceRequests(deps.db.kysely, authOf(req), {
         issuerId: query.issuerId,
         kind: query.kind,
         status: query.status,
@@ -39,23 +40,17 @@ export const treasuryHandlers: HandlerTable = {
     );
   },
   async getIssuanceRequest(req, res, deps) {
-    res.json(await getIssuanceRequest(deps.db.prisma, authOf(req), param(req, "issuanceRequestId")));
+    res.json(await getIssuanceRequest(deps.db.kysely, authOf(req), param(req, "issuanceRequestId")));
   },
   async getTreasuryStatus(req, res, deps) {
-    const status = await getTreasuryStatus({
-      prisma: deps.db.prisma,
-      auth: authOf(req),
-      request: req.body as components["schemas"]["TreasuryStatusRequest"],
-    });
+    const auth = authOf(req);
+    const request = req.body as components["schemas"]["TreasuryStatusRequest"];
     // Read-only: nothing to write but the idempotency record (when a key was sent).
-    await commitWrite({ prisma: deps.db.prisma, idempotency: deps.idempotency }, req, res, 200, async () => status);
+    await respond(req, res, deps, (uow) => getTreasuryStatus({ uow, db: deps.db.kysely, auth, request }));
   },
   async runTreasuryStressTest(req, res, deps) {
-    const result = await runTreasuryStressTest({
-      prisma: deps.db.prisma,
-      auth: authOf(req),
-      request: req.body as components["schemas"]["StressTestRequest"],
-    });
-    await commitWrite({ prisma: deps.db.prisma, idempotency: deps.idempotency }, req, res, 200, async () => result);
+    const auth = authOf(req);
+    const request = req.body as components["schemas"]["StressTestRequest"];
+    await respond(req, res, deps, (uow) => runTreasuryStressTest({ uow, db: deps.db.kysely, auth, request }));
   },
 };

@@ -7,10 +7,9 @@
 //   permanent, or transient on attempt 5 → step `failed`, later steps `skipped`, run `failed`
 // `rehearse_with_failures`: the first attempt of every step fails with PROVIDER_TIMEOUT before any provider call.
 
+import type { Tx } from "../db/kysely.ts";
 import { runStep, type StepContext, type StepOutcome } from "../domain/corridors/run-step.ts";
-import type { StepName } from "../domain/corridors/workflow-dto.ts";
-import type { WorkflowRun, WorkflowStep } from "../generated/prisma/client.ts";
-import type { Tx } from "../idempotency/idempotency-store.ts";
+import type { StepName, WorkflowRunRow, WorkflowStepRow } from "../domain/corridors/workflow-dto.ts";
 
 export const MAX_ATTEMPTS = 5;
 export const RETRY_BASE_MS = 30_000;
@@ -25,15 +24,19 @@ export function retryDelayMs(attempts: number): number {
   return RETRY_BASE_MS * 2 ** (attempts - 1);
 }
 
-export async function advanceRun(tx: Tx, run: WorkflowRun, now: Date): Promise<DispatchedStep | null> {
-  const steps = await tx.workflowStep.findMany({ where: { runId: run.id }, orderBy: { position: "asc" } });
+const stepsOf = (tx: Tx, runId: string) =>
+  tx.selectFrom("WorkflowStep").selectAll().where("runId", "=", runId).orderBy("position").execute();
+
+export async function advanceRun(tx: Tx, run: WorkflowRunRow, now: Date): Promise<DispatchedStep | null> {
+  const steps = await stepsOf(tx, run.id);
   const step = steps.find((s) => s.status === "pending");
   if (!step) {
     // Nothing left to run (a run is completed with its last step); settle it rather than claim it forever.
-    await tx.workflowRun.update({
-      where: { id: run.id },
-      data: { status: "completed", nextRunAt: null, version: { increment: 1 }, updatedAt: now },
-    });
+    await tx
+      .updateTable("WorkflowRun")
+      .set({ status: "completed", nextRunAt: null, version: run.version + 1, updatedAt: now })
+      .where("id", "=", run.id)
+      .execute();
     return null;
   }
   const outputs: StepContext["outputs"] = {};
@@ -54,7 +57,7 @@ export async function advanceRun(tx: Tx, run: WorkflowRun, now: Date): Promise<D
     outcome = await runStep(step.name as StepName, {
       tx,
       run,
-      request: run.request as unknown as StepContext["request"],
+      request: run.request as StepContext["request"],
       outputs,
       stepKey: step.stepKey,
       now,
@@ -65,9 +68,9 @@ export async function advanceRun(tx: Tx, run: WorkflowRun, now: Date): Promise<D
 
 async function recordOutcome(
   tx: Tx,
-  run: WorkflowRun,
-  steps: WorkflowStep[],
-  step: WorkflowStep,
+  run: WorkflowRunRow,
+  steps: WorkflowStepRow[],
+  step: WorkflowStepRow,
   attempts: number,
   outcome: StepOutcome,
   now: Date,
@@ -87,35 +90,41 @@ async function recordOutcome(
     stepStatus = "succeeded";
     const last = steps.every((s) => s.id === step.id || s.status === "succeeded" || s.status === "skipped");
     runUpdate = last ? { status: "completed", nextRunAt: null } : { status: "running", nextRunAt: finishedAt };
-    await guardedStepUpdate(tx, step, { ...common, status: "succeeded", output: outcome.output, error: undefined });
+    // The error of an earlier attempt stays on record.
+    await guardedStepUpdate(tx, step, { ...common, status: "succeeded", output: JSON.stringify(outcome.output) });
   } else if (outcome.retryable && attempts < MAX_ATTEMPTS) {
     stepStatus = "pending";
     runUpdate = { status: "running", nextRunAt: new Date(finishedAt.getTime() + retryDelayMs(attempts)) };
-    await guardedStepUpdate(tx, step, { ...common, status: "pending", error: errorOf(outcome, true) });
+    await guardedStepUpdate(tx, step, { ...common, status: "pending", error: JSON.stringify(errorOf(outcome, true)) });
   } else {
     stepStatus = "failed";
     const message = outcome.retryable ? `${outcome.message} (gave up after ${attempts} attempts)` : outcome.message;
     runUpdate = { status: "failed", nextRunAt: null };
-    await guardedStepUpdate(tx, step, { ...common, status: "failed", error: { ...errorOf(outcome, false), message } });
-    await tx.workflowStep.updateMany({
-      where: { runId: run.id, position: { gt: step.position }, status: "pending" },
-      data: { status: "skipped", updatedAt: finishedAt },
-    });
+    await guardedStepUpdate(tx, step, { ...common, status: "failed", error: JSON.stringify({ ...errorOf(outcome, false), message }) });
+    await tx
+      .updateTable("WorkflowStep")
+      .set({ status: "skipped", updatedAt: finishedAt })
+      .where("runId", "=", run.id)
+      .where("position", ">", step.position)
+      .where("status", "=", "pending")
+      .execute();
   }
-  await tx.workflowRun.update({
-    where: { id: run.id, version: run.version },
-    data: { ...runUpdate, simulated: run.simulated || outcome.simulated, version: { increment: 1 }, updatedAt: finishedAt },
-  });
+  const updated = await tx
+    .updateTable("WorkflowRun")
+    .set({ ...runUpdate, simulated: run.simulated || outcome.simulated, version: run.version + 1, updatedAt: finishedAt })
+    .where("id", "=", run.id)
+    .where("version", "=", run.version)
+    .executeTakeFirst();
+  if (updated.numUpdatedRows === 0n) throw new Error(`workflow run ${run.id} changed while it was claimed`);
   return { workflowRunId: run.id, step: step.name as StepName, status: stepStatus };
 }
 
 /** Records a dispatch that crashed before its outcome could be recorded (its transaction rolled back, so no effect
  * committed) as a transient attempt, so a persistently failing run backs off and ends `failed` after 5 attempts. */
 export async function recordDispatchError(tx: Tx, runId: string, now: Date): Promise<DispatchedStep | null> {
-  await tx.$queryRaw`SELECT id FROM "WorkflowRun" WHERE id = ${runId} FOR UPDATE`;
-  const run = await tx.workflowRun.findUniqueOrThrow({ where: { id: runId } });
+  const run = await tx.selectFrom("WorkflowRun").selectAll().where("id", "=", runId).forUpdate().executeTakeFirstOrThrow();
   if (run.status !== "queued" && run.status !== "running") return null;
-  const steps = await tx.workflowStep.findMany({ where: { runId }, orderBy: { position: "asc" } });
+  const steps = await stepsOf(tx, runId);
   const step = steps.find((s) => s.status === "pending");
   if (!step) return null;
   const outcome: StepOutcome = {
@@ -135,8 +144,21 @@ const errorOf = (outcome: Extract<StepOutcome, { kind: "failed" }>, retryable: b
   retryable,
 });
 
+type StepChanges = Partial<
+  Pick<WorkflowStepRow, "attempts" | "provider" | "simulated" | "startedAt" | "finishedAt" | "updatedAt" | "status">
+> & {
+  output?: string;
+  error?: string;
+};
+
 /** Compare-and-set on the attempt count: a second dispatcher that somehow reached the same attempt changes nothing. */
-async function guardedStepUpdate(tx: Tx, step: WorkflowStep, data: Record<string, unknown>): Promise<void> {
-  const { count } = await tx.workflowStep.updateMany({ where: { id: step.id, status: "pending", attempts: step.attempts }, data });
-  if (count !== 1) throw new Error(`workflow step ${step.id} changed while its run was claimed`);
+async function guardedStepUpdate(tx: Tx, step: WorkflowStepRow, changes: StepChanges): Promise<void> {
+  const result = await tx
+    .updateTable("WorkflowStep")
+    .set(changes)
+    .where("id", "=", step.id)
+    .where("status", "=", "pending")
+    .where("attempts", "=", step.attempts)
+    .executeTakeFirst();
+  if (result.numUpdatedRows !== 1n) throw new Error(`workflow step ${step.id} changed while its run was claimed`);
 }

@@ -1,8 +1,9 @@
 // The workflow dispatcher: called by POST corridor/workflows/dispatch and by the in-process scheduler (same code).
 // It claims due runs one at a time — `SELECT … FOR UPDATE SKIP LOCKED` in a transaction of its own, so concurrent
 // dispatchers (several server instances) never hold the same run — and advances each claimed run by one step in that
-// transaction. A run is advanced at most once per call.
-import type { Db } from "../db/open-database.ts";
+// transaction. A run is advanced at most once per call. (Not a request: no idempotency key, no unit of work; the
+// transaction stays open across the step's provider calls because it holds the claim, see run-step.ts.)
+import type { Queryable } from "../db/kysely.ts";
 import type { Logger } from "../logger.ts";
 import { advanceRun, type DispatchedStep, recordDispatchError } from "./advance-run.ts";
 
@@ -13,10 +14,8 @@ export interface DispatchResult {
   count: number;
 }
 
-type Claimed = { id: string };
-
-export async function dispatchDueRuns(options: { prisma: Db; logger?: Logger; limit?: number }): Promise<DispatchResult> {
-  const { prisma, logger } = options;
+export async function dispatchDueRuns(options: { db: Queryable; logger?: Logger; limit?: number }): Promise<DispatchResult> {
+  const { db, logger } = options;
   const limit = Math.min(options.limit ?? DISPATCH_LIMIT, DISPATCH_LIMIT);
   const dispatched: DispatchedStep[] = [];
   const seen: string[] = [];
@@ -24,22 +23,23 @@ export async function dispatchDueRuns(options: { prisma: Db; logger?: Logger; li
     const now = new Date();
     const claim: { id: string | null } = { id: null };
     try {
-      const result = await prisma.$transaction(
-        async (tx) => {
-          const rows = await tx.$queryRaw<Claimed[]>`
-            SELECT id FROM "WorkflowRun"
-            WHERE status IN ('queued', 'running') AND "nextRunAt" <= ${now} AND NOT (id = ANY(${seen}::text[]))
-            ORDER BY "nextRunAt" ASC, id ASC
-            LIMIT 1
-            FOR UPDATE SKIP LOCKED`;
-          const claimed = rows[0];
-          if (!claimed) return { claimed: false as const };
-          claim.id = claimed.id;
-          const run = await tx.workflowRun.findUniqueOrThrow({ where: { id: claimed.id } });
-          return { claimed: true as const, step: await advanceRun(tx, run, now) };
-        },
-        { maxWait: 10_000, timeout: 60_000 },
-      );
+      const result = await db.transaction().execute(async (tx) => {
+        const run = await tx
+          .selectFrom("WorkflowRun")
+          .selectAll()
+          .where("status", "in", ["queued", "running"])
+          .where("nextRunAt", "<=", now)
+          .$if(seen.length > 0, (qb) => qb.where("id", "not in", seen))
+          .orderBy("nextRunAt", "asc")
+          .orderBy("id", "asc")
+          .limit(1)
+          .forUpdate()
+          .skipLocked()
+          .executeTakeFirst();
+        if (!run) return { claimed: false as const };
+        claim.id = run.id;
+        return { claimed: true as const, step: await advanceRun(tx, run, now) };
+      });
       if (!result.claimed) break;
       if (claim.id) seen.push(claim.id);
       if (result.step) dispatched.push(result.step);
@@ -50,8 +50,9 @@ export async function dispatchDueRuns(options: { prisma: Db; logger?: Logger; li
       if (!runId) throw error;
       seen.push(runId);
       logger?.error({ err: error, workflowRunId: runId }, "workflow run dispatch failed");
-      const recorded = await prisma
-        .$transaction((tx) => recordDispatchError(tx, runId, new Date()))
+      const recorded = await db
+        .transaction()
+        .execute((tx) => recordDispatchError(tx, runId, new Date()))
         .catch((err) => logger?.warn({ err, workflowRunId: runId }, "could not record the failed dispatch"));
       if (recorded) dispatched.push(recorded);
     }

@@ -3,6 +3,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AuthContext, Environment } from "../../server/context.ts";
+import { runUnitOfWork, type UnitOfWork } from "../../server/db/unit-of-work.ts";
 import { APPROVAL_TTL_HOURS } from "../../server/domain/approvals/approval-dto.ts";
 import { consumeApproval } from "../../server/domain/approvals/consume-approval.ts";
 import { type CreateApprovalRequestOptions, createApprovalRequest } from "../../server/domain/approvals/create-approval-request.ts";
@@ -47,9 +48,18 @@ async function actor(options: { organizationId?: string; environment?: Environme
   };
 }
 
+/** Runs `work` in a unit of work of its own (no Idempotency-Key) and returns its result as the response body. */
+async function inUnitOfWork<T>(work: (uow: UnitOfWork) => Promise<T>): Promise<T> {
+  const sent = await runUnitOfWork(
+    { db: server.db.kysely, ttlHours: 24, lockSeconds: 30, renderError: () => ({ contentType: "application/json", body: null }) },
+    async (uow) => ({ status: 200, body: await work(uow) }),
+  );
+  return JSON.parse(sent.body) as T;
+}
+
 function request(overrides: Partial<CreateApprovalRequestOptions> = {}) {
-  return server.db.prisma.$transaction((tx) =>
-    createApprovalRequest(tx, {
+  return inUnitOfWork((uow) =>
+    createApprovalRequest(uow, {
       auth: requester.auth,
       kind: "provider_operation",
       action: ACTION,
@@ -61,7 +71,7 @@ function request(overrides: Partial<CreateApprovalRequestOptions> = {}) {
 }
 
 function consume(by: Actor, approvalRequestId: string, action = ACTION, payload: unknown = PAYLOAD) {
-  return server.db.prisma.$transaction((tx) => consumeApproval(tx, { auth: by.auth, approvalRequestId, action, payload }));
+  return inUnitOfWork((uow) => consumeApproval(uow, { auth: by.auth, approvalRequestId, action, payload }));
 }
 
 const path = (id: string, verb?: "approve" | "reject") => `/api/v2/agent/approvals/${id}${verb ? `/${verb}` : ""}`;
@@ -383,8 +393,8 @@ describe("consumeApproval", () => {
   it("stays unused when the caller's transaction rolls back", async () => {
     const id = await approved();
     await expect(
-      server.db.prisma.$transaction(async (tx) => {
-        await consumeApproval(tx, { auth: requester.auth, approvalRequestId: id, action: ACTION, payload: PAYLOAD });
+      inUnitOfWork(async (uow) => {
+        await consumeApproval(uow, { auth: requester.auth, approvalRequestId: id, action: ACTION, payload: PAYLOAD });
         throw new Error("provider failed");
       }),
     ).rejects.toThrow("provider failed");

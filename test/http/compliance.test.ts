@@ -1,5 +1,7 @@
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AuthContext } from "../../server/context.ts";
+import { runUnitOfWork, type UnitOfWork } from "../../server/db/unit-of-work.ts";
 import { enforceCompliance } from "../../server/domain/compliance/enforce-compliance.ts";
 import { evaluateCompliance } from "../../server/domain/compliance/evaluate-compliance.ts";
 import { ServiceError } from "../../server/errors/service-error.ts";
@@ -270,6 +272,25 @@ describe("enforceCompliance / evaluateCompliance (module API)", () => {
     actor: "test",
   });
 
+  /** Runs `work` as a write's unit of work (with an Idempotency-Key, so a business error keeps its kept-on-error rows). */
+  async function inUnitOfWork<T>(work: (uow: UnitOfWork) => Promise<T>): Promise<T> {
+    let value: T | undefined;
+    await runUnitOfWork(
+      {
+        db: server.db.kysely,
+        claim: { organizationId: ORG, apiKeyId: complianceKeyId, method: "POST", path: "/test", key: randomUUID(), fingerprint: "test" },
+        ttlHours: 24,
+        lockSeconds: 30,
+        renderError: (error) => ({ contentType: "application/json", body: { code: error.code } }),
+      },
+      async (uow) => {
+        value = await work(uow);
+        return { status: 200, body: null };
+      },
+    );
+    return value as T;
+  }
+
   it("throws COMPLIANCE_BLOCKED with reasons and still records both decisions", async () => {
     const requestId = "req_enforce_block_1";
     const subject = {
@@ -278,7 +299,7 @@ describe("enforceCompliance / evaluateCompliance (module API)", () => {
       jurisdictions: { senderJurisdiction: "DE", receiverJurisdiction: "IR" },
       amount: { value: "2000000", currency: "USD" },
     };
-    const error = await enforceCompliance({ prisma: server.db.prisma, auth: auth(), subject, requestId }).catch((e: unknown) => e);
+    const error = await inUnitOfWork((uow) => enforceCompliance({ uow, auth: auth(), subject, requestId })).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ServiceError);
     const serviceError = error as ServiceError;
     expect(serviceError.code).toBe("COMPLIANCE_BLOCKED");
@@ -302,17 +323,20 @@ describe("enforceCompliance / evaluateCompliance (module API)", () => {
   });
 
   it("returns the decision ids on allow", async () => {
-    const result = await enforceCompliance({
-      prisma: server.db.prisma,
-      auth: auth(),
-      subject: {
-        operation: "invokeProvider",
-        addresses: [{ role: "receiver", address: CLEAN_EVM }],
-        amount: { value: "10", currency: "USDC" },
-      },
-      requestId: "req_enforce_allow_1",
-    });
-    expect(result).toEqual({
+    const result = await inUnitOfWork((uow) =>
+      enforceCompliance({
+        uow,
+        auth: auth(),
+        subject: {
+          operation: "invokeProvider",
+          addresses: [{ role: "receiver", address: CLEAN_EVM }],
+          amount: { value: "10", currency: "USDC" },
+        },
+        requestId: "req_enforce_allow_1",
+      }),
+    );
+    // enforceCompliance now returns the whole evaluation (policy, amountUsd, evaluatedAt too).
+    expect(result).toMatchObject({
       decision: "allow",
       reasons: [],
       screeningDecisionId: expect.any(String),
@@ -323,11 +347,13 @@ describe("enforceCompliance / evaluateCompliance (module API)", () => {
   });
 
   it("evaluateCompliance answers block without throwing", async () => {
-    const result = await evaluateCompliance({
-      prisma: server.db.prisma,
-      auth: auth(),
-      subject: { operation: "invokeProvider", addresses: [{ role: "receiver", address: LISTED_SOL }] },
-    });
+    const result = await inUnitOfWork((uow) =>
+      evaluateCompliance({
+        uow,
+        auth: auth(),
+        subject: { operation: "invokeProvider", addresses: [{ role: "receiver", address: LISTED_SOL }] },
+      }),
+    );
     expect(result.decision).toBe("block");
     expect(result.reasons).toEqual([{ stage: "screening", rule: "sanctions.address", message: expect.any(String) }]);
     const policy = await server.db.prisma.complianceDecision.findUnique({ where: { id: result.policyDecisionId } });

@@ -245,8 +245,8 @@ describe("two dispatchers at the same time", () => {
       for (let round = 0; round < 12; round++) {
         const calls: Array<Promise<Dispatched[]>> = Array.from({ length: 4 }, () => dispatch());
         if (second) {
-          const prisma = second.prisma;
-          calls.push(...Array.from({ length: 2 }, () => dispatchDueRuns({ prisma }).then((r) => r.dispatched as Dispatched[])));
+          const db = second.kysely;
+          calls.push(...Array.from({ length: 2 }, () => dispatchDueRuns({ db }).then((r) => r.dispatched as Dispatched[])));
         }
         const results = (await Promise.all(calls)).flat();
         all.push(...results);
@@ -271,7 +271,7 @@ describe("two dispatchers at the same time", () => {
 describe("the in-process scheduler", () => {
   it("takes a run from simulate to completed on its own, and stops cleanly", async () => {
     const id = await simulate();
-    const scheduler = startScheduler({ prisma: server.db.prisma, intervalMs: 25 });
+    const scheduler = startScheduler({ db: server.db.kysely, intervalMs: 25 });
     try {
       let status = "queued";
       for (let i = 0; i < 200 && status !== "completed" && status !== "failed"; i++) {

@@ -4,7 +4,6 @@ import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { IdempotencyStore } from "../../server/idempotency/idempotency-store.ts";
 import { createLogger } from "../../server/logger.ts";
 import { errorHandler } from "../../server/middleware/error-handler.ts";
 import { requestIdAndLogger } from "../../server/middleware/request-id.ts";
@@ -359,7 +358,7 @@ describe("a 500 never leaks internals (error middleware)", () => {
     app.get("/api/v1/throw-string", () => {
       throw "secret db password as a string";
     });
-    app.use(errorHandler({} as IdempotencyStore));
+    app.use(errorHandler());
     const listener = app.listen(0, "127.0.0.1");
     await new Promise<void>((resolve) => listener.once("listening", () => resolve()));
     url = `http://127.0.0.1:${(listener.address() as AddressInfo).port}`;

@@ -125,8 +125,8 @@ describe("idempotency", () => {
     const headers = { "idempotency-key": "expiring-1" };
     await call("POST", INVOKE, quote("57.00"), headers);
     await server.db.prisma.idempotencyRecord.updateMany({ where: { key: "expiring-1" }, data: { expiresAt: new Date(Date.now() - 1000) } });
-    const { IdempotencyStore } = await import("../../server/idempotency/idempotency-store.ts");
-    const purged = await new IdempotencyStore(server.db.prisma, server.db.sql, { ttlHours: 24, lockSeconds: 60 }).purgeExpired();
+    const { purgeExpiredIdempotencyRecords } = await import("../../server/idempotency/idempotency-store.ts");
+    const purged = await purgeExpiredIdempotencyRecords(server.db.kysely);
     expect(purged).toBeGreaterThanOrEqual(1);
     expect(await server.db.prisma.idempotencyRecord.count({ where: { key: "expiring-1" } })).toBe(0);
     const again = await call("POST", INVOKE, quote("57.00"), headers);

@@ -88,7 +88,7 @@ async function lifetimes(): Promise<{ first: () => Promise<Instance>; second: (f
   return {
     first: () => boot(database.url),
     second: async (first) => {
-      forgetSandboxChain(first.db.prisma);
+      forgetSandboxChain(first.db.kysely);
       return first;
     },
   };

@@ -1,8 +1,8 @@
 // PostgreSQL faults against a real server process whose DATABASE_URL goes through a cuttable TCP proxy:
 // - a cut inside the business transaction → 503 STORAGE_UNAVAILABLE, nothing recorded;
-// - a cut when the Idempotency-Key is reserved → 503 IDEMPOTENCY_UNAVAILABLE, nothing recorded;
-// - a full outage → liveness stays 200, readiness 503; a key not in the verification cache → 503 SERVICE_UNAVAILABLE
-//   at authentication, a cached one → IDEMPOTENCY_UNAVAILABLE (with a key) or STORAGE_UNAVAILABLE (without);
+// - a cut when the Idempotency-Key is locked and read → 503 IDEMPOTENCY_UNAVAILABLE, nothing recorded;
+// - a full outage → liveness stays 200, readiness 503; every keyed request → 503 SERVICE_UNAVAILABLE at authentication
+//   (keys are looked up on every request: no cache);
 // - an unreachable provider (a JSON-RPC node behind its own proxy) → 503 SOURCE_NOT_AVAILABLE;
 // every 503 in the surface's documented shape with Retry-After, and the same process recovers once the proxy is
 // restored: the retry with the same Idempotency-Key succeeds exactly once.
@@ -15,9 +15,10 @@ import { BANK_TRANSFER, sepaTransfer } from "./bodies.ts";
 import { SUPPLY, startFakeRpcNode, TOKEN } from "./fake-rpc-node.ts";
 
 const ORG = "org_sys_pgfault";
-// What the server sends in PostgreSQL's wire protocol (the SQL text, by Prisma or direct) at the two points we cut at.
-const BUSINESS_INSERT = /INSERT INTO ("public"\.)?"BankTransfer"/;
-const RESERVATION_INSERT = /INSERT INTO ("public"\.)?"IdempotencyRecord"/;
+// What the server sends in PostgreSQL's wire protocol (the SQL text) at the two points we cut at: the bank transfer's
+// intent (inside the unit of work's first transaction) and the statement that locks and reads the Idempotency-Key.
+const BUSINESS_INSERT = /insert into ("public"\.)?"BankTransfer"/i;
+const RESERVATION_LOCK = /pg_try_advisory_xact_lock/;
 
 let fixture: SystemFixture;
 let pgProxy: TcpProxy;
@@ -34,13 +35,10 @@ beforeAll(async () => {
   pgProxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
   rpcNode = await startFakeRpcNode();
   rpcProxy = await startTcpProxy({ host: "127.0.0.1", port: rpcNode.port });
-  // A short idempotency lock: a reservation stranded by the outage (its release could not reach the database either)
-  // blocks the key for this long.
-  // API keys verified in the last minute authenticate from memory (server/auth/api-key-cache.ts), so which 503 a
-  // request gets during an outage is deterministic: cold keys stop at authentication, warm ones get further.
+  // A short lease for the claim a two-transaction write leaves between its transactions, should an outage strand one.
   server = await fixture.start({
     databaseUrl: pgProxy.url(fixture.db.url),
-    env: { IDEMPOTENCY_LOCK_SECONDS: "2", API_KEY_CACHE_TTL_MS: "60000" },
+    env: { IDEMPOTENCY_LOCK_SECONDS: "2" },
   });
   direct = new pg.Client({ connectionString: fixture.db.url });
   await direct.connect();
@@ -129,7 +127,7 @@ describe("PostgreSQL cut inside the business transaction", () => {
 
     pgProxy.restore();
     await waitReady();
-    // The 503 could not free the key (the database was gone): the retry waits out the 2 s lock, then executes once.
+    // Nothing committed, so nothing holds the key: the retry executes once (a stranded lease would answer 409 first).
     const retry = () => call("POST", BANK_TRANSFER, sepaTransfer(ref), { "idempotency-key": key });
     const { final, inProgress } = await retryWhileInProgress(retry);
     for (const r of inProgress) expect(Number(r.headers.get("retry-after"))).toBeGreaterThan(0);
@@ -143,14 +141,14 @@ describe("PostgreSQL cut inside the business transaction", () => {
   });
 });
 
-describe("PostgreSQL cut when the Idempotency-Key is reserved", () => {
+describe("PostgreSQL cut when the Idempotency-Key is locked and read", () => {
   it("503 IDEMPOTENCY_UNAVAILABLE: the request was not executed; after restore the same key succeeds at once", async () => {
     const ref = reference();
     const key = `pg-reserve-${ref}`;
-    const cutting = pgProxy.cutWhen(RESERVATION_INSERT);
+    const cutting = pgProxy.cutWhen(RESERVATION_LOCK);
     const res = await call("POST", BANK_TRANSFER, sepaTransfer(ref), { "idempotency-key": key });
     expect(pgProxy.isCut, "the proxy never saw the statement to cut at").toBe(true);
-    expect(await cutting).toMatch(RESERVATION_INSERT);
+    expect(await cutting).toMatch(RESERVATION_LOCK);
     expectProblem503(res, "IDEMPOTENCY_UNAVAILABLE");
     expect(await transfers(ref)).toBe(0);
     expect(await idempotencyRecords(key)).toBe(0);
@@ -166,8 +164,7 @@ describe("PostgreSQL cut when the Idempotency-Key is reserved", () => {
 });
 
 describe("PostgreSQL down", () => {
-  it("liveness 200, readiness 503; a cold key → 503 SERVICE_UNAVAILABLE, a warm key → IDEMPOTENCY_UNAVAILABLE", async () => {
-    // A key never used on this server is not in the verification cache: it must be looked up in the database.
+  it("liveness 200, readiness 503; every keyed request → 503 SERVICE_UNAVAILABLE at authentication", async () => {
     const cold = api(server.url, await createKey(server, { organizationId: ORG, scopes: ["payments:write"] }));
     const ref = reference();
     const key = `pg-down-${ref}`;
@@ -181,10 +178,9 @@ describe("PostgreSQL down", () => {
     expect(await ready.json()).toMatchObject({ status: "not_ready", checks: { database: "error" } });
 
     expectProblem503(await cold("POST", BANK_TRANSFER, sepaTransfer(ref), { "idempotency-key": key }), "SERVICE_UNAVAILABLE");
-    // The key just verified authenticates from memory and is rate-limited, then cannot reserve its Idempotency-Key.
-    expectProblem503(await call("POST", BANK_TRANSFER, sepaTransfer(ref), { "idempotency-key": key }), "IDEMPOTENCY_UNAVAILABLE");
-    // Without an Idempotency-Key the same outage surfaces where the handler first needs storage.
-    expectProblem503(await call("POST", "/api/v2/agent/payments/bank-transfer/status", LOOKUP_UNKNOWN), "STORAGE_UNAVAILABLE");
+    // A key that authenticated a moment ago is looked up again: no instance trusts a key from memory.
+    expectProblem503(await call("POST", BANK_TRANSFER, sepaTransfer(ref), { "idempotency-key": key }), "SERVICE_UNAVAILABLE");
+    expectProblem503(await call("POST", "/api/v2/agent/payments/bank-transfer/status", LOOKUP_UNKNOWN), "SERVICE_UNAVAILABLE");
     // v1 renders the same outage as {error, code, requestId} (this key, too, was never used before).
     const sandbox = await v1("GET", "/api/v1/wallets");
     expect(sandbox.status).toBe(503);

@@ -1,5 +1,6 @@
 // Scale-out: separate server processes on one PostgreSQL database and one Redis, requests spread over them.
-// - idempotency: one Idempotency-Key sent concurrently to both → one effect, the rest 409 or byte-identical replays;
+// - idempotency: one Idempotency-Key sent 50 times concurrently to both → one effect, the rest 409 or byte-identical replays;
+// - API keys: a key revoked through one instance is refused by the other on its very next request (no key cache);
 // - rate limits: a budget of 10 per key is 10 in total over both instances (Redis), not 10 each;
 // - optimistic concurrency: concurrent versioned updates through both → exactly one wins, the rest 409;
 // - corridor dispatcher: both in-process schedulers plus concurrent dispatch calls on both → each step applied once.
@@ -8,6 +9,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { corridor, DISPATCH, RUN, SIMULATE } from "../helpers/corridors.ts";
 import {
+  ADMIN_TOKEN,
   connectProvider,
   createKey,
   createSystemFixture,
@@ -67,16 +69,16 @@ async function clients(servers: Pair<ServerProcess>, body: Parameters<typeof cre
 }
 
 describe("idempotency across instances", () => {
-  it("20 concurrent requests with one Idempotency-Key over two instances: one transfer, 409s or identical replays", async () => {
+  it("50 concurrent requests with one Idempotency-Key over two instances: one transfer, 409s or identical replays", async () => {
     const [one, two] = await clients(a, { organizationId: ORG, scopes: ["payments:write"] });
     const reference = `SYS-MULTI-${randomBytes(4).toString("hex").toUpperCase()}`;
     const headers = { "idempotency-key": randomUUID() };
     const send = (i: number) => (i % 2 === 0 ? one : two)("POST", BANK_TRANSFER, sepaTransfer(reference), headers);
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => send(i)));
+    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => send(i)));
 
     const created = results.filter((r) => r.status === 201);
     const inProgress = results.filter((r) => r.status === 409);
-    expect(created.length + inProgress.length, results.map((r) => `${r.status} ${r.text}`).join("\n")).toBe(20);
+    expect(created.length + inProgress.length, results.map((r) => `${r.status} ${r.text}`).join("\n")).toBe(50);
     expect(created.length).toBeGreaterThanOrEqual(1);
     for (const r of inProgress) {
       expect(r.json.code).toBe("IDEMPOTENCY_IN_PROGRESS");
@@ -94,6 +96,25 @@ describe("idempotency across instances", () => {
       expect(replay.text).toBe(created[0]?.text);
       expect(replay.headers.get("idempotent-replayed")).toBe("true");
     }
+  });
+});
+
+describe("API key revocation across instances", () => {
+  it("a key revoked through one instance is refused by the other on its very next request", async () => {
+    const created = await fetch(`${a[0].url}/api/admin/keys`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
+      body: JSON.stringify({ organizationId: ORG, environment: "sandbox", scopes: ["wallets:read"] }),
+    });
+    const { id, key } = (await created.json()) as { id: string; key: string };
+    const onSecond = api(a[1].url, key);
+    // Used on the second instance first, so any per-instance memory of the key would be warm there.
+    expect((await onSecond("GET", "/api/v1/wallets")).status).toBe(200);
+    const revoked = await fetch(`${a[0].url}/api/admin/keys/${id}`, { method: "DELETE", headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    expect(revoked.status).toBe(200);
+    const next = await onSecond("GET", "/api/v1/wallets");
+    expect(next.status).toBe(401);
+    expect(next.json.code).toBe("unauthorized");
   });
 });
 

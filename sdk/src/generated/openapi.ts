@@ -5264,8 +5264,10 @@ export interface components {
          *     (SHA-256 of the canonical JSON body). The first response — success or error,
          *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
          *     Same key with another body, path or method → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409
-         *     `IDEMPOTENCY_IN_PROGRESS`. Rate-limited (429) and unavailable (503) outcomes are not stored, so a retry executes. A request
-         *     that crashed mid-way holds its key for at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`); then a retry runs it.
+         *     `IDEMPOTENCY_IN_PROGRESS` at once (never a wait). Rate-limited (429) and unavailable (503) outcomes are not stored, so a
+         *     retry executes. The key, the effect and the stored response commit in one transaction: a request that died before
+         *     committing leaves its key free at once. A write that calls a provider holds its key during the call; if its holder dies
+         *     there, the key is free again after at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
          * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
          */
         IdempotencyKeyRequired: string;
@@ -8382,8 +8384,10 @@ export interface operations {
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
                  *     Same key with another body, path or method → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409
-                 *     `IDEMPOTENCY_IN_PROGRESS`. Rate-limited (429) and unavailable (503) outcomes are not stored, so a retry executes. A request
-                 *     that crashed mid-way holds its key for at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`); then a retry runs it.
+                 *     `IDEMPOTENCY_IN_PROGRESS` at once (never a wait). Rate-limited (429) and unavailable (503) outcomes are not stored, so a
+                 *     retry executes. The key, the effect and the stored response commit in one transaction: a request that died before
+                 *     committing leaves its key free at once. A write that calls a provider holds its key during the call; if its holder dies
+                 *     there, the key is free again after at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -8777,8 +8781,10 @@ export interface operations {
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
                  *     Same key with another body, path or method → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409
-                 *     `IDEMPOTENCY_IN_PROGRESS`. Rate-limited (429) and unavailable (503) outcomes are not stored, so a retry executes. A request
-                 *     that crashed mid-way holds its key for at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`); then a retry runs it.
+                 *     `IDEMPOTENCY_IN_PROGRESS` at once (never a wait). Rate-limited (429) and unavailable (503) outcomes are not stored, so a
+                 *     retry executes. The key, the effect and the stored response commit in one transaction: a request that died before
+                 *     committing leaves its key free at once. A write that calls a provider holds its key during the call; if its holder dies
+                 *     there, the key is free again after at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -8986,8 +8992,10 @@ export interface operations {
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
                  *     Same key with another body, path or method → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409
-                 *     `IDEMPOTENCY_IN_PROGRESS`. Rate-limited (429) and unavailable (503) outcomes are not stored, so a retry executes. A request
-                 *     that crashed mid-way holds its key for at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`); then a retry runs it.
+                 *     `IDEMPOTENCY_IN_PROGRESS` at once (never a wait). Rate-limited (429) and unavailable (503) outcomes are not stored, so a
+                 *     retry executes. The key, the effect and the stored response commit in one transaction: a request that died before
+                 *     committing leaves its key free at once. A write that calls a provider holds its key during the call; if its holder dies
+                 *     there, the key is free again after at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -9371,8 +9379,10 @@ export interface operations {
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
                  *     Same key with another body, path or method → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409
-                 *     `IDEMPOTENCY_IN_PROGRESS`. Rate-limited (429) and unavailable (503) outcomes are not stored, so a retry executes. A request
-                 *     that crashed mid-way holds its key for at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`); then a retry runs it.
+                 *     `IDEMPOTENCY_IN_PROGRESS` at once (never a wait). Rate-limited (429) and unavailable (503) outcomes are not stored, so a
+                 *     retry executes. The key, the effect and the stored response commit in one transaction: a request that died before
+                 *     committing leaves its key free at once. A write that calls a provider holds its key during the call; if its holder dies
+                 *     there, the key is free again after at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -9797,8 +9807,10 @@ export interface operations {
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
                  *     Same key with another body, path or method → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409
-                 *     `IDEMPOTENCY_IN_PROGRESS`. Rate-limited (429) and unavailable (503) outcomes are not stored, so a retry executes. A request
-                 *     that crashed mid-way holds its key for at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`); then a retry runs it.
+                 *     `IDEMPOTENCY_IN_PROGRESS` at once (never a wait). Rate-limited (429) and unavailable (503) outcomes are not stored, so a
+                 *     retry executes. The key, the effect and the stored response commit in one transaction: a request that died before
+                 *     committing leaves its key free at once. A write that calls a provider holds its key during the call; if its holder dies
+                 *     there, the key is free again after at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -10225,8 +10237,10 @@ export interface operations {
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
                  *     Same key with another body, path or method → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409
-                 *     `IDEMPOTENCY_IN_PROGRESS`. Rate-limited (429) and unavailable (503) outcomes are not stored, so a retry executes. A request
-                 *     that crashed mid-way holds its key for at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`); then a retry runs it.
+                 *     `IDEMPOTENCY_IN_PROGRESS` at once (never a wait). Rate-limited (429) and unavailable (503) outcomes are not stored, so a
+                 *     retry executes. The key, the effect and the stored response commit in one transaction: a request that died before
+                 *     committing leaves its key free at once. A write that calls a provider holds its key during the call; if its holder dies
+                 *     there, the key is free again after at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -10416,8 +10430,10 @@ export interface operations {
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
                  *     Same key with another body, path or method → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409
-                 *     `IDEMPOTENCY_IN_PROGRESS`. Rate-limited (429) and unavailable (503) outcomes are not stored, so a retry executes. A request
-                 *     that crashed mid-way holds its key for at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`); then a retry runs it.
+                 *     `IDEMPOTENCY_IN_PROGRESS` at once (never a wait). Rate-limited (429) and unavailable (503) outcomes are not stored, so a
+                 *     retry executes. The key, the effect and the stored response commit in one transaction: a request that died before
+                 *     committing leaves its key free at once. A write that calls a provider holds its key during the call; if its holder dies
+                 *     there, the key is free again after at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -11215,8 +11231,10 @@ export interface operations {
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
                  *     Same key with another body, path or method → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409
-                 *     `IDEMPOTENCY_IN_PROGRESS`. Rate-limited (429) and unavailable (503) outcomes are not stored, so a retry executes. A request
-                 *     that crashed mid-way holds its key for at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`); then a retry runs it.
+                 *     `IDEMPOTENCY_IN_PROGRESS` at once (never a wait). Rate-limited (429) and unavailable (503) outcomes are not stored, so a
+                 *     retry executes. The key, the effect and the stored response commit in one transaction: a request that died before
+                 *     committing leaves its key free at once. A write that calls a provider holds its key during the call; if its holder dies
+                 *     there, the key is free again after at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -11456,8 +11474,10 @@ export interface operations {
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
                  *     Same key with another body, path or method → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409
-                 *     `IDEMPOTENCY_IN_PROGRESS`. Rate-limited (429) and unavailable (503) outcomes are not stored, so a retry executes. A request
-                 *     that crashed mid-way holds its key for at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`); then a retry runs it.
+                 *     `IDEMPOTENCY_IN_PROGRESS` at once (never a wait). Rate-limited (429) and unavailable (503) outcomes are not stored, so a
+                 *     retry executes. The key, the effect and the stored response commit in one transaction: a request that died before
+                 *     committing leaves its key free at once. A write that calls a provider holds its key during the call; if its holder dies
+                 *     there, the key is free again after at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -12159,8 +12179,10 @@ export interface operations {
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
                  *     Same key with another body, path or method → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409
-                 *     `IDEMPOTENCY_IN_PROGRESS`. Rate-limited (429) and unavailable (503) outcomes are not stored, so a retry executes. A request
-                 *     that crashed mid-way holds its key for at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`); then a retry runs it.
+                 *     `IDEMPOTENCY_IN_PROGRESS` at once (never a wait). Rate-limited (429) and unavailable (503) outcomes are not stored, so a
+                 *     retry executes. The key, the effect and the stored response commit in one transaction: a request that died before
+                 *     committing leaves its key free at once. A write that calls a provider holds its key during the call; if its holder dies
+                 *     there, the key is free again after at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -12408,8 +12430,10 @@ export interface operations {
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
                  *     Same key with another body, path or method → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409
-                 *     `IDEMPOTENCY_IN_PROGRESS`. Rate-limited (429) and unavailable (503) outcomes are not stored, so a retry executes. A request
-                 *     that crashed mid-way holds its key for at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`); then a retry runs it.
+                 *     `IDEMPOTENCY_IN_PROGRESS` at once (never a wait). Rate-limited (429) and unavailable (503) outcomes are not stored, so a
+                 *     retry executes. The key, the effect and the stored response commit in one transaction: a request that died before
+                 *     committing leaves its key free at once. A write that calls a provider holds its key during the call; if its holder dies
+                 *     there, the key is free again after at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -12655,8 +12679,10 @@ export interface operations {
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
                  *     Same key with another body, path or method → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409
-                 *     `IDEMPOTENCY_IN_PROGRESS`. Rate-limited (429) and unavailable (503) outcomes are not stored, so a retry executes. A request
-                 *     that crashed mid-way holds its key for at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`); then a retry runs it.
+                 *     `IDEMPOTENCY_IN_PROGRESS` at once (never a wait). Rate-limited (429) and unavailable (503) outcomes are not stored, so a
+                 *     retry executes. The key, the effect and the stored response commit in one transaction: a request that died before
+                 *     committing leaves its key free at once. A write that calls a provider holds its key during the call; if its holder dies
+                 *     there, the key is free again after at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -12902,8 +12928,10 @@ export interface operations {
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
                  *     Same key with another body, path or method → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409
-                 *     `IDEMPOTENCY_IN_PROGRESS`. Rate-limited (429) and unavailable (503) outcomes are not stored, so a retry executes. A request
-                 *     that crashed mid-way holds its key for at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`); then a retry runs it.
+                 *     `IDEMPOTENCY_IN_PROGRESS` at once (never a wait). Rate-limited (429) and unavailable (503) outcomes are not stored, so a
+                 *     retry executes. The key, the effect and the stored response commit in one transaction: a request that died before
+                 *     committing leaves its key free at once. A write that calls a provider holds its key during the call; if its holder dies
+                 *     there, the key is free again after at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -13149,8 +13177,10 @@ export interface operations {
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
                  *     Same key with another body, path or method → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409
-                 *     `IDEMPOTENCY_IN_PROGRESS`. Rate-limited (429) and unavailable (503) outcomes are not stored, so a retry executes. A request
-                 *     that crashed mid-way holds its key for at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`); then a retry runs it.
+                 *     `IDEMPOTENCY_IN_PROGRESS` at once (never a wait). Rate-limited (429) and unavailable (503) outcomes are not stored, so a
+                 *     retry executes. The key, the effect and the stored response commit in one transaction: a request that died before
+                 *     committing leaves its key free at once. A write that calls a provider holds its key during the call; if its holder dies
+                 *     there, the key is free again after at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -13396,8 +13426,10 @@ export interface operations {
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
                  *     Same key with another body, path or method → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409
-                 *     `IDEMPOTENCY_IN_PROGRESS`. Rate-limited (429) and unavailable (503) outcomes are not stored, so a retry executes. A request
-                 *     that crashed mid-way holds its key for at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`); then a retry runs it.
+                 *     `IDEMPOTENCY_IN_PROGRESS` at once (never a wait). Rate-limited (429) and unavailable (503) outcomes are not stored, so a
+                 *     retry executes. The key, the effect and the stored response commit in one transaction: a request that died before
+                 *     committing leaves its key free at once. A write that calls a provider holds its key during the call; if its holder dies
+                 *     there, the key is free again after at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -13642,8 +13674,10 @@ export interface operations {
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
                  *     Same key with another body, path or method → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409
-                 *     `IDEMPOTENCY_IN_PROGRESS`. Rate-limited (429) and unavailable (503) outcomes are not stored, so a retry executes. A request
-                 *     that crashed mid-way holds its key for at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`); then a retry runs it.
+                 *     `IDEMPOTENCY_IN_PROGRESS` at once (never a wait). Rate-limited (429) and unavailable (503) outcomes are not stored, so a
+                 *     retry executes. The key, the effect and the stored response commit in one transaction: a request that died before
+                 *     committing leaves its key free at once. A write that calls a provider holds its key during the call; if its holder dies
+                 *     there, the key is free again after at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -13894,8 +13928,10 @@ export interface operations {
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
                  *     Same key with another body, path or method → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409
-                 *     `IDEMPOTENCY_IN_PROGRESS`. Rate-limited (429) and unavailable (503) outcomes are not stored, so a retry executes. A request
-                 *     that crashed mid-way holds its key for at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`); then a retry runs it.
+                 *     `IDEMPOTENCY_IN_PROGRESS` at once (never a wait). Rate-limited (429) and unavailable (503) outcomes are not stored, so a
+                 *     retry executes. The key, the effect and the stored response commit in one transaction: a request that died before
+                 *     committing leaves its key free at once. A write that calls a provider holds its key during the call; if its holder dies
+                 *     there, the key is free again after at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];

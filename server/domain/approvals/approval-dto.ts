@@ -1,8 +1,11 @@
 // The approval request as the API shows it, and the rules that derive its visible state from the stored row.
+import type { Selectable } from "kysely";
+import type { DB } from "../../db/kysely.ts";
 import type { components } from "../../generated/openapi.ts";
-import type { ApprovalRequest } from "../../generated/prisma/client.ts";
 
 export type ApprovalDto = components["schemas"]["ApprovalRequest"];
+/** The stored row, as Kysely reads it (timestamps as Date, payload parsed). */
+export type ApprovalRow = Selectable<DB["ApprovalRequest"]>;
 export type ApprovalStatus = components["schemas"]["ApprovalStatus"];
 export type ApprovalKind = "provider_operation" | "custody_wallet" | "custody_transfer" | "issuance";
 export const APPROVAL_KINDS: readonly ApprovalKind[] = ["provider_operation", "custody_wallet", "custody_transfer", "issuance"];
@@ -15,7 +18,7 @@ export const APPROVAL_TTL_HOURS = 72;
  * undecided, or approved but not yet used, reads `expired`. A used (consumed) approval stays `approved`.
  */
 export function approvalStatusOf(
-  row: Pick<ApprovalRequest, "status" | "expiresAt" | "consumedAt">,
+  row: { status: string; expiresAt: Date; consumedAt: Date | null },
   now: Date = new Date(),
 ): ApprovalStatus {
   const stored = row.status as ApprovalStatus;
@@ -25,7 +28,7 @@ export function approvalStatusOf(
 
 const iso = (d: Date | null) => (d === null ? null : d.toISOString());
 
-export function toApprovalDto(row: ApprovalRequest, now: Date = new Date()): ApprovalDto {
+export function toApprovalDto(row: ApprovalRow, now: Date = new Date()): ApprovalDto {
   return {
     approvalRequestId: row.id,
     kind: row.kind as ApprovalKind,

@@ -1,5 +1,5 @@
 import type { AuthContext } from "../../context.ts";
-import type { Tx } from "../../idempotency/idempotency-store.ts";
+import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import type { ApprovalDto } from "./approval-dto.ts";
 import { decideApprovalRequest } from "./decide-approval-request.ts";
 
@@ -11,6 +11,6 @@ export interface ApproveApprovalRequestOptions {
 }
 
 /** pending → approved, by another actor of the organization holding the approval's scope. */
-export async function approveApprovalRequest(tx: Tx, options: ApproveApprovalRequestOptions): Promise<ApprovalDto> {
-  return decideApprovalRequest(tx, { ...options, decision: "approved" });
+export async function approveApprovalRequest(uow: UnitOfWork, options: ApproveApprovalRequestOptions): Promise<ApprovalDto> {
+  return decideApprovalRequest(uow, { ...options, decision: "approved" });
 }

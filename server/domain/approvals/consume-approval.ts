@@ -1,7 +1,7 @@
 import { hasScope } from "../../auth/api-keys.ts";
 import type { AuthContext } from "../../context.ts";
+import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import { ServiceError } from "../../errors/service-error.ts";
-import type { Tx } from "../../idempotency/idempotency-store.ts";
 import { recordActivity } from "../activity/record-activity.ts";
 import { type ApprovalDto, approvalStatusOf, toApprovalDto } from "./approval-dto.ts";
 import { canonicalApprovalPayload } from "./approval-payload.ts";
@@ -20,19 +20,19 @@ export interface ConsumeApprovalOptions {
 const forbidden = (message: string) => new ServiceError("FORBIDDEN", message);
 
 /**
- * Uses an approved approval request exactly once, inside the caller's transaction (roll it back and the approval stays
+ * Uses an approved approval request exactly once, inside the caller's unit of work (roll it back and the approval stays
  * unused). 404 when it is not the key's organization's and environment's; 403 when it is not approved (pending,
  * rejected, expired), already used, or was approved for another action or payload; 409 STATE_CONFLICT when a
  * concurrent consumer won the compare-and-set.
  */
-export async function consumeApproval(tx: Tx, options: ConsumeApprovalOptions): Promise<ApprovalDto> {
+export async function consumeApproval(uow: UnitOfWork, options: ConsumeApprovalOptions): Promise<ApprovalDto> {
   const { auth, approvalRequestId, action, payload } = options;
-  const row = await findApprovalRequest(tx, auth, approvalRequestId);
+  const row = await findApprovalRequest(uow.tx, auth, approvalRequestId);
   if (!hasScope(auth.scopes, row.scope)) {
     throw forbidden(`This API key lacks the scope ${row.scope} required to use approval request ${row.id}`);
   }
   if (row.consumedAt !== null) throw forbidden(`Approval request ${row.id} was already used; an approval is single-use`);
-  const now = new Date();
+  const now = uow.now;
   const status = approvalStatusOf(row, now);
   if (status === "pending") throw forbidden(`Approval request ${row.id} is still pending; another actor must approve it first`);
   if (status === "rejected") throw forbidden(`Approval request ${row.id} was rejected`);
@@ -41,17 +41,45 @@ export async function consumeApproval(tx: Tx, options: ConsumeApprovalOptions): 
   if (canonicalApprovalPayload(payload).hash !== row.payloadHash) {
     throw forbidden(`Approval request ${row.id} was approved for another payload; the request must match the approved one exactly`);
   }
-  const { count } = await tx.approvalRequest.updateMany({
-    where: { id: row.id, version: row.version, status: "approved", consumedAt: null, expiresAt: { gt: now } },
-    data: { consumedAt: now, version: { increment: 1 }, updatedAt: now },
-  });
-  if (count === 0) throw new ServiceError("STATE_CONFLICT", `Approval request ${row.id} changed concurrently (another use won)`);
-  await recordActivity(tx, {
+  const updated = await uow.tx
+    .updateTable("ApprovalRequest")
+    .set({ consumedAt: now, version: row.version + 1, updatedAt: now })
+    .where("id", "=", row.id)
+    .where("version", "=", row.version)
+    .where("status", "=", "approved")
+    .where("consumedAt", "is", null)
+    .where("expiresAt", ">", now)
+    .returningAll()
+    .executeTakeFirst();
+  if (!updated) throw new ServiceError("STATE_CONFLICT", `Approval request ${row.id} changed concurrently (another use won)`);
+  recordActivity(uow, {
     organizationId: row.organizationId,
     environment: row.environment,
     type: "approval.consumed",
     resourceId: row.id,
   });
-  const updated = await tx.approvalRequest.findUniqueOrThrow({ where: { id: row.id } });
   return toApprovalDto(updated, now);
+}
+
+/**
+ * Undoes a use whose guarded operation then failed at the provider (two-transaction operations consume the approval
+ * before the provider call): the approval is unused again, so the operation can be retried with it. A compare-and-set
+ * on the version the use left; the version still advances (a released approval is a new state, never an old one).
+ */
+export async function releaseApproval(uow: UnitOfWork, consumed: ApprovalDto): Promise<void> {
+  const released = await uow.tx
+    .updateTable("ApprovalRequest")
+    .set({ consumedAt: null, version: consumed.version + 1, updatedAt: uow.now })
+    .where("id", "=", consumed.approvalRequestId)
+    .where("version", "=", consumed.version)
+    .where("consumedAt", "is not", null)
+    .returning(["organizationId", "environment"])
+    .executeTakeFirst();
+  if (!released) return; // changed since: nothing of ours to undo
+  recordActivity(uow, {
+    organizationId: released.organizationId,
+    environment: released.environment,
+    type: "approval.released",
+    resourceId: consumed.approvalRequestId,
+  });
 }

@@ -1,6 +1,5 @@
 import type { AuthContext } from "../../context.ts";
-import { Prisma } from "../../generated/prisma/client.ts";
-import type { Tx } from "../../idempotency/idempotency-store.ts";
+import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import { newId } from "../../lib/ids.ts";
 import { recordActivity } from "../activity/record-activity.ts";
 import { APPROVAL_KINDS, APPROVAL_TTL_HOURS, type ApprovalDto, type ApprovalKind, toApprovalDto } from "./approval-dto.ts";
@@ -25,8 +24,8 @@ export interface CreateApprovalRequestOptions {
 
 const SCOPE = /^[a-z]+:(read|write)$/;
 
-/** Creates a `pending` approval request inside the caller's transaction (so it exists exactly when the guarded write does). */
-export async function createApprovalRequest(tx: Tx, options: CreateApprovalRequestOptions): Promise<ApprovalDto> {
+/** Creates a `pending` approval request in the caller's unit of work (so it exists exactly when the guarded write does). */
+export async function createApprovalRequest(uow: UnitOfWork, options: CreateApprovalRequestOptions): Promise<ApprovalDto> {
   const { auth, kind, action, scope, payload, resourceId } = options;
   const ttlHours = options.ttlHours ?? APPROVAL_TTL_HOURS;
   // Programming errors of the calling code, not client errors.
@@ -35,16 +34,17 @@ export async function createApprovalRequest(tx: Tx, options: CreateApprovalReque
   if (!SCOPE.test(scope)) throw new TypeError(`Approval scope ${scope} is not <resource>:<read|write>`);
   if (!Number.isFinite(ttlHours) || ttlHours <= 0) throw new RangeError("Approval ttlHours must be a positive number");
   const { json, hash } = canonicalApprovalPayload(payload);
-  const now = new Date();
-  const row = await tx.approvalRequest.create({
-    data: {
+  const now = uow.now;
+  const row = await uow.tx
+    .insertInto("ApprovalRequest")
+    .values({
       id: newId("apr"),
       organizationId: auth.organizationId,
       environment: auth.environment,
       kind,
       action,
       scope,
-      payload: json === null ? Prisma.JsonNull : (json as Prisma.InputJsonValue),
+      payload: JSON.stringify(json),
       payloadHash: hash,
       status: "pending",
       requestedByActor: auth.actor,
@@ -53,9 +53,10 @@ export async function createApprovalRequest(tx: Tx, options: CreateApprovalReque
       resourceId: resourceId ?? null,
       createdAt: now,
       updatedAt: now,
-    },
-  });
-  await recordActivity(tx, {
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  recordActivity(uow, {
     organizationId: auth.organizationId,
     environment: auth.environment,
     type: "approval.requested",

@@ -1,13 +1,17 @@
 import type { AuthContext } from "../../context.ts";
+import type { Queryable } from "../../db/kysely.ts";
 import { notFound } from "../../errors/service-error.ts";
-import type { ApprovalRequest } from "../../generated/prisma/client.ts";
-import type { Tx } from "../../idempotency/idempotency-store.ts";
+import type { ApprovalRow } from "./approval-dto.ts";
 
 /** Loads an approval request of the key's organization and environment; any other one is indistinguishable from a missing one. */
-export async function findApprovalRequest(db: Tx, auth: AuthContext, approvalRequestId: string): Promise<ApprovalRequest> {
-  const row = await db.approvalRequest.findFirst({
-    where: { id: approvalRequestId, organizationId: auth.organizationId, environment: auth.environment },
-  });
+export async function findApprovalRequest(db: Queryable, auth: AuthContext, approvalRequestId: string): Promise<ApprovalRow> {
+  const row = await db
+    .selectFrom("ApprovalRequest")
+    .selectAll()
+    .where("id", "=", approvalRequestId)
+    .where("organizationId", "=", auth.organizationId)
+    .where("environment", "=", auth.environment)
+    .executeTakeFirst();
   if (!row) throw notFound("Approval request");
   return row;
 }

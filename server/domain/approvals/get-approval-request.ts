@@ -1,7 +1,7 @@
 import { hasScope } from "../../auth/api-keys.ts";
 import type { AuthContext } from "../../context.ts";
+import type { Queryable } from "../../db/kysely.ts";
 import { ServiceError } from "../../errors/service-error.ts";
-import type { Tx } from "../../idempotency/idempotency-store.ts";
 import { type ApprovalDto, toApprovalDto } from "./approval-dto.ts";
 import { findApprovalRequest } from "./find-approval-request.ts";
 
@@ -11,7 +11,7 @@ export interface GetApprovalRequestOptions {
 }
 
 /** Reads an approval request; needs the read scope of the approval's resource (e.g. `wallets:read` for `wallets:write`). */
-export async function getApprovalRequest(db: Tx, { auth, approvalRequestId }: GetApprovalRequestOptions): Promise<ApprovalDto> {
+export async function getApprovalRequest(db: Queryable, { auth, approvalRequestId }: GetApprovalRequestOptions): Promise<ApprovalDto> {
   const row = await findApprovalRequest(db, auth, approvalRequestId);
   const readScope = `${row.scope.split(":")[0]}:read`;
   if (!hasScope(auth.scopes, readScope)) {

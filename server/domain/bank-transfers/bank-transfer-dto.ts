@@ -1,7 +1,11 @@
+import type { Selectable } from "kysely";
+import type { DB } from "../../db/kysely.ts";
 import type { components } from "../../generated/openapi.ts";
-import type { BankTransfer } from "../../generated/prisma/client.ts";
 import type { BankAccount } from "../../providers/capabilities/bank-transfers.ts";
+import { numericToMinor } from "../money/minor-units.ts";
 import { formatCurrencyAmount, maskAccountNumber } from "./bank-rails.ts";
+
+export type BankTransferRow = Selectable<DB["BankTransfer"]>;
 
 export type BankTransferDto = components["schemas"]["BankTransfer"];
 type AccountSummary = components["schemas"]["BankAccountSummary"];
@@ -24,12 +28,12 @@ export function summarizeAccount(account: BankAccount): AccountSummary {
   };
 }
 
-export function toBankTransferDto(row: BankTransfer): BankTransferDto {
+export function toBankTransferDto(row: BankTransferRow): BankTransferDto {
   return {
     id: row.id,
     transferId: row.id,
     status: row.status as BankTransferDto["status"],
-    amount: formatCurrencyAmount(BigInt(row.amountMinor.toFixed(0)), row.currency),
+    amount: formatCurrencyAmount(numericToMinor(row.amountMinor, 0), row.currency),
     currency: row.currency,
     rail: row.rail as BankTransferDto["rail"],
     source: summarizeAccount(row.source as unknown as BankAccount),

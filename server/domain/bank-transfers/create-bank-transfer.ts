@@ -1,7 +1,12 @@
 // POST bank-transfer: validate the order against its rail → resolve the provider (fail closed in production) → screen
-// and evaluate policy → record `pending` and hand it to the provider in one transaction.
+// and evaluate policy → record `pending` → hand it to the provider → record the provider's id.
+//
+// Two transactions (server/db/unit-of-work.ts): the provider call must not run inside a transaction. The first records
+// the `pending` transfer (the intent) and the compliance decisions; the provider is called with the transfer id as its
+// idempotency key; the second records the provider's id and the activity event, or deletes the intent when the provider
+// failed (502, nothing recorded). If the transfer cannot be recorded, nothing reaches the provider.
 import type { AuthContext } from "../../context.ts";
-import type { Db } from "../../db/open-database.ts";
+import { afterProviderCall, type ProviderStep, type UnitOfWork } from "../../db/unit-of-work.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
 import { newId } from "../../lib/ids.ts";
@@ -9,22 +14,21 @@ import { recordActivity } from "../activity/record-activity.ts";
 import { enforceCompliance } from "../compliance/enforce-compliance.ts";
 import { formatUsd36, toUsdMinor36 } from "../compliance/usd-rates.ts";
 import { validateBankOrder } from "./bank-rails.ts";
-import { type BankTransferDto, toBankTransferDto } from "./bank-transfer-dto.ts";
+import { type BankTransferRow, toBankTransferDto } from "./bank-transfer-dto.ts";
 import { callBankProvider } from "./call-bank-provider.ts";
-import type { PreparedWrite } from "./prepared-write.ts";
 import { resolveBankProvider } from "./resolve-bank-provider.ts";
 
 type CreateRequest = components["schemas"]["CreateBankTransferRequest"];
 
 export interface CreateBankTransferOptions {
-  prisma: Db;
+  uow: UnitOfWork;
   auth: AuthContext;
   request: CreateRequest;
   requestId: string;
 }
 
-export async function createBankTransfer(options: CreateBankTransferOptions): Promise<PreparedWrite<BankTransferDto>> {
-  const { prisma, auth, request, requestId } = options;
+export async function createBankTransfer(options: CreateBankTransferOptions): Promise<ProviderStep<{ providerTransferId: string }>> {
+  const { uow, auth, request, requestId } = options;
   const { rail, amountMinor, errors } = validateBankOrder(request, {
     amount: "/body/amount",
     currency: "/body/currency",
@@ -36,9 +40,9 @@ export async function createBankTransfer(options: CreateBankTransferOptions): Pr
   if (errors.length > 0 || amountMinor === null) {
     throw new ServiceError("VALIDATION_ERROR", errors.map((e) => `${e.path} ${e.message}`).join("; "), { errors });
   }
-  const provider = await resolveBankProvider(prisma, auth);
+  const provider = await resolveBankProvider(uow.tx, auth);
   await enforceCompliance({
-    prisma,
+    uow,
     auth,
     requestId,
     subject: {
@@ -57,40 +61,47 @@ export async function createBankTransfer(options: CreateBankTransferOptions): Pr
     },
   });
 
-  return {
-    status: 201,
-    async commit(tx) {
-      const now = new Date();
-      const id = newId("bt");
-      // Recorded first: if the record cannot be written, nothing reaches the provider.
-      await tx.bankTransfer.create({
-        data: {
-          id,
-          organizationId: auth.organizationId,
-          environment: auth.environment,
-          status: "pending",
-          amountMinor: amountMinor.toString(),
-          currency: request.currency,
-          rail,
-          source: request.source as object,
-          destination: request.destination as object,
-          reference: request.reference ?? null,
-          purposeCode: request.purposeCode ?? null,
-          jurisdiction: request.jurisdiction ?? [],
-          operatorJurisdiction: request.operatorJurisdiction ?? null,
-          senderJurisdiction: request.senderJurisdiction,
-          receiverJurisdiction: request.receiverJurisdiction,
-          provider: provider.slug,
-          connectionId: provider.connectionId,
-          simulated: provider.simulated,
-          statusHistory: [{ status: "pending", at: now.toISOString() }],
-          createdAt: now,
-          updatedAt: now,
-        },
-      });
-      // A provider failure rolls the record back (502, nothing recorded). The transfer id is the provider's
-      // idempotency key, so a retried commit never creates a second transfer at the provider.
-      const { providerTransferId } = await callBankProvider("create the transfer", () =>
+  const now = uow.now;
+  const id = newId("bt");
+  // The intent, as the API shows it; nothing in this transaction reads it back, so it is written with the commit.
+  const row: BankTransferRow = {
+    id,
+    organizationId: auth.organizationId,
+    environment: auth.environment,
+    status: "pending",
+    amountMinor: amountMinor.toString(),
+    currency: request.currency,
+    rail,
+    source: request.source,
+    destination: request.destination,
+    reference: request.reference ?? null,
+    purposeCode: request.purposeCode ?? null,
+    jurisdiction: request.jurisdiction ?? [],
+    operatorJurisdiction: request.operatorJurisdiction ?? null,
+    senderJurisdiction: request.senderJurisdiction,
+    receiverJurisdiction: request.receiverJurisdiction,
+    provider: provider.slug,
+    connectionId: provider.connectionId,
+    simulated: provider.simulated,
+    providerTransferId: null,
+    providerReference: null,
+    statusHistory: [{ status: "pending", at: now.toISOString() }],
+    failureReason: null,
+    version: 1,
+    createdAt: now,
+    updatedAt: now,
+  };
+  uow.insertLater("BankTransfer", {
+    ...row,
+    source: JSON.stringify(row.source),
+    destination: JSON.stringify(row.destination),
+    statusHistory: JSON.stringify(row.statusHistory),
+  });
+
+  return afterProviderCall({
+    // The transfer id is the provider's idempotency key: a retried call never creates a second transfer there.
+    call: () =>
+      callBankProvider("create the transfer", () =>
         provider.api.create(
           { config: provider.config, now },
           {
@@ -104,17 +115,22 @@ export async function createBankTransfer(options: CreateBankTransferOptions): Pr
             purposeCode: request.purposeCode ?? null,
           },
         ),
-      );
-      const row = await tx.bankTransfer.update({ where: { id }, data: { providerTransferId } });
+      ),
+    async onResult(uow2, { providerTransferId }) {
+      uow2.deferLater((db) => db.updateTable("BankTransfer").set({ providerTransferId, updatedAt: uow2.now }).where("id", "=", id));
       const usd = toUsdMinor36(request.amount, request.currency);
-      await recordActivity(tx, {
+      recordActivity(uow2, {
         organizationId: auth.organizationId,
         environment: auth.environment,
         type: "bank_transfer.created",
         resourceId: id,
         ...(usd.kind === "ok" ? { amountUsd: formatUsd36(usd.usdMinor) } : {}),
       });
-      return toBankTransferDto(row);
+      return { status: 201, body: toBankTransferDto({ ...row, providerTransferId }) };
     },
-  };
+    // The provider refused or could not be reached: the transfer was never created; nothing stays recorded.
+    async onFailure(uow2) {
+      uow2.deferLater((db) => db.deleteFrom("BankTransfer").where("id", "=", id));
+    },
+  });
 }

@@ -1,8 +1,8 @@
 import type { AuthContext } from "../../context.ts";
+import type { Queryable, Tx } from "../../db/kysely.ts";
 import { notFound, ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
-import type { BankTransfer } from "../../generated/prisma/client.ts";
-import type { Tx } from "../../idempotency/idempotency-store.ts";
+import type { BankTransferRow } from "./bank-transfer-dto.ts";
 
 type LookupRequest = components["schemas"]["BankTransferLookupRequest"];
 
@@ -10,10 +10,14 @@ export const TERMINAL_BANK_STATUSES = new Set(["completed", "failed", "returned"
 
 /** The transfer of the key's organization and environment (404 otherwise), checked against the regime the caller names:
  * `senderJurisdiction` / `receiverJurisdiction` must be the transfer's (400 VALIDATION_ERROR). */
-export async function findBankTransfer(db: Tx, auth: AuthContext, request: LookupRequest): Promise<BankTransfer> {
-  const row = await db.bankTransfer.findFirst({
-    where: { id: request.transferId, organizationId: auth.organizationId, environment: auth.environment },
-  });
+export async function findBankTransfer(db: Queryable, auth: AuthContext, request: LookupRequest): Promise<BankTransferRow> {
+  const row = await db
+    .selectFrom("BankTransfer")
+    .selectAll()
+    .where("id", "=", request.transferId)
+    .where("organizationId", "=", auth.organizationId)
+    .where("environment", "=", auth.environment)
+    .executeTakeFirst();
   if (!row) throw notFound("Bank transfer");
   const errors = [];
   if (row.senderJurisdiction !== request.senderJurisdiction) {
@@ -30,7 +34,6 @@ export async function findBankTransfer(db: Tx, auth: AuthContext, request: Looku
 }
 
 /** Locks the transfer row for the rest of the transaction and returns its current state. */
-export async function lockBankTransfer(tx: Tx, id: string): Promise<BankTransfer> {
-  await tx.$queryRaw`SELECT id FROM "BankTransfer" WHERE id = ${id} FOR UPDATE`;
-  return tx.bankTransfer.findUniqueOrThrow({ where: { id } });
+export async function lockBankTransfer(tx: Tx, id: string): Promise<BankTransferRow> {
+  return tx.selectFrom("BankTransfer").selectAll().where("id", "=", id).forUpdate().executeTakeFirstOrThrow();
 }

@@ -1,6 +1,6 @@
 import { ServiceError } from "../../errors/service-error.ts";
 import { ASSET_DECIMALS, type Stablecoin } from "../money/assets.ts";
-import { formatMinor, parseDecimalToMinor } from "../money/minor-units.ts";
+import { formatMinor, numericToMinor, parseDecimalToMinor } from "../money/minor-units.ts";
 
 /** Parses an amount of the programme's funding asset into minor units; more decimals than the asset has → 422
  * CARD_REQUEST_REJECTED, and so is zero unless `allowZero`. */
@@ -23,5 +23,5 @@ export function parseCardAmount(value: string, asset: string, field: string, opt
 /** Minor units of `asset` as a decimal string ("250.00"). */
 export const formatCardAmount = (minor: bigint, asset: string): string => formatMinor(minor, ASSET_DECIMALS[asset as Stablecoin]);
 
-/** A Decimal(78,0) column value as minor units (toFixed never uses exponent notation, unlike toString). */
-export const decimalToMinor = (value: { toFixed(dp?: number): string }): bigint => BigInt(value.toFixed(0));
+/** A Decimal(78,0) column value (numeric text, as both drivers return it) as minor units. */
+export const decimalToMinor = (value: string): bigint => numericToMinor(value, 0);

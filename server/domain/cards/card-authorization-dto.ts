@@ -1,14 +1,14 @@
 import type { components } from "../../generated/openapi.ts";
-import type { CardAuthorization, CardTransaction } from "../../generated/prisma/client.ts";
 import { decimalToMinor, formatCardAmount } from "./card-amount.ts";
 import { toCardBalanceDto } from "./card-dto.ts";
+import type { CardAuthorizationRow, CardTransactionRow } from "./card-rows.ts";
 import { merchantDto, toCardTransactionDto } from "./card-transaction-dto.ts";
 import type { CardBalanceMinor } from "./read-card-balance.ts";
 
 export type CardAuthorizationDto = components["schemas"]["CardAuthorization"];
 
 /** Minor units still held by an authorization. */
-export function heldMinor(authorization: CardAuthorization): bigint {
+export function heldMinor(authorization: CardAuthorizationRow): bigint {
   if (authorization.status !== "pending") return 0n;
   return (
     decimalToMinor(authorization.amountMinor) - decimalToMinor(authorization.capturedMinor) - decimalToMinor(authorization.reversedMinor)
@@ -16,8 +16,8 @@ export function heldMinor(authorization: CardAuthorization): bigint {
 }
 
 export function toCardAuthorizationDto(
-  authorization: CardAuthorization,
-  created: CardTransaction[],
+  authorization: CardAuthorizationRow,
+  created: CardTransactionRow[],
   balance: CardBalanceMinor,
 ): CardAuthorizationDto {
   const { asset } = authorization;

@@ -1,5 +1,5 @@
-import type { Cardholder, CardProgramme } from "../../generated/prisma/client.ts";
 import type { ComplianceSubject } from "../compliance/types.ts";
+import type { CardholderRow, CardProgrammeRow } from "./card-rows.ts";
 
 export interface CardholderParty {
   name: string;
@@ -11,8 +11,8 @@ export interface CardholderParty {
  * the amount at stake (funding, or a per-authorization limit) against the organization's per-operation amount limit. */
 export function cardComplianceSubject(options: {
   operation: string;
-  programme: Pick<CardProgramme, "jurisdictions">;
-  cardholder?: CardholderParty | Cardholder;
+  programme: Pick<CardProgrammeRow, "jurisdictions">;
+  cardholder?: CardholderParty | Pick<CardholderRow, "name" | "dateOfBirth" | "billingAddress">;
   amount?: { value: string; currency: string };
 }): ComplianceSubject {
   const { operation, programme, cardholder, amount } = options;

@@ -1,6 +1,6 @@
 import type { components } from "../../generated/openapi.ts";
-import type { Card } from "../../generated/prisma/client.ts";
 import { formatCardAmount } from "./card-amount.ts";
+import type { CardRow } from "./card-rows.ts";
 import type { CardBalanceMinor } from "./read-card-balance.ts";
 import { storedLimits } from "./validate-card-limits.ts";
 
@@ -17,7 +17,7 @@ export function toCardBalanceDto(balance: CardBalanceMinor, asset: string): Card
 }
 
 /** The card as the API shows it: never a card number or CVC (none is stored). */
-export function toCardDto(card: Card, asset: string, balance: CardBalanceMinor): CardDto {
+export function toCardDto(card: CardRow, asset: string, balance: CardBalanceMinor): CardDto {
   return {
     cardId: card.id,
     programmeId: card.programmeId,

@@ -1,9 +1,9 @@
 import type { components } from "../../generated/openapi.ts";
-import type { CardProgramme } from "../../generated/prisma/client.ts";
+import type { CardProgrammeRow } from "./card-rows.ts";
 
 export type CardProgrammeDto = components["schemas"]["CardProgramme"];
 
-export function toCardProgrammeDto(programme: CardProgramme): CardProgrammeDto {
+export function toCardProgrammeDto(programme: CardProgrammeRow): CardProgrammeDto {
   return {
     programmeId: programme.id,
     name: programme.name,

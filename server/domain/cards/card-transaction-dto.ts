@@ -1,6 +1,6 @@
 import type { components } from "../../generated/openapi.ts";
-import type { CardTransaction } from "../../generated/prisma/client.ts";
 import { decimalToMinor, formatCardAmount } from "./card-amount.ts";
+import type { CardTransactionRow } from "./card-rows.ts";
 
 export type CardTransactionDto = components["schemas"]["CardTransaction"];
 export type MerchantDto = components["schemas"]["Merchant"];
@@ -20,7 +20,7 @@ export function merchantDto(row: {
   };
 }
 
-export function toCardTransactionDto(row: CardTransaction): CardTransactionDto {
+export function toCardTransactionDto(row: CardTransactionRow): CardTransactionDto {
   return {
     transactionId: row.id,
     type: row.type as CardTransactionDto["type"],

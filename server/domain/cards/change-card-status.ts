@@ -1,72 +1,71 @@
 import type { AuthContext } from "../../context.ts";
-import type { Db } from "../../db/open-database.ts";
+import type { ProviderStep, UnitOfWork } from "../../db/unit-of-work.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import type { CardIssuerFailure } from "../../providers/card-issuer.ts";
 import { recordActivity } from "../activity/record-activity.ts";
 import { enforceCompliance } from "../compliance/enforce-compliance.ts";
-import { beginCardWrite } from "./begin-card-write.ts";
-import { bumpCardVersion } from "./bump-card-version.ts";
-import { callCardIssuer } from "./call-card-issuer.ts";
+import { bumpCardVersion, revertCardUpdate } from "./bump-card-version.ts";
+import { afterCardIssuerCall } from "./call-card-issuer.ts";
 import { cardComplianceSubject } from "./card-compliance-subject.ts";
-import { type CardDto, toCardDto } from "./card-dto.ts";
+import { toCardDto } from "./card-dto.ts";
 import { CARD_TRANSITIONS, type CardStatusAction } from "./card-transitions.ts";
 import { findCard } from "./find-card.ts";
 import { guardCardWrite } from "./guard-card-write.ts";
-import { lockCard } from "./lock-card.ts";
-import type { PreparedCardWrite } from "./prepared-card-write.ts";
 import { readCardBalance } from "./read-card-balance.ts";
-import { resolveCardIssuer } from "./resolve-card-issuer.ts";
+import { issuerContextFor, resolveCardIssuer } from "./resolve-card-issuer.ts";
 
 const ACTIVITY: Record<CardStatusAction, string> = { freeze: "card.frozen", unfreeze: "card.unfrozen", deactivate: "card.deactivated" };
 
 /** Freeze, unfreeze or deactivate (see CARD_TRANSITIONS); anything else → 409 CARD_RECORD_CONFLICT. Unfreezing re-enables
  * spend, so it re-screens the cardholder and the programme's jurisdictions first; freezing and deactivating are
- * protective and never screened. */
+ * protective and never screened. Two transactions (see afterCardIssuerCall): the new status is written under the card's
+ * lock, the issuer applies it, and a refusal puts the card back as it was. */
 export async function changeCardStatus(options: {
-  prisma: Db;
+  uow: UnitOfWork;
   auth: AuthContext;
   cardId: string;
   action: CardStatusAction;
   reason?: string;
   simulate?: CardIssuerFailure;
   requestId: string;
-}): Promise<PreparedCardWrite<CardDto>> {
-  const { prisma, auth, cardId, action, reason, simulate, requestId } = options;
-  const issuer = await resolveCardIssuer({ prisma, auth, simulate });
-  const found = await findCard(prisma, auth, cardId);
+}): Promise<ProviderStep<never>> {
+  const { uow, auth, cardId, action, reason, simulate, requestId } = options;
+  const issuer = await resolveCardIssuer({ db: uow.tx, auth, simulate, now: uow.now });
+  const card = await findCard(uow.tx, auth, cardId, { forUpdate: true });
   const transition = CARD_TRANSITIONS[action];
-  const conflict = (status: string) =>
-    new ServiceError("CARD_RECORD_CONFLICT", `A ${status} card cannot be ${action === "unfreeze" ? "unfrozen" : `${action}d`}`, {
-      extensions: { currentStatus: status },
+  // Checked before screening, so a transition that cannot happen records no compliance decision.
+  if (!(transition.from as readonly string[]).includes(card.status)) {
+    throw new ServiceError("CARD_RECORD_CONFLICT", `A ${card.status} card cannot be ${action === "unfreeze" ? "unfrozen" : `${action}d`}`, {
+      extensions: { currentStatus: card.status },
     });
-  // Checked before screening too, so a transition that cannot happen records no compliance decision; the check under the
-  // card lock below stays authoritative against concurrent changes.
-  if (!(transition.from as readonly string[]).includes(found.status)) throw conflict(found.status);
+  }
   if (action === "unfreeze") {
     await enforceCompliance({
-      prisma,
+      uow,
       auth,
-      subject: cardComplianceSubject({ operation: "unfreezeCard", programme: found.programme, cardholder: found.cardholder }),
+      subject: cardComplianceSubject({ operation: "unfreezeCard", programme: card.programme, cardholder: card.cardholder }),
       requestId,
     });
   }
-  return {
-    status: 200,
-    conflict: "CARD_RECORD_CONFLICT",
-    async commit(tx) {
-      await beginCardWrite(tx);
-      const card = await lockCard(tx, auth, cardId);
-      if (!(transition.from as readonly string[]).includes(card.status)) throw conflict(card.status);
-      await callCardIssuer(() => issuer.api.setCardStatus(issuer.ctx, { reference: card.providerReference, status: transition.to }));
-      const updated = await bumpCardVersion(tx, card, { status: transition.to, statusReason: reason ?? null });
-      await recordActivity(tx, {
+  const updated = await bumpCardVersion(uow, card, { status: transition.to, statusReason: reason ?? null });
+  const balance = await guardCardWrite("record", () => readCardBalance(uow.tx, auth, cardId));
+  const body = toCardDto(updated, card.programme.fundingAsset, balance);
+
+  return afterCardIssuerCall({
+    call: () =>
+      issuer.api.setCardStatus(issuerContextFor(issuer, `${cardId}:${requestId}`), {
+        reference: card.providerReference,
+        status: transition.to,
+      }),
+    async confirm(uow2) {
+      recordActivity(uow2, {
         organizationId: auth.organizationId,
         environment: auth.environment,
         type: ACTIVITY[action],
         resourceId: cardId,
       });
-      const balance = await guardCardWrite("record", () => readCardBalance(tx, auth, cardId));
-      return toCardDto(updated, found.programme.fundingAsset, balance);
+      return { status: 200, body };
     },
-  };
+    compensate: (uow2) => revertCardUpdate(uow2, card, updated, ["status", "statusReason"]),
+  });
 }

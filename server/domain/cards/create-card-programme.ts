@@ -1,5 +1,5 @@
 import type { AuthContext } from "../../context.ts";
-import type { Db } from "../../db/open-database.ts";
+import type { ProviderStep, UnitOfWork } from "../../db/unit-of-work.ts";
 import { isUniqueViolation } from "../../errors/database-errors.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
@@ -8,15 +8,13 @@ import type { CardIssuerFailure } from "../../providers/card-issuer.ts";
 import { recordActivity } from "../activity/record-activity.ts";
 import { enforceCompliance } from "../compliance/enforce-compliance.ts";
 import { ASSET_DECIMALS, type Stablecoin } from "../money/assets.ts";
-import { beginCardWrite } from "./begin-card-write.ts";
-import { callCardIssuer } from "./call-card-issuer.ts";
+import { afterCardIssuerCall } from "./call-card-issuer.ts";
 import { programmeFundingAccount, SANDBOX_TEST_FUNDS_ACCOUNT } from "./card-accounts.ts";
 import { cardComplianceSubject } from "./card-compliance-subject.ts";
-import { type CardProgrammeDto, toCardProgrammeDto } from "./card-programme-dto.ts";
+import { toCardProgrammeDto } from "./card-programme-dto.ts";
 import { guardCardWrite } from "./guard-card-write.ts";
-import { postLedgerJournal } from "./post-ledger-journal.ts";
-import type { PreparedCardWrite } from "./prepared-card-write.ts";
-import { resolveCardIssuer } from "./resolve-card-issuer.ts";
+import { deleteLedgerJournals, postLedgerJournal } from "./post-ledger-journal.ts";
+import { issuerContextFor, resolveCardIssuer } from "./resolve-card-issuer.ts";
 import { SANDBOX_PROGRAMME_FUNDS_UNITS } from "./sandbox-programme-funds.ts";
 
 type Request = components["schemas"]["CreateCardProgrammeRequest"];
@@ -25,16 +23,17 @@ const nameTaken = (name: string) =>
   new ServiceError("CARD_RECORD_CONFLICT", `A card programme named "${name}" already exists in this organization`);
 
 /** Creates an active programme and credits its funding account with the sandbox test funds, after screening its
- * jurisdictions. */
+ * jurisdictions. Two transactions (see afterCardIssuerCall): the programme is written `pending` with its opening
+ * posting, the issuer creates it, then it turns `active` with the issuer's reference — or is deleted again. */
 export async function createCardProgramme(options: {
-  prisma: Db;
+  uow: UnitOfWork;
   auth: AuthContext;
   request: Request;
   simulate?: CardIssuerFailure;
   requestId: string;
-}): Promise<PreparedCardWrite<CardProgrammeDto>> {
-  const { prisma, auth, request, simulate, requestId } = options;
-  const issuer = await resolveCardIssuer({ prisma, auth, simulate });
+}): Promise<ProviderStep<never>> {
+  const { uow, auth, request, simulate, requestId } = options;
+  const issuer = await resolveCardIssuer({ db: uow.tx, auth, simulate, now: uow.now });
   const subdivisions = request.jurisdictions.filter((j) => j.includes("-"));
   if (subdivisions.length > 0) {
     throw new ServiceError("CARD_REQUEST_REJECTED", `Programmes cover whole countries; not a country: ${subdivisions.join(", ")}`, {
@@ -42,65 +41,84 @@ export async function createCardProgramme(options: {
     });
   }
   const scope = { organizationId: auth.organizationId, environment: auth.environment };
-  if (await prisma.cardProgramme.findFirst({ where: { ...scope, name: request.name }, select: { id: true } })) {
-    throw nameTaken(request.name);
-  }
+  const taken = await uow.tx
+    .selectFrom("CardProgramme")
+    .select("id")
+    .where("organizationId", "=", scope.organizationId)
+    .where("environment", "=", scope.environment)
+    .where("name", "=", request.name)
+    .executeTakeFirst();
+  if (taken) throw nameTaken(request.name);
   await enforceCompliance({
-    prisma,
+    uow,
     auth,
     subject: cardComplianceSubject({ operation: "createCardProgramme", programme: request }),
     requestId,
   });
-  return {
-    status: 201,
-    conflict: "CARD_RECORD_CONFLICT",
-    async commit(tx) {
-      await beginCardWrite(tx);
-      const id = newId("cprg");
-      const { reference } = await callCardIssuer(() => issuer.api.createProgramme(issuer.ctx, { programmeId: id, ...request }));
-      const programme = await guardCardWrite("record", async () => {
-        try {
-          return await tx.cardProgramme.create({
-            data: {
-              id,
-              ...scope,
-              name: request.name,
-              network: request.network,
-              binSponsor: request.binSponsor,
-              jurisdictions: request.jurisdictions,
-              fundingAsset: request.fundingAsset,
-              fundingModel: request.fundingModel,
-              status: "active",
-              providerSlug: issuer.providerSlug,
-              providerReference: reference,
-              connectionId: issuer.connectionId,
-              simulated: issuer.simulated,
-            },
-          });
-        } catch (error) {
-          if (isUniqueViolation(error)) throw nameTaken(request.name);
-          throw error;
-        }
-      });
-      const decimals = ASSET_DECIMALS[request.fundingAsset as Stablecoin];
-      // The programme record and its funding account's opening posting succeed or fail together (as the record).
-      await postLedgerJournal(tx, auth, {
-        journalId: id,
-        kind: "sandbox_test_funds",
-        programmeId: id,
-        cardId: null,
-        asset: request.fundingAsset,
-        transfers: [
-          {
-            from: SANDBOX_TEST_FUNDS_ACCOUNT,
-            to: programmeFundingAccount(id),
-            amountMinor: SANDBOX_PROGRAMME_FUNDS_UNITS * 10n ** BigInt(decimals),
-          },
-        ],
-        failAs: "record",
-      });
-      await recordActivity(tx, { ...scope, type: "card_programme.created", resourceId: id });
-      return toCardProgrammeDto(programme);
+
+  const id = newId("cprg");
+  const programme = await guardCardWrite("record", async () => {
+    try {
+      return await uow.tx
+        .insertInto("CardProgramme")
+        .values({
+          id,
+          ...scope,
+          name: request.name,
+          network: request.network,
+          binSponsor: request.binSponsor,
+          jurisdictions: request.jurisdictions,
+          fundingAsset: request.fundingAsset,
+          fundingModel: request.fundingModel,
+          status: "pending",
+          providerSlug: issuer.providerSlug,
+          providerReference: "",
+          connectionId: issuer.connectionId,
+          simulated: issuer.simulated,
+          createdAt: uow.now,
+          updatedAt: uow.now,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    } catch (error) {
+      if (isUniqueViolation(error)) throw nameTaken(request.name);
+      throw error;
+    }
+  });
+  const decimals = ASSET_DECIMALS[request.fundingAsset as Stablecoin];
+  // The programme record and its funding account's opening posting succeed or fail together (as the record).
+  await postLedgerJournal(uow, auth, {
+    journalId: id,
+    kind: "sandbox_test_funds",
+    programmeId: id,
+    cardId: null,
+    asset: request.fundingAsset,
+    transfers: [
+      {
+        from: SANDBOX_TEST_FUNDS_ACCOUNT,
+        to: programmeFundingAccount(id),
+        amountMinor: SANDBOX_PROGRAMME_FUNDS_UNITS * 10n ** BigInt(decimals),
+      },
+    ],
+    failAs: "record",
+  });
+
+  return afterCardIssuerCall({
+    call: () => issuer.api.createProgramme(issuerContextFor(issuer, id), { programmeId: id, ...request }),
+    async confirm(uow2, { reference }) {
+      uow2.deferLater((db) =>
+        db
+          .updateTable("CardProgramme")
+          .set({ status: "active", providerReference: reference, updatedAt: uow2.now })
+          .where("id", "=", id)
+          .where("status", "=", "pending"),
+      );
+      recordActivity(uow2, { ...scope, type: "card_programme.created", resourceId: id });
+      return { status: 201, body: toCardProgrammeDto(programme) };
     },
-  };
+    async compensate(uow2) {
+      await deleteLedgerJournals(uow2.tx, [id]);
+      await uow2.tx.deleteFrom("CardProgramme").where("id", "=", id).execute();
+    },
+  });
 }

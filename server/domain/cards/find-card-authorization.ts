@@ -1,19 +1,23 @@
 import type { AuthContext } from "../../context.ts";
-import type { Db } from "../../db/open-database.ts";
+import type { Queryable } from "../../db/kysely.ts";
 import { notFound } from "../../errors/service-error.ts";
-import type { CardAuthorization } from "../../generated/prisma/client.ts";
-import type { Tx } from "../../idempotency/idempotency-store.ts";
+import type { CardAuthorizationRow } from "./card-rows.ts";
 
 /** An authorization of this card (and of the caller's organization and environment); else 404 NOT_FOUND. */
 export async function findCardAuthorization(
-  db: Db | Tx,
+  db: Queryable,
   auth: AuthContext,
   cardId: string,
   authorizationId: string,
-): Promise<CardAuthorization> {
-  const authorization = await db.cardAuthorization.findFirst({
-    where: { id: authorizationId, cardId, organizationId: auth.organizationId, environment: auth.environment },
-  });
+): Promise<CardAuthorizationRow> {
+  const authorization = await db
+    .selectFrom("CardAuthorization")
+    .selectAll()
+    .where("id", "=", authorizationId)
+    .where("cardId", "=", cardId)
+    .where("organizationId", "=", auth.organizationId)
+    .where("environment", "=", auth.environment)
+    .executeTakeFirst();
   if (!authorization) throw notFound("Card authorization");
   return authorization;
 }

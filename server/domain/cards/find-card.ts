@@ -1,16 +1,58 @@
 import type { AuthContext } from "../../context.ts";
-import type { Db } from "../../db/open-database.ts";
+import type { Queryable } from "../../db/kysely.ts";
 import { notFound } from "../../errors/service-error.ts";
-import type { Card, Cardholder, CardProgramme } from "../../generated/prisma/client.ts";
+import type { CardholderRow, CardProgrammeRow, CardRow } from "./card-rows.ts";
 
-export type CardWithRelations = Card & { programme: CardProgramme; cardholder: Cardholder };
+export type CardWithRelations = CardRow & {
+  programme: Pick<CardProgrammeRow, "id" | "jurisdictions" | "fundingAsset" | "fundingModel">;
+  cardholder: Pick<CardholderRow, "name" | "dateOfBirth" | "billingAddress">;
+};
 
-/** A card of the caller's organization and environment, with its programme and cardholder; else 404 NOT_FOUND. */
-export async function findCard(prisma: Db, auth: AuthContext, cardId: string): Promise<CardWithRelations> {
-  const card = await prisma.card.findFirst({
-    where: { id: cardId, organizationId: auth.organizationId, environment: auth.environment },
-    include: { programme: true, cardholder: true },
-  });
-  if (!card) throw notFound("Card");
-  return card;
+/** A card of the caller's organization and environment, with what the card endpoints use of its programme and
+ * cardholder (one statement); else 404 NOT_FOUND. `forUpdate` also takes the card row's lock (see lockCard) — only for
+ * writes that lock no programme, since the programme's lock comes first. */
+export async function findCard(
+  db: Queryable,
+  auth: AuthContext,
+  cardId: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<CardWithRelations> {
+  let query = db
+    .selectFrom("Card as c")
+    .innerJoin("CardProgramme as p", "p.id", "c.programmeId")
+    .innerJoin("Cardholder as h", "h.id", "c.cardholderId")
+    .selectAll("c")
+    .select([
+      "p.jurisdictions as programmeJurisdictions",
+      "p.fundingAsset as programmeFundingAsset",
+      "p.fundingModel as programmeFundingModel",
+      "h.name as cardholderName",
+      "h.dateOfBirth as cardholderDateOfBirth",
+      "h.billingAddress as cardholderBillingAddress",
+    ])
+    .where("c.id", "=", cardId)
+    .where("c.organizationId", "=", auth.organizationId)
+    .where("c.environment", "=", auth.environment);
+  if (options.forUpdate) query = query.forUpdate("c");
+  const row = await query.executeTakeFirst();
+  if (!row) throw notFound("Card");
+  const {
+    programmeJurisdictions,
+    programmeFundingAsset,
+    programmeFundingModel,
+    cardholderName,
+    cardholderDateOfBirth,
+    cardholderBillingAddress,
+    ...card
+  } = row;
+  return {
+    ...card,
+    programme: {
+      id: card.programmeId,
+      jurisdictions: programmeJurisdictions,
+      fundingAsset: programmeFundingAsset,
+      fundingModel: programmeFundingModel,
+    },
+    cardholder: { name: cardholderName, dateOfBirth: cardholderDateOfBirth, billingAddress: cardholderBillingAddress },
+  };
 }

@@ -1,20 +1,18 @@
 import type { AuthContext } from "../../context.ts";
-import type { Db } from "../../db/open-database.ts";
+import type { ProviderStep, UnitOfWork } from "../../db/unit-of-work.ts";
 import { isUniqueViolation } from "../../errors/database-errors.ts";
 import { notFound, ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
-import type { Cardholder } from "../../generated/prisma/client.ts";
 import { newId } from "../../lib/ids.ts";
 import type { CardIssuerFailure } from "../../providers/card-issuer.ts";
 import { recordActivity } from "../activity/record-activity.ts";
 import { enforceCompliance } from "../compliance/enforce-compliance.ts";
-import { beginCardWrite } from "./begin-card-write.ts";
-import { callCardIssuer } from "./call-card-issuer.ts";
+import { afterCardIssuerCall } from "./call-card-issuer.ts";
 import { cardComplianceSubject } from "./card-compliance-subject.ts";
-import { type CardDto, toCardDto } from "./card-dto.ts";
+import { toCardDto } from "./card-dto.ts";
+import type { CardholderRow } from "./card-rows.ts";
 import { guardCardWrite } from "./guard-card-write.ts";
-import type { PreparedCardWrite } from "./prepared-card-write.ts";
-import { resolveCardIssuer } from "./resolve-card-issuer.ts";
+import { issuerContextFor, resolveCardIssuer } from "./resolve-card-issuer.ts";
 import { validateCardLimits } from "./validate-card-limits.ts";
 
 type Request = components["schemas"]["IssueCardRequest"];
@@ -30,24 +28,39 @@ const emailTaken = (email: string) =>
   );
 
 /** Issues an active card with a zero balance to an existing or a new cardholder, after screening the cardholder, the
- * programme's jurisdictions and the per-authorization limit. */
+ * programme's jurisdictions and the per-authorization limit. Two transactions (see afterCardIssuerCall): the card (and
+ * a new cardholder) is written `pending`, the issuer issues it, then it turns `active` with the issuer's details — or
+ * is deleted again. */
 export async function issueCard(options: {
-  prisma: Db;
+  uow: UnitOfWork;
   auth: AuthContext;
   request: Request;
   simulate?: CardIssuerFailure;
   requestId: string;
-}): Promise<PreparedCardWrite<CardDto>> {
-  const { prisma, auth, request, simulate, requestId } = options;
-  const issuer = await resolveCardIssuer({ prisma, auth, simulate });
+}): Promise<ProviderStep<never>> {
+  const { uow, auth, request, simulate, requestId } = options;
+  const issuer = await resolveCardIssuer({ db: uow.tx, auth, simulate, now: uow.now });
   const scope = { organizationId: auth.organizationId, environment: auth.environment };
-  const programme = await prisma.cardProgramme.findFirst({ where: { id: request.programmeId, ...scope } });
+  const programme = await uow.tx
+    .selectFrom("CardProgramme")
+    .selectAll()
+    .where("id", "=", request.programmeId)
+    .where("organizationId", "=", scope.organizationId)
+    .where("environment", "=", scope.environment)
+    .where("status", "=", "active")
+    .executeTakeFirst();
   if (!programme) throw notFound("Card programme");
 
-  let existing: Cardholder | null = null;
+  let existing: CardholderRow | undefined;
   let created: NewCardholder | null = null;
   if ("cardholderId" in request) {
-    existing = await prisma.cardholder.findFirst({ where: { id: request.cardholderId, ...scope } });
+    existing = await uow.tx
+      .selectFrom("Cardholder")
+      .selectAll()
+      .where("id", "=", request.cardholderId)
+      .where("organizationId", "=", scope.organizationId)
+      .where("environment", "=", scope.environment)
+      .executeTakeFirst();
     if (!existing) throw notFound("Cardholder");
   } else {
     created = request.cardholder;
@@ -71,12 +84,19 @@ export async function issueCard(options: {
   }
   const limits = request.limits ?? {};
   validateCardLimits(limits, programme.fundingAsset);
-  if (created && (await prisma.cardholder.findFirst({ where: { ...scope, email: created.email }, select: { id: true } }))) {
-    throw emailTaken(created.email);
+  if (created) {
+    const sameEmail = await uow.tx
+      .selectFrom("Cardholder")
+      .select("id")
+      .where("organizationId", "=", scope.organizationId)
+      .where("environment", "=", scope.environment)
+      .where("email", "=", created.email)
+      .executeTakeFirst();
+    if (sameEmail) throw emailTaken(created.email);
   }
 
   await enforceCompliance({
-    prisma,
+    uow,
     auth,
     subject: cardComplianceSubject({
       operation: "issueCard",
@@ -87,62 +107,84 @@ export async function issueCard(options: {
     requestId,
   });
 
-  return {
-    status: 201,
-    conflict: "CARD_RECORD_CONFLICT",
-    async commit(tx) {
-      await beginCardWrite(tx);
-      const cardId = newId("card");
-      const issued = await callCardIssuer(() =>
-        issuer.api.issueCard(issuer.ctx, {
-          cardId,
-          programmeReference: programme.providerReference,
-          network: programme.network,
-          cardholderName: holder.name,
-        }),
+  const cardId = newId("card");
+  const cardholderId = existing
+    ? existing.id
+    : await guardCardWrite("record", async () => {
+        const data = created as NewCardholder;
+        try {
+          const row = await uow.tx
+            .insertInto("Cardholder")
+            .values({
+              id: newId("chd"),
+              ...scope,
+              name: data.name,
+              email: data.email,
+              phoneNumber: data.phoneNumber ?? null,
+              dateOfBirth: data.dateOfBirth ?? null,
+              billingAddress: JSON.stringify(data.billingAddress),
+              createdAt: uow.now,
+            })
+            .returning("id")
+            .executeTakeFirstOrThrow();
+          return row.id;
+        } catch (error) {
+          if (isUniqueViolation(error)) throw emailTaken(data.email);
+          throw error;
+        }
+      });
+  const card = await guardCardWrite("record", () =>
+    uow.tx
+      .insertInto("Card")
+      .values({
+        id: cardId,
+        ...scope,
+        programmeId: programme.id,
+        cardholderId,
+        status: "pending",
+        last4: "",
+        expMonth: 0,
+        expYear: 0,
+        brand: programme.network,
+        limits: JSON.stringify(limits),
+        providerReference: "",
+        simulated: issuer.simulated,
+        createdAt: uow.now,
+        updatedAt: uow.now,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow(),
+  );
+
+  return afterCardIssuerCall({
+    call: () =>
+      issuer.api.issueCard(issuerContextFor(issuer, cardId), {
+        cardId,
+        programmeReference: programme.providerReference,
+        network: programme.network,
+        cardholderName: holder.name,
+      }),
+    async confirm(uow2, issued) {
+      const details = {
+        status: "active",
+        last4: issued.last4,
+        expMonth: issued.expMonth,
+        expYear: issued.expYear,
+        providerReference: issued.reference,
+      };
+      uow2.deferLater((db) =>
+        db
+          .updateTable("Card")
+          .set({ ...details, updatedAt: uow2.now })
+          .where("id", "=", cardId)
+          .where("status", "=", "pending"),
       );
-      const cardholderId = existing
-        ? existing.id
-        : await guardCardWrite("record", async () => {
-            const data = created as NewCardholder;
-            try {
-              const row = await tx.cardholder.create({
-                data: {
-                  id: newId("chd"),
-                  ...scope,
-                  name: data.name,
-                  email: data.email,
-                  phoneNumber: data.phoneNumber ?? null,
-                  dateOfBirth: data.dateOfBirth ?? null,
-                  billingAddress: data.billingAddress,
-                },
-              });
-              return row.id;
-            } catch (error) {
-              if (isUniqueViolation(error)) throw emailTaken(data.email);
-              throw error;
-            }
-          });
-      const card = await guardCardWrite("record", () =>
-        tx.card.create({
-          data: {
-            id: cardId,
-            ...scope,
-            programmeId: programme.id,
-            cardholderId,
-            status: "active",
-            last4: issued.last4,
-            expMonth: issued.expMonth,
-            expYear: issued.expYear,
-            brand: programme.network,
-            limits,
-            providerReference: issued.reference,
-            simulated: issuer.simulated,
-          },
-        }),
-      );
-      await recordActivity(tx, { ...scope, type: "card.issued", resourceId: card.id });
-      return toCardDto(card, programme.fundingAsset, { availableMinor: 0n, pendingMinor: 0n });
+      recordActivity(uow2, { ...scope, type: "card.issued", resourceId: cardId });
+      return { status: 201, body: toCardDto({ ...card, ...details }, programme.fundingAsset, { availableMinor: 0n, pendingMinor: 0n }) };
     },
-  };
+    async compensate(uow2) {
+      await uow2.tx.deleteFrom("Card").where("id", "=", cardId).execute();
+      if (!existing) await uow2.tx.deleteFrom("Cardholder").where("id", "=", cardholderId).execute();
+    },
+  });
 }

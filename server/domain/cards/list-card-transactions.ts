@@ -1,5 +1,5 @@
 import type { AuthContext } from "../../context.ts";
-import type { Db } from "../../db/open-database.ts";
+import type { Queryable } from "../../db/kysely.ts";
 import { validationError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
 import type { CardIssuerFailure } from "../../providers/card-issuer.ts";
@@ -12,28 +12,34 @@ type Page = components["schemas"]["CardTransactionList"];
 
 /** A card's transactions, newest first (by insertion sequence), `limit` per page after the cursor `startingAfter`. */
 export async function listCardTransactions(options: {
-  prisma: Db;
+  db: Queryable;
   auth: AuthContext;
   cardId: string;
   limit: number;
   startingAfter?: string;
   simulate?: CardIssuerFailure;
 }): Promise<Page> {
-  const { prisma, auth, cardId, limit, startingAfter, simulate } = options;
-  const issuer = await resolveCardIssuer({ prisma, auth, simulate });
-  const card = await findCard(prisma, auth, cardId);
-  let before: bigint | undefined;
+  const { db, auth, cardId, limit, startingAfter, simulate } = options;
+  const issuer = await resolveCardIssuer({ db, auth, simulate });
+  const card = await findCard(db, auth, cardId);
+  let before: string | undefined;
   if (startingAfter !== undefined) {
-    const cursor = await prisma.cardTransaction.findFirst({ where: { id: startingAfter, cardId: card.id }, select: { seq: true } });
+    const cursor = await db
+      .selectFrom("CardTransaction")
+      .select("seq")
+      .where("id", "=", startingAfter)
+      .where("cardId", "=", card.id)
+      .executeTakeFirst();
     if (!cursor) throw validationError("/query/startingAfter", "is not a transaction of this card");
     before = cursor.seq;
   }
   await callCardIssuer(() => issuer.api.retrieveCard(issuer.ctx, { reference: card.providerReference }));
-  const rows = await prisma.cardTransaction.findMany({
-    where: { cardId: card.id, ...(before !== undefined ? { seq: { lt: before } } : {}) },
-    orderBy: { seq: "desc" },
-    take: limit + 1,
-  });
+  let query = db.selectFrom("CardTransaction").selectAll().where("cardId", "=", card.id);
+  if (before !== undefined) query = query.where("seq", "<", before);
+  const rows = await query
+    .orderBy("seq", "desc")
+    .limit(limit + 1)
+    .execute();
   const page = rows.slice(0, limit);
   const hasMore = rows.length > limit;
   return {

@@ -1,5 +1,6 @@
 import type { AuthContext } from "../../context.ts";
-import type { Tx } from "../../idempotency/idempotency-store.ts";
+import type { Tx } from "../../db/kysely.ts";
+import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import { newId } from "../../lib/ids.ts";
 import { type CardWriteTarget, guardCardWrite } from "./guard-card-write.ts";
 
@@ -26,7 +27,7 @@ export interface LedgerJournal {
 /** Appends one balanced posting: a debit entry and a credit entry of the same amount per transfer. Returns the entry
  * ids as [debit, credit] per transfer. A failure is 500 CARD_LEDGER_WRITE_FAILED (or `failAs`); the caller's transaction
  * then rolls back. */
-export async function postLedgerJournal(tx: Tx, auth: AuthContext, journal: LedgerJournal): Promise<Array<[string, string]>> {
+export async function postLedgerJournal(uow: UnitOfWork, auth: AuthContext, journal: LedgerJournal): Promise<Array<[string, string]>> {
   const ids: Array<[string, string]> = [];
   const rows = journal.transfers.flatMap((transfer) => {
     if (transfer.amountMinor <= 0n) throw new Error(`ledger transfer amounts must be positive (${transfer.amountMinor})`);
@@ -42,12 +43,19 @@ export async function postLedgerJournal(tx: Tx, auth: AuthContext, journal: Ledg
       cardId: journal.cardId,
       asset: journal.asset,
       amountMinor: transfer.amountMinor.toString(),
+      createdAt: uow.now,
     };
     return [
       { ...base, id: pair[0], account: transfer.from, direction: "debit" },
       { ...base, id: pair[1], account: transfer.to, direction: "credit" },
     ];
   });
-  await guardCardWrite(journal.failAs ?? "ledger", () => tx.cardLedgerEntry.createMany({ data: rows }));
+  await guardCardWrite(journal.failAs ?? "ledger", () => uow.tx.insertInto("CardLedgerEntry").values(rows).execute());
   return ids;
+}
+
+/** Compensation of postings whose issuer call failed: removes their entries (nothing read them as confirmed funds:
+ * see readSpendableBalance). */
+export async function deleteLedgerJournals(tx: Tx, journalIds: string[]): Promise<void> {
+  if (journalIds.length > 0) await tx.deleteFrom("CardLedgerEntry").where("journalId", "in", journalIds).execute();
 }

@@ -1,5 +1,5 @@
 import type { AuthContext } from "../../context.ts";
-import type { Db } from "../../db/open-database.ts";
+import type { Queryable } from "../../db/kysely.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import type { CardIssuerApi, CardIssuerContext, CardIssuerFailure } from "../../providers/card-issuer.ts";
 import { resolveProvider } from "../../providers/resolve-provider.ts";
@@ -14,8 +14,13 @@ export interface CardIssuer {
 
 /** Every card endpoint starts here: the newest reviewed card_issuance connection, or — card endpoints being "Sandbox
  * only: simulated" — the card issuing simulator for sandbox keys; otherwise 424 PROVIDER_NOT_CONNECTED. */
-export async function resolveCardIssuer(options: { prisma: Db; auth: AuthContext; simulate?: CardIssuerFailure }): Promise<CardIssuer> {
-  const resolved = await resolveProvider({ prisma: options.prisma, auth: options.auth, category: "card_issuance", sandboxFallback: true });
+export async function resolveCardIssuer(options: {
+  db: Queryable;
+  auth: AuthContext;
+  simulate?: CardIssuerFailure;
+  now?: Date;
+}): Promise<CardIssuer> {
+  const resolved = await resolveProvider({ db: options.db, auth: options.auth, category: "card_issuance", sandboxFallback: true });
   const api = resolved.adapter.capabilities?.cards;
   if (!api) {
     throw new ServiceError(
@@ -25,9 +30,12 @@ export async function resolveCardIssuer(options: { prisma: Db; auth: AuthContext
   }
   return {
     api,
-    ctx: { config: resolved.config, now: new Date(), simulate: options.simulate },
+    ctx: { config: resolved.config, now: options.now ?? new Date(), simulate: options.simulate },
     providerSlug: resolved.adapter.slug,
     connectionId: resolved.connectionId,
     simulated: resolved.simulated,
   };
 }
+
+/** The issuer's context for a write's call: the intent's id forwarded as idempotency key. */
+export const issuerContextFor = (issuer: CardIssuer, intentId: string): CardIssuerContext => ({ ...issuer.ctx, idempotencyKey: intentId });

@@ -1,30 +1,47 @@
 import { ServiceError } from "../../errors/service-error.ts";
 import { isTransientConflict } from "./is-transient-conflict.ts";
 
-/** Attempts after the first one when the write's transaction hits a transient conflict. */
+/** Attempts after the first one when the write's first transaction hits a transient conflict. */
 export const CARD_WRITE_RETRIES = 3;
 
-/** Runs a whole card write transaction again (with a short jittered pause) when the database reports a transient
- * conflict; when the retries are spent, `conflictCode` (409): CARD_LEDGER_CONFLICT for ledger postings,
- * CARD_RECORD_CONFLICT for record-only writes. Nothing of a failed attempt is kept: each runs in its own transaction. */
-export async function retryCardWrite<T>(
-  conflictCode: "CARD_LEDGER_CONFLICT" | "CARD_RECORD_CONFLICT",
-  attempt: () => Promise<T>,
-): Promise<T> {
+export type CardConflictCode = "CARD_LEDGER_CONFLICT" | "CARD_RECORD_CONFLICT";
+
+/** A transient conflict of an attempt that will be retried. A 503 to the unit of work, so it stores nothing as the
+ * key's answer and frees the key for the next attempt; retryCardWrite catches it. */
+class RetryCardWrite extends ServiceError {
+  constructor(cause: unknown) {
+    super("STORAGE_UNAVAILABLE", "The card write met a transient conflict; nothing was written", { cause, retryAfterSeconds: 1 });
+  }
+}
+
+/** Inside a card write's unit of work: a transient database conflict (serialization failure, deadlock, lock timeout)
+ * ends the attempt with RetryCardWrite, or — on the last attempt — with `conflictCode` (409), stored as the key's
+ * answer: CARD_LEDGER_CONFLICT for ledger postings, CARD_RECORD_CONFLICT for record-only writes. */
+export async function failTransientConflicts<T>(conflictCode: CardConflictCode, lastAttempt: boolean, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!isTransientConflict(error)) throw error;
+    if (!lastAttempt) throw new RetryCardWrite(error);
+    throw new ServiceError(
+      conflictCode,
+      conflictCode === "CARD_LEDGER_CONFLICT"
+        ? "The card ledger changed concurrently and the retries could not resolve it; nothing was written"
+        : "The card record changed concurrently and the retries could not resolve it; nothing was written",
+      { cause: error },
+    );
+  }
+}
+
+/** Runs a whole card write (its unit of work) again, after a short jittered pause, while an attempt ends with a
+ * transient conflict (up to CARD_WRITE_RETRIES times). Nothing of a failed attempt is kept: each runs in its own
+ * transaction. */
+export async function retryCardWrite<T>(attempt: (lastAttempt: boolean) => Promise<T>): Promise<T> {
   for (let n = 0; ; n++) {
     try {
-      return await attempt();
+      return await attempt(n >= CARD_WRITE_RETRIES);
     } catch (error) {
-      if (!isTransientConflict(error)) throw error;
-      if (n >= CARD_WRITE_RETRIES) {
-        throw new ServiceError(
-          conflictCode,
-          conflictCode === "CARD_LEDGER_CONFLICT"
-            ? "The card ledger changed concurrently and the retries could not resolve it; nothing was written"
-            : "The card record changed concurrently and the retries could not resolve it; nothing was written",
-          { cause: error },
-        );
-      }
+      if (!(error instanceof RetryCardWrite)) throw error;
       await new Promise((resolve) => setTimeout(resolve, 10 * 2 ** n + Math.floor(Math.random() * 10)));
     }
   }

@@ -1,21 +1,21 @@
 import type { AuthContext } from "../../context.ts";
+import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import type { components } from "../../generated/openapi.ts";
-import type { Tx } from "../../idempotency/idempotency-store.ts";
 import { SANDBOX_SCREENING_SOURCE } from "./sandbox-list.ts";
 import { screenSubject } from "./screen-subject.ts";
 import { subjectFromRequest } from "./subject-from-request.ts";
 
 type ScreeningResult = components["schemas"]["ScreeningResult"];
 
-/** POST /compliance/screen: the screening stage alone, recorded in the request's transaction. */
+/** POST /compliance/screen: the screening stage alone, recorded in the request's unit of work. */
 export async function screenCompliance(options: {
-  tx: Tx;
+  uow: UnitOfWork;
   auth: AuthContext;
   body: components["schemas"]["ComplianceCheckRequest"];
   requestId?: string;
 }): Promise<ScreeningResult> {
   const subject = subjectFromRequest(options.body, "screen", { countAmount: false });
-  const outcome = await screenSubject({ tx: options.tx, auth: options.auth, subject, requestId: options.requestId });
+  const outcome = await screenSubject({ uow: options.uow, auth: options.auth, subject, requestId: options.requestId });
   return {
     decisionId: outcome.id,
     decision: outcome.decision,

@@ -1,5 +1,5 @@
 import type { AuthContext } from "../../context.ts";
-import type { Tx } from "../../idempotency/idempotency-store.ts";
+import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import { recordActivity } from "../activity/record-activity.ts";
 import { matchSanctions } from "./match-sanctions.ts";
 import { type RecordedDecision, recordComplianceDecision } from "./record-compliance-decision.ts";
@@ -12,22 +12,22 @@ export interface ScreeningOutcome extends RecordedDecision {
 }
 
 /** Screening stage only (sanctions lists), recorded as one `screening` decision plus a `compliance.screened` event,
- * inside the caller's transaction. Never throws on a block. */
+ * in the request's unit of work (kept when the request then fails with a business error, as evaluateCompliance's
+ * decisions are). Never throws on a block. */
 export async function screenSubject(options: {
-  tx: Tx;
+  uow: UnitOfWork;
   auth: AuthContext;
   subject: ComplianceSubject;
   requestId?: string;
 }): Promise<ScreeningOutcome> {
-  const { tx, auth, subject, requestId } = options;
-  await requireScreeningSource(tx, auth);
+  const { uow, auth, subject, requestId } = options;
+  await requireScreeningSource(uow.tx, auth);
   const reasons = matchSanctions(subject, SANDBOX_SCREENING_LIST);
-  const recorded = await recordComplianceDecision(tx, { auth, kind: "screening", reasons, subject, requestId });
-  await recordActivity(tx, {
-    organizationId: auth.organizationId,
-    environment: auth.environment,
-    type: "compliance.screened",
-    resourceId: recorded.id,
-  });
+  const recorded = recordComplianceDecision(uow, { auth, kind: "screening", reasons, subject, requestId });
+  recordActivity(
+    uow,
+    { organizationId: auth.organizationId, environment: auth.environment, type: "compliance.screened", resourceId: recorded.id },
+    { keepOnError: true },
+  );
   return { ...recorded, reasons };
 }

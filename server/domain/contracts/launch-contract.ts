@@ -3,10 +3,10 @@
 import type { Abi, Hex } from "viem";
 import { sandboxChainFor } from "../../chain/sandbox-chain.ts";
 import type { AuthContext } from "../../context.ts";
-import type { Db } from "../../db/open-database.ts";
+import type { Queryable } from "../../db/kysely.ts";
+import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
-import type { Tx } from "../../idempotency/idempotency-store.ts";
 import { newId } from "../../lib/ids.ts";
 import { recordActivity } from "../activity/record-activity.ts";
 import type { ContractArtifact } from "./compile-contract.ts";
@@ -15,17 +15,20 @@ import { type CompletedStage, completeStage, failStage, loadRunnableProject } fr
 type IssuerDto = components["schemas"]["Issuer"];
 type DeployOutput = components["schemas"]["DeployOutput"];
 
+/** One transaction: the sandbox chain is in process, and its log is read through the request's transaction. */
 export async function launchContract(options: {
-  prisma: Db;
+  uow: UnitOfWork;
+  /** The database (not the transaction): names this process's sandbox chain. */
+  db: Queryable;
   auth: AuthContext;
   projectId: string;
-}): Promise<(tx: Tx) => Promise<CompletedStage<IssuerDto>>> {
-  const { prisma, auth, projectId } = options;
-  const project = await loadRunnableProject(prisma, auth, projectId, "launch");
-  const abi = (project.artifact as unknown as ContractArtifact).abi as Abi;
-  const deployment = project.deployment as unknown as DeployOutput;
+}): Promise<CompletedStage<IssuerDto>> {
+  const { uow, db, auth, projectId } = options;
+  const project = await loadRunnableProject(uow.tx, auth, projectId, "launch");
+  const abi = (project.artifact as ContractArtifact).abi as Abi;
+  const deployment = project.deployment as DeployOutput;
   const contract = deployment.contractAddress;
-  const onChain = await sandboxChainFor(prisma).read(async (view) => {
+  const onChain = await sandboxChainFor(db).read(async (view) => {
     const minter = await view.read<Hex>(contract, abi, "MINTER_ROLE");
     const burner = await view.read<Hex>(contract, abi, "BURNER_ROLE");
     const unauthorised: string[] = [];
@@ -40,10 +43,10 @@ export async function launchContract(options: {
       symbol: await view.read<string>(contract, abi, "symbol"),
       decimals: Number(await view.read<number>(contract, abi, "decimals")),
     };
-  });
+  }, uow.tx);
   if (onChain.unauthorised.length > 0) {
-    throw await failStage(
-      prisma,
+    throw failStage(
+      uow,
       project,
       "launch",
       new ServiceError("PRECHECK_FAILED", `Signers without MINTER_ROLE and BURNER_ROLE on chain: ${onChain.unauthorised.join(", ")}`, {
@@ -55,37 +58,36 @@ export async function launchContract(options: {
       { unauthorisedSigners: onChain.unauthorised },
     );
   }
-  return async (tx) => {
-    const issuer = await tx.issuer.create({
-      data: {
-        id: newId("iss"),
-        organizationId: auth.organizationId,
-        environment: auth.environment,
-        projectId: project.id,
-        contractAddress: contract,
-        chain: deployment.chain,
-        asset: onChain.symbol,
-        decimals: onChain.decimals,
-        signers: deployment.signers,
-      },
-    });
-    const output: IssuerDto = {
-      issuerId: issuer.id,
-      projectId: project.id,
-      contractAddress: issuer.contractAddress,
-      chain: issuer.chain,
-      asset: issuer.asset,
-      decimals: issuer.decimals,
-      signers: issuer.signers,
-      createdAt: issuer.createdAt.toISOString(),
-    };
-    const result = await completeStage(tx, project, "launch", output);
-    await recordActivity(tx, {
-      organizationId: auth.organizationId,
-      environment: auth.environment,
-      type: "issuer.launched",
-      resourceId: issuer.id,
-    });
-    return result;
+  const issuer = {
+    id: newId("iss"),
+    organizationId: auth.organizationId,
+    environment: auth.environment,
+    projectId: project.id,
+    contractAddress: contract,
+    chain: deployment.chain,
+    asset: onChain.symbol,
+    decimals: onChain.decimals,
+    signers: deployment.signers,
+    createdAt: uow.now,
   };
+  const output: IssuerDto = {
+    issuerId: issuer.id,
+    projectId: project.id,
+    contractAddress: issuer.contractAddress,
+    chain: issuer.chain,
+    asset: issuer.asset,
+    decimals: issuer.decimals,
+    signers: issuer.signers,
+    createdAt: issuer.createdAt.toISOString(),
+  };
+  // The stage's compare-and-set first: of two concurrent launches only one registers an issuer.
+  const result = await completeStage(uow, project, "launch", output);
+  uow.insertLater("Issuer", issuer);
+  recordActivity(uow, {
+    organizationId: auth.organizationId,
+    environment: auth.environment,
+    type: "issuer.launched",
+    resourceId: issuer.id,
+  });
+  return result;
 }

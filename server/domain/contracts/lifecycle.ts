@@ -1,16 +1,19 @@
 // The contract lifecycle state machine: seven stages in a fixed order. A stage runs only on a project whose last
 // completed stage is the one before it (else 409 STATE_CONFLICT); a failed run leaves the project where it was.
+import type { Selectable } from "kysely";
 import type { AuthContext } from "../../context.ts";
-import type { Db } from "../../db/open-database.ts";
+import type { DB, Queryable } from "../../db/kysely.ts";
+import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import { notFound, ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
-import type { ContractProject, ContractStageRun } from "../../generated/prisma/client.ts";
-import type { Tx } from "../../idempotency/idempotency-store.ts";
 import { newId } from "../../lib/ids.ts";
 
 export type StageName = components["schemas"]["LifecycleStageName"];
 export type ProjectStage = components["schemas"]["ProjectStage"];
 export type ContractProjectDto = components["schemas"]["ContractProject"];
+/** A project as stored (artifact and deployment parsed, timestamps as Date). */
+export type ContractProject = Selectable<DB["ContractProject"]>;
+export type ContractStageRun = Pick<Selectable<DB["ContractStageRun"]>, "stage" | "status" | "output" | "createdAt">;
 
 export const STAGES: readonly StageName[] = ["generate", "compile", "validate", "simulate", "deploy", "verify", "launch"];
 export const PAST: Record<StageName, ProjectStage> = {
@@ -44,16 +47,20 @@ export function assertCanRun(project: Pick<ContractProject, "id" | "stage">, sta
 }
 
 /** Loads a project of the key's organization and environment (anything else is 404). */
-export async function findProject(db: Db | Tx, auth: AuthContext, projectId: string): Promise<ContractProject> {
-  const project = await db.contractProject.findFirst({
-    where: { id: projectId, organizationId: auth.organizationId, environment: auth.environment },
-  });
+export async function findProject(db: Queryable, auth: AuthContext, projectId: string): Promise<ContractProject> {
+  const project = await db
+    .selectFrom("ContractProject")
+    .selectAll()
+    .where("id", "=", projectId)
+    .where("organizationId", "=", auth.organizationId)
+    .where("environment", "=", auth.environment)
+    .executeTakeFirst();
   if (!project) throw notFound("Contract project");
   return project;
 }
 
-export async function loadRunnableProject(prisma: Db, auth: AuthContext, projectId: string, stage: StageName): Promise<ContractProject> {
-  const project = await findProject(prisma, auth, projectId);
+export async function loadRunnableProject(db: Queryable, auth: AuthContext, projectId: string, stage: StageName): Promise<ContractProject> {
+  const project = await findProject(db, auth, projectId);
   assertCanRun(project, stage);
   return project;
 }
@@ -69,37 +76,46 @@ export interface CompletedStage<T> {
 }
 
 /**
- * Inside the write transaction: moves the project from the stage before `stage` to `stage` (compare-and-set on version
- * and stage, so of two concurrent runs one wins and the other gets 409), applies `data`, and records the run's output.
+ * In the unit of work: moves the project from the stage before `stage` to `stage` (compare-and-set on version and
+ * stage, so of two concurrent runs one wins and the other gets 409), applies `data`, and records the run's output.
  */
 export async function completeStage<T>(
-  tx: Tx,
+  uow: UnitOfWork,
   project: ContractProject,
   stage: StageName,
   output: T,
-  data: Partial<Pick<ContractProject, "source" | "sourceSha256">> & { artifact?: object; deployment?: object } = {},
+  data: { source?: string; sourceSha256?: string; artifact?: object; deployment?: object } = {},
 ): Promise<CompletedStage<T>> {
-  const now = new Date();
-  const { count } = await tx.contractProject.updateMany({
-    where: { id: project.id, version: project.version, stage: requiredStageFor(stage) },
-    data: { ...data, stage: PAST[stage], version: { increment: 1 }, updatedAt: now },
-  });
-  if (count === 0) {
+  const now = uow.now;
+  const { numUpdatedRows } = await uow.tx
+    .updateTable("ContractProject")
+    .set({
+      ...(data.source !== undefined ? { source: data.source } : {}),
+      ...(data.sourceSha256 !== undefined ? { sourceSha256: data.sourceSha256 } : {}),
+      ...(data.artifact !== undefined ? { artifact: JSON.stringify(data.artifact) } : {}),
+      ...(data.deployment !== undefined ? { deployment: JSON.stringify(data.deployment) } : {}),
+      stage: PAST[stage],
+      version: project.version + 1,
+      updatedAt: now,
+    })
+    .where("id", "=", project.id)
+    .where("version", "=", project.version)
+    .where("stage", "=", requiredStageFor(stage))
+    .executeTakeFirst();
+  if (numUpdatedRows === 0n) {
     throw new ServiceError("STATE_CONFLICT", `Project ${project.id} changed concurrently (another ${stage} won); read it again`, {
       extensions: { stage },
     });
   }
-  await tx.contractStageRun.create({
-    data: {
-      id: newId("csr"),
-      projectId: project.id,
-      organizationId: project.organizationId,
-      environment: project.environment,
-      stage,
-      status: "completed",
-      output: output as object,
-      createdAt: now,
-    },
+  uow.insertLater("ContractStageRun", {
+    id: newId("csr"),
+    projectId: project.id,
+    organizationId: project.organizationId,
+    environment: project.environment,
+    stage,
+    status: "completed",
+    output: JSON.stringify(output),
+    createdAt: now,
   });
   return {
     projectId: project.id,
@@ -112,26 +128,23 @@ export async function completeStage<T>(
   };
 }
 
-/** Records a failed run (outside the request's transaction, which does not commit on failure), then returns the error
- * to throw. The project stays at its stage; the stage can run again. */
-export async function failStage(
-  prisma: Db,
-  project: ContractProject,
-  stage: StageName,
-  error: ServiceError,
-  details: object,
-): Promise<ServiceError> {
-  await prisma.contractStageRun.create({
-    data: {
+/** Records a failed run and returns the error to throw. The row is kept when the unit of work rolls back on that error
+ * (stored with the key's answer); the project stays at its stage, and the stage can run again. */
+export function failStage(uow: UnitOfWork, project: ContractProject, stage: StageName, error: ServiceError, details: object): ServiceError {
+  uow.insertLater(
+    "ContractStageRun",
+    {
       id: newId("csr"),
       projectId: project.id,
       organizationId: project.organizationId,
       environment: project.environment,
       stage,
       status: "failed",
-      output: { failure: { code: error.code, detail: error.message, ...details } },
+      output: JSON.stringify({ failure: { code: error.code, detail: error.message, ...details } }),
+      createdAt: uow.now,
     },
-  });
+    { keepOnError: true },
+  );
   return error;
 }
 
@@ -168,8 +181,12 @@ export function toProjectDto(project: ContractProject, runs: ContractStageRun[],
   };
 }
 
-export async function projectDto(db: Db | Tx, project: ContractProject): Promise<ContractProjectDto> {
-  const runs = await db.contractStageRun.findMany({ where: { projectId: project.id }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
-  const issuer = await db.issuer.findUnique({ where: { projectId: project.id }, select: { id: true } });
-  return toProjectDto(project, runs, issuer?.id ?? null);
+/** The project's runs, oldest first (the DTO keeps the latest per stage). */
+export function selectStageRuns(db: Queryable, projectId: string) {
+  return db
+    .selectFrom("ContractStageRun")
+    .select(["stage", "status", "output", "createdAt"])
+    .where("projectId", "=", projectId)
+    .orderBy("createdAt", "asc")
+    .orderBy("id", "asc");
 }

@@ -1,9 +1,8 @@
 // Stage 3: static checks on the compiled project's source, ABI and bytecode.
 import type { AuthContext } from "../../context.ts";
-import type { Db } from "../../db/open-database.ts";
+import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
-import type { Tx } from "../../idempotency/idempotency-store.ts";
 import type { ContractArtifact } from "./compile-contract.ts";
 import { type CompletedStage, completeStage, failStage, loadRunnableProject } from "./lifecycle.ts";
 import { runStaticChecks } from "./static-checks.ts";
@@ -12,20 +11,21 @@ import { findTemplate } from "./templates.ts";
 type ValidateOutput = components["schemas"]["ValidateOutput"];
 
 export async function validateContract(options: {
-  prisma: Db;
+  uow: UnitOfWork;
   auth: AuthContext;
   projectId: string;
-}): Promise<(tx: Tx) => Promise<CompletedStage<ValidateOutput>>> {
-  const { prisma, auth, projectId } = options;
-  const project = await loadRunnableProject(prisma, auth, projectId, "validate");
+}): Promise<CompletedStage<ValidateOutput>> {
+  const { uow, auth, projectId } = options;
+  const project = await loadRunnableProject(uow.tx, auth, projectId, "validate");
   const template = findTemplate(project.template);
   if (!template) throw new TypeError(`unknown template ${project.template}`);
-  const checks = runStaticChecks(project.source, project.artifact as unknown as ContractArtifact, template);
+  // Regular expressions over the source and the ABI: milliseconds, so they run in the transaction.
+  const checks = runStaticChecks(project.source, project.artifact as ContractArtifact, template);
   const failed = checks.filter((c) => !c.passed);
   const output: ValidateOutput = { passed: failed.length === 0, checks };
   if (failed.length > 0) {
-    throw await failStage(
-      prisma,
+    throw failStage(
+      uow,
       project,
       "validate",
       new ServiceError(
@@ -38,5 +38,5 @@ export async function validateContract(options: {
       output,
     );
   }
-  return (tx) => completeStage(tx, project, "validate", output);
+  return completeStage(uow, project, "validate", output);
 }

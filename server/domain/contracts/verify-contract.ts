@@ -2,29 +2,32 @@
 import { type Hex, keccak256 } from "viem";
 import { sandboxChainFor } from "../../chain/sandbox-chain.ts";
 import type { AuthContext } from "../../context.ts";
-import type { Db } from "../../db/open-database.ts";
+import type { Queryable } from "../../db/kysely.ts";
+import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
-import type { Tx } from "../../idempotency/idempotency-store.ts";
 import type { ContractArtifact } from "./compile-contract.ts";
 import { type CompletedStage, completeStage, failStage, loadRunnableProject } from "./lifecycle.ts";
 
 type VerifyOutput = components["schemas"]["VerifyOutput"];
 type DeployOutput = components["schemas"]["DeployOutput"];
 
+/** One transaction: the sandbox chain is in process, and its log is read through the request's transaction. */
 export async function verifyContract(options: {
-  prisma: Db;
+  uow: UnitOfWork;
+  /** The database (not the transaction): names this process's sandbox chain. */
+  db: Queryable;
   auth: AuthContext;
   projectId: string;
-}): Promise<(tx: Tx) => Promise<CompletedStage<VerifyOutput>>> {
-  const { prisma, auth, projectId } = options;
-  const project = await loadRunnableProject(prisma, auth, projectId, "verify");
-  const artifact = project.artifact as unknown as ContractArtifact;
-  const deployment = project.deployment as unknown as DeployOutput;
-  const { code, blockNumber } = await sandboxChainFor(prisma).read(async (view) => ({
-    code: await view.getCode(deployment.contractAddress),
-    blockNumber: view.blockNumber,
-  }));
+}): Promise<CompletedStage<VerifyOutput>> {
+  const { uow, db, auth, projectId } = options;
+  const project = await loadRunnableProject(uow.tx, auth, projectId, "verify");
+  const artifact = project.artifact as ContractArtifact;
+  const deployment = project.deployment as DeployOutput;
+  const { code, blockNumber } = await sandboxChainFor(db).read(
+    async (view) => ({ code: await view.getCode(deployment.contractAddress), blockNumber: view.blockNumber }),
+    uow.tx,
+  );
   const compiled = artifact.deployedBytecode.toLowerCase() as Hex;
   const output: VerifyOutput = {
     chain: deployment.chain,
@@ -36,8 +39,8 @@ export async function verifyContract(options: {
     runtimeBytecodeSize: (code.length - 2) / 2,
   };
   if (!output.match) {
-    throw await failStage(
-      prisma,
+    throw failStage(
+      uow,
       project,
       "verify",
       new ServiceError("PRECHECK_FAILED", `The code at ${deployment.contractAddress} differs from the compiled runtime bytecode`, {
@@ -46,5 +49,5 @@ export async function verifyContract(options: {
       output,
     );
   }
-  return (tx) => completeStage(tx, project, "verify", output);
+  return completeStage(uow, project, "verify", output);
 }

@@ -1,19 +1,19 @@
 // GET corridor/workflows/{workflowRunId}: the run and its steps, read-only.
 import type { AuthContext } from "../../context.ts";
-import type { Db } from "../../db/open-database.ts";
+import type { Queryable } from "../../db/kysely.ts";
 import { notFound, ServiceError } from "../../errors/service-error.ts";
 import { toWorkflowRunDto, type WorkflowRunDto } from "./workflow-dto.ts";
 
 const RUN_ID = /^wfr_[A-Za-z0-9]{20,40}$/;
 
 export async function getWorkflowRun(options: {
-  prisma: Db;
+  db: Queryable;
   auth: AuthContext;
   workflowRunId: string;
   hasQuery: boolean;
   hasBody: boolean;
 }): Promise<WorkflowRunDto> {
-  const { prisma, auth, workflowRunId } = options;
+  const { db, auth, workflowRunId } = options;
   if (options.hasBody) {
     throw new ServiceError("INVALID_INPUT", "This operation takes no request body", {
       errors: [{ path: "/body", message: "must be empty" }],
@@ -29,10 +29,14 @@ export async function getWorkflowRun(options: {
       errors: [{ path: "/path/workflowRunId", message: "must be a wfr_… id" }],
     });
   }
-  const run = await prisma.workflowRun.findFirst({
-    where: { id: workflowRunId, organizationId: auth.organizationId, environment: auth.environment },
-    include: { steps: true },
-  });
+  const run = await db
+    .selectFrom("WorkflowRun")
+    .selectAll()
+    .where("id", "=", workflowRunId)
+    .where("organizationId", "=", auth.organizationId)
+    .where("environment", "=", auth.environment)
+    .executeTakeFirst();
   if (!run) throw notFound("Workflow run");
-  return toWorkflowRunDto(run, run.steps);
+  const steps = await db.selectFrom("WorkflowStep").selectAll().where("runId", "=", run.id).orderBy("position").execute();
+  return toWorkflowRunDto(run, steps);
 }

@@ -1,8 +1,9 @@
 // Executes one corridor step against its provider (or local fallback). Every side effect carries the step's stable
 // key as idempotency key, and runs inside the dispatcher's transaction that also records the outcome, so a crash
 // mid-step never applies an effect twice: either everything commits, or the retry repeats a keyed (idempotent) call.
-import type { WorkflowRun } from "../../generated/prisma/client.ts";
-import type { Tx } from "../../idempotency/idempotency-store.ts";
+// Unlike a request, the dispatcher holds its transaction across the provider calls on purpose: the transaction holds
+// the run's claim (FOR UPDATE SKIP LOCKED), and the custody simulator keeps its books inside it (behind a savepoint).
+import type { Tx } from "../../db/kysely.ts";
 import type { BankAccount, BankRail, BankTransferApi, KnownBankTransfer } from "../../providers/capabilities/bank-transfers.ts";
 import { ProviderUnavailableError } from "../../providers/capabilities/provider-unavailable.ts";
 import { ProviderExecutionError } from "../../providers/provider-adapter.ts";
@@ -14,7 +15,7 @@ import { parseDecimalToMinor } from "../money/minor-units.ts";
 import { onrampRail, rampAccount, rampAccountForRail } from "./corridor-accounts.ts";
 import { type FxLeg, finish, localQuote, usdRate18 } from "./corridor-fx.ts";
 import { resolveStepProvider, type StepProvider, simulatorProvider } from "./step-providers.ts";
-import type { SimulateRequest, StepName } from "./workflow-dto.ts";
+import type { SimulateRequest, StepName, WorkflowRunRow } from "./workflow-dto.ts";
 
 export type StepOutcome =
   | { kind: "succeeded"; output: Record<string, unknown>; provider: string; simulated: boolean }
@@ -22,7 +23,7 @@ export type StepOutcome =
 
 export interface StepContext {
   tx: Tx;
-  run: WorkflowRun;
+  run: WorkflowRunRow;
   request: SimulateRequest & { destinationAddress: string; rail: BankRail };
   /** Outputs of the steps that already succeeded. */
   outputs: Partial<Record<StepName, Record<string, unknown>>>;
@@ -62,7 +63,7 @@ export async function runStep(name: StepName, ctx: StepContext): Promise<StepOut
   }
 }
 
-const scopeOf = (run: WorkflowRun) => ({ organizationId: run.organizationId, environment: run.environment });
+const scopeOf = (run: WorkflowRunRow) => ({ organizationId: run.organizationId, environment: run.environment });
 
 async function fxStep(ctx: StepContext): Promise<StepOutcome> {
   const { request, now } = ctx;
@@ -170,7 +171,9 @@ async function custodyStep(ctx: StepContext): Promise<StepOutcome> {
   const { walletId, asset, chain } = request.custody;
   // A named wallet is served by the organization's custody connection; otherwise (or without one) the custody
   // simulator's rehearsal vault sends.
-  const wallet = walletId ? await tx.custodyWallet.findUnique({ where: { id: walletId } }) : null;
+  const wallet = walletId
+    ? await tx.selectFrom("CustodyWallet").select(["providerWalletId", "provider"]).where("id", "=", walletId).executeTakeFirst()
+    : undefined;
   let p: StepProvider = await resolveStepProvider(tx, scopeOf(ctx.run), "custody", "simulator");
   let providerWalletId = wallet?.providerWalletId ?? null;
   if (!providerWalletId || !p.adapter || p.slug !== wallet?.provider) {
@@ -179,6 +182,7 @@ async function custodyStep(ctx: StepContext): Promise<StepOutcome> {
   }
   const api = p.adapter?.capabilities?.custody;
   if (!api) return fail(p, false, "PROVIDER_MISCONFIGURED", `${p.slug} does not implement custody`);
+  // The dispatcher's transaction: the simulator's books commit or roll back with the step's outcome.
   const call = { config: p.config, db: tx, now };
   try {
     const { providerTransferId } = await api.submitTransfer(call, {

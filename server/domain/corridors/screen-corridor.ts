@@ -4,7 +4,7 @@
 // key without one uses the local fallback — the same sandbox list and the organization's policy, recorded the same
 // way — because a rehearsal never fails closed.
 import type { AuthContext } from "../../context.ts";
-import type { Db } from "../../db/open-database.ts";
+import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
 import { recordActivity } from "../activity/record-activity.ts";
@@ -53,19 +53,26 @@ export function corridorSubject(request: SimulateRequest, destinationAddress: st
 const CHECKS = ["sanctions", "jurisdiction", "policy"];
 
 export async function screenCorridor(options: {
-  prisma: Db;
+  uow: UnitOfWork;
   auth: AuthContext;
   subject: ComplianceSubject;
   requestId: string;
 }): Promise<CorridorScreening> {
-  const { prisma, auth, subject, requestId } = options;
+  const { uow, auth, subject, requestId } = options;
   const startedAt = new Date();
-  const connection = await prisma.providerConnection.findFirst({
-    where: { organizationId: auth.organizationId, environment: auth.environment, category: "compliance_screening", reviewed: true },
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-  });
+  const connection = await uow.tx
+    .selectFrom("ProviderConnection")
+    .select("providerSlug")
+    .where("organizationId", "=", auth.organizationId)
+    .where("environment", "=", auth.environment)
+    .where("category", "=", "compliance_screening")
+    .where("reviewed", "=", true)
+    .orderBy("createdAt", "desc")
+    .orderBy("id", "desc")
+    .limit(1)
+    .executeTakeFirst();
   if (connection || auth.environment === "sandbox") {
-    const result = await enforceCompliance({ prisma, auth, subject, requestId });
+    const result = await enforceCompliance({ uow, auth, subject, requestId });
     return {
       provider: connection?.providerSlug ?? LOCAL_FALLBACK,
       startedAt,
@@ -78,20 +85,18 @@ export async function screenCorridor(options: {
       },
     };
   }
-  const { reasons, screeningDecisionId, policyDecisionId } = await prisma.$transaction(async (tx) => {
-    const screeningReasons = matchSanctions(subject, SANDBOX_SCREENING_LIST);
-    const organization = await tx.organization.findUnique({ where: { id: auth.organizationId }, select: { settings: true } });
-    const { reasons: policyReasons } = checkPolicy(subject, readPolicySettings(organization?.settings));
-    const screening = await recordComplianceDecision(tx, { auth, kind: "screening", reasons: screeningReasons, subject, requestId });
-    const policy = await recordComplianceDecision(tx, { auth, kind: "policy", reasons: policyReasons, subject, requestId });
-    await recordActivity(tx, {
-      organizationId: auth.organizationId,
-      environment: auth.environment,
-      type: "compliance.screened",
-      resourceId: screening.id,
-    });
-    return { reasons: [...screeningReasons, ...policyReasons], screeningDecisionId: screening.id, policyDecisionId: policy.id };
-  });
+  // The local fallback: recorded like enforceCompliance records (kept when the block then refuses the request).
+  const screeningReasons = matchSanctions(subject, SANDBOX_SCREENING_LIST);
+  const organization = await uow.tx.selectFrom("Organization").select("settings").where("id", "=", auth.organizationId).executeTakeFirst();
+  const { reasons: policyReasons } = checkPolicy(subject, readPolicySettings(organization?.settings));
+  const screening = recordComplianceDecision(uow, { auth, kind: "screening", reasons: screeningReasons, subject, requestId });
+  const policy = recordComplianceDecision(uow, { auth, kind: "policy", reasons: policyReasons, subject, requestId });
+  recordActivity(
+    uow,
+    { organizationId: auth.organizationId, environment: auth.environment, type: "compliance.screened", resourceId: screening.id },
+    { keepOnError: true },
+  );
+  const reasons = [...screeningReasons, ...policyReasons];
   if (reasons.length > 0) {
     throw new ServiceError("COMPLIANCE_BLOCKED", `Blocked by compliance: ${reasons.map((r) => r.message).join("; ")}`, {
       extensions: { reasons },
@@ -101,6 +106,6 @@ export async function screenCorridor(options: {
     provider: LOCAL_FALLBACK,
     startedAt,
     finishedAt: new Date(),
-    output: { result: "clear", checks: CHECKS, screeningDecisionId, policyDecisionId },
+    output: { result: "clear", checks: CHECKS, screeningDecisionId: screening.id, policyDecisionId: policy.id },
   };
 }

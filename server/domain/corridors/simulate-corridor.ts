@@ -1,26 +1,32 @@
 // POST corridor/simulate: validate both bank legs, the custody leg and the FX pair → screen synchronously (403 blocks,
-// nothing created) → ask the bank provider whether the payout route is served (502 when it cannot answer) → plan a
-// provider for every step → create the run and its five steps in one transaction, queued for the scheduler
+// nothing created) → plan a provider for every step → ask the bank provider whether the payout route is served (502
+// when it cannot answer, 400 when it does not serve it) → the run and its five steps, queued for the scheduler
 // (plan_only: completed at once, nothing queued).
+//
+// Two transactions (server/db/unit-of-work.ts), because the route check is a provider call and no transaction stays
+// open across one. The first records the screening decisions and the run with its steps, not yet due (`nextRunAt`
+// null, so no dispatcher claims it before the route is confirmed); the second makes it due and records the activity
+// event, or deletes the run (and its steps) when the route check failed: no run.
 import type { AuthContext } from "../../context.ts";
-import type { Db } from "../../db/open-database.ts";
+import { afterProviderCall, type Outcome, type ProviderStep, type UnitOfWork } from "../../db/unit-of-work.ts";
 import { type FieldError, ServiceError } from "../../errors/service-error.ts";
-import type { Tx } from "../../idempotency/idempotency-store.ts";
 import { newId } from "../../lib/ids.ts";
 import { recordActivity } from "../activity/record-activity.ts";
 import { deriveRail, validateBankOrder } from "../bank-transfers/bank-rails.ts";
 import { callBankProvider } from "../bank-transfers/call-bank-provider.ts";
-import type { PreparedWrite } from "../bank-transfers/prepared-write.ts";
 import { chainCarries, isValidChainAddress } from "../custody/custody-assets.ts";
 import { offrampDepositAddress, rampAccount, rampAccountForRail } from "./corridor-accounts.ts";
 import { hasLocalRate } from "./corridor-fx.ts";
 import { corridorSubject, screenCorridor } from "./screen-corridor.ts";
 import { resolveStepProvider, simulatorProvider } from "./step-providers.ts";
-import { type SimulateRequest, STEP_NAMES, type StepName, toWorkflowRunDto, type WorkflowRunDto } from "./workflow-dto.ts";
-
-export interface PreparedCorridor extends PreparedWrite<WorkflowRunDto> {
-  workflowRunId: string;
-}
+import {
+  type SimulateRequest,
+  STEP_NAMES,
+  type StepName,
+  toWorkflowRunDto,
+  type WorkflowRunRow,
+  type WorkflowStepRow,
+} from "./workflow-dto.ts";
 
 function validate(request: SimulateRequest, wallet: { status: string; chain: string; provider: string } | null): FieldError[] {
   const errors: FieldError[] = [];
@@ -75,55 +81,38 @@ function validate(request: SimulateRequest, wallet: { status: string; chain: str
 }
 
 export async function simulateCorridor(options: {
-  prisma: Db;
+  uow: UnitOfWork;
   auth: AuthContext;
   request: SimulateRequest;
   requestId: string;
-}): Promise<PreparedCorridor> {
-  const { prisma, auth, request, requestId } = options;
+}): Promise<Outcome | ProviderStep<void>> {
+  const { uow, auth, request, requestId } = options;
   const executionMode = request.executionMode ?? "rehearse";
   const wallet = request.custody.walletId
-    ? await prisma.custodyWallet.findFirst({
-        where: { id: request.custody.walletId, organizationId: auth.organizationId, environment: auth.environment },
-        select: { status: true, chain: true, provider: true },
-      })
+    ? ((await uow.tx
+        .selectFrom("CustodyWallet")
+        .select(["status", "chain", "provider"])
+        .where("id", "=", request.custody.walletId)
+        .where("organizationId", "=", auth.organizationId)
+        .where("environment", "=", auth.environment)
+        .executeTakeFirst()) ?? null)
     : null;
   const errors = validate(request, wallet);
   if (errors.length > 0) {
     throw new ServiceError("VALIDATION_ERROR", errors.map((e) => `${e.path} ${e.message}`).join("; "), { errors });
   }
   const destinationAddress = request.destinationAddress ?? offrampDepositAddress(request.custody.chain);
-  const screening = await screenCorridor({ prisma, auth, subject: corridorSubject(request, destinationAddress), requestId });
+  const screening = await screenCorridor({ uow, auth, subject: corridorSubject(request, destinationAddress), requestId });
 
   // Plan: the provider of every step, as the scheduler will resolve it.
   const scope = { organizationId: auth.organizationId, environment: auth.environment };
-  const fx = await resolveStepProvider(prisma, scope, "fx", "local");
-  const bank = await resolveStepProvider(prisma, scope, "bank_transfer", "simulator");
+  const fx = await resolveStepProvider(uow.tx, scope, "fx", "local");
+  const bank = await resolveStepProvider(uow.tx, scope, "bank_transfer", "simulator");
   // The custody leg sends from the named wallet through the custody connection it was created with; otherwise (or when
   // that connection is gone) from the custody simulator's rehearsal vault.
-  const connected = wallet ? await resolveStepProvider(prisma, scope, "custody", "simulator") : null;
+  const connected = wallet ? await resolveStepProvider(uow.tx, scope, "custody", "simulator") : null;
   const custody = connected?.slug === wallet?.provider && connected ? connected : simulatorProvider("custody");
   const payoutRail = request.rail ?? deriveRail(request.destination.account, request.destination.currency);
-  const api = bank.adapter?.capabilities?.bankTransfers;
-  if (api) {
-    const route = await callBankProvider("check the payout route", () =>
-      api.checkRoute(
-        { config: bank.config, now: new Date() },
-        {
-          rail: payoutRail,
-          currency: request.destination.currency,
-          sourceCountry: request.source.country,
-          destinationCountry: request.destination.account.country,
-          reference: request.reference ?? null,
-        },
-      ),
-    );
-    if (!route.available) {
-      throw new ServiceError("VALIDATION_ERROR", `The bank provider does not serve this payout route: ${route.reason ?? "unavailable"}`, {
-        errors: [{ path: "/body/rail", message: route.reason ?? "route not served" }],
-      });
-    }
-  }
   const planned: Record<StepName, { provider: string; simulated: boolean }> = {
     screening: { provider: screening.provider, simulated: true },
     fx_quote: { provider: fx.slug, simulated: fx.simulated },
@@ -133,62 +122,100 @@ export async function simulateCorridor(options: {
   };
   const workflowRunId = newId("wfr");
   const planOnly = executionMode === "plan_only";
+  const api = bank.adapter?.capabilities?.bankTransfers;
+  const now = uow.now;
 
-  return {
-    status: 202,
-    workflowRunId,
-    async commit(tx: Tx) {
-      const now = new Date();
-      const run = await tx.workflowRun.create({
-        data: {
-          id: workflowRunId,
-          organizationId: auth.organizationId,
-          environment: auth.environment,
-          status: planOnly ? "completed" : "queued",
-          executionMode,
-          amount: request.amount,
-          currency: request.currency,
-          payoutCurrency: request.destination.currency,
-          asset: request.custody.asset,
-          chain: request.custody.chain,
-          reference: request.reference ?? null,
-          request: { ...request, executionMode, destinationAddress, rail: payoutRail } as object,
-          simulated: Object.values(planned).some((p) => p.simulated),
-          nextRunAt: planOnly ? null : now,
-          createdAt: now,
-          updatedAt: now,
-        },
-      });
-      const steps = [];
-      for (const [position, name] of STEP_NAMES.entries()) {
-        const first = name === "screening";
-        steps.push(
-          await tx.workflowStep.create({
-            data: {
-              id: newId("wfs"),
-              runId: workflowRunId,
-              position,
-              name,
-              status: first ? "succeeded" : planOnly ? "skipped" : "pending",
-              attempts: first ? 1 : 0,
-              provider: planned[name].provider,
-              simulated: planned[name].simulated,
-              stepKey: `${workflowRunId}:${name}`,
-              startedAt: first ? screening.startedAt : null,
-              finishedAt: first ? screening.finishedAt : null,
-              output: first ? screening.output : undefined,
-              updatedAt: now,
-            },
-          }),
+  const run: WorkflowRunRow = {
+    id: workflowRunId,
+    organizationId: auth.organizationId,
+    environment: auth.environment,
+    status: planOnly ? "completed" : "queued",
+    executionMode,
+    amount: request.amount,
+    currency: request.currency,
+    payoutCurrency: request.destination.currency,
+    asset: request.custody.asset,
+    chain: request.custody.chain,
+    reference: request.reference ?? null,
+    request: { ...request, executionMode, destinationAddress, rail: payoutRail },
+    simulated: Object.values(planned).some((p) => p.simulated),
+    nextRunAt: planOnly ? null : now,
+    version: 1,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const steps: WorkflowStepRow[] = STEP_NAMES.map((name, position) => {
+    const first = name === "screening";
+    return {
+      id: newId("wfs"),
+      runId: workflowRunId,
+      position,
+      name,
+      status: first ? "succeeded" : planOnly ? "skipped" : "pending",
+      attempts: first ? 1 : 0,
+      provider: planned[name].provider,
+      simulated: planned[name].simulated,
+      stepKey: `${workflowRunId}:${name}`,
+      startedAt: first ? screening.startedAt : null,
+      finishedAt: first ? screening.finishedAt : null,
+      output: first ? screening.output : null,
+      error: null,
+      updatedAt: now,
+    };
+  });
+  // Nothing in this transaction reads the rows back: they are written with the commit. Not due while the route check
+  // is outstanding.
+  uow.insertLater("WorkflowRun", { ...run, request: JSON.stringify(run.request), nextRunAt: api ? null : run.nextRunAt });
+  uow.insertLater(
+    "WorkflowStep",
+    steps.map((step) => ({ ...step, output: step.output === null ? null : JSON.stringify(step.output), error: null })),
+  );
+  const created = (u: UnitOfWork): Outcome => {
+    recordActivity(u, {
+      organizationId: auth.organizationId,
+      environment: auth.environment,
+      type: "corridor_run.created",
+      resourceId: workflowRunId,
+    });
+    return {
+      status: 202,
+      body: toWorkflowRunDto(run, steps),
+      headers: { Location: `/api/v2/agent/payments/corridor/workflows/${workflowRunId}` },
+    };
+  };
+  if (!api) return created(uow);
+
+  return afterProviderCall({
+    async call() {
+      const route = await callBankProvider("check the payout route", () =>
+        api.checkRoute(
+          { config: bank.config, now: new Date() },
+          {
+            rail: payoutRail,
+            currency: request.destination.currency,
+            sourceCountry: request.source.country,
+            destinationCountry: request.destination.account.country,
+            reference: request.reference ?? null,
+          },
+        ),
+      );
+      if (!route.available) {
+        throw new ServiceError("VALIDATION_ERROR", `The bank provider does not serve this payout route: ${route.reason ?? "unavailable"}`, {
+          errors: [{ path: "/body/rail", message: route.reason ?? "route not served" }],
+        });
+      }
+    },
+    async onResult(uow2) {
+      if (run.nextRunAt !== null) {
+        uow2.deferLater((db) =>
+          db.updateTable("WorkflowRun").set({ nextRunAt: run.nextRunAt, updatedAt: now }).where("id", "=", workflowRunId),
         );
       }
-      await recordActivity(tx, {
-        organizationId: auth.organizationId,
-        environment: auth.environment,
-        type: "corridor_run.created",
-        resourceId: workflowRunId,
-      });
-      return toWorkflowRunDto(run, steps);
+      return created(uow2);
     },
-  };
+    // No run when the route is not confirmed (its steps go with it: ON DELETE CASCADE).
+    async onFailure(uow2) {
+      uow2.deferLater((db) => db.deleteFrom("WorkflowRun").where("id", "=", workflowRunId));
+    },
+  });
 }

@@ -1,7 +1,7 @@
 // Which provider serves a corridor step. A rehearsal never fails closed: the newest reviewed connection of the step's
 // category serves it when there is one; otherwise the category's sandbox simulator (bank legs, custody leg) or a local
 // fallback (FX rate table) does, and the step says `simulated: true`.
-import type { Tx } from "../../idempotency/idempotency-store.ts";
+import type { Queryable } from "../../db/kysely.ts";
 import { type ProviderAdapter, type ProviderCategory, ProviderConfigError } from "../../providers/provider-adapter.ts";
 import { findAdapter } from "../../providers/registry.ts";
 
@@ -16,15 +16,22 @@ export interface StepProvider {
 }
 
 export async function resolveStepProvider(
-  db: Tx,
+  db: Queryable,
   scope: { organizationId: string; environment: string },
   category: ProviderCategory,
   fallback: "simulator" | "local",
 ): Promise<StepProvider> {
-  const connection = await db.providerConnection.findFirst({
-    where: { organizationId: scope.organizationId, environment: scope.environment, category, reviewed: true },
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-  });
+  const connection = await db
+    .selectFrom("ProviderConnection")
+    .select(["providerSlug", "config"])
+    .where("organizationId", "=", scope.organizationId)
+    .where("environment", "=", scope.environment)
+    .where("category", "=", category)
+    .where("reviewed", "=", true)
+    .orderBy("createdAt", "desc")
+    .orderBy("id", "desc")
+    .limit(1)
+    .executeTakeFirst();
   const adapter = connection ? findAdapter(category, connection.providerSlug) : undefined;
   if (connection && adapter) {
     try {

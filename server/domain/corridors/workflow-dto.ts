@@ -1,16 +1,19 @@
+import type { Selectable } from "kysely";
+import type { DB } from "../../db/kysely.ts";
 import type { components } from "../../generated/openapi.ts";
-import type { WorkflowRun, WorkflowStep } from "../../generated/prisma/client.ts";
 
 export type WorkflowRunDto = components["schemas"]["WorkflowRun"];
 export type StepName = components["schemas"]["WorkflowStepName"];
 export type StepError = components["schemas"]["WorkflowStepError"];
 export type SimulateRequest = components["schemas"]["SimulateCorridorRequest"];
+export type WorkflowRunRow = Selectable<DB["WorkflowRun"]>;
+export type WorkflowStepRow = Selectable<DB["WorkflowStep"]>;
 
 export const STEP_NAMES: readonly StepName[] = ["screening", "fx_quote", "onramp_bank_debit", "custody_transfer", "offramp_payout"];
 
 const iso = (d: Date | null) => (d === null ? null : d.toISOString());
 
-export function toWorkflowRunDto(run: WorkflowRun, steps: WorkflowStep[]): WorkflowRunDto {
+export function toWorkflowRunDto(run: WorkflowRunRow, steps: WorkflowStepRow[]): WorkflowRunDto {
   return {
     workflowRunId: run.id,
     status: run.status as WorkflowRunDto["status"],

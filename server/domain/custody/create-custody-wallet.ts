@@ -1,43 +1,55 @@
-// POST custody/wallets. Shape 1 requests a wallet (pending_approval + an approval request; no provider call).
-// Shape 2 activates it once a second actor approved: the approval is consumed and the wallet created at the provider
-// (keyed by custodyWalletId, so a retry finds the vault instead of creating another) in one transaction.
+// POST custody/wallets. Shape 1 requests a wallet (pending_approval + an approval request; no provider call): one
+// transaction. Shape 2 activates it once a second actor approved: the wallet is created at the provider (keyed by
+// custodyWalletId, so a retry finds the vault instead of creating another), then the approval is consumed and the
+// wallet made active. That takes two transactions, as no transaction stays open across a provider call: the first
+// checks the wallet and its approval and writes nothing, the second consumes the approval and activates the wallet
+// (compare-and-set on the version read in the first). A provider failure leaves the wallet pending_approval and the
+// approval unused. A rejected or expired approval makes the wallet rejected in one transaction (no provider call).
 import type { AuthContext } from "../../context.ts";
-import type { Db } from "../../db/open-database.ts";
+import type { Queryable, Tx } from "../../db/kysely.ts";
+import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import { notFound, ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
-import type { CustodyWallet } from "../../generated/prisma/client.ts";
-import type { Tx } from "../../idempotency/idempotency-store.ts";
 import { newId } from "../../lib/ids.ts";
+import type { ProviderWallet } from "../../providers/capabilities/custody.ts";
 import { recordActivity } from "../activity/record-activity.ts";
 import { consumeApproval } from "../approvals/consume-approval.ts";
 import { createApprovalRequest } from "../approvals/create-approval-request.ts";
-import type { PreparedWrite } from "../bank-transfers/prepared-write.ts";
 import { enforceCompliance } from "../compliance/enforce-compliance.ts";
 import { approvalFor, WALLET_ACTION, walletApprovalPayload } from "./custody-approvals.ts";
 import { chainCarries, isValidChainAddress } from "./custody-assets.ts";
-import { type CustodyWalletDto, toCustodyWalletDto } from "./custody-dto.ts";
-import { type CustodyProvider, callCustody, conflict, resolveCustodyProvider } from "./custody-provider.ts";
+import { type CustodyWalletRow, toCustodyWalletDto } from "./custody-dto.ts";
+import {
+  type CustodyOutcome,
+  type CustodyProvider,
+  callCustody,
+  conflict,
+  custodyStep,
+  resolveCustodyProvider,
+} from "./custody-provider.ts";
 
 type RequestShape = components["schemas"]["RequestCustodyWallet"];
 type ActivateShape = components["schemas"]["ActivateCustodyWallet"];
 
 export interface CustodyWalletOptions {
-  prisma: Db;
+  uow: UnitOfWork;
+  /** The database itself, for the provider (called between the unit of work's two transactions). */
+  db: Queryable;
   auth: AuthContext;
   request: components["schemas"]["CustodyWalletRequest"];
   requestId: string;
 }
 
-export async function createCustodyWallet(options: CustodyWalletOptions): Promise<PreparedWrite<CustodyWalletDto>> {
-  // Fails closed before anything is read or written.
-  const provider = await resolveCustodyProvider(options.prisma, options.auth);
+export async function createCustodyWallet(options: CustodyWalletOptions): Promise<CustodyOutcome> {
+  // Fails closed before anything else is read or written.
+  const provider = await resolveCustodyProvider(options.uow.tx, options.auth);
   return "custodyWalletId" in options.request
     ? activateWallet(options, options.request as ActivateShape, provider)
     : requestWallet(options, options.request as RequestShape, provider);
 }
 
-async function requestWallet(options: CustodyWalletOptions, request: RequestShape, provider: CustodyProvider) {
-  const { prisma, auth, requestId } = options;
+async function requestWallet(options: CustodyWalletOptions, request: RequestShape, provider: CustodyProvider): Promise<CustodyOutcome> {
+  const { uow, auth, requestId } = options;
   const errors = [];
   for (const [i, asset] of (request.policy?.allowedAssets ?? []).entries()) {
     if (!chainCarries(request.chain, asset))
@@ -54,7 +66,7 @@ async function requestWallet(options: CustodyWalletOptions, request: RequestShap
   if (errors.length > 0) throw new ServiceError("VALIDATION_ERROR", errors.map((e) => `${e.path} ${e.message}`).join("; "), { errors });
   if (request.jurisdiction?.length || request.operatorJurisdiction) {
     await enforceCompliance({
-      prisma,
+      uow,
       auth,
       requestId,
       subject: {
@@ -63,122 +75,131 @@ async function requestWallet(options: CustodyWalletOptions, request: RequestShap
       },
     });
   }
-  return {
-    status: 201,
-    async commit(tx: Tx) {
-      const now = new Date();
-      const id = newId("cw");
-      const policy = request.policy ?? null;
-      const approval = await createApprovalRequest(tx, {
-        auth,
-        kind: "custody_wallet",
-        action: WALLET_ACTION,
-        scope: "wallets:write",
-        payload: walletApprovalPayload({ id, label: request.label, chain: request.chain, type: request.type, policy }),
-        resourceId: id,
-      });
-      const row = await tx.custodyWallet.create({
-        data: {
-          id,
-          organizationId: auth.organizationId,
-          environment: auth.environment,
-          status: "pending_approval",
-          label: request.label,
-          chain: request.chain,
-          type: request.type,
-          policy: policy ?? undefined,
-          approvalRequestId: approval.approvalRequestId,
-          provider: provider.slug,
-          connectionId: provider.connectionId,
-          simulated: provider.simulated,
-          jurisdiction: request.jurisdiction ?? [],
-          operatorJurisdiction: request.operatorJurisdiction ?? null,
-          createdAt: now,
-          updatedAt: now,
-        },
-      });
-      await recordActivity(tx, {
-        organizationId: auth.organizationId,
-        environment: auth.environment,
-        type: "custody_wallet.requested",
-        resourceId: id,
-      });
-      return toCustodyWalletDto(row);
-    },
-  };
+  const id = newId("cw");
+  const policy = request.policy ?? null;
+  const approval = await createApprovalRequest(uow, {
+    auth,
+    kind: "custody_wallet",
+    action: WALLET_ACTION,
+    scope: "wallets:write",
+    payload: walletApprovalPayload({ id, label: request.label, chain: request.chain, type: request.type, policy }),
+    resourceId: id,
+  });
+  const row = await uow.tx
+    .insertInto("CustodyWallet")
+    .values({
+      id,
+      organizationId: auth.organizationId,
+      environment: auth.environment,
+      status: "pending_approval",
+      label: request.label,
+      chain: request.chain,
+      type: request.type,
+      policy: policy === null ? null : JSON.stringify(policy),
+      approvalRequestId: approval.approvalRequestId,
+      provider: provider.slug,
+      connectionId: provider.connectionId,
+      simulated: provider.simulated,
+      jurisdiction: request.jurisdiction ?? [],
+      operatorJurisdiction: request.operatorJurisdiction ?? null,
+      createdAt: uow.now,
+      updatedAt: uow.now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  recordActivity(uow, {
+    organizationId: auth.organizationId,
+    environment: auth.environment,
+    type: "custody_wallet.requested",
+    resourceId: id,
+  });
+  return { status: 201, body: toCustodyWalletDto(row) };
 }
 
-export async function findCustodyWallet(db: Tx, auth: AuthContext, id: string): Promise<CustodyWallet> {
-  const row = await db.custodyWallet.findFirst({ where: { id, organizationId: auth.organizationId, environment: auth.environment } });
+/** The organization's wallet (404 otherwise); `lock` holds its row for the rest of the transaction. */
+export async function findCustodyWallet(
+  db: Queryable | Tx,
+  auth: AuthContext,
+  id: string,
+  options: { lock?: boolean } = {},
+): Promise<CustodyWalletRow> {
+  let query = db
+    .selectFrom("CustodyWallet")
+    .selectAll()
+    .where("id", "=", id)
+    .where("organizationId", "=", auth.organizationId)
+    .where("environment", "=", auth.environment);
+  if (options.lock) query = query.forUpdate();
+  const row = await query.executeTakeFirst();
   if (!row) throw notFound("Custody wallet");
   return row;
 }
 
-async function lockWallet(tx: Tx, id: string): Promise<CustodyWallet> {
-  await tx.$queryRaw`SELECT id FROM "CustodyWallet" WHERE id = ${id} FOR UPDATE`;
-  return tx.custodyWallet.findUniqueOrThrow({ where: { id } });
-}
+const notPending = (wallet: CustodyWalletRow) =>
+  conflict(`The wallet is ${wallet.status}; only a pending_approval wallet can be activated`);
 
-async function activateWallet(options: CustodyWalletOptions, request: ActivateShape, provider: CustodyProvider) {
-  const { prisma, auth } = options;
-  const wallet = await findCustodyWallet(prisma, auth, request.custodyWalletId);
-  const { status } = await approvalFor(prisma, auth, request.approvalRequestId, wallet, WALLET_ACTION);
-  if (wallet.status !== "pending_approval")
-    throw conflict(`The wallet is ${wallet.status}; only a pending_approval wallet can be activated`);
+async function activateWallet(options: CustodyWalletOptions, request: ActivateShape, provider: CustodyProvider): Promise<CustodyOutcome> {
+  const { uow, db, auth } = options;
+  const wallet = await findCustodyWallet(uow.tx, auth, request.custodyWalletId, { lock: true });
+  const { status } = await approvalFor(uow.tx, auth, request.approvalRequestId, wallet, WALLET_ACTION, uow.now);
+  if (wallet.status !== "pending_approval") throw notPending(wallet);
   if (status === "pending") {
     throw new ServiceError(
       "FORBIDDEN",
       `Approval request ${request.approvalRequestId} is still pending; another actor must approve it first`,
     );
   }
-  return {
-    status: 200,
-    async commit(tx: Tx) {
-      const current = await lockWallet(tx, wallet.id);
-      if (current.status !== "pending_approval")
-        throw conflict(`The wallet is ${current.status}; only a pending_approval wallet can be activated`);
-      const now = new Date();
-      if (status === "rejected" || status === "expired") {
-        const row = await tx.custodyWallet.update({
-          where: { id: current.id, version: current.version },
-          data: { status: "rejected", version: { increment: 1 }, updatedAt: now },
-        });
-        return toCustodyWalletDto(row);
-      }
-      await consumeApproval(tx, {
+  if (status === "rejected" || status === "expired") {
+    const row = await moveWallet(uow, wallet, { status: "rejected" });
+    return { status: 200, body: toCustodyWalletDto(row) };
+  }
+  const ctx = provider.ctx(db);
+  return custodyStep({
+    // Look for a vault created under this key first (a retry after a failure or crash), then create one.
+    call: async () =>
+      (await callCustody("look up the wallet", () => provider.api.findWallet(ctx, { idempotencyKey: wallet.id }))) ??
+      callCustody("create the wallet", () =>
+        provider.api.createWallet(ctx, { idempotencyKey: wallet.id, chain: wallet.chain, type: wallet.type, label: wallet.label }),
+      ),
+    async onResult(uow2, vault: ProviderWallet) {
+      // The compare-and-set first: a concurrent activation that won answers 409 with the wallet's status.
+      const row = await moveWallet(uow2, wallet, {
+        status: "active",
+        address: vault.address,
+        providerWalletId: vault.providerWalletId,
+        provider: provider.slug,
+        connectionId: provider.connectionId,
+        simulated: provider.simulated,
+      });
+      await consumeApproval(uow2, {
         auth,
         approvalRequestId: request.approvalRequestId,
         action: WALLET_ACTION,
-        payload: walletApprovalPayload(current),
+        payload: walletApprovalPayload(wallet),
       });
-      const ctx = provider.ctx(tx);
-      // Look for a vault created under this key first (a retry after a crash), then create one.
-      const existing = await callCustody("look up the wallet", () => provider.api.findWallet(ctx, { idempotencyKey: current.id }));
-      const vault =
-        existing ??
-        (await callCustody("create the wallet", () =>
-          provider.api.createWallet(ctx, { idempotencyKey: current.id, chain: current.chain, type: current.type, label: current.label }),
-        ));
-      const row = await tx.custodyWallet.update({
-        where: { id: current.id, version: current.version },
-        data: {
-          status: "active",
-          address: vault.address,
-          providerWalletId: vault.providerWalletId,
-          provider: provider.slug,
-          connectionId: provider.connectionId,
-          simulated: provider.simulated,
-          version: { increment: 1 },
-          updatedAt: now,
-        },
-      });
-      await recordActivity(tx, {
+      recordActivity(uow2, {
         organizationId: auth.organizationId,
         environment: auth.environment,
         type: "custody_wallet.created",
         resourceId: row.id,
       });
-      return toCustodyWalletDto(row);
+      return { status: 200, body: toCustodyWalletDto(row) };
     },
-  };
+  });
+}
+
+type WalletMove = Partial<Pick<CustodyWalletRow, "status" | "address" | "providerWalletId" | "provider" | "connectionId" | "simulated">>;
+
+/** Compare-and-set on the version read; 409 with the wallet's current status when another writer moved it first. */
+async function moveWallet(uow: UnitOfWork, wallet: CustodyWalletRow, data: WalletMove): Promise<CustodyWalletRow> {
+  const row = await uow.tx
+    .updateTable("CustodyWallet")
+    .set({ ...data, version: wallet.version + 1, updatedAt: uow.now })
+    .where("id", "=", wallet.id)
+    .where("version", "=", wallet.version)
+    .returningAll()
+    .executeTakeFirst();
+  if (row) return row;
+  const current = await uow.tx.selectFrom("CustodyWallet").select("status").where("id", "=", wallet.id).executeTakeFirstOrThrow();
+  throw notPending({ ...wallet, status: current.status });
 }

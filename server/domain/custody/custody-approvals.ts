@@ -1,16 +1,16 @@
 // The four-eyes approvals that guard custody writes: one per wallet (activation) and one per transfer (submission),
 // bound to the resource (resourceId), the action and the exact payload.
 import type { AuthContext } from "../../context.ts";
-import type { ApprovalRequest, CustodyTransfer, CustodyWallet } from "../../generated/prisma/client.ts";
-import type { Tx } from "../../idempotency/idempotency-store.ts";
-import { type ApprovalStatus, approvalStatusOf } from "../approvals/approval-dto.ts";
+import type { Queryable } from "../../db/kysely.ts";
+import { type ApprovalRow, type ApprovalStatus, approvalStatusOf } from "../approvals/approval-dto.ts";
 import { findApprovalRequest } from "../approvals/find-approval-request.ts";
+import type { CustodyTransferRow, CustodyWalletRow } from "./custody-dto.ts";
 import { conflict } from "./custody-provider.ts";
 
 export const WALLET_ACTION = "custody.wallets.create";
 export const TRANSFER_ACTION = "custody.transfers.submit";
 
-export const walletApprovalPayload = (w: Pick<CustodyWallet, "id" | "label" | "chain" | "type" | "policy">) => ({
+export const walletApprovalPayload = (w: Pick<CustodyWalletRow, "id" | "label" | "chain" | "type" | "policy">) => ({
   custodyWalletId: w.id,
   label: w.label,
   chain: w.chain,
@@ -19,7 +19,7 @@ export const walletApprovalPayload = (w: Pick<CustodyWallet, "id" | "label" | "c
 });
 
 export const transferApprovalPayload = (
-  t: Pick<CustodyTransfer, "id" | "walletId" | "destination" | "asset"> & { amountMinor: string },
+  t: Pick<CustodyTransferRow, "id" | "walletId" | "destination" | "asset"> & { amountMinor: string },
 ) => ({
   custodyTransferId: t.id,
   walletId: t.walletId,
@@ -31,15 +31,16 @@ export const transferApprovalPayload = (
 /** The approval request named in the body: the key's organization's (404 otherwise) and this resource's own
  * (409 CUSTODY_STATE_CONFLICT otherwise); returns it with its visible status. */
 export async function approvalFor(
-  db: Tx,
+  db: Queryable,
   auth: AuthContext,
   approvalRequestId: string,
   resource: { id: string; approvalRequestId: string },
   action: string,
-): Promise<{ approval: ApprovalRequest; status: ApprovalStatus }> {
+  now: Date,
+): Promise<{ approval: ApprovalRow; status: ApprovalStatus }> {
   const approval = await findApprovalRequest(db, auth, approvalRequestId);
   if (approval.id !== resource.approvalRequestId || approval.resourceId !== resource.id || approval.action !== action) {
     throw conflict(`Approval request ${approval.id} belongs to another ${action.split(".")[1]?.replace(/s$/, "")} or operation`);
   }
-  return { approval, status: approvalStatusOf(approval) };
+  return { approval, status: approvalStatusOf(approval, now) };
 }

@@ -1,12 +1,18 @@
+import type { Selectable } from "kysely";
+import type { DB } from "../../db/kysely.ts";
 import type { components } from "../../generated/openapi.ts";
-import type { CustodyTransfer, CustodyWallet } from "../../generated/prisma/client.ts";
+import { numericToMinor } from "../money/minor-units.ts";
 import { ASSET_DECIMALS, minorToAmount } from "./custody-assets.ts";
+
+/** The stored rows as Kysely reads them (amounts as numeric text, JSON parsed, timestamps as Date). */
+export type CustodyWalletRow = Selectable<DB["CustodyWallet"]>;
+export type CustodyTransferRow = Selectable<DB["CustodyTransfer"]>;
 
 export type CustodyWalletDto = components["schemas"]["CustodyWallet"];
 export type CustodyTransferDto = components["schemas"]["CustodyTransfer"];
 export type CustodyWalletPolicy = components["schemas"]["CustodyWalletPolicy"];
 
-export function toCustodyWalletDto(row: CustodyWallet): CustodyWalletDto {
+export function toCustodyWalletDto(row: CustodyWalletRow): CustodyWalletDto {
   return {
     custodyWalletId: row.id,
     status: row.status as CustodyWalletDto["status"],
@@ -25,8 +31,8 @@ export function toCustodyWalletDto(row: CustodyWallet): CustodyWalletDto {
   };
 }
 
-export function toCustodyTransferDto(row: CustodyTransfer): CustodyTransferDto {
-  const minor = BigInt(row.amountMinor.toFixed(0));
+export function toCustodyTransferDto(row: CustodyTransferRow): CustodyTransferDto {
+  const minor = numericToMinor(row.amountMinor, 0);
   return {
     custodyTransferId: row.id,
     transferId: row.providerTransferId,

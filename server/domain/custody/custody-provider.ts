@@ -2,9 +2,9 @@
 // connected), else 424 PROVIDER_NOT_CONNECTED before anything is read or written. Provider failures map to 502, an
 // unreachable provider to 503 SOURCE_NOT_AVAILABLE (nothing changed; retry).
 import type { AuthContext } from "../../context.ts";
-import type { Db } from "../../db/open-database.ts";
+import type { Queryable } from "../../db/kysely.ts";
+import { afterProviderCall, type Outcome, type ProviderStep } from "../../db/unit-of-work.ts";
 import { ServiceError } from "../../errors/service-error.ts";
-import type { Tx } from "../../idempotency/idempotency-store.ts";
 import type { CustodyApi, CustodyCallContext } from "../../providers/capabilities/custody.ts";
 import { ProviderUnavailableError } from "../../providers/capabilities/provider-unavailable.ts";
 import { ProviderExecutionError } from "../../providers/provider-adapter.ts";
@@ -16,12 +16,12 @@ export interface CustodyProvider {
   slug: string;
   connectionId: string | null;
   simulated: boolean;
-  /** The call context for a database handle (the request's transaction inside one). */
-  ctx(db: Tx): CustodyCallContext;
+  /** The call context: the database itself (never the request's transaction; none is open across a provider call). */
+  ctx(db: Queryable): CustodyCallContext;
 }
 
-export async function resolveCustodyProvider(prisma: Db, auth: AuthContext): Promise<CustodyProvider> {
-  const resolved = await resolveProvider({ prisma, auth, category: "custody", sandboxFallback: false });
+export async function resolveCustodyProvider(db: Queryable, auth: AuthContext): Promise<CustodyProvider> {
+  const resolved = await resolveProvider({ db, auth, category: "custody", sandboxFallback: false });
   const api = resolved.adapter.capabilities?.custody;
   if (!api) throw new ServiceError("SERVER_MISCONFIGURED", `Provider "${resolved.adapter.slug}" does not implement custody`);
   return {
@@ -56,5 +56,11 @@ export async function callCustody<T>(
     throw error;
   }
 }
+
+/** What a custody write's unit of work returns: the answer, or a provider step (two transactions). */
+export type CustodyOutcome = Outcome | ProviderStep<never>;
+
+/** afterProviderCall, typed for respondWithUnitOfWork, whose work type accepts only ProviderStep<never>. */
+export const custodyStep = <R>(step: Omit<ProviderStep<R>, "kind">): ProviderStep<never> => afterProviderCall(step) as ProviderStep<never>;
 
 export const conflict = (message: string) => new ServiceError("CUSTODY_STATE_CONFLICT", message);

@@ -1,78 +1,139 @@
-// The provider-facing moves of a custody transfer, shared by shapes 2 and 3 of custody/transfers and by
-// custody/transfers/status. Each runs inside the caller's transaction with the transfer row locked and moves the
-// transfer by one state with `version` +1 (compare-and-set on the version it read).
+// The moves of a custody transfer, shared by shapes 2 and 3 of custody/transfers and by custody/transfers/status. Each
+// moves the transfer by one state with `version` +1, a compare-and-set on the version it read.
+//
+// The provider-facing moves (submit, reconcile) need two transactions: the transaction that read the transfer commits
+// before the provider is called (no transaction stays open across a provider call), and a second one records the
+// provider's answer. The version read in the first is what the second compares against: a writer that moved the
+// transfer in between wins, and this request answers as `onLost` decides.
 
-import type { CustodyTransfer } from "../../generated/prisma/client.ts";
-import type { Tx } from "../../idempotency/idempotency-store.ts";
+import type { Queryable } from "../../db/kysely.ts";
+import type { Outcome, ProviderStep, UnitOfWork } from "../../db/unit-of-work.ts";
+import type { ServiceError } from "../../errors/service-error.ts";
+import type { ProviderCustodyTransfer } from "../../providers/capabilities/custody.ts";
 import { approvalStatusOf } from "../approvals/approval-dto.ts";
-import { type CustodyProvider, callCustody, conflict } from "./custody-provider.ts";
+import { numericToMinor } from "../money/minor-units.ts";
+import { type CustodyTransferRow, toCustodyTransferDto } from "./custody-dto.ts";
+import { type CustodyProvider, callCustody, conflict, custodyStep } from "./custody-provider.ts";
 
 export const TERMINAL_TRANSFER_STATUSES = new Set(["completed", "failed", "rejected", "cancelled"]);
 
-/** Locks the transfer row for the rest of the transaction; concurrent writers queue here and then see the new version. */
-export async function lockTransfer(tx: Tx, id: string): Promise<CustodyTransfer> {
-  await tx.$queryRaw`SELECT id FROM "CustodyTransfer" WHERE id = ${id} FOR UPDATE`;
-  return tx.custodyTransfer.findUniqueOrThrow({ where: { id } });
+/** What a move answers when another writer moved the transfer first: the current row to answer with, or an error. */
+export type OnLost = (current: CustodyTransferRow, read: CustodyTransferRow) => CustodyTransferRow | ServiceError;
+
+const lostByDefault: OnLost = (_current, read) =>
+  conflict(`The transfer changed concurrently (version ${read.version} is no longer current)`);
+
+type Move = Partial<Pick<CustodyTransferRow, "status" | "providerTransferId" | "txHash">> & { failureReason?: unknown };
+
+async function move(uow: UnitOfWork, row: CustodyTransferRow, data: Move, onLost: OnLost = lostByDefault): Promise<CustodyTransferRow> {
+  const { failureReason, ...columns } = data;
+  const updated = await uow.tx
+    .updateTable("CustodyTransfer")
+    .set({
+      ...columns,
+      ...(failureReason !== undefined ? { failureReason: JSON.stringify(failureReason) } : {}),
+      version: row.version + 1,
+      updatedAt: uow.now,
+    })
+    .where("id", "=", row.id)
+    .where("version", "=", row.version)
+    .returningAll()
+    .executeTakeFirst();
+  if (updated) return updated;
+  const current = await uow.tx.selectFrom("CustodyTransfer").selectAll().where("id", "=", row.id).executeTakeFirstOrThrow();
+  const answer = onLost(current, row);
+  if (answer instanceof Error) throw answer;
+  return answer;
 }
 
-async function move(tx: Tx, row: CustodyTransfer, data: Record<string, unknown>): Promise<CustodyTransfer> {
-  const { count } = await tx.custodyTransfer.updateMany({
-    where: { id: row.id, version: row.version },
-    data: { ...data, version: { increment: 1 }, updatedAt: new Date() },
-  });
-  if (count !== 1) throw conflict(`The transfer changed concurrently (version ${row.version} is no longer current)`);
-  return tx.custodyTransfer.findUniqueOrThrow({ where: { id: row.id } });
-}
+const answer = (row: CustodyTransferRow): Outcome => ({ status: 200, body: toCustodyTransferDto(row) });
+const amountOf = (row: CustodyTransferRow) => numericToMinor(row.amountMinor, 0).toString();
 
-/** approved → submitted: the provider accepts the transfer (keyed by custodyTransferId, so a retry never submits twice). */
-export async function submitTransfer(tx: Tx, provider: CustodyProvider, row: CustodyTransfer): Promise<CustodyTransfer> {
-  const wallet = await tx.custodyWallet.findUniqueOrThrow({ where: { id: row.walletId } });
-  if (!wallet.providerWalletId) throw conflict("The transfer's wallet has no provider wallet");
+/** approved → submitted: the provider accepts the transfer (keyed by custodyTransferId, so a retry never submits twice).
+ * Two transactions (see the top of this file); a provider failure leaves the transfer `approved` for a retry. */
+export async function submitStep(
+  uow: UnitOfWork,
+  db: Queryable,
+  provider: CustodyProvider,
+  row: CustodyTransferRow,
+  onLost?: OnLost,
+): Promise<ProviderStep<never>> {
+  const wallet = await uow.tx
+    .selectFrom("CustodyWallet")
+    .select("providerWalletId")
+    .where("id", "=", row.walletId)
+    .executeTakeFirstOrThrow();
   const providerWalletId = wallet.providerWalletId;
-  const { providerTransferId } = await callCustody("submit the transfer", () =>
-    provider.api.submitTransfer(provider.ctx(tx), {
-      idempotencyKey: row.id,
-      providerWalletId,
-      chain: row.chain,
-      destination: row.destination,
-      asset: row.asset,
-      amountMinor: row.amountMinor.toFixed(0),
-      note: row.note,
-    }),
-  );
-  return move(tx, row, { status: "submitted", providerTransferId });
+  if (!providerWalletId) throw conflict("The transfer's wallet has no provider wallet");
+  return custodyStep({
+    call: () =>
+      callCustody("submit the transfer", () =>
+        provider.api.submitTransfer(provider.ctx(db), {
+          idempotencyKey: row.id,
+          providerWalletId,
+          chain: row.chain,
+          destination: row.destination,
+          asset: row.asset,
+          amountMinor: amountOf(row),
+          note: row.note,
+        }),
+      ),
+    onResult: async (uow2, { providerTransferId }: { providerTransferId: string }) =>
+      answer(await move(uow2, row, { status: "submitted", providerTransferId }, onLost)),
+  });
 }
 
-/** submitted → completed | failed when the provider reports it final; unchanged while it reports it pending.
- * A provider record that does not match ours (unknown id, other wallet, amount, asset or destination) is a state
- * clash: 409 CUSTODY_STATE_CONFLICT, nothing recorded. */
-export async function reconcileTransfer(tx: Tx, provider: CustodyProvider, row: CustodyTransfer): Promise<CustodyTransfer> {
+/** The provider's record of a submitted transfer. One it does not know, or that does not match ours (other amount,
+ * asset or destination), is a state clash: 409 CUSTODY_STATE_CONFLICT, nothing recorded. */
+async function reportedTransfer(db: Queryable, provider: CustodyProvider, row: CustodyTransferRow): Promise<ProviderCustodyTransfer> {
   const providerTransferId = row.providerTransferId as string;
-  const reported = await callCustody("report the transfer", () => provider.api.getTransfer(provider.ctx(tx), { providerTransferId }));
+  const reported = await callCustody("report the transfer", () => provider.api.getTransfer(provider.ctx(db), { providerTransferId }));
   if (!reported) throw conflict(`The custody provider does not know transfer ${providerTransferId}; the stored transfer is unchanged`);
   const mismatch =
     reported.asset !== row.asset ||
-    reported.amountMinor !== row.amountMinor.toFixed(0) ||
+    reported.amountMinor !== amountOf(row) ||
     reported.destination.toLowerCase() !== row.destination.toLowerCase();
   if (mismatch) {
     throw conflict(
       `The custody provider's record of ${providerTransferId} differs from the stored transfer (asset, amount or destination)`,
     );
   }
-  if (reported.state === "submitted") return row;
-  if (reported.state === "completed") return move(tx, row, { status: "completed", txHash: reported.txHash });
-  return move(tx, row, {
-    status: "failed",
-    txHash: reported.txHash,
-    failureReason: reported.failure ?? { code: "provider_failed", message: "The custody provider reported the transfer failed." },
+  return reported;
+}
+
+/** submitted → completed | failed when the provider reports it final; unchanged while it reports it pending.
+ * Two transactions (see the top of this file). */
+export function reconcileStep(db: Queryable, provider: CustodyProvider, row: CustodyTransferRow, onLost?: OnLost): ProviderStep<never> {
+  return custodyStep({
+    call: () => reportedTransfer(db, provider, row),
+    async onResult(uow2, reported: ProviderCustodyTransfer) {
+      if (reported.state === "submitted") return answer(row);
+      if (reported.state === "completed") return answer(await move(uow2, row, { status: "completed", txHash: reported.txHash }, onLost));
+      return answer(
+        await move(
+          uow2,
+          row,
+          {
+            status: "failed",
+            txHash: reported.txHash,
+            failureReason: reported.failure ?? { code: "provider_failed", message: "The custody provider reported the transfer failed." },
+          },
+          onLost,
+        ),
+      );
+    },
   });
 }
 
-/** pending_approval: a rejected approval makes the transfer `rejected`, an expired one `cancelled`. */
-export async function settleFromApproval(tx: Tx, row: CustodyTransfer): Promise<CustodyTransfer | null> {
-  const approval = await tx.approvalRequest.findUniqueOrThrow({ where: { id: row.approvalRequestId } });
-  const status = approvalStatusOf(approval);
-  if (status === "rejected") return move(tx, row, { status: "rejected" });
-  if (status === "expired") return move(tx, row, { status: "cancelled" });
+/** pending_approval (row locked): a rejected approval makes the transfer `rejected`, an expired one `cancelled`. */
+export async function settleFromApproval(uow: UnitOfWork, row: CustodyTransferRow): Promise<CustodyTransferRow | null> {
+  const approval = await uow.tx
+    .selectFrom("ApprovalRequest")
+    .select(["status", "expiresAt", "consumedAt"])
+    .where("id", "=", row.approvalRequestId)
+    .executeTakeFirstOrThrow();
+  const status = approvalStatusOf(approval, uow.now);
+  if (status === "rejected") return move(uow, row, { status: "rejected" });
+  if (status === "expired") return move(uow, row, { status: "cancelled" });
   return null;
 }

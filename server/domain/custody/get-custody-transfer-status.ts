@@ -1,28 +1,27 @@
 // POST custody/transfers/status: by custodyTransferId (shape 1) or the provider's transferId (shape 2). A `submitted`
-// transfer is reconciled with the provider first (row-locked, version +1 on a final state).
+// transfer is reconciled with the provider first (version +1 on a final state). That takes two transactions, as no
+// transaction stays open across a provider call: the first reads the transfer, the second records what the provider
+// reported (compare-and-set on the version read). A transfer moved meanwhile by another writer is answered as it now is.
 import type { AuthContext } from "../../context.ts";
-import type { Db } from "../../db/open-database.ts";
+import type { Queryable } from "../../db/kysely.ts";
+import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import type { components } from "../../generated/openapi.ts";
-import type { PreparedWrite } from "../bank-transfers/prepared-write.ts";
 import { findCustodyTransfer } from "./create-custody-transfer.ts";
-import { type CustodyTransferDto, toCustodyTransferDto } from "./custody-dto.ts";
-import { resolveCustodyProvider } from "./custody-provider.ts";
-import { lockTransfer, reconcileTransfer } from "./custody-transfer-steps.ts";
+import { toCustodyTransferDto } from "./custody-dto.ts";
+import { type CustodyOutcome, resolveCustodyProvider } from "./custody-provider.ts";
+import { reconcileStep } from "./custody-transfer-steps.ts";
 
 export async function getCustodyTransferStatus(options: {
-  prisma: Db;
+  uow: UnitOfWork;
+  /** The database itself, for the provider (called between the unit of work's two transactions). */
+  db: Queryable;
   auth: AuthContext;
   request: components["schemas"]["CustodyTransferStatusRequest"];
-}): Promise<PreparedWrite<CustodyTransferDto>> {
-  const { prisma, auth, request } = options;
-  const provider = await resolveCustodyProvider(prisma, auth);
+}): Promise<CustodyOutcome> {
+  const { uow, db, auth, request } = options;
+  const provider = await resolveCustodyProvider(uow.tx, auth);
   const where = "custodyTransferId" in request ? { id: request.custodyTransferId } : { providerTransferId: request.transferId };
-  const transfer = await findCustodyTransfer(prisma, auth, where);
-  return {
-    status: 200,
-    async commit(tx) {
-      const row = await lockTransfer(tx, transfer.id);
-      return toCustodyTransferDto(row.status === "submitted" ? await reconcileTransfer(tx, provider, row) : row);
-    },
-  };
+  const row = await findCustodyTransfer(uow.tx, auth, where);
+  if (row.status !== "submitted") return { status: 200, body: toCustodyTransferDto(row) };
+  return reconcileStep(db, provider, row, (current) => current);
 }

@@ -1,42 +1,47 @@
-// POST custody/wallets/balance: balances as the custody provider reports them (never a local ledger).
+// POST custody/wallets/balance: balances as the custody provider reports them (never a local ledger). Two
+// transactions when the provider is asked (none stays open across a provider call): the first reads the wallet, the
+// second only stores the answer under the Idempotency-Key when one was sent.
 import type { AuthContext } from "../../context.ts";
-import type { Db } from "../../db/open-database.ts";
+import type { Queryable } from "../../db/kysely.ts";
+import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
-import type { PreparedWrite } from "../bank-transfers/prepared-write.ts";
+import type { ProviderBalance } from "../../providers/capabilities/custody.ts";
 import { findCustodyWallet } from "./create-custody-wallet.ts";
 import { chainCarries, minorToAmount } from "./custody-assets.ts";
-import { callCustody, resolveCustodyProvider } from "./custody-provider.ts";
+import { type CustodyOutcome, callCustody, custodyStep, resolveCustodyProvider } from "./custody-provider.ts";
 
 type BalanceDto = components["schemas"]["CustodyWalletBalance"];
 type Asset = components["schemas"]["CustodyAsset"];
 
 export async function getCustodyWalletBalance(options: {
-  prisma: Db;
+  uow: UnitOfWork;
+  /** The database itself, for the provider (called between the unit of work's two transactions). */
+  db: Queryable;
   auth: AuthContext;
   request: components["schemas"]["CustodyWalletBalanceRequest"];
-}): Promise<PreparedWrite<BalanceDto>> {
-  const { prisma, auth, request } = options;
-  const provider = await resolveCustodyProvider(prisma, auth);
-  const wallet = await findCustodyWallet(prisma, auth, request.walletId);
+}): Promise<CustodyOutcome> {
+  const { uow, db, auth, request } = options;
+  const provider = await resolveCustodyProvider(uow.tx, auth);
+  const wallet = await findCustodyWallet(uow.tx, auth, request.walletId);
   if (request.asset && !chainCarries(wallet.chain, request.asset)) {
     throw new ServiceError("VALIDATION_ERROR", `/body/asset ${request.asset} is not carried on ${wallet.chain}`, {
       errors: [{ path: "/body/asset", message: `${request.asset} is not carried on ${wallet.chain}` }],
     });
   }
-  const asOf = new Date();
+  const asOf = uow.now.toISOString();
   const base = { walletId: wallet.id, chain: wallet.chain as BalanceDto["chain"], provider: provider.slug, simulated: provider.simulated };
   const providerWalletId = wallet.providerWalletId;
-  return {
-    status: 200,
-    async commit(tx) {
-      if (wallet.status !== "active" || !providerWalletId) return { ...base, balances: [], asOf: asOf.toISOString() };
-      // This endpoint documents no 503 for an unreachable provider: it answers 502.
-      const reported = await callCustody(
+  if (wallet.status !== "active" || !providerWalletId) return { status: 200, body: { ...base, balances: [], asOf } };
+  return custodyStep({
+    // This endpoint documents no 503 for an unreachable provider: it answers 502.
+    call: () =>
+      callCustody(
         "report the balances",
-        () => provider.api.getBalances(provider.ctx(tx), { providerWalletId, chain: wallet.chain }),
+        () => provider.api.getBalances(provider.ctx(db), { providerWalletId, chain: wallet.chain }),
         "PROVIDER_EXECUTION_FAILED",
-      );
+      ),
+    async onResult(_uow2, reported: ProviderBalance[]) {
       const entries = reported
         .filter((b) => chainCarries(wallet.chain, b.asset))
         .map((b) => ({
@@ -48,9 +53,9 @@ export async function getCustodyWalletBalance(options: {
       const balances = request.asset
         ? [entries.find((b) => b.asset === request.asset) ?? zero(request.asset)]
         : entries.filter((b) => b.amountMinor !== "0");
-      return { ...base, balances, asOf: asOf.toISOString() };
+      return { status: 200, body: { ...base, balances, asOf } satisfies BalanceDto };
     },
-  };
+  });
 }
 
 function zero(asset: Asset) {

@@ -1,8 +1,10 @@
 // A custody wallet's transfer policy (CustodyWalletPolicy), evaluated in the transaction that creates a transfer, with
 // the wallet row locked so the daily total cannot be raced. Broken rules → 403 COMPLIANCE_BLOCKED with `reasons`.
+
+import type { Tx } from "../../db/kysely.ts";
 import { ServiceError } from "../../errors/service-error.ts";
-import type { Tx } from "../../idempotency/idempotency-store.ts";
 import type { ComplianceReason } from "../compliance/types.ts";
+import { numericToMinor } from "../money/minor-units.ts";
 import type { CustodyWalletPolicy } from "./custody-dto.ts";
 
 /** Transfers that still count against the daily limit (everything but rejected, cancelled and failed ones). */
@@ -33,11 +35,15 @@ export async function enforceWalletPolicy(
   }
   if (limit?.dailyMinor !== undefined) {
     const dayStart = new Date(Date.UTC(transfer.now.getUTCFullYear(), transfer.now.getUTCMonth(), transfer.now.getUTCDate()));
-    const sum = await tx.custodyTransfer.aggregate({
-      where: { walletId: wallet.id, asset: transfer.asset, status: { in: COUNTED }, createdAt: { gte: dayStart } },
-      _sum: { amountMinor: true },
-    });
-    const today = BigInt(sum._sum.amountMinor?.toFixed(0) ?? "0");
+    const { total } = await tx
+      .selectFrom("CustodyTransfer")
+      .select((eb) => eb.cast<string | null>(eb.fn.sum("amountMinor"), "text").as("total"))
+      .where("walletId", "=", wallet.id)
+      .where("asset", "=", transfer.asset)
+      .where("status", "in", COUNTED)
+      .where("createdAt", ">=", dayStart)
+      .executeTakeFirstOrThrow();
+    const today = total === null ? 0n : numericToMinor(total, 0);
     if (today + transfer.amountMinor > BigInt(limit.dailyMinor)) {
       reason(
         "policy.daily_limit",

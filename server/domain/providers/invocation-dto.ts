@@ -1,10 +1,11 @@
+import type { Selectable } from "kysely";
+import type { DB } from "../../db/kysely.ts";
 import type { components } from "../../generated/openapi.ts";
-import type { ProviderInvocation } from "../../generated/prisma/client.ts";
 
 export type InvocationDto = components["schemas"]["ProviderInvocation"];
 export type ScreeningDto = components["schemas"]["Screening"];
 
-export function toInvocationDto(row: ProviderInvocation, screening: ScreeningDto): InvocationDto {
+export function toInvocationDto(row: Selectable<DB["ProviderInvocation"]>, screening: ScreeningDto): InvocationDto {
   return {
     invocationId: row.id,
     providerSlug: row.providerSlug,

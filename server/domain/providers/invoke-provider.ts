@@ -1,26 +1,28 @@
 // providers/invoke: resolve → validate → fail closed → screen and evaluate → (four-eyes) → execute → record.
+import type { Selectable } from "kysely";
 import type { AuthContext } from "../../context.ts";
-import type { Db } from "../../db/open-database.ts";
+import type { DB } from "../../db/kysely.ts";
+import { afterProviderCall, type Outcome, type ProviderStep, type UnitOfWork } from "../../db/unit-of-work.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
-import type { Tx } from "../../idempotency/idempotency-store.ts";
 import { newId } from "../../lib/ids.ts";
 import { CATEGORY_SCOPE, type ProviderCategory, ProviderExecutionError } from "../../providers/provider-adapter.ts";
 import { resolveProvider } from "../../providers/resolve-provider.ts";
 import { validateOperationInput } from "../../providers/validate-input.ts";
 import { recordActivity } from "../activity/record-activity.ts";
-import { consumeApproval } from "../approvals/consume-approval.ts";
+import type { ApprovalDto } from "../approvals/approval-dto.ts";
+import { consumeApproval, releaseApproval } from "../approvals/consume-approval.ts";
 import { createApprovalRequest } from "../approvals/create-approval-request.ts";
 import { enforceCompliance } from "../compliance/enforce-compliance.ts";
 import { SANDBOX_SCREENING_SOURCE } from "../compliance/sandbox-list.ts";
 import type { ComplianceSubject } from "../compliance/types.ts";
-import { type InvocationDto, type ScreeningDto, toInvocationDto } from "./invocation-dto.ts";
+import { type ScreeningDto, toInvocationDto } from "./invocation-dto.ts";
 import { requireAdapter, requireCategoryScope } from "./require-category-scope.ts";
 
 type InvokeRequest = components["schemas"]["InvokeProviderRequest"];
 
 export interface InvokeProviderOptions {
-  prisma: Db;
+  uow: UnitOfWork;
   auth: AuthContext;
   request: InvokeRequest;
   /** Whether the caller sent an Idempotency-Key (write operations need one). */
@@ -28,17 +30,22 @@ export interface InvokeProviderOptions {
   requestId: string;
 }
 
-export interface PreparedInvocation {
-  status: 200 | 202;
-  /** Runs inside the write transaction: consumes the approval (or creates one), executes, records. */
-  commit(tx: Tx): Promise<InvocationDto>;
-}
+/** Status of the invocation row between the two transactions (the provider call is in flight); never answered. */
+const IN_PROGRESS = "in_progress";
 
 /** The action an approval for this invocation must name; approvals are bound to it and to the exact payload. */
 export const invocationAction = (category: string, operation: string) => `providers.invoke:${category}.${operation}`;
 
-export async function invokeProvider(options: InvokeProviderOptions): Promise<PreparedInvocation> {
-  const { prisma, auth, request, idempotent, requestId } = options;
+/**
+ * Runs in the request's unit of work. Without an approval yet (a four-eyes operation), one transaction records the
+ * approval request and the `pending_approval` invocation (202). Otherwise the operation calls the provider, so it
+ * needs two transactions (a transaction is never held open across a provider call): the first consumes the approval
+ * (if any) and records the invocation as the intent; the provider is called with the invocation id as its
+ * idempotency key; the second records the output (200), or, when the provider failed, deletes the intent and releases
+ * the approval, so nothing stays recorded and the approval can be used again.
+ */
+export async function invokeProvider(options: InvokeProviderOptions): Promise<Outcome | ProviderStep<unknown>> {
+  const { uow, auth, request, idempotent, requestId } = options;
   const category = request.category as ProviderCategory;
   requireCategoryScope(auth, category);
   const adapter = requireAdapter(category, request.providerSlug, request.operation);
@@ -48,7 +55,7 @@ export async function invokeProvider(options: InvokeProviderOptions): Promise<Pr
   if (inputErrors.length > 0) {
     throw new ServiceError("INVALID_INPUT", `input does not match the ${request.operation} input schema`, { errors: inputErrors });
   }
-  if (request.selectionReceiptId) await checkSelectionReceipt(prisma, auth, request);
+  if (request.selectionReceiptId) await checkSelectionReceipt(uow, auth, request);
   if (request.regime?.travelRule && def.kind === "write" && !(input as { travelRule?: unknown }).travelRule) {
     throw new ServiceError("INVALID_INPUT", "regime.travelRule is true: input.travelRule must carry originator and beneficiary data", {
       errors: [{ path: "/body/input/travelRule", message: "is required under regime.travelRule" }],
@@ -57,7 +64,7 @@ export async function invokeProvider(options: InvokeProviderOptions): Promise<Pr
   if (def.kind === "write" && !idempotent) {
     throw new ServiceError("IDEMPOTENCY_KEY_REQUIRED", `${request.operation} is a write operation: send an Idempotency-Key`);
   }
-  const resolved = await resolveProvider({ prisma, auth, category, providerSlug: request.providerSlug, sandboxFallback: false });
+  const resolved = await resolveProvider({ db: uow.tx, auth, category, providerSlug: request.providerSlug, sandboxFallback: false });
 
   const subject: ComplianceSubject = {
     operation: "invokeProvider",
@@ -67,87 +74,100 @@ export async function invokeProvider(options: InvokeProviderOptions): Promise<Pr
   const screenable = Boolean(subject.parties?.length || subject.addresses?.length || subject.amount || subject.jurisdictions);
   let screening: ScreeningDto = { decision: "not_required", source: null };
   if (screenable) {
-    const result = await enforceCompliance({ prisma, auth, subject, requestId });
+    const result = await enforceCompliance({ uow, auth, subject, requestId });
     screening = { decision: "clear", source: SANDBOX_SCREENING_SOURCE, decisionIds: [result.screeningDecisionId, result.policyDecisionId] };
   }
 
   const payload = { providerSlug: request.providerSlug, category, operation: request.operation, input };
   const action = invocationAction(category, request.operation);
-  const needsApprovalRequest = def.requiresApproval && !request.approvalRequestId;
-
   const base = {
+    id: newId("pinv"),
     organizationId: auth.organizationId,
     environment: auth.environment,
     providerSlug: request.providerSlug,
     category,
     operation: request.operation,
-    input: input as object,
+    input: JSON.stringify(input),
     simulated: resolved.simulated,
     selectionReceiptId: request.selectionReceiptId ?? null,
+    createdAt: uow.now,
   };
 
-  if (needsApprovalRequest) {
-    return {
-      status: 202,
-      async commit(tx) {
-        const approval = await createApprovalRequest(tx, {
-          auth,
-          kind: "provider_operation",
-          action,
-          scope: CATEGORY_SCOPE[category],
-          payload,
-        });
-        const row = await tx.providerInvocation.create({
-          data: { id: newId("pinv"), ...base, status: "pending_approval", approvalRequestId: approval.approvalRequestId },
-        });
-        return toInvocationDto(row, screening);
-      },
-    };
+  if (def.requiresApproval && !request.approvalRequestId) {
+    const approval = await createApprovalRequest(uow, {
+      auth,
+      kind: "provider_operation",
+      action,
+      scope: CATEGORY_SCOPE[category],
+      payload,
+    });
+    const row = await uow.tx
+      .insertInto("ProviderInvocation")
+      .values({ ...base, status: "pending_approval", approvalRequestId: approval.approvalRequestId })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return { status: 202, body: toInvocationDto(row, screening) };
   }
 
-  return {
-    status: 200,
-    async commit(tx) {
-      // Consuming first (row-locked, versioned) means two invocations cannot both spend one approval; if the provider
-      // then fails, the transaction rolls back and the approval stays unused.
-      if (request.approvalRequestId) await consumeApproval(tx, { auth, approvalRequestId: request.approvalRequestId, action, payload });
-      let output: unknown;
+  // Consuming first (compare-and-set on the version) means two invocations cannot both spend one approval.
+  let consumed: ApprovalDto | undefined;
+  if (request.approvalRequestId) {
+    consumed = await consumeApproval(uow, { auth, approvalRequestId: request.approvalRequestId, action, payload });
+  }
+  await uow.tx
+    .insertInto("ProviderInvocation")
+    .values({ ...base, status: IN_PROGRESS, approvalRequestId: request.approvalRequestId ?? null })
+    .execute();
+
+  return afterProviderCall({
+    async call() {
       try {
-        output = await def.execute({ config: resolved.config, input, now: new Date() });
+        return await def.execute({ config: resolved.config, input, now: new Date(), idempotencyKey: base.id });
       } catch (error) {
         if (error instanceof ProviderExecutionError)
           throw new ServiceError("PROVIDER_EXECUTION_FAILED", `The provider failed: ${error.message}`);
         throw error;
       }
-      const row = await tx.providerInvocation.create({
-        data: {
-          id: newId("pinv"),
-          ...base,
-          status: "succeeded",
-          output: output as object,
-          approvalRequestId: request.approvalRequestId ?? null,
-        },
-      });
-      await recordActivity(tx, {
+    },
+    async onResult(uow2, output) {
+      const row = await uow2.tx
+        .updateTable("ProviderInvocation")
+        .set({ status: "succeeded", output: output === undefined ? null : JSON.stringify(output) })
+        .where("id", "=", base.id)
+        .where("status", "=", IN_PROGRESS)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      recordActivity(uow2, {
         organizationId: auth.organizationId,
         environment: auth.environment,
         type: "provider.invoked",
         resourceId: row.id,
       });
-      return toInvocationDto(row, screening);
+      return { status: 200, body: toInvocationDto(row, screening) };
     },
-  };
+    async onFailure(uow2) {
+      // As if the invocation never ran: no invocation row, and the approval usable again.
+      await uow2.tx.deleteFrom("ProviderInvocation").where("id", "=", base.id).where("status", "=", IN_PROGRESS).execute();
+      if (consumed) await releaseApproval(uow2, consumed);
+    },
+  });
 }
 
-async function checkSelectionReceipt(prisma: Db, auth: AuthContext, request: InvokeRequest): Promise<void> {
-  const receipt = await prisma.selectionReceipt.findFirst({
-    where: { id: request.selectionReceiptId, organizationId: auth.organizationId, environment: auth.environment },
-  });
+type ReceiptRow = Pick<Selectable<DB["SelectionReceipt"]>, "category" | "providerSlug" | "operation" | "expiresAt">;
+
+async function checkSelectionReceipt(uow: UnitOfWork, auth: AuthContext, request: InvokeRequest): Promise<void> {
+  const receipt: ReceiptRow | undefined = await uow.tx
+    .selectFrom("SelectionReceipt")
+    .select(["category", "providerSlug", "operation", "expiresAt"])
+    .where("id", "=", request.selectionReceiptId as string)
+    .where("organizationId", "=", auth.organizationId)
+    .where("environment", "=", auth.environment)
+    .executeTakeFirst();
   if (!receipt) throw new ServiceError("NOT_FOUND", "Selection receipt not found");
   const mismatch =
     receipt.category !== request.category ||
     receipt.providerSlug !== request.providerSlug ||
     (receipt.operation !== null && receipt.operation !== request.operation);
   if (mismatch) throw new ServiceError("INVALID_INPUT", "The selection receipt names another provider, category or operation");
-  if (receipt.expiresAt <= new Date()) throw new ServiceError("INVALID_INPUT", "The selection receipt has expired");
+  if (receipt.expiresAt <= uow.now) throw new ServiceError("INVALID_INPUT", "The selection receipt has expired");
 }

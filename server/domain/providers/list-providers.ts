@@ -1,5 +1,5 @@
 import type { AuthContext } from "../../context.ts";
-import type { Db } from "../../db/open-database.ts";
+import type { Queryable } from "../../db/kysely.ts";
 import type { components } from "../../generated/openapi.ts";
 import { CATEGORY_SCOPE, type ProviderCategory } from "../../providers/provider-adapter.ts";
 import { PROVIDER_ADAPTERS } from "../../providers/registry.ts";
@@ -8,18 +8,22 @@ type Directory = components["schemas"]["ProviderDirectory"];
 
 /** The directory: every adapter of the build, with its catalogue and whether the organization has connected it. */
 export async function listProviders({
-  prisma,
+  db,
   auth,
   category,
 }: {
-  prisma: Db;
+  db: Queryable;
   auth: AuthContext;
   category?: ProviderCategory;
 }): Promise<Directory> {
-  const connections = await prisma.providerConnection.findMany({
-    where: { organizationId: auth.organizationId, environment: auth.environment, reviewed: true, ...(category ? { category } : {}) },
-    select: { category: true, providerSlug: true },
-  });
+  let query = db
+    .selectFrom("ProviderConnection")
+    .select(["category", "providerSlug"])
+    .where("organizationId", "=", auth.organizationId)
+    .where("environment", "=", auth.environment)
+    .where("reviewed", "=", true);
+  if (category) query = query.where("category", "=", category);
+  const connections = await query.execute();
   const connected = new Set(connections.map((c) => `${c.category}/${c.providerSlug}`));
   const data = PROVIDER_ADAPTERS.filter((a) => !category || a.category === category).map((adapter) => ({
     providerSlug: adapter.slug,

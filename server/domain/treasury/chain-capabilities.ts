@@ -1,6 +1,6 @@
 // An organization's treasury capabilities per chain, stored in Organization.settings under `chainCapabilities`:
 // `{ "<chain>": { "mintBurn"?: boolean, "stressTest"?: boolean } }`. Everything is enabled unless set to false.
-import type { Db } from "../../db/open-database.ts";
+import type { Queryable } from "../../db/kysely.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 
 export type ChainCapability = "mintBurn" | "stressTest";
@@ -25,8 +25,13 @@ export function readChainCapabilities(settings: unknown): ChainCapabilities {
 const LABEL: Record<ChainCapability, string> = { mintBurn: "Mint and burn", stressTest: "Stress tests" };
 
 /** 403 CHAIN_CAPABILITY_DISABLED when the organization turned `capability` off for `chain`. */
-export async function assertChainCapability(prisma: Db, organizationId: string, chain: string, capability: ChainCapability): Promise<void> {
-  const organization = await prisma.organization.findUnique({ where: { id: organizationId }, select: { settings: true } });
+export async function assertChainCapability(
+  db: Queryable,
+  organizationId: string,
+  chain: string,
+  capability: ChainCapability,
+): Promise<void> {
+  const organization = await db.selectFrom("Organization").select("settings").where("id", "=", organizationId).executeTakeFirst();
   const enabled = readChainCapabilities(organization?.settings)[chain]?.[capability] ?? true;
   if (!enabled) {
     throw new ServiceError("CHAIN_CAPABILITY_DISABLED", `${LABEL[capability]} are disabled for this organization on ${chain}`, {

@@ -1,14 +1,12 @@
 import type { AuthContext } from "../../context.ts";
-import type { Db } from "../../db/open-database.ts";
+import type { Queryable } from "../../db/kysely.ts";
 import { notFound } from "../../errors/service-error.ts";
-import { type IssuanceRequestDto, toIssuanceRequestDto } from "./issuance-request-dto.ts";
+import { type IssuanceRequestDto, joinedToDto, selectIssuanceRequests } from "./issuance-request-dto.ts";
 
-export async function getIssuanceRequest(prisma: Db, auth: AuthContext, issuanceRequestId: string): Promise<IssuanceRequestDto> {
-  const row = await prisma.issuanceRequest.findFirst({
-    where: { id: issuanceRequestId, organizationId: auth.organizationId, environment: auth.environment },
-  });
-  if (!row) throw notFound("Issuance request");
-  const approval = await prisma.approvalRequest.findUniqueOrThrow({ where: { id: row.approvalRequestId } });
-  const issuer = await prisma.issuer.findUniqueOrThrow({ where: { id: row.issuerId } });
-  return toIssuanceRequestDto(row, approval, issuer);
+export async function getIssuanceRequest(db: Queryable, auth: AuthContext, issuanceRequestId: string): Promise<IssuanceRequestDto> {
+  const row = await selectIssuanceRequests(db, auth).where("ir.id", "=", issuanceRequestId).executeTakeFirst();
+  const dto = row && joinedToDto(row);
+  // An issuer is never deleted: a request without one would be corrupt data, as unreadable as a missing request.
+  if (!dto) throw notFound("Issuance request");
+  return dto;
 }

@@ -1,37 +1,59 @@
 // Treasury status: total supply read on chain; circulating supply, reserve ratio and peg price only from a connected
 // source, else null with reason `source_not_connected` (never estimated, never derived from total supply).
 import type { AuthContext } from "../../context.ts";
-import type { Db } from "../../db/open-database.ts";
+import type { Queryable } from "../../db/kysely.ts";
+import { afterProviderCall, type ProviderStep, type UnitOfWork } from "../../db/unit-of-work.ts";
 import type { components } from "../../generated/openapi.ts";
 import { assertTokenAddress } from "./addresses.ts";
 import { readToken } from "./read-token.ts";
 import { readReserveSource } from "./reserve-source.ts";
-import { resolveChainReader } from "./resolve-chain-reader.ts";
+import { type ResolvedChainReader, resolveChainReader } from "./resolve-chain-reader.ts";
 
 type TreasuryStatus = components["schemas"]["TreasuryStatus"];
 type SourcedValue = components["schemas"]["SourcedValue"];
 
 const NOT_CONNECTED: SourcedValue = { value: null, reason: "source_not_connected", source: null };
 
+/**
+ * Two transactions, though nothing is written but the idempotency record: the chain reader and the reserve source are
+ * provider adapters (a JSON-RPC node waits up to its timeout), called with no transaction open. The first transaction
+ * resolves the reader (and answers a replay); the second stores the answer.
+ */
 export async function getTreasuryStatus(options: {
-  prisma: Db;
+  uow: UnitOfWork;
+  /** The database, for the providers (never the transaction). */
+  db: Queryable;
   auth: AuthContext;
   request: components["schemas"]["TreasuryStatusRequest"];
-}): Promise<TreasuryStatus> {
-  const { prisma, auth, request } = options;
+}): Promise<ProviderStep<TreasuryStatus>> {
+  const { uow, db, auth, request } = options;
   const chain = request.chain ?? "sandbox";
   const contractAddress = assertTokenAddress(request.contractAddress, "VALIDATION_ERROR");
-  const reader = await resolveChainReader(prisma, auth, chain);
+  const reader = await resolveChainReader(uow.tx, auth, chain);
+  return afterProviderCall({
+    call: () => readStatus({ db, auth, request, chain, contractAddress, reader }),
+    onResult: async (_uow, status) => ({ status: 200, body: status }),
+  });
+}
+
+async function readStatus(options: {
+  db: Queryable;
+  auth: AuthContext;
+  request: components["schemas"]["TreasuryStatusRequest"];
+  chain: string;
+  contractAddress: string;
+  reader: ResolvedChainReader;
+}): Promise<TreasuryStatus> {
+  const { db, auth, request, chain, contractAddress, reader } = options;
   const reading = await readToken({
-    prisma,
-    auth,
+    db,
     reader,
     chain,
     contractAddress,
     notATokenCode: "NOT_FOUND",
     path: "/body/contractAddress",
   });
-  const source = await readReserveSource(prisma, auth, chain, contractAddress);
+  const source = await readReserveSource(db, auth, chain, contractAddress);
   const sourced = (value: string | null | undefined): SourcedValue =>
     source && value !== null && value !== undefined ? { value, reason: null, source: source.label } : NOT_CONNECTED;
   const circulatingSupply = sourced(source?.report.circulatingSupplyMinor);

@@ -1,10 +1,9 @@
 // Lists issuance requests, newest first, filtered by issuer, kind and (derived) status. The status lives on the
 // approval request, so the filter joins the two tables.
 import type { AuthContext } from "../../context.ts";
-import type { Db } from "../../db/open-database.ts";
+import type { Queryable } from "../../db/kysely.ts";
 import type { components } from "../../generated/openapi.ts";
-import { Prisma } from "../../generated/prisma/client.ts";
-import { type IssuanceStatus, toIssuanceRequestDto } from "./issuance-request-dto.ts";
+import { type IssuanceStatus, joinedToDto, selectIssuanceRequests } from "./issuance-request-dto.ts";
 
 export interface ListIssuanceRequestsOptions {
   issuerId?: string;
@@ -15,44 +14,36 @@ export interface ListIssuanceRequestsOptions {
 }
 
 export async function listIssuanceRequests(
-  prisma: Db,
+  db: Queryable,
   auth: AuthContext,
   options: ListIssuanceRequestsOptions,
 ): Promise<components["schemas"]["IssuanceRequestList"]> {
   const now = new Date();
-  const conditions = [Prisma.sql`ir."organizationId" = ${auth.organizationId}`, Prisma.sql`ir."environment" = ${auth.environment}`];
-  if (options.issuerId) conditions.push(Prisma.sql`ir."issuerId" = ${options.issuerId}`);
-  if (options.kind) conditions.push(Prisma.sql`ir."kind" = ${options.kind}`);
+  let query = selectIssuanceRequests(db, auth);
+  if (options.issuerId) query = query.where("ir.issuerId", "=", options.issuerId);
+  if (options.kind) query = query.where("ir.kind", "=", options.kind);
   switch (options.status) {
     case "pending_approval":
-      conditions.push(Prisma.sql`ar."status" = 'pending' AND ar."expiresAt" > ${now}`);
+      query = query.where("ar.status", "=", "pending").where("ar.expiresAt", ">", now);
       break;
     case "expired":
-      conditions.push(Prisma.sql`ar."status" = 'pending' AND ar."expiresAt" <= ${now}`);
+      query = query.where("ar.status", "=", "pending").where("ar.expiresAt", "<=", now);
       break;
     case "approved":
     case "rejected":
-      conditions.push(Prisma.sql`ar."status" = ${options.status}`);
+      query = query.where("ar.status", "=", options.status);
       break;
   }
-  const where = Prisma.join(conditions, " AND ");
-  const from = Prisma.sql`FROM "IssuanceRequest" ir JOIN "ApprovalRequest" ar ON ar."id" = ir."approvalRequestId" WHERE ${where}`;
-  const [{ total }] = (await prisma.$queryRaw<Array<{ total: number }>>`SELECT COUNT(*)::int AS total ${from}`) as [{ total: number }];
-  const page = await prisma.$queryRaw<
-    Array<{ id: string }>
-  >`SELECT ir."id" ${from} ORDER BY ir."createdAt" DESC, ir."id" DESC LIMIT ${options.limit} OFFSET ${options.offset}`;
-  const ids = page.map((r) => r.id);
-  const rows = await prisma.issuanceRequest.findMany({ where: { id: { in: ids } } });
-  const approvals = await prisma.approvalRequest.findMany({ where: { id: { in: rows.map((r) => r.approvalRequestId) } } });
-  const issuers = await prisma.issuer.findMany({ where: { id: { in: [...new Set(rows.map((r) => r.issuerId))] } } });
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  const approvalById = new Map(approvals.map((a) => [a.id, a]));
-  const issuerById = new Map(issuers.map((i) => [i.id, i]));
-  const data = ids.flatMap((id) => {
-    const row = byId.get(id);
-    const approval = row && approvalById.get(row.approvalRequestId);
-    const issuer = row && issuerById.get(row.issuerId);
-    return row && approval && issuer ? [toIssuanceRequestDto(row, approval, issuer, now)] : [];
+  const [counted, page] = await Promise.all([
+    query
+      .clearSelect()
+      .select((eb) => eb.fn.countAll<string>().as("count"))
+      .executeTakeFirstOrThrow(),
+    query.orderBy("ir.createdAt", "desc").orderBy("ir.id", "desc").limit(options.limit).offset(options.offset).execute(),
+  ]);
+  const data = page.flatMap((row) => {
+    const dto = joinedToDto(row, now);
+    return dto ? [dto] : [];
   });
-  return { count: Number(total), limit: options.limit, offset: options.offset, data };
+  return { count: Number(counted.count), limit: options.limit, offset: options.offset, data };
 }

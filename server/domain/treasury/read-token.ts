@@ -1,14 +1,13 @@
 // Reads an ERC-20 through a resolved chain reader and maps reader failures to the endpoint's codes.
-import type { AuthContext } from "../../context.ts";
-import type { Db } from "../../db/open-database.ts";
+import type { Queryable } from "../../db/kysely.ts";
 import type { ErrorCode } from "../../errors/codes.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import { ChainReadError, type Erc20Reading } from "../../providers/treasury-capabilities.ts";
 import type { ResolvedChainReader } from "./resolve-chain-reader.ts";
 
 export interface ReadTokenOptions {
-  prisma: Db;
-  auth: AuthContext;
+  /** The database, never a transaction (see ChainReadContext). */
+  db: Queryable;
   reader: ResolvedChainReader;
   chain: string;
   contractAddress: string;
@@ -20,9 +19,9 @@ export interface ReadTokenOptions {
 }
 
 export async function readToken(options: ReadTokenOptions): Promise<Erc20Reading> {
-  const { prisma, reader, chain, contractAddress, holders, notATokenCode, path } = options;
+  const { db, reader, chain, contractAddress, holders, notATokenCode, path } = options;
   try {
-    return await reader.api.readErc20({ prisma, config: reader.config, chain, contractAddress, holders });
+    return await reader.api.readErc20({ db, config: reader.config, chain, contractAddress, holders });
   } catch (error) {
     if (!(error instanceof ChainReadError)) throw error;
     if (error.kind === "not_a_token") {

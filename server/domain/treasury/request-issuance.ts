@@ -1,19 +1,19 @@
 // treasury/mint and treasury/burn (Sandbox only: simulated): checks the request against the issuer and the chain, then
 // records an issuance request awaiting four-eyes approval. No transaction is prepared, signed or sent — now or after
 // approval.
+import { readChainThrough } from "../../chain/sandbox-chain.ts";
 import type { AuthContext } from "../../context.ts";
-import type { Db } from "../../db/open-database.ts";
+import type { Queryable } from "../../db/kysely.ts";
+import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import { notFound, ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
-import { Prisma } from "../../generated/prisma/client.ts";
-import type { Tx } from "../../idempotency/idempotency-store.ts";
 import { newId } from "../../lib/ids.ts";
 import { resolveProvider } from "../../providers/resolve-provider.ts";
 import { recordActivity } from "../activity/record-activity.ts";
 import { createApprovalRequest } from "../approvals/create-approval-request.ts";
 import { precheckAddress } from "./addresses.ts";
 import { assertChainCapability } from "./chain-capabilities.ts";
-import { type IssuanceRequestDto, toIssuanceRequestDto } from "./issuance-request-dto.ts";
+import { type IssuanceRequestDto, type IssuanceRequestRow, toIssuanceRequestDto } from "./issuance-request-dto.ts";
 import { readToken } from "./read-token.ts";
 import { resolveChainReader } from "./resolve-chain-reader.ts";
 
@@ -27,20 +27,32 @@ export const issuanceAction = (kind: "mint" | "burn") => `treasury.${kind}`;
 
 const precheck = (path: string, message: string) => new ServiceError("PRECHECK_FAILED", message, { errors: [{ path, message }] });
 
+/**
+ * One transaction. A burn reads the holder's balance through the chain reader inside it: the key's answer to a failure
+ * of the writes that follow must stay retryable (503 STORAGE_UNAVAILABLE frees the key), which a write in a second
+ * transaction cannot give. Issuers are registered on the in-process sandbox chain, whose reader reads its log through
+ * this transaction.
+ */
 export async function requestIssuance(options: {
-  prisma: Db;
+  uow: UnitOfWork;
+  /** The database, for the chain reader (see ChainReadContext). */
+  db: Queryable;
   auth: AuthContext;
   input: IssuanceInput;
-}): Promise<(tx: Tx) => Promise<IssuanceRequestDto>> {
-  const { prisma, auth, input } = options;
+}): Promise<IssuanceRequestDto> {
+  const { uow, db, auth, input } = options;
   const { request, kind } = input;
   // Sandbox only: the sandbox simulator serves sandbox keys; production fails closed without a reviewed connection.
-  const provider = await resolveProvider({ prisma, auth, category: "token_issuance", sandboxFallback: true });
-  const issuer = await prisma.issuer.findFirst({
-    where: { id: request.issuerId, organizationId: auth.organizationId, environment: auth.environment },
-  });
+  const provider = await resolveProvider({ db: uow.tx, auth, category: "token_issuance", sandboxFallback: true });
+  const issuer = await uow.tx
+    .selectFrom("Issuer")
+    .select(["id", "chain", "contractAddress", "asset", "signers"])
+    .where("id", "=", request.issuerId)
+    .where("organizationId", "=", auth.organizationId)
+    .where("environment", "=", auth.environment)
+    .executeTakeFirst();
   if (!issuer) throw notFound("Issuer");
-  await assertChainCapability(prisma, auth.organizationId, issuer.chain, "mintBurn");
+  await assertChainCapability(uow.tx, auth.organizationId, issuer.chain, "mintBurn");
 
   const amount = BigInt(request.amountMinor);
   if (amount === 0n) throw precheck("/body/amountMinor", "amountMinor is zero");
@@ -54,17 +66,18 @@ export async function requestIssuance(options: {
     throw precheck(holderPath, `${holder} is the token contract itself`);
   }
   if (kind === "burn") {
-    const reader = await resolveChainReader(prisma, auth, issuer.chain);
-    const reading = await readToken({
-      prisma,
-      auth,
-      reader,
-      chain: issuer.chain,
-      contractAddress: issuer.contractAddress,
-      holders: [holder],
-      notATokenCode: "PRECHECK_FAILED",
-      path: "/body/issuerId",
-    });
+    const reader = await resolveChainReader(uow.tx, auth, issuer.chain);
+    const reading = await readChainThrough(uow.tx, () =>
+      readToken({
+        db,
+        reader,
+        chain: issuer.chain,
+        contractAddress: issuer.contractAddress,
+        holders: [holder],
+        notATokenCode: "PRECHECK_FAILED",
+        path: "/body/issuerId",
+      }),
+    );
     const balance = BigInt(reading.balances[holder] ?? "0");
     if (amount > balance) {
       throw precheck(
@@ -74,54 +87,53 @@ export async function requestIssuance(options: {
     }
   }
 
-  return async (tx) => {
-    const id = newId("ir");
-    const payload = {
-      issuanceRequestId: id,
-      kind,
-      issuerId: issuer.id,
-      chain: issuer.chain,
-      contractAddress: issuer.contractAddress,
-      amountMinor: amount.toString(),
-      signerAddress: signer,
-      ...(kind === "mint" ? { to: holder } : { from: holder }),
-      reason: request.reason ?? null,
-    };
-    const approval = await createApprovalRequest(tx, {
-      auth,
-      kind: "issuance",
-      action: issuanceAction(kind),
-      scope: "wallets:write",
-      payload,
-      resourceId: id,
-    });
-    const row = await tx.issuanceRequest.create({
-      data: {
-        id,
-        organizationId: auth.organizationId,
-        environment: auth.environment,
-        issuerId: issuer.id,
-        kind,
-        amountMinor: new Prisma.Decimal(amount.toString()),
-        signerAddress: signer,
-        toAddress: kind === "mint" ? holder : null,
-        fromAddress: kind === "burn" ? holder : null,
-        reason: request.reason ?? null,
-        approvalRequestId: approval.approvalRequestId,
-        requestedByActor: auth.actor,
-        requestedByKeyId: auth.apiKeyId,
-        simulated: provider.simulated,
-        createdAt: new Date(approval.createdAt),
-        expiresAt: new Date(approval.expiresAt),
-      },
-    });
-    await recordActivity(tx, {
-      organizationId: auth.organizationId,
-      environment: auth.environment,
-      type: "issuance_request.created",
-      resourceId: row.id,
-    });
-    const approvalRow = await tx.approvalRequest.findUniqueOrThrow({ where: { id: approval.approvalRequestId } });
-    return toIssuanceRequestDto(row, approvalRow, issuer);
+  const id = newId("ir");
+  const payload = {
+    issuanceRequestId: id,
+    kind,
+    issuerId: issuer.id,
+    chain: issuer.chain,
+    contractAddress: issuer.contractAddress,
+    amountMinor: amount.toString(),
+    signerAddress: signer,
+    ...(kind === "mint" ? { to: holder } : { from: holder }),
+    reason: request.reason ?? null,
   };
+  const approval = await createApprovalRequest(uow, {
+    auth,
+    kind: "issuance",
+    action: issuanceAction(kind),
+    scope: "wallets:write",
+    payload,
+    resourceId: id,
+  });
+  const row: IssuanceRequestRow = {
+    id,
+    organizationId: auth.organizationId,
+    environment: auth.environment,
+    issuerId: issuer.id,
+    kind,
+    amountMinor: amount.toString(),
+    signerAddress: signer,
+    toAddress: kind === "mint" ? holder : null,
+    fromAddress: kind === "burn" ? holder : null,
+    reason: request.reason ?? null,
+    approvalRequestId: approval.approvalRequestId,
+    requestedByActor: auth.actor,
+    requestedByKeyId: auth.apiKeyId,
+    simulated: provider.simulated,
+    createdAt: new Date(approval.createdAt),
+    expiresAt: new Date(approval.expiresAt),
+  };
+  // Nothing reads it back in this request: written at commit.
+  uow.insertLater("IssuanceRequest", row);
+  recordActivity(uow, {
+    organizationId: auth.organizationId,
+    environment: auth.environment,
+    type: "issuance_request.created",
+    resourceId: id,
+  });
+  // A new approval request is pending and undecided.
+  const pending = { status: "pending", decidedByActor: null, decidedByKeyId: null, decidedAt: null, decisionReason: null };
+  return toIssuanceRequestDto(row, { ...pending, expiresAt: row.expiresAt }, issuer, uow.now);
 }

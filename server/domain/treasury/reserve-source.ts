@@ -1,7 +1,7 @@
 // The organization's connected reserve source (a reviewed token_issuance connection), if any. Never a fallback: values
 // only a connected source can supply are null without one.
 import type { AuthContext } from "../../context.ts";
-import type { Db } from "../../db/open-database.ts";
+import type { Queryable } from "../../db/kysely.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import { resolveProvider } from "../../providers/resolve-provider.ts";
 import { type ReserveReport, ReserveSourceUnavailable } from "../../providers/treasury-capabilities.ts";
@@ -15,14 +15,14 @@ export interface SourcedReport {
 
 /** null when no reviewed token_issuance connection with a reserve-source adapter serves the organization. */
 export async function readReserveSource(
-  prisma: Db,
+  db: Queryable,
   auth: AuthContext,
   chain: string,
   contractAddress: string,
 ): Promise<SourcedReport | null> {
   let resolved: Awaited<ReturnType<typeof resolveProvider>>;
   try {
-    resolved = await resolveProvider({ prisma, auth, category: "token_issuance", sandboxFallback: false });
+    resolved = await resolveProvider({ db, auth, category: "token_issuance", sandboxFallback: false });
   } catch (error) {
     if (error instanceof ServiceError && error.code === "PROVIDER_NOT_CONNECTED") return null;
     throw error;

@@ -2,7 +2,7 @@
 // chain; else, for sandbox keys, the sandbox chain reader for the `sandbox` chain. No reader at all in production →
 // 424 PROVIDER_NOT_CONNECTED; readers exist but none supports the chain → 400 UNSUPPORTED_CHAIN.
 import type { AuthContext } from "../../context.ts";
-import type { Db } from "../../db/open-database.ts";
+import type { Queryable } from "../../db/kysely.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import { ProviderConfigError } from "../../providers/provider-adapter.ts";
 import { findAdapter } from "../../providers/registry.ts";
@@ -19,11 +19,17 @@ export interface ResolvedChainReader {
 
 export const sourceLabel = (category: string, slug: string) => `${category}:${slug === "simulator" ? "sandbox" : slug}`;
 
-export async function resolveChainReader(prisma: Db, auth: AuthContext, chain: string): Promise<ResolvedChainReader> {
-  const connections = await prisma.providerConnection.findMany({
-    where: { organizationId: auth.organizationId, environment: auth.environment, category: "chain_read", reviewed: true },
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-  });
+export async function resolveChainReader(db: Queryable, auth: AuthContext, chain: string): Promise<ResolvedChainReader> {
+  const connections = await db
+    .selectFrom("ProviderConnection")
+    .select(["providerSlug", "config"])
+    .where("organizationId", "=", auth.organizationId)
+    .where("environment", "=", auth.environment)
+    .where("category", "=", "chain_read")
+    .where("reviewed", "=", true)
+    .orderBy("createdAt", "desc")
+    .orderBy("id", "desc")
+    .execute();
   for (const connection of connections) {
     const adapter = findAdapter("chain_read", connection.providerSlug);
     const api = adapter?.capabilities?.chainReader;

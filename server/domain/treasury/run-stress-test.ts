@@ -2,29 +2,53 @@
 // else the ratio reported by a connected token_issuance reserve source; (3) with neither, 424
 // RESERVE_SOURCE_NOT_CONNECTED (never estimated); (4) peg price is not used.
 import type { AuthContext } from "../../context.ts";
-import type { Db } from "../../db/open-database.ts";
+import type { Queryable } from "../../db/kysely.ts";
+import { afterProviderCall, type ProviderStep, type UnitOfWork } from "../../db/unit-of-work.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
 import { assertTokenAddress } from "./addresses.ts";
 import { assertChainCapability } from "./chain-capabilities.ts";
 import { readToken } from "./read-token.ts";
 import { readReserveSource } from "./reserve-source.ts";
-import { resolveChainReader } from "./resolve-chain-reader.ts";
+import { type ResolvedChainReader, resolveChainReader } from "./resolve-chain-reader.ts";
 import { runStress } from "./stress-math.ts";
 
 type StressTestResult = components["schemas"]["StressTestResult"];
+type StressTestRequest = components["schemas"]["StressTestRequest"];
 const RATIO = /^(0|[1-9][0-9]{0,5})(\.[0-9]{1,18})?$/;
 
+/**
+ * Two transactions, though nothing is written but the idempotency record: the reserve source and the chain reader are
+ * provider adapters (a JSON-RPC node waits up to its timeout), called with no transaction open. The first transaction
+ * resolves the reader and checks the capability (and answers a replay); the second stores the answer.
+ */
 export async function runTreasuryStressTest(options: {
-  prisma: Db;
+  uow: UnitOfWork;
+  /** The database, for the providers (never the transaction). */
+  db: Queryable;
   auth: AuthContext;
-  request: components["schemas"]["StressTestRequest"];
-}): Promise<StressTestResult> {
-  const { prisma, auth, request } = options;
+  request: StressTestRequest;
+}): Promise<ProviderStep<StressTestResult>> {
+  const { uow, db, auth, request } = options;
   const chain = request.chain ?? "sandbox";
   const contractAddress = assertTokenAddress(request.contractAddress, "VALIDATION_ERROR");
-  const reader = await resolveChainReader(prisma, auth, chain);
-  await assertChainCapability(prisma, auth.organizationId, chain, "stressTest");
+  const reader = await resolveChainReader(uow.tx, auth, chain);
+  await assertChainCapability(uow.tx, auth.organizationId, chain, "stressTest");
+  return afterProviderCall({
+    call: () => stress({ db, auth, request, chain, contractAddress, reader }),
+    onResult: async (_uow, result) => ({ status: 200, body: result }),
+  });
+}
+
+async function stress(options: {
+  db: Queryable;
+  auth: AuthContext;
+  request: StressTestRequest;
+  chain: string;
+  contractAddress: string;
+  reader: ResolvedChainReader;
+}): Promise<StressTestResult> {
+  const { db, auth, request, chain, contractAddress, reader } = options;
 
   // Rules 2 and 3: the ratio's source, decided before any chain read.
   let reserveRatio: string;
@@ -34,7 +58,7 @@ export async function runTreasuryStressTest(options: {
     reserveRatio = request.scenario.reserveRatio;
     reserveRatioSource = "scenario";
   } else {
-    const source = await readReserveSource(prisma, auth, chain, contractAddress);
+    const source = await readReserveSource(db, auth, chain, contractAddress);
     const ratio = source?.report.reserveRatio ?? null;
     if (!source || ratio === null) {
       throw new ServiceError(
@@ -51,8 +75,7 @@ export async function runTreasuryStressTest(options: {
 
   // Rule 1: total supply on chain.
   const reading = await readToken({
-    prisma,
-    auth,
+    db,
     reader,
     chain,
     contractAddress,

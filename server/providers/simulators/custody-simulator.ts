@@ -3,8 +3,11 @@
 // SimCustodyTransfer) so that balances move and transfers settle. Deterministic; magic values documented in the spec.
 import { createHash } from "node:crypto";
 import { base58 } from "@scure/base";
+import { sql } from "kysely";
+import type { Queryable } from "../../db/kysely.ts";
 import { toChecksumAddress } from "../../domain/chains/addresses.ts";
 import { ASSET_DECIMALS, isEvmChain, NATIVE_ASSET } from "../../domain/custody/custody-assets.ts";
+import { numericToMinor } from "../../domain/money/minor-units.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import type { CustodyApi, CustodyCallContext, ProviderCustodyTransfer } from "../capabilities/custody.ts";
 import { ProviderUnavailableError } from "../capabilities/provider-unavailable.ts";
@@ -37,16 +40,25 @@ function deterministicTxHash(chain: string, seed: string): string {
   return base58.encode(Buffer.concat([digest(`tx1|${seed}`), digest(`tx2|${seed}`)]));
 }
 
-/** Works on the simulator's books inside the caller's transaction, behind a savepoint: a database failure means the
- * simulated custodian cannot be reached (ProviderUnavailableError), and the caller's transaction stays usable. */
-async function books<T>(ctx: CustodyCallContext, work: () => Promise<T>): Promise<T> {
-  await ctx.db.$executeRawUnsafe("SAVEPOINT sim_custody_books");
+/** Works on the simulator's books. On the database itself (how the custody endpoints call it, with no transaction of
+ * theirs open) an `atomic` piece of work gets its own transaction; inside a caller's transaction (a caller that keeps
+ * the simulator's effects in its own unit) it runs behind a savepoint so the caller's transaction stays usable. A
+ * database failure means the simulated custodian cannot be reached (ProviderUnavailableError). */
+async function books<T>(ctx: CustodyCallContext, work: (db: Queryable) => Promise<T>, atomic = false): Promise<T> {
   try {
-    const result = await work();
-    await ctx.db.$executeRawUnsafe("RELEASE SAVEPOINT sim_custody_books");
-    return result;
+    if (!ctx.db.isTransaction) return atomic ? await ctx.db.transaction().execute(work) : await work(ctx.db);
+    // Kysely's builder has savepoints only on transactions it opened as controlled ones, not on a Transaction handed
+    // over by a caller: these three statements are SQL fragments for that reason.
+    await sql`SAVEPOINT sim_custody_books`.execute(ctx.db);
+    try {
+      const result = await work(ctx.db);
+      await sql`RELEASE SAVEPOINT sim_custody_books`.execute(ctx.db);
+      return result;
+    } catch (error) {
+      await sql`ROLLBACK TO SAVEPOINT sim_custody_books`.execute(ctx.db);
+      throw error;
+    }
   } catch (error) {
-    await ctx.db.$executeRawUnsafe("ROLLBACK TO SAVEPOINT sim_custody_books");
     if (error instanceof ServiceError || error instanceof ProviderExecutionError) throw error;
     throw new ProviderUnavailableError("the simulated custodian's books cannot be read", { cause: error });
   }
@@ -58,126 +70,177 @@ function startingBalance(chain: string, asset: string): bigint {
   return 0n;
 }
 
+const minorOf = (text: string | null | undefined) => (text == null ? 0n : numericToMinor(text, 0));
+
 /** Settled (completed) and reserved (submitted, not yet failed) totals of a vault's asset. */
-async function spent(ctx: CustodyCallContext, providerWalletId: string, asset: string): Promise<{ completed: bigint; reserved: bigint }> {
-  const rows = await ctx.db.simCustodyTransfer.groupBy({
-    by: ["state"],
-    where: { providerWalletId, asset, outcome: null },
-    _sum: { amountMinor: true },
-  });
-  const sum = (state: string) => BigInt(rows.find((r) => r.state === state)?._sum.amountMinor?.toFixed(0) ?? "0");
+async function spent(db: Queryable, providerWalletId: string, asset: string): Promise<{ completed: bigint; reserved: bigint }> {
+  const rows = await db
+    .selectFrom("SimCustodyTransfer")
+    .select(["state", (eb) => eb.cast<string | null>(eb.fn.sum("amountMinor"), "text").as("total")])
+    .where("providerWalletId", "=", providerWalletId)
+    .where("asset", "=", asset)
+    .where("outcome", "is", null)
+    .groupBy("state")
+    .execute();
+  const sum = (state: string) => minorOf(rows.find((r) => r.state === state)?.total);
   return { completed: sum("completed"), reserved: sum("submitted") };
 }
 
 const custodyCapability: CustodyApi = {
   findWallet: (ctx, { idempotencyKey }) =>
-    books(ctx, async () => {
-      const row = await ctx.db.simCustodyWallet.findUnique({ where: { idempotencyKey } });
+    books(ctx, async (db) => {
+      const row = await db
+        .selectFrom("SimCustodyWallet")
+        .select(["id", "address"])
+        .where("idempotencyKey", "=", idempotencyKey)
+        .executeTakeFirst();
       return row ? { providerWalletId: row.id, address: row.address } : null;
     }),
 
   async createWallet(ctx, { idempotencyKey, chain, type, label }) {
     if (label.startsWith(TIMEOUT_PREFIX)) throw new ProviderExecutionError(`simulated custodian timeout (label ${TIMEOUT_PREFIX}…)`);
-    return books(ctx, async () => {
+    return books(ctx, async (db) => {
       const id = `sim_vault_${hex(`vault|${idempotencyKey}`, 24)}`;
-      const row = await ctx.db.simCustodyWallet.upsert({
-        where: { idempotencyKey },
-        create: { id, idempotencyKey, chain, type, label, address: deterministicAddress(chain, idempotencyKey), createdAt: ctx.now },
-        update: {},
-      });
+      const created = await db
+        .insertInto("SimCustodyWallet")
+        .values({ id, idempotencyKey, chain, type, label, address: deterministicAddress(chain, idempotencyKey), createdAt: ctx.now })
+        .onConflict((oc) => oc.column("idempotencyKey").doNothing())
+        .returning(["id", "address"])
+        .executeTakeFirst();
+      // Created earlier under this key (a retry): that vault stands.
+      const row =
+        created ??
+        (await db
+          .selectFrom("SimCustodyWallet")
+          .select(["id", "address"])
+          .where("idempotencyKey", "=", idempotencyKey)
+          .executeTakeFirstOrThrow());
       return { providerWalletId: row.id, address: row.address };
     });
   },
 
   getBalances: (ctx, { providerWalletId }) =>
-    books(ctx, async () => {
-      const wallet = await ctx.db.simCustodyWallet.findUnique({ where: { id: providerWalletId } });
+    books(ctx, async (db) => {
+      // One row per asset the vault has completed transfers of (one row with a null asset when it has none).
+      const rows = await db
+        .selectFrom("SimCustodyWallet as w")
+        .leftJoin("SimCustodyTransfer as t", (join) =>
+          join.onRef("t.providerWalletId", "=", "w.id").on("t.state", "=", "completed").on("t.outcome", "is", null),
+        )
+        .select(["w.chain", "t.asset", (eb) => eb.cast<string | null>(eb.fn.sum("t.amountMinor"), "text").as("completed")])
+        .where("w.id", "=", providerWalletId)
+        .groupBy(["w.chain", "t.asset"])
+        .execute();
+      const wallet = rows[0];
       if (!wallet) throw new ProviderExecutionError(`the simulated custodian has no vault ${providerWalletId}`);
-      const assets = Object.keys(ASSET_DECIMALS);
-      const balances = [];
-      for (const asset of assets) {
-        const { completed } = await spent(ctx, providerWalletId, asset);
+      return Object.keys(ASSET_DECIMALS).map((asset) => {
+        const completed = minorOf(rows.find((r) => r.asset === asset)?.completed);
         const amount = startingBalance(wallet.chain, asset) - completed;
-        balances.push({ asset, amountMinor: amount.toString(), decimals: ASSET_DECIMALS[asset] as number });
-      }
-      return balances;
+        return { asset, amountMinor: amount.toString(), decimals: ASSET_DECIMALS[asset] as number };
+      });
     }),
 
   async submitTransfer(ctx, input) {
     const { idempotencyKey, providerWalletId, chain, destination, asset, amountMinor, note } = input;
     if (note?.startsWith(TIMEOUT_PREFIX)) throw new ProviderExecutionError(`simulated custodian timeout (note ${TIMEOUT_PREFIX}…)`);
-    return books(ctx, async () => {
-      const existing = await ctx.db.simCustodyTransfer.findUnique({ where: { idempotencyKey } });
-      if (existing) return { providerTransferId: existing.id };
-      let outcome: string | null = null;
-      let pendingReads = 0;
-      if (providerWalletId !== REHEARSAL_VAULT_ID) {
-        // Lock the vault so concurrent submissions cannot both pass the balance check.
-        const locked = await ctx.db.$queryRaw<Array<{ id: string; chain: string; type: string }>>`
-          SELECT id, chain, type FROM "SimCustodyWallet" WHERE id = ${providerWalletId} FOR UPDATE`;
-        const wallet = locked[0];
-        if (!wallet) throw new ProviderExecutionError(`the simulated custodian has no vault ${providerWalletId}`);
-        if (wallet.chain !== chain) throw new ProviderExecutionError(`vault ${providerWalletId} is on ${wallet.chain}, not ${chain}`);
-        pendingReads = wallet.type === "cold" ? 1 : 0;
-        const { completed, reserved } = await spent(ctx, providerWalletId, asset);
-        const available = startingBalance(chain, asset) - completed - reserved;
-        if (BigInt(amountMinor) > available) outcome = "insufficient_funds";
-      }
-      if (destination.toLowerCase() === FAILING_ADDRESS.toLowerCase()) outcome = "provider_failed";
-      const row = await ctx.db.simCustodyTransfer.create({
-        data: {
-          id: `sim_tx_${hex(`transfer|${idempotencyKey}`, 24)}`,
-          idempotencyKey,
-          providerWalletId,
-          asset,
-          amountMinor,
-          destination,
-          state: "submitted",
-          pendingReads,
-          outcome,
-          failReads: note?.startsWith(UNREACHABLE_PREFIX) ?? false,
-          createdAt: ctx.now,
-        },
-      });
-      return { providerTransferId: row.id };
-    });
+    const id = `sim_tx_${hex(`transfer|${idempotencyKey}`, 24)}`;
+    return books(
+      ctx,
+      async (db) => {
+        const existing = await db
+          .selectFrom("SimCustodyTransfer")
+          .select("id")
+          .where("idempotencyKey", "=", idempotencyKey)
+          .executeTakeFirst();
+        if (existing) return { providerTransferId: existing.id };
+        let outcome: string | null = null;
+        let pendingReads = 0;
+        if (providerWalletId !== REHEARSAL_VAULT_ID) {
+          // Lock the vault so concurrent submissions cannot both pass the balance check.
+          const wallet = await db
+            .selectFrom("SimCustodyWallet")
+            .select(["id", "chain", "type"])
+            .where("id", "=", providerWalletId)
+            .forUpdate()
+            .executeTakeFirst();
+          if (!wallet) throw new ProviderExecutionError(`the simulated custodian has no vault ${providerWalletId}`);
+          if (wallet.chain !== chain) throw new ProviderExecutionError(`vault ${providerWalletId} is on ${wallet.chain}, not ${chain}`);
+          pendingReads = wallet.type === "cold" ? 1 : 0;
+          const { completed, reserved } = await spent(db, providerWalletId, asset);
+          const available = startingBalance(chain, asset) - completed - reserved;
+          if (BigInt(amountMinor) > available) outcome = "insufficient_funds";
+        }
+        if (destination.toLowerCase() === FAILING_ADDRESS.toLowerCase()) outcome = "provider_failed";
+        // A concurrent submission under the same key may have won meanwhile: its transfer (the same id) stands.
+        await db
+          .insertInto("SimCustodyTransfer")
+          .values({
+            id,
+            idempotencyKey,
+            providerWalletId,
+            asset,
+            amountMinor,
+            destination,
+            state: "submitted",
+            pendingReads,
+            outcome,
+            failReads: note?.startsWith(UNREACHABLE_PREFIX) ?? false,
+            createdAt: ctx.now,
+          })
+          .onConflict((oc) => oc.doNothing())
+          .execute();
+        return { providerTransferId: id };
+      },
+      true,
+    );
   },
 
   getTransfer: (ctx, { providerTransferId }) =>
-    books(ctx, async () => {
-      const row = await ctx.db.simCustodyTransfer.findUnique({ where: { id: providerTransferId } });
-      if (!row) return null;
-      if (row.failReads) throw new ProviderExecutionError(`the simulated custodian failed to read ${row.id} (note ${UNREACHABLE_PREFIX}…)`);
-      let { state, pendingReads, txHash } = row;
-      if (state === "submitted") {
-        if (pendingReads > 0) {
-          pendingReads -= 1;
-        } else {
-          state = row.outcome === null ? "completed" : "failed";
-          // A chain is needed for the hash format: the vault's, or EVM for the rehearsal vault's EVM-looking destination.
-          const vault = await ctx.db.simCustodyWallet.findUnique({ where: { id: row.providerWalletId }, select: { chain: true } });
-          const chain = vault?.chain ?? (row.destination.startsWith("0x") ? "ethereum" : "solana");
-          txHash = state === "completed" ? deterministicTxHash(chain, row.id) : null;
+    books(
+      ctx,
+      async (db) => {
+        // Locked: concurrent reads move a transfer's state one step at a time.
+        const row = await db
+          .selectFrom("SimCustodyTransfer")
+          .selectAll()
+          .where("id", "=", providerTransferId)
+          .forUpdate()
+          .executeTakeFirst();
+        if (!row) return null;
+        if (row.failReads)
+          throw new ProviderExecutionError(`the simulated custodian failed to read ${row.id} (note ${UNREACHABLE_PREFIX}…)`);
+        let { state, pendingReads, txHash } = row;
+        if (state === "submitted") {
+          if (pendingReads > 0) {
+            pendingReads -= 1;
+          } else {
+            state = row.outcome === null ? "completed" : "failed";
+            // A chain is needed for the hash format: the vault's, or EVM for the rehearsal vault's EVM-looking destination.
+            const vault = await db.selectFrom("SimCustodyWallet").select("chain").where("id", "=", row.providerWalletId).executeTakeFirst();
+            const chain = vault?.chain ?? (row.destination.startsWith("0x") ? "ethereum" : "solana");
+            txHash = state === "completed" ? deterministicTxHash(chain, row.id) : null;
+          }
+          await db.updateTable("SimCustodyTransfer").set({ state, pendingReads, txHash }).where("id", "=", row.id).execute();
         }
-        await ctx.db.simCustodyTransfer.update({ where: { id: row.id }, data: { state, pendingReads, txHash } });
-      }
-      const failure: ProviderCustodyTransfer["failure"] =
-        state !== "failed"
-          ? null
-          : row.outcome === "insufficient_funds"
-            ? { code: "insufficient_funds", message: "The vault's available balance does not cover the transfer." }
-            : { code: "provider_failed", message: "The simulated custodian could not broadcast the transaction." };
-      return {
-        providerTransferId: row.id,
-        providerWalletId: row.providerWalletId,
-        state: state as ProviderCustodyTransfer["state"],
-        asset: row.asset,
-        amountMinor: row.amountMinor.toFixed(0),
-        destination: row.destination,
-        txHash,
-        failure,
-      };
-    }),
+        const failure: ProviderCustodyTransfer["failure"] =
+          state !== "failed"
+            ? null
+            : row.outcome === "insufficient_funds"
+              ? { code: "insufficient_funds", message: "The vault's available balance does not cover the transfer." }
+              : { code: "provider_failed", message: "The simulated custodian could not broadcast the transaction." };
+        return {
+          providerTransferId: row.id,
+          providerWalletId: row.providerWalletId,
+          state: state as ProviderCustodyTransfer["state"],
+          asset: row.asset,
+          amountMinor: numericToMinor(row.amountMinor, 0).toString(),
+          destination: row.destination,
+          txHash,
+          failure,
+        };
+      },
+      true,
+    ),
 };
 
 export const custodySimulator: ProviderAdapter = {

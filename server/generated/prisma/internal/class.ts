@@ -23,12 +23,12 @@ const config: runtime.GetPrismaClientConfig = {
       "value": "prisma-client"
     },
     "output": {
-      "value": "/work/main/server/generated/prisma",
+      "value": "server/generated/prisma",
       "fromEnvVar": null
     },
     "config": {
-      "moduleFormat": "esm",
-      "engineType": "client"
+      "engineType": "client",
+      "moduleFormat": "esm"
     },
     "binaryTargets": [
       {
@@ -38,7 +38,7 @@ const config: runtime.GetPrismaClientConfig = {
       }
     ],
     "previewFeatures": [],
-    "sourceFilePath": "/work/main/prisma/schema/base.prisma",
+    "sourceFilePath": "prisma/schema/base.prisma",
     "isCustomOutput": true
   },
   "relativePath": "../../../prisma/schema",
