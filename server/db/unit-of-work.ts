@@ -308,7 +308,9 @@ async function runOnce(
         result = await work(uow);
       } catch (error) {
         const { error: serviceError } = toServiceError(error);
-        if (claim && !isTransient(serviceError) && !(error instanceof LostKeyRace)) {
+        // Stored as the key's answer when there is a key; the rows kept on error (a compliance block's decisions) are
+        // written either way.
+        if (!isTransient(serviceError) && !(error instanceof LostKeyRace)) {
           businessError = serviceError;
           errorUow = uow;
         }

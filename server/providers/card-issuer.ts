@@ -29,7 +29,8 @@ export interface CardIssuerContext {
   /** Sandbox `Sandbox-Simulate-Error` header: the simulator answers this failure (live issuers ignore it). */
   simulate?: CardIssuerFailure;
   /** The id of the intent a write acts on (the programme, card, card transaction or authorization written before the
-   * call): a live issuer forwards it as its idempotency key, so a repeated call has one effect. Absent on reads. */
+   * call; the card and the request for a status or limits change): a live issuer forwards it as its idempotency key,
+   * so a repeated call has one effect. Absent on reads. */
   idempotencyKey?: string;
 }
 

@@ -32,7 +32,9 @@ export async function findCard(
     ])
     .where("c.id", "=", cardId)
     .where("c.organizationId", "=", auth.organizationId)
-    .where("c.environment", "=", auth.environment);
+    .where("c.environment", "=", auth.environment)
+    // A card still `pending` is an issuing intent whose issuer call has not been confirmed: not a card yet.
+    .where("c.status", "!=", "pending");
   if (options.forUpdate) query = query.forUpdate("c");
   const row = await query.executeTakeFirst();
   if (!row) throw notFound("Card");
