@@ -13,7 +13,6 @@ export interface AuthContext {
   actor: string;
 }
 
-
 export interface RequestContext {
   requestId: string;
   surface: Surface;

@@ -14,7 +14,6 @@
 // transaction (one appender across processes, held until that transaction ends). Nothing waits for a database
 // connection while holding the queue: a read outside any transaction fetches the log before it queues, and a read or
 // write inside a transaction queries through that transaction (on PGlite a statement outside it would wait for it).
-import { AsyncLocalStorage } from "node:async_hooks";
 import type { VM } from "@ethereumjs/vm";
 import type { Abi, Hex } from "viem";
 import type { Queryable, Tx } from "../db/kysely.ts";
@@ -79,18 +78,6 @@ interface LogRow {
   rawTx: string;
 }
 
-/** The open transaction reads of the chain go through, when a caller set one (readChainThrough). */
-const ambientTransaction = new AsyncLocalStorage<Tx>();
-
-/**
- * Runs `fn` with the sandbox chain's reads going through `tx`, the caller's open transaction. For a chain read made
- * through a provider adapter (which is handed the database, never a transaction) inside a unit of work: a catch-up on
- * the database itself would wait for that very transaction on PGlite.
- */
-export function readChainThrough<T>(tx: Tx, fn: () => Promise<T>): Promise<T> {
-  return ambientTransaction.run(tx, fn);
-}
-
 export class SandboxChain {
   private vm: VM | undefined;
   /** The last log row applied to the VM, confirmed or not. */
@@ -106,9 +93,9 @@ export class SandboxChain {
 
   /**
    * Runs `fn` on the current state (caught up with the log), holding the chain so nothing changes meanwhile. `tx`: the
-   * caller's open transaction, when it has one (default: the one set by readChainThrough); the log is read through it.
+   * caller's open transaction, when it has one; the log is then read through it.
    */
-  async read<T>(fn: (view: ChainView) => Promise<T>, tx: Tx | undefined = ambientTransaction.getStore()): Promise<T> {
+  async read<T>(fn: (view: ChainView) => Promise<T>, tx?: Tx): Promise<T> {
     if (tx) {
       return this.exclusive(async () => {
         await this.catchUpThrough(tx, false);
@@ -274,7 +261,7 @@ const chains = new WeakMap<Queryable, SandboxChain>();
 
 function assertDatabase(db: Queryable): void {
   if (db.isTransaction) {
-    throw new TypeError("The sandbox chain is named by the database, not a transaction (read through one with readChainThrough)");
+    throw new TypeError("The sandbox chain is named by the database, not a transaction (pass a transaction to read or transact)");
   }
 }
 

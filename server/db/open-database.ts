@@ -3,17 +3,17 @@
 import { mkdirSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
+import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "../generated/prisma/client.ts";
 import { type DatabaseTarget, parseDatabaseUrl } from "./database-url.ts";
-import { Kysely, PostgresDialect } from "kysely";
 import type { DB } from "./kysely.ts";
+import { applyMigrations } from "./migrate.ts";
 import { PGliteDialect } from "./pglite-dialect.ts";
 import { rollbackKeepsCause } from "./rollback-keeps-cause.ts";
-import { countingDialect, StatementCounter } from "./statement-counter.ts";
-import { applyMigrations } from "./migrate.ts";
 import { pgliteRunner, pgPoolRunner } from "./sql-runner.ts";
+import { countingDialect, StatementCounter } from "./statement-counter.ts";
 
 export type Db = PrismaClient;
 

@@ -15,8 +15,9 @@
 // intent and an in-progress claim on the key (a lease of IDEMPOTENCY_LOCK_SECONDS), the provider is called with no
 // transaction open and the idempotency key forwarded, and a second transaction records the result and the response.
 // A transaction never stays open across a provider call: a slow provider must not hold a pooled connection or locks.
-import type { Insertable, Kysely } from "kysely";
+
 import { randomBytes } from "node:crypto";
+import type { Insertable, Kysely } from "kysely";
 import { ServiceError } from "../errors/service-error.ts";
 import { toServiceError } from "../errors/to-service-error.ts";
 import { newId } from "../lib/ids.ts";
@@ -412,7 +413,9 @@ async function finishAfterProvider(
       await step.onFailure?.(uow, result.error);
       const { error } = toServiceError(result.error);
       // A transient failure is not an answer: the claim goes, so a retry executes.
-      const last = claim ? (q: Kysely<DB>) => (isTransient(error) ? releaseClaim(q, claim) : completeClaim(q, claim, errorResponse(options, error))) : undefined;
+      const last = claim
+        ? (q: Kysely<DB>) => (isTransient(error) ? releaseClaim(q, claim) : completeClaim(q, claim, errorResponse(options, error)))
+        : undefined;
       await flush(tx, uow.takeDeferred(), last);
       return { rethrow: result.error };
     });
@@ -421,7 +424,9 @@ async function finishAfterProvider(
     // the claim — the error as the key's answer, or released when transient — so the key is not held until its lease ends.
     if (claim) {
       const { error: serviceError } = toServiceError(error);
-      const settle = isTransient(serviceError) ? releaseClaim(options.db, claim) : completeClaim(options.db, claim, errorResponse(options, serviceError));
+      const settle = isTransient(serviceError)
+        ? releaseClaim(options.db, claim)
+        : completeClaim(options.db, claim, errorResponse(options, serviceError));
       await settle.execute().catch(() => {});
     }
     throw error;

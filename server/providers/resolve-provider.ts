@@ -24,13 +24,7 @@ export interface ResolveOptions {
   sandboxFallback: boolean;
 }
 
-export async function resolveProvider({
-  db,
-  auth,
-  category,
-  providerSlug,
-  sandboxFallback,
-}: ResolveOptions): Promise<ResolvedProvider> {
+export async function resolveProvider({ db, auth, category, providerSlug, sandboxFallback }: ResolveOptions): Promise<ResolvedProvider> {
   let query = db
     .selectFrom("ProviderConnection")
     .select(["id", "providerSlug", "config"])

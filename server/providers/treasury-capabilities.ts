@@ -12,9 +12,8 @@ export interface Erc20Reading {
 }
 
 export interface ChainReadContext {
-  /** The database (deps.db.kysely), never a transaction: the sandbox chain reader names its chain by it. A caller inside
-   * a unit of work wraps the read in readChainThrough (server/chain/sandbox-chain.ts) so the chain's log is read
-   * through its transaction. */
+  /** The database (deps.db.kysely), never a transaction: readers are called with no transaction open, and the sandbox
+   * chain reader names its chain by it. */
   db: Queryable;
   config: Record<string, unknown>;
   chain: string;

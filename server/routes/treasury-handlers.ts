@@ -17,7 +17,7 @@ const respond = (req: Request, res: Response, deps: HandlerDeps, work: (uow: Uni
 
 async function issuance(req: Request, res: Response, deps: HandlerDeps, input: IssuanceInput): Promise<void> {
   const auth = authOf(req);
-  await respond(req, res, deps, async (uow) => ({ status: 201, body: await requestIssuance({ uow, db: deps.db.kysely, auth, input }) }));
+  await respond(req, res, deps, (uow) => requestIssuance({ uow, db: deps.db.kysely, auth, input }));
 }
 
 export const treasuryHandlers: HandlerTable = {

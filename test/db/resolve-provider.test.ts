@@ -75,9 +75,9 @@ describe("resolveProvider", () => {
 
   it("answers SERVER_MISCONFIGURED for an unknown provider slug or an unusable config", async () => {
     await addConnection({ environment: "sandbox", category: "chain_read", providerSlug: "acme-node" });
-    await expect(
-      resolveProvider({ db: db.kysely, auth: sandbox, category: "chain_read", sandboxFallback: false }),
-    ).rejects.toMatchObject({ code: "SERVER_MISCONFIGURED" });
+    await expect(resolveProvider({ db: db.kysely, auth: sandbox, category: "chain_read", sandboxFallback: false })).rejects.toMatchObject({
+      code: "SERVER_MISCONFIGURED",
+    });
     await addConnection({ environment: "sandbox", category: "fx", config: { spreadBps: -5 } });
     await expect(resolveProvider({ db: db.kysely, auth: sandbox, category: "fx", sandboxFallback: false })).rejects.toMatchObject({
       code: "SERVER_MISCONFIGURED",

@@ -110,7 +110,10 @@ describe("API key revocation across instances", () => {
     const onSecond = api(a[1].url, key);
     // Used on the second instance first, so any per-instance memory of the key would be warm there.
     expect((await onSecond("GET", "/api/v1/wallets")).status).toBe(200);
-    const revoked = await fetch(`${a[0].url}/api/admin/keys/${id}`, { method: "DELETE", headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const revoked = await fetch(`${a[0].url}/api/admin/keys/${id}`, {
+      method: "DELETE",
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
     expect(revoked.status).toBe(200);
     const next = await onSecond("GET", "/api/v1/wallets");
     expect(next.status).toBe(401);

@@ -5,7 +5,17 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 const root = path.resolve(import.meta.dirname, "../..");
-const REQUEST_PATH_DIRS = ["server/routes", "server/domain", "server/middleware", "server/http", "server/providers", "server/scheduler", "server/chain", "server/idempotency", "server/auth"];
+const REQUEST_PATH_DIRS = [
+  "server/routes",
+  "server/domain",
+  "server/middleware",
+  "server/http",
+  "server/providers",
+  "server/scheduler",
+  "server/chain",
+  "server/idempotency",
+  "server/auth",
+];
 /** Operator paths, where the Prisma client may stay (README "Architecture"). */
 const OPERATOR_PATHS = ["server/routes/admin-handlers.ts", "server/domain/admin/"];
 const PRISMA_USE = [/generated\/prisma/, /\bprisma\./, /\$transaction/, /\bPrisma\./, /\bdb\.prisma\b/];

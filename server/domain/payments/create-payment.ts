@@ -1,6 +1,6 @@
 import type { AuthContext } from "../../context.ts";
-import { validationError } from "../../errors/service-error.ts";
 import type { UnitOfWork } from "../../db/unit-of-work.ts";
+import { validationError } from "../../errors/service-error.ts";
 import { newId } from "../../lib/ids.ts";
 import { recordActivity } from "../activity/record-activity.ts";
 import { type Chain, isValidAddress, mockTxHash } from "../chains/addresses.ts";

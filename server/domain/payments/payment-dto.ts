@@ -1,6 +1,6 @@
-import type { components } from "../../generated/openapi.ts";
 import type { Selectable } from "kysely";
 import type { DB } from "../../db/kysely.ts";
+import type { components } from "../../generated/openapi.ts";
 import { ASSET_DECIMALS, type Stablecoin } from "../money/assets.ts";
 import { formatMinor, numericToMinor } from "../money/minor-units.ts";
 import { FEE_DECIMALS } from "./fees.ts";

@@ -1,10 +1,9 @@
 // treasury/mint and treasury/burn (Sandbox only: simulated): checks the request against the issuer and the chain, then
 // records an issuance request awaiting four-eyes approval. No transaction is prepared, signed or sent — now or after
 // approval.
-import { readChainThrough } from "../../chain/sandbox-chain.ts";
 import type { AuthContext } from "../../context.ts";
 import type { Queryable } from "../../db/kysely.ts";
-import type { UnitOfWork } from "../../db/unit-of-work.ts";
+import { afterProviderCall, type Outcome, type ProviderStep, type UnitOfWork } from "../../db/unit-of-work.ts";
 import { notFound, ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
 import { newId } from "../../lib/ids.ts";
@@ -13,7 +12,7 @@ import { recordActivity } from "../activity/record-activity.ts";
 import { createApprovalRequest } from "../approvals/create-approval-request.ts";
 import { precheckAddress } from "./addresses.ts";
 import { assertChainCapability } from "./chain-capabilities.ts";
-import { type IssuanceRequestDto, type IssuanceRequestRow, toIssuanceRequestDto } from "./issuance-request-dto.ts";
+import { type IssuanceRequestDto, type IssuanceRequestRow, type IssuerRef, toIssuanceRequestDto } from "./issuance-request-dto.ts";
 import { readToken } from "./read-token.ts";
 import { resolveChainReader } from "./resolve-chain-reader.ts";
 
@@ -27,19 +26,23 @@ export const issuanceAction = (kind: "mint" | "burn") => `treasury.${kind}`;
 
 const precheck = (path: string, message: string) => new ServiceError("PRECHECK_FAILED", message, { errors: [{ path, message }] });
 
+interface IssuanceOutcome extends Outcome {
+  body: IssuanceRequestDto;
+}
+
 /**
- * One transaction. A burn reads the holder's balance through the chain reader inside it: the key's answer to a failure
- * of the writes that follow must stay retryable (503 STORAGE_UNAVAILABLE frees the key), which a write in a second
- * transaction cannot give. Issuers are registered on the in-process sandbox chain, whose reader reads its log through
- * this transaction.
+ * A mint: one transaction. A burn: two, because it checks the holder's balance through the chain reader, a provider
+ * adapter (a JSON-RPC node waits up to its timeout): the first transaction checks the request (and answers a replay),
+ * the balance is read with no transaction open, and the second records the approval and issuance requests. A balance
+ * too low is the key's answer; nothing is recorded before the second transaction.
  */
 export async function requestIssuance(options: {
   uow: UnitOfWork;
-  /** The database, for the chain reader (see ChainReadContext). */
+  /** The database, for the chain reader (never the transaction). */
   db: Queryable;
   auth: AuthContext;
   input: IssuanceInput;
-}): Promise<IssuanceRequestDto> {
+}): Promise<IssuanceOutcome | ProviderStep<unknown>> {
   const { uow, db, auth, input } = options;
   const { request, kind } = input;
   // Sandbox only: the sandbox simulator serves sandbox keys; production fails closed without a reviewed connection.
@@ -65,10 +68,13 @@ export async function requestIssuance(options: {
   if (holder.toLowerCase() === issuer.contractAddress.toLowerCase()) {
     throw precheck(holderPath, `${holder} is the token contract itself`);
   }
-  if (kind === "burn") {
-    const reader = await resolveChainReader(uow.tx, auth, issuer.chain);
-    const reading = await readChainThrough(uow.tx, () =>
-      readToken({
+  const checked = { kind, issuer, amount, signer, holder, reason: request.reason ?? null, simulated: provider.simulated };
+  if (kind === "mint") return record(uow, auth, checked);
+
+  const reader = await resolveChainReader(uow.tx, auth, issuer.chain);
+  return afterProviderCall({
+    async call() {
+      const reading = await readToken({
         db,
         reader,
         chain: issuer.chain,
@@ -76,17 +82,32 @@ export async function requestIssuance(options: {
         holders: [holder],
         notATokenCode: "PRECHECK_FAILED",
         path: "/body/issuerId",
-      }),
-    );
-    const balance = BigInt(reading.balances[holder] ?? "0");
-    if (amount > balance) {
-      throw precheck(
-        "/body/amountMinor",
-        `amountMinor ${amount} exceeds the on-chain balance of ${holder} (${balance}) at block ${reading.blockNumber}`,
-      );
-    }
-  }
+      });
+      const balance = BigInt(reading.balances[holder] ?? "0");
+      if (amount > balance) {
+        throw precheck(
+          "/body/amountMinor",
+          `amountMinor ${amount} exceeds the on-chain balance of ${holder} (${balance}) at block ${reading.blockNumber}`,
+        );
+      }
+    },
+    onResult: (uow2) => record(uow2, auth, checked),
+  });
+}
 
+interface CheckedIssuance {
+  kind: "mint" | "burn";
+  issuer: IssuerRef & { id: string };
+  amount: bigint;
+  signer: string;
+  holder: string;
+  reason: string | null;
+  simulated: boolean;
+}
+
+/** Records the issuance request and its pending four-eyes approval request. */
+async function record(uow: UnitOfWork, auth: AuthContext, checked: CheckedIssuance): Promise<IssuanceOutcome> {
+  const { kind, issuer, amount, signer, holder, reason } = checked;
   const id = newId("ir");
   const payload = {
     issuanceRequestId: id,
@@ -97,7 +118,7 @@ export async function requestIssuance(options: {
     amountMinor: amount.toString(),
     signerAddress: signer,
     ...(kind === "mint" ? { to: holder } : { from: holder }),
-    reason: request.reason ?? null,
+    reason,
   };
   const approval = await createApprovalRequest(uow, {
     auth,
@@ -117,11 +138,11 @@ export async function requestIssuance(options: {
     signerAddress: signer,
     toAddress: kind === "mint" ? holder : null,
     fromAddress: kind === "burn" ? holder : null,
-    reason: request.reason ?? null,
+    reason,
     approvalRequestId: approval.approvalRequestId,
     requestedByActor: auth.actor,
     requestedByKeyId: auth.apiKeyId,
-    simulated: provider.simulated,
+    simulated: checked.simulated,
     createdAt: new Date(approval.createdAt),
     expiresAt: new Date(approval.expiresAt),
   };
@@ -135,5 +156,5 @@ export async function requestIssuance(options: {
   });
   // A new approval request is pending and undecided.
   const pending = { status: "pending", decidedByActor: null, decidedByKeyId: null, decidedAt: null, decisionReason: null };
-  return toIssuanceRequestDto(row, { ...pending, expiresAt: row.expiresAt }, issuer, uow.now);
+  return { status: 201, body: toIssuanceRequestDto(row, { ...pending, expiresAt: row.expiresAt }, issuer, uow.now) };
 }

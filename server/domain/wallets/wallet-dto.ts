@@ -1,6 +1,6 @@
-import type { components } from "../../generated/openapi.ts";
 import type { Selectable } from "kysely";
 import type { DB } from "../../db/kysely.ts";
+import type { components } from "../../generated/openapi.ts";
 import { ASSET_DECIMALS, STABLECOINS, type Stablecoin, toUsdMinor, USD_DECIMALS } from "../money/assets.ts";
 import { formatMinor, numericToMinor } from "../money/minor-units.ts";
 
@@ -30,9 +30,7 @@ export type WalletWithAssets = Pick<Selectable<DB["Wallet"]>, "id" | "address" |
 };
 
 export function minorByAsset(wallet: WalletWithAssets): Map<string, bigint> {
-  return new Map(
-    wallet.assets.map((a) => [a.asset, numericToMinor(a.balanceMinor, 0)]),
-  );
+  return new Map(wallet.assets.map((a) => [a.asset, numericToMinor(a.balanceMinor, 0)]));
 }
 
 export function toWalletDto(wallet: WalletWithAssets): WalletDto {
