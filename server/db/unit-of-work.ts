@@ -62,6 +62,10 @@ export interface ProviderStep<R> {
   onFailure?(uow: UnitOfWork, error: unknown): Promise<void>;
 }
 
+/** A provider step whose result type only its own callbacks know (what a write's work may return). */
+// biome-ignore lint/suspicious/noExplicitAny: the result type is private to the step; the unit of work only passes it on
+export type PendingProviderStep = ProviderStep<any>;
+
 /** Ends the first transaction with the intent committed; `step` runs the provider call and the second transaction. */
 export function afterProviderCall<R>(step: Omit<ProviderStep<R>, "kind">): ProviderStep<R> {
   return { kind: "provider-step", ...step };

@@ -3,7 +3,7 @@
 import type { Request, Response } from "express";
 import type { Config } from "../config.ts";
 import type { Database } from "../db/open-database.ts";
-import { type Outcome, type ProviderStep, runUnitOfWork, type UnitOfWork } from "../db/unit-of-work.ts";
+import { type Outcome, type PendingProviderStep, runUnitOfWork, type UnitOfWork } from "../db/unit-of-work.ts";
 import { renderError } from "../middleware/error-handler.ts";
 import { crashAfterCommitIfInjected } from "./fault-injection.ts";
 
@@ -16,8 +16,7 @@ export async function respondWithUnitOfWork(
   req: Request,
   res: Response,
   deps: UnitOfWorkDeps,
-  // biome-ignore lint/suspicious/noExplicitAny: a step's result type is its own business; the unit of work only passes it on
-  work: (uow: UnitOfWork) => Promise<Outcome | ProviderStep<any>>,
+  work: (uow: UnitOfWork) => Promise<Outcome | PendingProviderStep>,
 ): Promise<void> {
   const sent = await runUnitOfWork(
     {

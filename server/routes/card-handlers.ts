@@ -2,7 +2,7 @@
 // request's unit of work (two transactions around the card issuer's call: see afterCardIssuerCall), run again on a
 // transient database conflict (retryCardWrite).
 import type { Request, Response } from "express";
-import type { ProviderStep, UnitOfWork } from "../db/unit-of-work.ts";
+import type { PendingProviderStep, UnitOfWork } from "../db/unit-of-work.ts";
 import type { CardStatusAction } from "../domain/cards/card-transitions.ts";
 import { changeCardStatus } from "../domain/cards/change-card-status.ts";
 import { createCardProgramme } from "../domain/cards/create-card-programme.ts";
@@ -32,7 +32,7 @@ function respondWithCardWrite(
   res: Response,
   deps: HandlerDeps,
   conflict: CardConflictCode,
-  work: (uow: UnitOfWork) => Promise<ProviderStep<never>>,
+  work: (uow: UnitOfWork) => Promise<PendingProviderStep>,
 ): Promise<void> {
   return retryCardWrite((lastAttempt) =>
     respondWithUnitOfWork(req, res, deps, (uow) => failTransientConflicts(conflict, lastAttempt, () => work(uow))),

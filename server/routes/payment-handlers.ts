@@ -1,7 +1,7 @@
 // v2 payments: bank transfers (Sandbox only: simulated), corridor rehearsal and its scheduled workflow runs.
 
 import type { Request, Response } from "express";
-import type { Outcome, ProviderStep, UnitOfWork } from "../db/unit-of-work.ts";
+import type { Outcome, PendingProviderStep, UnitOfWork } from "../db/unit-of-work.ts";
 import { cancelBankTransfer } from "../domain/bank-transfers/cancel-bank-transfer.ts";
 import { createBankTransfer } from "../domain/bank-transfers/create-bank-transfer.ts";
 import { getBankTransferStatus, StaleBankTransferRefresh } from "../domain/bank-transfers/get-bank-transfer-status.ts";
@@ -16,11 +16,8 @@ import { dispatchDueRuns } from "../scheduler/dispatch-due-runs.ts";
 import { authOf, type HandlerDeps, type HandlerTable, param } from "./handler.ts";
 
 type Lookup = components["schemas"]["BankTransferLookupRequest"];
-type Work = (uow: UnitOfWork) => Promise<Outcome | ProviderStep<unknown>>;
-
-/** respondWithUnitOfWork, for work whose provider step has a result type (its signature says ProviderStep<never>). */
-const respond = (req: Request, res: Response, deps: HandlerDeps, work: Work) =>
-  respondWithUnitOfWork(req, res, deps, work as Parameters<typeof respondWithUnitOfWork>[3]);
+type Work = (uow: UnitOfWork) => Promise<Outcome | PendingProviderStep>;
+const respond = respondWithUnitOfWork;
 
 /** How often a status lookup without an Idempotency-Key starts over when a concurrent lookup recorded news first. */
 const STALE_REFRESH_ATTEMPTS = 5;

@@ -1,6 +1,6 @@
 // Providers: directory, selection receipts, invocation.
 
-import type { Outcome, ProviderStep } from "../db/unit-of-work.ts";
+import type { Outcome, PendingProviderStep } from "../db/unit-of-work.ts";
 import { invokeProvider } from "../domain/providers/invoke-provider.ts";
 import { listProviders } from "../domain/providers/list-providers.ts";
 import { selectProvider } from "../domain/providers/select-provider.ts";
@@ -32,14 +32,14 @@ export const providerHandlers: HandlerTable = {
     const request = req.body as components["schemas"]["InvokeProviderRequest"];
     const auth = authOf(req);
     // Two transactions when it calls the provider (see invokeProvider). The cast: respondWithUnitOfWork types the
-    // provider step as ProviderStep<never>, which a step with a real result type is not assignable to.
+    // provider step, which a step with a real result type is not assignable to.
     await respondWithUnitOfWork(
       req,
       res,
       deps,
       (uow) =>
         invokeProvider({ uow, auth, request, idempotent: Boolean(req.ctx.idempotency), requestId: req.ctx.requestId }) as Promise<
-          Outcome | ProviderStep<never>
+          Outcome | PendingProviderStep
         >,
     );
   },

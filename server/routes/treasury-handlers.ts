@@ -11,7 +11,7 @@ import type { components } from "../generated/openapi.ts";
 import { respondWithUnitOfWork } from "../http/respond-with-unit-of-work.ts";
 import { authOf, type HandlerDeps, type HandlerTable, intQuery, param } from "./handler.ts";
 
-/** respondWithUnitOfWork, for work whose provider step has a result type (its signature says ProviderStep<never>). */
+/** respondWithUnitOfWork, for work whose provider step has a result type (its signature says PendingProviderStep). */
 const respond = (req: Request, res: Response, deps: HandlerDeps, work: (uow: UnitOfWork) => Promise<Outcome | ProviderStep<unknown>>) =>
   respondWithUnitOfWork(req, res, deps, work as Parameters<typeof respondWithUnitOfWork>[3]);
 

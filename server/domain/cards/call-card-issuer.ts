@@ -1,4 +1,4 @@
-import type { Outcome, ProviderStep, UnitOfWork } from "../../db/unit-of-work.ts";
+import type { Outcome, PendingProviderStep, UnitOfWork } from "../../db/unit-of-work.ts";
 import { afterProviderCall } from "../../db/unit-of-work.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import { CardIssuerError } from "../../providers/card-issuer.ts";
@@ -31,10 +31,10 @@ export function afterCardIssuerCall<R>(step: {
   call: () => Promise<R>;
   confirm: (uow: UnitOfWork, result: R) => Promise<Outcome>;
   compensate: (uow: UnitOfWork) => Promise<void>;
-}): ProviderStep<never> {
+}): PendingProviderStep {
   return afterProviderCall<R>({
     call: () => callCardIssuer(step.call),
     onResult: step.confirm,
     onFailure: (uow) => step.compensate(uow),
-  }) as unknown as ProviderStep<never>;
+  });
 }

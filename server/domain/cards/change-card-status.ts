@@ -1,5 +1,5 @@
 import type { AuthContext } from "../../context.ts";
-import type { ProviderStep, UnitOfWork } from "../../db/unit-of-work.ts";
+import type { PendingProviderStep, UnitOfWork } from "../../db/unit-of-work.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import type { CardIssuerFailure } from "../../providers/card-issuer.ts";
 import { recordActivity } from "../activity/record-activity.ts";
@@ -28,7 +28,7 @@ export async function changeCardStatus(options: {
   reason?: string;
   simulate?: CardIssuerFailure;
   requestId: string;
-}): Promise<ProviderStep<never>> {
+}): Promise<PendingProviderStep> {
   const { uow, auth, cardId, action, reason, simulate, requestId } = options;
   const issuer = await resolveCardIssuer({ db: uow.tx, auth, simulate, now: uow.now });
   const card = await findCard(uow.tx, auth, cardId, { forUpdate: true });

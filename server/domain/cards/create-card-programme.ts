@@ -1,5 +1,5 @@
 import type { AuthContext } from "../../context.ts";
-import type { ProviderStep, UnitOfWork } from "../../db/unit-of-work.ts";
+import type { PendingProviderStep, UnitOfWork } from "../../db/unit-of-work.ts";
 import { isUniqueViolation } from "../../errors/database-errors.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
@@ -31,7 +31,7 @@ export async function createCardProgramme(options: {
   request: Request;
   simulate?: CardIssuerFailure;
   requestId: string;
-}): Promise<ProviderStep<never>> {
+}): Promise<PendingProviderStep> {
   const { uow, auth, request, simulate, requestId } = options;
   const issuer = await resolveCardIssuer({ db: uow.tx, auth, simulate, now: uow.now });
   const subdivisions = request.jurisdictions.filter((j) => j.includes("-"));

@@ -1,5 +1,5 @@
 import type { AuthContext } from "../../context.ts";
-import type { ProviderStep, UnitOfWork } from "../../db/unit-of-work.ts";
+import type { PendingProviderStep, UnitOfWork } from "../../db/unit-of-work.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import type { CardIssuerFailure } from "../../providers/card-issuer.ts";
 import { recordActivity } from "../activity/record-activity.ts";
@@ -31,7 +31,7 @@ export async function settleAuthorization(options: {
   action: "capture" | "reverse";
   amount?: string;
   simulate?: CardIssuerFailure;
-}): Promise<ProviderStep<never>> {
+}): Promise<PendingProviderStep> {
   const { uow, auth, cardId, authorizationId, action, amount, simulate } = options;
   const issuer = await resolveCardIssuer({ db: uow.tx, auth, simulate, now: uow.now });
   requireTestHelperAccess(auth);

@@ -1,5 +1,5 @@
 import type { AuthContext } from "../../context.ts";
-import type { ProviderStep, UnitOfWork } from "../../db/unit-of-work.ts";
+import type { PendingProviderStep, UnitOfWork } from "../../db/unit-of-work.ts";
 import type { components } from "../../generated/openapi.ts";
 import { newId } from "../../lib/ids.ts";
 import type { CardIssuerFailure } from "../../providers/card-issuer.ts";
@@ -35,7 +35,7 @@ export async function simulateAuthorization(options: {
   cardId: string;
   request: Request;
   simulate?: CardIssuerFailure;
-}): Promise<ProviderStep<never>> {
+}): Promise<PendingProviderStep> {
   const { uow, auth, cardId, request, simulate } = options;
   const issuer = await resolveCardIssuer({ db: uow.tx, auth, simulate, now: uow.now });
   requireTestHelperAccess(auth);

@@ -1,5 +1,5 @@
 import type { AuthContext } from "../../context.ts";
-import type { ProviderStep, UnitOfWork } from "../../db/unit-of-work.ts";
+import type { PendingProviderStep, UnitOfWork } from "../../db/unit-of-work.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import type { CardIssuerFailure } from "../../providers/card-issuer.ts";
 import { recordActivity } from "../activity/record-activity.ts";
@@ -24,7 +24,7 @@ export async function updateCardLimits(options: {
   limits: CardLimits;
   simulate?: CardIssuerFailure;
   requestId: string;
-}): Promise<ProviderStep<never>> {
+}): Promise<PendingProviderStep> {
   const { uow, auth, cardId, limits, simulate, requestId } = options;
   const issuer = await resolveCardIssuer({ db: uow.tx, auth, simulate, now: uow.now });
   const card = await findCard(uow.tx, auth, cardId, { forUpdate: true });

@@ -3,7 +3,7 @@
 // unreachable provider to 503 SOURCE_NOT_AVAILABLE (nothing changed; retry).
 import type { AuthContext } from "../../context.ts";
 import type { Queryable } from "../../db/kysely.ts";
-import { afterProviderCall, type Outcome, type ProviderStep } from "../../db/unit-of-work.ts";
+import { afterProviderCall, type Outcome, type PendingProviderStep, type ProviderStep } from "../../db/unit-of-work.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import type { CustodyApi, CustodyCallContext } from "../../providers/capabilities/custody.ts";
 import { ProviderUnavailableError } from "../../providers/capabilities/provider-unavailable.ts";
@@ -58,9 +58,9 @@ export async function callCustody<T>(
 }
 
 /** What a custody write's unit of work returns: the answer, or a provider step (two transactions). */
-export type CustodyOutcome = Outcome | ProviderStep<never>;
+export type CustodyOutcome = Outcome | PendingProviderStep;
 
-/** afterProviderCall, typed for respondWithUnitOfWork, whose work type accepts only ProviderStep<never>. */
-export const custodyStep = <R>(step: Omit<ProviderStep<R>, "kind">): ProviderStep<never> => afterProviderCall(step) as ProviderStep<never>;
+/** afterProviderCall, typed for respondWithUnitOfWork, whose work type accepts only PendingProviderStep. */
+export const custodyStep = <R>(step: Omit<ProviderStep<R>, "kind">): PendingProviderStep => afterProviderCall(step);
 
 export const conflict = (message: string) => new ServiceError("CUSTODY_STATE_CONFLICT", message);

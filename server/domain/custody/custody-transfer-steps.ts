@@ -7,7 +7,7 @@
 // transfer in between wins, and this request answers as `onLost` decides.
 
 import type { Queryable } from "../../db/kysely.ts";
-import type { Outcome, ProviderStep, UnitOfWork } from "../../db/unit-of-work.ts";
+import type { Outcome, PendingProviderStep, UnitOfWork } from "../../db/unit-of-work.ts";
 import type { ServiceError } from "../../errors/service-error.ts";
 import type { ProviderCustodyTransfer } from "../../providers/capabilities/custody.ts";
 import { approvalStatusOf } from "../approvals/approval-dto.ts";
@@ -57,7 +57,7 @@ export async function submitStep(
   provider: CustodyProvider,
   row: CustodyTransferRow,
   onLost?: OnLost,
-): Promise<ProviderStep<never>> {
+): Promise<PendingProviderStep> {
   const wallet = await uow.tx
     .selectFrom("CustodyWallet")
     .select("providerWalletId")
@@ -103,7 +103,7 @@ async function reportedTransfer(db: Queryable, provider: CustodyProvider, row: C
 
 /** submitted → completed | failed when the provider reports it final; unchanged while it reports it pending.
  * Two transactions (see the top of this file). */
-export function reconcileStep(db: Queryable, provider: CustodyProvider, row: CustodyTransferRow, onLost?: OnLost): ProviderStep<never> {
+export function reconcileStep(db: Queryable, provider: CustodyProvider, row: CustodyTransferRow, onLost?: OnLost): PendingProviderStep {
   return custodyStep({
     call: () => reportedTransfer(db, provider, row),
     async onResult(uow2, reported: ProviderCustodyTransfer) {
