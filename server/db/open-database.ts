@@ -70,6 +70,13 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
   });
   // An idle client losing its connection emits 'error' on the pool; without a listener that would crash the process.
   pool.on("error", () => {});
+  // A checked-out client losing its connection emits 'error' on itself (the pool listens only while the client is idle,
+  // and Kysely does not listen): without this, a connection cut between two statements of a request crashed the
+  // process. The statement in flight (or the next one) fails on its own, and the pool discards the broken client when
+  // it is released.
+  pool.on("connect", (client) => {
+    client.on("error", () => {});
+  });
   if (migrate) await applyMigrations(pgPoolRunner(pool));
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   const statements = new StatementCounter();
