@@ -176,21 +176,17 @@ async function lockAndRead(tx: Tx, claim: IdempotencyClaim): Promise<ExistingRec
 /** Decides from the key's record: replay, 409, 422, or run the work (after clearing an expired or abandoned record). */
 async function decide(tx: Tx, claim: IdempotencyClaim, now: Date): Promise<Decided> {
   const record = await lockAndRead(tx, claim);
-  if (!record.locked) {
-    throw new ServiceError("IDEMPOTENCY_IN_PROGRESS", "A request with this Idempotency-Key is still being processed; retry later", {
+  const inProgress = () =>
+    new ServiceError("IDEMPOTENCY_IN_PROGRESS", "A request with this Idempotency-Key is still being processed; retry later", {
       retryAfterSeconds: 1,
     });
-  }
-  if (record.id === null) return { kind: "fresh" };
-  if ((record.expiresAt as Date) <= now) {
-    // Expired but not yet purged: the key is free again.
-    await tx.deleteFrom("IdempotencyRecord").where("id", "=", record.id).execute();
-    return { kind: "fresh" };
-  }
-  if (record.fingerprint !== claim.fingerprint) {
+  const live = record.id !== null && (record.expiresAt as Date) > now;
+  if (live && record.fingerprint !== claim.fingerprint) {
     throw new ServiceError("IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was already used with a different request");
   }
-  if (record.state === "completed" && record.responseStatus !== null && record.responseBody !== null) {
+  // A completed record never changes again: replay it whether or not this request got the lock (concurrent replays of
+  // one key must all be answered, not turned away as in progress).
+  if (live && record.state === "completed" && record.responseStatus !== null && record.responseBody !== null) {
     const headers = (record.responseHeaders ?? {}) as { contentType?: string; extra?: Record<string, string> };
     return {
       kind: "replay",
@@ -203,14 +199,13 @@ async function decide(tx: Tx, claim: IdempotencyClaim, now: Date): Promise<Decid
       },
     };
   }
-  // In progress: a two-transaction write between its transactions. Its lease blocks retries until it runs out; after
-  // that its holder is presumed dead and this request starts over.
-  if ((record.lockedUntil as Date) > now) {
-    throw new ServiceError("IDEMPOTENCY_IN_PROGRESS", "A request with this Idempotency-Key is still being processed; retry later", {
-      retryAfterSeconds: 1,
-    });
-  }
-  await tx.deleteFrom("IdempotencyRecord").where("id", "=", record.id).execute();
+  // Another request holds the key's lock: it is executing this key right now.
+  if (!record.locked) throw inProgress();
+  if (record.id === null) return { kind: "fresh" };
+  // In progress with a live lease: a two-transaction write between its transactions.
+  if (live && (record.lockedUntil as Date) > now) throw inProgress();
+  // Expired (not purged yet), or in progress whose holder's lease ran out (presumed dead): the key is free again.
+  await tx.deleteFrom("IdempotencyRecord").where("id", "=", record.id as string).execute();
   return { kind: "fresh" };
 }
 

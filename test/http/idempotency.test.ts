@@ -43,6 +43,19 @@ describe("idempotency", () => {
     expect(after.headers.get("idempotent-replayed")).toBe("true");
   });
 
+  it("20 concurrent replays of a completed key are all answered with the stored bytes (none turned away as in progress)", async () => {
+    const headers = { "idempotency-key": "replayed-20" };
+    const first = await call("POST", INVOKE, quote("50.50"), headers);
+    expect(first.status).toBe(200);
+    const replays = await Promise.all(Array.from({ length: 20 }, () => call("POST", INVOKE, quote("50.50"), headers)));
+    for (const replay of replays) {
+      expect(replay.status, replay.text).toBe(200);
+      expect(replay.text).toBe(first.text);
+      expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    }
+    expect(await invocationsOf("50.50")).toBe(1);
+  });
+
   it("replays byte for byte, and accepts the key as an IETF structured-field string", async () => {
     const first = await call("POST", INVOKE, quote("51.00"), { "idempotency-key": "sf-key-1" });
     const quoted = await call("POST", INVOKE, quote("51.00"), { "idempotency-key": '"sf-key-1"' });
