@@ -22,6 +22,7 @@ import { ServiceError } from "../errors/service-error.ts";
 import { toServiceError } from "../errors/to-service-error.ts";
 import { newId } from "../lib/ids.ts";
 import type { DB, Tx } from "./kysely.ts";
+import { precompiled } from "./precompiled-query.ts";
 
 /** The request's Idempotency-Key, already parsed and fingerprinted (server/middleware/idempotency.ts). */
 export interface IdempotencyClaim {
@@ -145,18 +146,18 @@ function serialise(outcome: Outcome, replayed = false): SentResponse {
   return { status: outcome.status, contentType: JSON_TYPE, body: JSON.stringify(outcome.body), headers: outcome.headers ?? {}, replayed };
 }
 
-async function lockAndRead(tx: Tx, claim: IdempotencyClaim): Promise<ExistingRecord> {
-  const lockKey = `${claim.organizationId}\n${claim.apiKeyId}\n${claim.key}`; // keys are printable ASCII: no newline
-  const row = await tx
+// The first statement of every keyed write: the key's transaction-scoped lock and its record, in one round trip.
+const lockAndReadRecord = precompiled((db, p: { lockKey: string; organizationId: string; apiKeyId: string; key: string }) =>
+  db
     .selectFrom(
-      tx
+      db
         .selectNoFrom((eb) =>
-          eb.fn<boolean>("pg_try_advisory_xact_lock", [eb.fn("hashtextextended", [eb.val(lockKey), eb.lit(0)])]).as("locked"),
+          eb.fn<boolean>("pg_try_advisory_xact_lock", [eb.fn("hashtextextended", [eb.val(p.lockKey), eb.lit(0)])]).as("locked"),
         )
         .as("lock"),
     )
     .leftJoin("IdempotencyRecord as r", (join) =>
-      join.on("r.organizationId", "=", claim.organizationId).on("r.apiKeyId", "=", claim.apiKeyId).on("r.key", "=", claim.key),
+      join.on("r.organizationId", "=", p.organizationId).on("r.apiKeyId", "=", p.apiKeyId).on("r.key", "=", p.key),
     )
     .select([
       "lock.locked",
@@ -168,8 +169,17 @@ async function lockAndRead(tx: Tx, claim: IdempotencyClaim): Promise<ExistingRec
       "r.responseStatus",
       "r.responseHeaders",
       "r.responseBody",
-    ])
-    .executeTakeFirstOrThrow();
+    ]),
+);
+
+async function lockAndRead(tx: Tx, claim: IdempotencyClaim): Promise<ExistingRecord> {
+  const lockKey = `${claim.organizationId}\n${claim.apiKeyId}\n${claim.key}`; // keys are printable ASCII: no newline
+  const [row] = await lockAndReadRecord.execute(tx, {
+    lockKey,
+    organizationId: claim.organizationId,
+    apiKeyId: claim.apiKeyId,
+    key: claim.key,
+  });
   return row as ExistingRecord;
 }
 
@@ -205,7 +215,10 @@ async function decide(tx: Tx, claim: IdempotencyClaim, now: Date): Promise<Decid
   // In progress with a live lease: a two-transaction write between its transactions.
   if (live && (record.lockedUntil as Date) > now) throw inProgress();
   // Expired (not purged yet), or in progress whose holder's lease ran out (presumed dead): the key is free again.
-  await tx.deleteFrom("IdempotencyRecord").where("id", "=", record.id as string).execute();
+  await tx
+    .deleteFrom("IdempotencyRecord")
+    .where("id", "=", record.id as string)
+    .execute();
   return { kind: "fresh" };
 }
 

@@ -3,8 +3,16 @@ import { digestsEqual, hashApiKey, isWellFormedApiKey, secretsEqual } from "../a
 import type { Config } from "../config.ts";
 import type { Environment } from "../context.ts";
 import type { Queryable } from "../db/kysely.ts";
+import { precompiled } from "../db/precompiled-query.ts";
 import { isDatabaseUnavailable } from "../errors/database-errors.ts";
 import { ServiceError } from "../errors/service-error.ts";
+
+const findApiKeyByHash = precompiled((db, p: { hash: string }) =>
+  db
+    .selectFrom("ApiKey")
+    .select(["id", "hash", "organizationId", "environment", "scopes", "actor", "revokedAt"])
+    .where("hash", "=", p.hash),
+);
 
 const QUERY_CREDENTIALS = ["api_key", "apikey", "apiKey", "key", "access_token", "token"];
 
@@ -42,11 +50,7 @@ export function authenticate(db: Queryable, config: Pick<Config, "adminToken" | 
       const key = bearer(req.get("authorization"));
       if (!key || !isWellFormedApiKey(key)) throw new ServiceError("UNAUTHORIZED", "Missing or invalid API key");
       const hash = hashApiKey(key);
-      const record = await db
-        .selectFrom("ApiKey")
-        .select(["id", "hash", "organizationId", "environment", "scopes", "actor", "revokedAt"])
-        .where("hash", "=", hash)
-        .executeTakeFirst();
+      const [record] = await findApiKeyByHash.execute(db, { hash });
       if (!record || record.revokedAt || !digestsEqual(record.hash, hash)) {
         throw new ServiceError("UNAUTHORIZED", "Missing or invalid API key");
       }

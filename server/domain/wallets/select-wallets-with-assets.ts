@@ -3,7 +3,7 @@ import type { AuthContext } from "../../context.ts";
 import type { Queryable } from "../../db/kysely.ts";
 
 /** The caller's wallets, each with its assets aggregated as JSON (`balanceMinor` as numeric text), in one statement. */
-export function selectWalletsWithAssets(db: Queryable, auth: AuthContext) {
+export function selectWalletsWithAssets(db: Queryable, auth: Pick<AuthContext, "organizationId" | "environment">) {
   return db
     .selectFrom("Wallet as w")
     .where("w.organizationId", "=", auth.organizationId)

@@ -1,0 +1,43 @@
+// A query of fixed shape, built and compiled to SQL once; each call only binds new parameter values. Kysely builds the
+// query tree and compiles it to SQL on every call, which was ≈10% of an authenticated GET's CPU in `npm run
+// bench:profile`; the few statements every request runs (the API key lookup, the idempotency lock-and-read, the v1
+// wallet read) skip that. The builder must use the named parameters only as values (never as identifiers or in `lit`).
+import { type Compilable, type CompiledQuery, createQueryId, type Kysely } from "kysely";
+import type { DB } from "./kysely.ts";
+
+const MARK = "\u0001precompiled-parameter:";
+
+interface Template {
+  sql: string;
+  query: CompiledQuery["query"];
+  /** For each SQL parameter: the name of the caller's value, or a constant of the query itself. */
+  slots: Array<{ name: string } | { constant: unknown }>;
+}
+
+export interface PrecompiledQuery<P, O> {
+  /** Runs the query on `db` (the database or an open transaction) with these values; returns its rows. */
+  execute(db: Kysely<DB>, values: P): Promise<O[]>;
+}
+
+export function precompiled<P extends Record<string, unknown>, O>(
+  build: (db: Kysely<DB>, parameters: P) => Compilable<O>,
+): PrecompiledQuery<P, O> {
+  let template: Template | undefined;
+  const markers = new Proxy({} as P, { get: (_target, name) => `${MARK}${String(name)}` });
+  const compile = (db: Kysely<DB>): Template => {
+    const compiled = build(db, markers).compile();
+    const slots = compiled.parameters.map((value) =>
+      typeof value === "string" && value.startsWith(MARK) ? { name: value.slice(MARK.length) } : { constant: value },
+    );
+    return { sql: compiled.sql, query: compiled.query, slots };
+  };
+  return {
+    async execute(db, values) {
+      // One SQL text for every database: PGlite and PostgreSQL share Kysely's PostgreSQL compiler.
+      template ??= compile(db);
+      const parameters = template.slots.map((slot) => ("name" in slot ? values[slot.name] : slot.constant));
+      const compiled: CompiledQuery<O> = { sql: template.sql, query: template.query, parameters, queryId: createQueryId() };
+      return (await db.executeQuery(compiled)).rows;
+    },
+  };
+}
