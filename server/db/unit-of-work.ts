@@ -10,11 +10,19 @@
 //   3. Commit. A business error (a ServiceError that is not transient) rolls the work back and is stored as the key's
 //      answer together with the deferred rows marked `keepOnError` (a compliance block stays on record).
 //
-// Two transactions, never three, where a write calls a provider (bank transfers, custody, card issuing, contract
-// deployment, provider invocation): the work returns `afterProviderCall(...)`; the first transaction commits the
-// intent and an in-progress claim on the key (a lease of IDEMPOTENCY_LOCK_SECONDS), the provider is called with no
-// transaction open and the idempotency key forwarded, and a second transaction records the result and the response.
-// A transaction never stays open across a provider call: a slow provider must not hold a pooled connection or locks.
+// Two transactions, never three, where a write calls a provider: the work returns `afterProviderCall(...)`; the first
+// transaction commits the intent and an in-progress claim on the key (a lease of IDEMPOTENCY_LOCK_SECONDS), the
+// provider is called with no transaction open and the idempotency key forwarded, and a second transaction records the
+// result (or compensates the intent when the call failed) with the response. A transaction never stays open across a
+// provider call: a slow provider must not hold a pooled connection or row locks. The operations that do this (each
+// says why where it returns its step):
+//   - bank transfers: create, status lookup of a non-final transfer, cancel; corridor simulate (the route check);
+//   - custody: wallet activation, transfer submit and advance, status of a submitted transfer, balance of an active wallet;
+//   - cards: every write (the card issuer confirms programmes, cards, funding, status and limit changes, authorizations);
+//   - providers/invoke when it executes; treasury status, stress test and burn (chain reader, reserve source);
+//   - contracts compile and simulate: not a provider, but seconds of solc / EVM CPU that no transaction may wait on.
+// Everything else is one transaction. An error after the provider call settles the claim in one more statement
+// (the error as the key's answer, or the claim released when transient), never a third transaction of business work.
 
 import { randomBytes } from "node:crypto";
 import type { Insertable, Kysely } from "kysely";
