@@ -8,6 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import autocannon, { type Request } from "autocannon";
 import { startCoinplane, withPostgresDatabase } from "./coinplane-server.ts";
+import { measureCompileEventLoop } from "./event-loop.ts";
 import { cpuMs, root, rssMiB, type Started, startProcess, stopProcess } from "./processes.ts";
 import { type Row, renderResults } from "./report.ts";
 import { prepareScenarios } from "./scenarios.ts";
@@ -80,7 +81,12 @@ try {
     rows.push(...(await withPostgresDatabase((url) => benchCoinplane("PostgreSQL", url, 4602, hello))));
   }
   const helloRss = rssMiB(hello.child.pid);
-  const markdown = renderResults(rows, { seconds, connections, loadAverage: os.loadavg(), helloRssMiB: helloRss });
+  // Last, with the servers stopped: the event-loop delay of this process while contracts compile.
+  const compileEventLoop = await measureCompileEventLoop();
+  console.log(
+    `compile event-loop delay p99: pool ${compileEventLoop.pool.p99Ms.toFixed(1)} ms, on the event loop ${compileEventLoop.onEventLoop.p99Ms.toFixed(1)} ms`,
+  );
+  const markdown = renderResults(rows, { seconds, connections, loadAverage: os.loadavg(), helloRssMiB: helloRss, compileEventLoop });
   writeFileSync(path.join(root, "bench", "results.md"), markdown);
   console.log(markdown);
 } finally {

@@ -1,6 +1,6 @@
 // createApp builds the Express application; main.ts owns listening and shutdown.
-// Request path, in order: request id + logger → body parser → operation lookup → authentication → rate limit →
-// OpenAPI validation → scope check → idempotency → handler → error middleware.
+// Request path, in order: request id + logger → Cache-Control: no-store (/api) → body parser → operation lookup →
+// authentication → rate limit → OpenAPI validation → scope check → idempotency → handler → error middleware.
 import express, { type Express } from "express";
 import helmet from "helmet";
 import "./context.ts";
@@ -8,11 +8,13 @@ import type { Config } from "./config.ts";
 import type { Database } from "./db/open-database.ts";
 import { docsPortal } from "./http/docs-portal.ts";
 import { InFlightRequests } from "./http/in-flight.ts";
+import { requestDeadline } from "./http/request-deadline.ts";
 import type { Logger } from "./logger.ts";
 import { authenticate } from "./middleware/authenticate.ts";
 import { jsonBodyParser } from "./middleware/body-parser.ts";
 import { errorHandler } from "./middleware/error-handler.ts";
 import { idempotency } from "./middleware/idempotency.ts";
+import { noStore } from "./middleware/no-store.ts";
 import { openapiValidator } from "./middleware/openapi-validator.ts";
 import { operationLookup } from "./middleware/operation-lookup.ts";
 import { rateLimit } from "./middleware/rate-limit.ts";
@@ -77,8 +79,11 @@ export function createApp(deps: AppDeps): App {
   app.disable("x-powered-by");
   app.set("etag", false);
   app.set("query parser", "simple");
+  app.set("trust proxy", config.trustProxy);
   app.use(inFlight.middleware());
   app.use(requestIdAndLogger(logger));
+  app.use(requestDeadline(config.requestTimeoutMs));
+  app.use(noStore());
   app.use(helmet());
   app.get("/openapi.json", (_req, res) => {
     res.json(spec);
@@ -89,7 +94,7 @@ export function createApp(deps: AppDeps): App {
   app.get(["/docs", "/docs/"], docsPortal());
   app.use(jsonBodyParser(config.bodyLimitBytes));
   app.use(operationLookup(index));
-  app.use(authenticate(db.kysely, config));
+  app.use(authenticate(db.kysely, config, rateLimiter.authFailures));
   app.use(rateLimit(rateLimiter));
   app.use(openapiValidator(spec, config.validateResponses));
   app.use(requireScope());

@@ -6,6 +6,21 @@ export interface Config {
   nodeEnv: string;
   databaseUrl: string | undefined;
   databasePoolSize: number;
+  /** Bounded time on every PostgreSQL connection (README "Operations"). */
+  database: {
+    /** Waiting for a pooled connection (or opening one) before the request fails with 503. */
+    connectTimeoutMs: number;
+    /** Server-side `statement_timeout` of every connection. */
+    statementTimeoutMs: number;
+    /** Server-side `idle_in_transaction_session_timeout`: a session idle inside a transaction is ended (its locks go). */
+    idleInTransactionTimeoutMs: number;
+    /** Client-side `query_timeout`: a statement without an answer (a partition) fails and its connection is dropped. */
+    queryTimeoutMs: number;
+  };
+  /** Longest a request may take before it answers 503 SERVICE_UNAVAILABLE (nothing is stored for it). */
+  requestTimeoutMs: number;
+  /** `/readyz` gives the database this long to answer before it reports 503. */
+  readinessTimeoutMs: number;
   redisUrl: string | undefined;
   adminToken: string | undefined;
   schedulerSecret: string | undefined;
@@ -15,11 +30,29 @@ export interface Config {
   /** How long an in-progress idempotency record blocks retries before a retry may take over (crashed request). */
   idempotencyLockSeconds: number;
   /** keyPrefix namespaces the Redis keys, so deployments (or test runs) sharing one Redis keep separate budgets. */
-  rateLimit: { perKey: number; perOrganization: number; windowSeconds: number; keyPrefix: string };
+  rateLimit: {
+    perKey: number;
+    perOrganization: number;
+    windowSeconds: number;
+    keyPrefix: string;
+    /** Failed authentications (401) allowed per client address per window; past it → 429. */
+    authFailures: number;
+  };
+  /** Express `trust proxy`: unset → false (the client address is the socket peer; X-Forwarded-For is ignored). */
+  trustProxy: boolean | number | string;
   logLevel: string;
   /** Validate responses against the spec and throw on mismatch (tests). */
   validateResponses: boolean;
   shutdownTimeoutMs: number;
+  /** solc runs in a pool of worker threads, off the event loop (server/domain/contracts/compile-solidity.ts). */
+  compile: {
+    /** Compiler worker threads per process. */
+    workers: number;
+    /** A compile's deadline from submission (queue wait included); then its worker is terminated and replaced. */
+    timeoutMs: number;
+    /** A compiler worker's V8 heap cap (`resourceLimits.maxOldGenerationSizeMb`), and the Wasm memory above which it is retired. */
+    workerMemoryMb: number;
+  };
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
@@ -30,6 +63,15 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): n
   return value;
 }
 
+/** TRUST_PROXY in Express's terms: `false`/unset, `true` (any hop — only behind a proxy that strips the header), a hop
+ * count, or a comma-separated list of addresses / subnets / `loopback`, `linklocal`, `uniquelocal`. */
+function trustProxy(raw: string | undefined): boolean | number | string {
+  if (raw === undefined || raw === "" || raw === "false") return false;
+  if (raw === "true") return true;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  return raw;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: int(env, "PORT", 8080),
@@ -37,21 +79,36 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     nodeEnv: env.NODE_ENV || "development",
     databaseUrl: env.DATABASE_URL || undefined,
     databasePoolSize: int(env, "DATABASE_POOL_SIZE", 10, 1),
+    database: {
+      connectTimeoutMs: int(env, "DATABASE_CONNECT_TIMEOUT_MS", 5_000, 1),
+      statementTimeoutMs: int(env, "DATABASE_STATEMENT_TIMEOUT_MS", 10_000, 1),
+      idleInTransactionTimeoutMs: int(env, "DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS", 10_000, 1),
+      queryTimeoutMs: int(env, "DATABASE_QUERY_TIMEOUT_MS", 12_000, 1),
+    },
+    requestTimeoutMs: int(env, "REQUEST_TIMEOUT_MS", 30_000, 1_000),
+    readinessTimeoutMs: int(env, "READINESS_TIMEOUT_MS", 2_000, 1),
     redisUrl: env.REDIS_URL || undefined,
     adminToken: env.ADMIN_TOKEN || undefined,
     schedulerSecret: env.SCHEDULER_SECRET || undefined,
     schedulerIntervalMs: int(env, "SCHEDULER_INTERVAL_MS", 5_000, 0),
     bodyLimitBytes: int(env, "BODY_LIMIT_BYTES", 100 * 1024, 1024),
     idempotencyTtlHours: int(env, "IDEMPOTENCY_TTL_HOURS", 24, 1),
-    idempotencyLockSeconds: int(env, "IDEMPOTENCY_LOCK_SECONDS", 60, 1),
+    idempotencyLockSeconds: int(env, "IDEMPOTENCY_LOCK_SECONDS", 20, 1),
     rateLimit: {
       perKey: int(env, "RATE_LIMIT_PER_KEY", 600, 1),
       perOrganization: int(env, "RATE_LIMIT_PER_ORG", 3000, 1),
       windowSeconds: int(env, "RATE_LIMIT_WINDOW_SECONDS", 60, 1),
       keyPrefix: env.RATE_LIMIT_KEY_PREFIX || "cp:rl",
+      authFailures: int(env, "RATE_LIMIT_AUTH_FAILURES", 30, 1),
     },
+    trustProxy: trustProxy(env.TRUST_PROXY),
     logLevel: env.LOG_LEVEL || "info",
     validateResponses: env.VALIDATE_RESPONSES === "true",
     shutdownTimeoutMs: int(env, "SHUTDOWN_TIMEOUT_MS", 10_000, 0),
+    compile: {
+      workers: int(env, "COMPILE_WORKERS", 1, 1),
+      timeoutMs: int(env, "COMPILE_TIMEOUT_MS", 15_000, 1),
+      workerMemoryMb: int(env, "COMPILE_WORKER_MEMORY_MB", 512, 16),
+    },
   };
 }

@@ -6,6 +6,7 @@ import { createApp } from "./app.ts";
 import { loadConfig } from "./config.ts";
 import { parseDatabaseUrl } from "./db/database-url.ts";
 import { openDatabase } from "./db/open-database.ts";
+import { closeCompiler } from "./domain/contracts/compile-solidity.ts";
 import { faultInjectionActive } from "./http/fault-injection.ts";
 import { purgeExpiredIdempotencyRecords } from "./idempotency/idempotency-store.ts";
 import { createLogger } from "./logger.ts";
@@ -19,7 +20,7 @@ const dataDir = target.kind === "pglite" && target.dataDir ? target.dataDir.repl
 const admin = resolveAdminToken(config, dataDir);
 config.adminToken = admin.token;
 
-const db = await openDatabase({ url: config.databaseUrl, poolSize: config.databasePoolSize });
+const db = await openDatabase({ url: config.databaseUrl, poolSize: config.databasePoolSize, timeouts: config.database });
 const rateLimiter = createRateLimiter({ ...config.rateLimit, redisUrl: config.redisUrl });
 // Without Redis the server still starts; rate-limited requests answer 503 RATE_LIMIT_UNAVAILABLE until it is reachable.
 await rateLimiter.ready().catch((err) => logger.warn({ err: err.message }, "rate limit store not reachable yet"));
@@ -41,6 +42,9 @@ const server: Server = app.listen(config.port, config.host, () => {
   );
 });
 server.keepAliveTimeout = 65_000;
+// Receiving a request (headers and body) is bounded too; handling it is bounded by the request deadline middleware.
+server.requestTimeout = config.requestTimeoutMs;
+server.headersTimeout = Math.min(60_000, config.requestTimeoutMs);
 
 // In-process scheduler: dispatches due corridor workflow runs (the same code as POST corridor/workflows/dispatch).
 const scheduler = config.schedulerIntervalMs > 0 ? startScheduler({ db: db.kysely, intervalMs: config.schedulerIntervalMs, logger }) : null;
@@ -76,6 +80,7 @@ async function shutdown(signal: string): Promise<void> {
   // The scheduler finishes the dispatch in flight (its step commits or rolls back whole) before the database closes.
   await scheduler?.stop();
   await rateLimiter.close();
+  await closeCompiler();
   // Bounded: a pool cannot end while a forced-out handler still holds a connection.
   await Promise.race([db.close(), new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
   logger.info({ forced }, "stopped");

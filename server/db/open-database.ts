@@ -25,8 +25,8 @@ export interface Database {
   /** Operator paths only (admin API, scripts, migration runner). */
   prisma: PrismaClient;
   target: DatabaseTarget;
-  /** Throws when the database does not answer. */
-  ping(): Promise<void>;
+  /** Throws when the database does not answer, or not within `timeoutMs` (default 2000). */
+  ping(timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -35,6 +35,62 @@ export interface OpenDatabaseOptions {
   /** Pool size per process for PostgreSQL. */
   poolSize?: number;
   migrate?: boolean;
+  /** Bounded time on every PostgreSQL connection (server/config.ts `database`; README "Operations"). */
+  timeouts?: Partial<DatabaseTimeouts>;
+}
+
+export interface DatabaseTimeouts {
+  /** Waiting for a pooled connection, or for a new one to be established (pg `connectionTimeoutMillis`). */
+  connectTimeoutMs: number;
+  /** `statement_timeout` of every session: the server cancels a longer statement (SQLSTATE 57014). */
+  statementTimeoutMs: number;
+  /** `idle_in_transaction_session_timeout`: the server ends a session idle inside a transaction, releasing its locks
+   * (an Idempotency-Key's advisory lock included) when its client vanished without the connection closing. */
+  idleInTransactionTimeoutMs: number;
+  /** pg's client-side `query_timeout`: a statement with no answer (a partition) fails, and its connection is dropped. */
+  queryTimeoutMs: number;
+}
+
+export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = {
+  connectTimeoutMs: 5_000,
+  statementTimeoutMs: 10_000,
+  idleInTransactionTimeoutMs: 10_000,
+  queryTimeoutMs: 12_000,
+};
+
+/** Rejects after `ms` whether or not `work` settles (its result is then ignored). */
+function within<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(Object.assign(new Error(`${what} did not answer within ${ms} ms`), { code: "ETIMEDOUT" })), ms);
+  });
+  work.catch(() => {});
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * A pg client that drops its connection when a statement timed out on the client side (`query_timeout`): the
+ * connection is then presumed partitioned, and a statement queued behind the unanswered one would only wait in turn.
+ * Destroying the socket makes the pool discard the client when it is released (and the server end the session).
+ */
+class BoundedClient extends pg.Client {
+  // biome-ignore lint/suspicious/noExplicitAny: pg's query() has a dozen overloads; this only observes the promise form
+  override query(...args: any[]): any {
+    // biome-ignore lint/suspicious/noExplicitAny: see above
+    const result = (super.query as (...a: any[]) => any)(...args);
+    if (result && typeof result.then === "function") {
+      (result as Promise<unknown>).catch((error: unknown) => {
+        if ((error as Error | undefined)?.message === "Query read timeout") this.abandon();
+      });
+    }
+    return result;
+  }
+
+  private abandon(): void {
+    const self = this as unknown as { _queryable: boolean; connection: { stream: { destroy(): void } } };
+    self._queryable = false;
+    self.connection.stream.destroy();
+  }
 }
 
 export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<Database> {
@@ -53,8 +109,8 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
       statements,
       prisma,
       target,
-      ping: async () => {
-        await pglite.query("SELECT 1");
+      ping: async (timeoutMs = 2_000) => {
+        await within(pglite.query("SELECT 1"), timeoutMs, "PGlite");
       },
       close: async () => {
         await prisma.$disconnect();
@@ -62,11 +118,18 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
       },
     };
   }
+  const timeouts = { ...DEFAULT_DATABASE_TIMEOUTS, ...options.timeouts };
   const pool = new pg.Pool({
     connectionString: target.connectionString,
     max: options.poolSize ?? 10,
-    connectionTimeoutMillis: 5_000,
+    Client: BoundedClient,
+    connectionTimeoutMillis: timeouts.connectTimeoutMs,
     idleTimeoutMillis: 30_000,
+    statement_timeout: timeouts.statementTimeoutMs,
+    idle_in_transaction_session_timeout: timeouts.idleInTransactionTimeoutMs,
+    query_timeout: timeouts.queryTimeoutMs,
+    // A partition is noticed by the kernel too, not only by the timeouts above.
+    keepAlive: true,
   });
   // An idle client losing its connection emits 'error' on the pool; without a listener that would crash the process.
   pool.on("error", () => {});
@@ -85,8 +148,9 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
     statements,
     prisma,
     target,
-    ping: async () => {
-      await pool.query("SELECT 1");
+    ping: async (timeoutMs = 2_000) => {
+      // Its own bound, shorter than the pool's: /readyz answers within it whether a connection is free or not.
+      await within(pool.query({ text: "SELECT 1", query_timeout: timeoutMs } as pg.QueryConfig), timeoutMs, "PostgreSQL");
     },
     close: async () => {
       await prisma.$disconnect();

@@ -26,6 +26,7 @@
 
 import { randomBytes } from "node:crypto";
 import type { Insertable, Kysely } from "kysely";
+import { classifyFailure } from "../errors/classify-failure.ts";
 import { ServiceError } from "../errors/service-error.ts";
 import { toServiceError } from "../errors/to-service-error.ts";
 import { newId } from "../lib/ids.ts";
@@ -145,7 +146,8 @@ class LostKeyRace extends Error {}
 /** Where a key's answer comes from when it was decided without running the work. */
 type Decided = { kind: "replay"; response: SentResponse } | { kind: "fresh" };
 
-/** Transient failures free the key (nothing stored) so a retry executes. */
+/** Transient failures free the key (nothing stored) so a retry executes: 429 and every 503 (toServiceError maps what
+ * the classifier calls unavailable, and conflicts that outlived their retries, to 503). */
 function isTransient(error: ServiceError): boolean {
   return error.status === 429 || error.status === 503 || error.code === "IDEMPOTENCY_IN_PROGRESS";
 }
@@ -284,32 +286,60 @@ async function commitFinal(uow: UnitOfWork, options: UnitOfWorkOptions, response
   if (inserted.length === 0) throw new LostKeyRace();
 }
 
+/** How often a transaction that met a serialization failure or deadlock is run again before the request answers 503. */
+export const CONFLICT_ATTEMPTS = 3;
+
+/** 10–40 ms, then 20–80 ms, …: full jitter, so colliding requests do not collide again in step. */
+const conflictBackoff = (attempt: number) => new Promise<void>((resolve) => setTimeout(resolve, (10 + Math.random() * 30) * 2 ** attempt));
+
 /**
- * Runs `work` as the request's unit of work and returns the answer to send (fresh or replayed). Business errors are
- * stored as the key's answer and rethrown; transient ones (429, 503) and infrastructure failures are not stored.
+ * Runs `work` as the request's unit of work and returns the answer to send (fresh or replayed). Only final outcomes are
+ * stored as the key's answer: 2xx and business errors (4xx), and a 500 from a defect with nothing else (its work rolled
+ * back). Infrastructure failures (server/errors/classify-failure.ts: unreachable, timed out, shutting down → 503) and
+ * 429s are never stored: the transaction rolls back, the key is free, and the same request executes once the fault heals.
+ * A serialization failure or deadlock in the first transaction runs the transaction again, at most CONFLICT_ATTEMPTS
+ * times with jitter, then answers 503.
  */
 export async function runUnitOfWork(
   options: UnitOfWorkOptions,
   work: (uow: UnitOfWork) => Promise<Outcome | ProviderStep<unknown>>,
 ): Promise<SentResponse> {
+  let lostRaces = 0;
   for (let attempt = 0; ; attempt++) {
+    let first: FirstTransaction;
     try {
-      return await runOnce(options, work);
+      first = await runFirst(options, work);
     } catch (error) {
-      if (error instanceof LostKeyRace && attempt < 2) continue;
+      if (error instanceof LostKeyRace && lostRaces++ < 2) continue;
+      if (attempt + 1 < CONFLICT_ATTEMPTS && isRetryableConflict(error)) {
+        await conflictBackoff(attempt);
+        continue;
+      }
       throw error;
     }
+    // The provider call and the second transaction run once: the provider was (or is being) asked.
+    if (!("step" in first)) return first.response;
+    return finishAfterProvider(options, first.step, first.recordId, first.lockToken, first.now);
   }
 }
 
-async function runOnce(
+/** A conflict seen directly or through a 500 that wraps it (a card write's guard) — not one a domain already answered
+ * with its own code (e.g. 409 CARD_LEDGER_CONFLICT after its own retries: that answer is final and stored). */
+function isRetryableConflict(error: unknown): boolean {
+  return classifyFailure(error) === "conflict" && toServiceError(error).error.status === 503;
+}
+
+type FirstTransaction = { response: SentResponse } | { step: ProviderStep<unknown>; recordId: string; lockToken: string; now: Date };
+
+async function runFirst(
   options: UnitOfWorkOptions,
   work: (uow: UnitOfWork) => Promise<Outcome | ProviderStep<unknown>>,
-): Promise<SentResponse> {
+): Promise<FirstTransaction> {
   const { db, claim } = options;
   const now = options.now?.() ?? new Date();
   let businessError: ServiceError | undefined;
   let errorUow: UnitOfWork | undefined;
+  let defect = false;
   let first: { response: SentResponse } | { step: ProviderStep<unknown>; recordId: string; lockToken: string } | undefined;
   try {
     first = await db.transaction().execute(async (tx) => {
@@ -328,12 +358,13 @@ async function runOnce(
       try {
         result = await work(uow);
       } catch (error) {
-        const { error: serviceError } = toServiceError(error);
+        const { error: serviceError, unexpected } = toServiceError(error);
         // Stored as the key's answer when there is a key; the rows kept on error (a compliance block's decisions) are
-        // written either way.
+        // written either way. A 500 (a defect) is stored alone: its work rolls back and nothing else of it is written.
         if (!isTransient(serviceError) && !(error instanceof LostKeyRace)) {
           businessError = serviceError;
           errorUow = uow;
+          defect = unexpected || serviceError.status >= 500;
         }
         throw error;
       }
@@ -365,11 +396,11 @@ async function runOnce(
       return { response };
     });
   } catch (error) {
-    if (businessError && errorUow) await storeError(options, errorUow, businessError);
+    if (businessError && errorUow) await storeError(options, errorUow, businessError, !defect);
     throw error;
   }
-  if ("response" in first) return first.response;
-  return finishAfterProvider(options, first.step, first.recordId, first.lockToken, now);
+  if ("response" in first) return first;
+  return { ...first, now };
 }
 
 /** The rendered error as the key's answer. */
@@ -456,12 +487,12 @@ async function finishAfterProvider(
 }
 
 /** After a business error rolled the work back: the rows kept on error and the rendered error, as the key's answer. */
-async function storeError(options: UnitOfWorkOptions, uow: UnitOfWork, error: ServiceError): Promise<void> {
+async function storeError(options: UnitOfWorkOptions, uow: UnitOfWork, error: ServiceError, keepRows: boolean): Promise<void> {
   const response = errorResponse(options, error);
   try {
     await options.db.transaction().execute(async (tx) => {
       const again = new UnitOfWork(tx, uow.now);
-      for (const write of uow.takeDeferred(true)) again.deferLater(write);
+      if (keepRows) for (const write of uow.takeDeferred(true)) again.deferLater(write);
       await commitFinal(again, options, response).catch((e) => {
         // Someone else answered the key in the meantime: theirs stands.
         if (!(e instanceof LostKeyRace)) throw e;

@@ -40,6 +40,7 @@ export const ERROR_CODES = {
   STORAGE_UNAVAILABLE: { status: 503, title: "Storage unavailable", v1: "service_unavailable" },
   SOURCE_NOT_AVAILABLE: { status: 503, title: "Source not available", v1: "service_unavailable" },
   SERVICE_UNAVAILABLE: { status: 503, title: "Service unavailable", v1: "service_unavailable" },
+  COMPILER_UNAVAILABLE: { status: 503, title: "Compiler unavailable", v1: "service_unavailable" },
 } as const satisfies Record<string, { status: number; title: string; v1: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -1,6 +1,32 @@
-// Turns anything thrown in the chain (body parser, validator, database, bugs) into a ServiceError.
-import { isDatabaseUnavailable } from "./database-errors.ts";
+// Turns anything thrown in the chain (body parser, validator, database, bugs) into a ServiceError. Infrastructure
+// failures go through the one classifier (server/errors/classify-failure.ts): unavailable or a conflict that outlived
+// the unit of work's retries → 503 with Retry-After, an unmapped unique violation → 409 STATE_CONFLICT.
+import { classifyFailure, UNAVAILABLE_RETRY_AFTER_SECONDS } from "./classify-failure.ts";
 import { type FieldError, ServiceError } from "./service-error.ts";
+
+export interface ErrorContext {
+  /** The 503 codes the request's operation documents: STORAGE_UNAVAILABLE there replaces SERVICE_UNAVAILABLE for a
+   * database that cannot be reached (server/spec/operations.ts reads them from the spec). */
+  unavailableCodes?: readonly string[];
+}
+
+function unavailable(error: unknown, context: ErrorContext): ServiceError {
+  const kind = classifyFailure(error);
+  if (kind === "conflict")
+    return new ServiceError("SERVICE_UNAVAILABLE", "The request met concurrent writes and was not executed; retry", {
+      retryAfterSeconds: 1,
+      cause: error,
+    });
+  return context.unavailableCodes?.includes("STORAGE_UNAVAILABLE")
+    ? new ServiceError("STORAGE_UNAVAILABLE", "Storage is unavailable; nothing was written", {
+        retryAfterSeconds: UNAVAILABLE_RETRY_AFTER_SECONDS,
+        cause: error,
+      })
+    : new ServiceError("SERVICE_UNAVAILABLE", "A backing service is unavailable; nothing was written", {
+        retryAfterSeconds: UNAVAILABLE_RETRY_AFTER_SECONDS,
+        cause: error,
+      });
+}
 
 interface ValidatorError {
   status: number;
@@ -18,8 +44,16 @@ const toPointer = (path: string | undefined) =>
     .replace(/\./g, "/")
     .replace(/\[(\d+)\]/g, "/$1");
 
-export function toServiceError(error: unknown): { error: ServiceError; unexpected: boolean } {
-  if (error instanceof ServiceError) return { error, unexpected: error.status >= 500 && error.code === "INTERNAL_ERROR" };
+export function toServiceError(error: unknown, context: ErrorContext = {}): { error: ServiceError; unexpected: boolean } {
+  if (error instanceof ServiceError) {
+    // A 500 that wraps an outage or a write conflict (e.g. CARD_LEDGER_WRITE_FAILED around a lost connection) is not a
+    // defect: it is the same 503 as the bare failure.
+    if (error.status === 500 && error.cause !== undefined) {
+      const kind = classifyFailure(error.cause);
+      if (kind === "unavailable" || kind === "conflict") return { error: unavailable(error.cause, context), unexpected: false };
+    }
+    return { error, unexpected: error.status >= 500 && error.code === "INTERNAL_ERROR" };
+  }
   const bodyParser = error as { type?: string; status?: number };
   switch (bodyParser?.type) {
     case "entity.too.large":
@@ -70,11 +104,15 @@ export function toServiceError(error: unknown): { error: ServiceError; unexpecte
       unexpected: false,
     };
   }
-  if (isDatabaseUnavailable(error)) {
-    return {
-      error: new ServiceError("STORAGE_UNAVAILABLE", "Storage is unavailable; nothing was written", { retryAfterSeconds: 5 }),
-      unexpected: false,
-    };
+  switch (classifyFailure(error)) {
+    case "unavailable":
+    case "conflict":
+      return { error: unavailable(error, context), unexpected: false };
+    case "unique":
+      return {
+        error: new ServiceError("STATE_CONFLICT", "A conflicting record already exists; nothing was written", { cause: error }),
+        unexpected: false,
+      };
   }
   return { error: new ServiceError("INTERNAL_ERROR", "An unexpected error occurred"), unexpected: true };
 }

@@ -265,9 +265,10 @@ export interface paths {
         put?: never;
         /**
          * Compile (stage 2)
-         * @description Runs **compile** on a `generated` project: solc-js 0.8.30 in process (optimizer on, 200 runs, EVM version `cancun`)
-         *     compiles the project's source and extracts the contract `contractName`. The output (ABI, creation and runtime bytecode,
-         *     method identifiers, warnings) is recorded; the project becomes `compiled`.
+         * @description Runs **compile** on a `generated` project: solc-js 0.8.30 (optimizer on, 200 runs, EVM version `cancun`), in a small
+         *     pool of compiler worker threads with a timeout and a memory cap, compiles the project's source and extracts the
+         *     contract `contractName`. The output (ABI, creation and runtime bytecode, method identifiers, warnings) is recorded;
+         *     the project becomes `compiled`.
          *
          *     Without a body (or with `{}`) the generated source is compiled. With `source`, that edited source replaces the project's
          *     source (`sourceOrigin: edited`, new `sourceSha256`); validate then checks it still meets the template's requirements.
@@ -5144,7 +5145,7 @@ export interface components {
                 "application/json": components["schemas"]["V1Error"];
             };
         };
-        /** @description `rate_limited` — the API key or organization exceeded its request budget. */
+        /** @description `rate_limited` — the API key or organization exceeded its request budget, or the client address exceeded its budget of authentication failures (`RateLimit-Policy` names which: `"default"` or `"auth-failures"`). */
         RateLimited: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5152,6 +5153,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 [name: string]: unknown;
             };
             content: {
@@ -5264,10 +5267,16 @@ export interface components {
          *     (SHA-256 of the canonical JSON body). The first response — success or error,
          *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
          *     Same key with another body, path or method → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409
-         *     `IDEMPOTENCY_IN_PROGRESS` at once (never a wait). Rate-limited (429) and unavailable (503) outcomes are not stored, so a
-         *     retry executes. The key, the effect and the stored response commit in one transaction: a request that died before
-         *     committing leaves its key free at once. A write that calls a provider holds its key during the call; if its holder dies
-         *     there, the key is free again after at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
+         *     `IDEMPOTENCY_IN_PROGRESS` at once (never a wait).
+         *     Only final outcomes are stored: a 2xx, a business 4xx, and a 500 (a defect) only when nothing else of the request was
+         *     written (its transaction rolls back whole, so the stored 500 is the key's only effect). Rate-limited (429) and
+         *     unavailable (503: the database, Redis or a provider unreachable or too slow, or concurrent writes that outlived the
+         *     service's own bounded retries) outcomes are never stored: nothing was written, the key is released, and the same request
+         *     with the same key executes once the fault heals. The key, the effect and the stored response commit in one
+         *     transaction, and the key is held by a transaction-scoped lock: a request that died before committing (process killed,
+         *     connection reset) leaves its key free at once. A write that calls a provider holds its key between its two
+         *     transactions by a lease instead; if its holder dies there, the key is free again after at most 20 s
+         *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
          * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
          */
         IdempotencyKeyRequired: string;
@@ -5306,9 +5315,9 @@ export interface components {
         "X-Request-Id": string;
         /** @description Requests allowed per window for this API key. */
         "X-RateLimit-Limit": number;
-        /** @description Requests left in the current window. */
+        /** @description Requests that may be sent now (the limit minus the requests counted in the sliding window). */
         "X-RateLimit-Remaining": number;
-        /** @description Seconds until the current window resets. */
+        /** @description Seconds until the oldest request counted leaves the sliding window (one unit of the budget returns); on a 429, equals `Retry-After`. */
         "X-RateLimit-Reset": number;
         /** @description IETF `RateLimit` field (draft-ietf-httpapi-ratelimit-headers), e.g. `"default";r=599;t=42`. */
         RateLimit: string;
@@ -5318,6 +5327,8 @@ export interface components {
         "Retry-After": number;
         /** @description `true` when this response is a stored replay of the first response for the same `Idempotency-Key`. */
         "Idempotent-Replayed": "true";
+        /** @description `no-store` on every `/api/…` response (successes, replays and errors alike): no client, proxy or CDN may keep a copy. */
+        "Cache-Control": "no-store";
     };
     pathItems: never;
 }
@@ -5731,7 +5742,7 @@ export interface operations {
             /**
              * @description Too many requests.
              *
-             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent; retry after `Retry-After` seconds.
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
              */
             429: {
                 headers: {
@@ -5896,7 +5907,7 @@ export interface operations {
             /**
              * @description Too many requests.
              *
-             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent; retry after `Retry-After` seconds.
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
              */
             429: {
                 headers: {
@@ -6027,7 +6038,7 @@ export interface operations {
             /**
              * @description Too many requests.
              *
-             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent; retry after `Retry-After` seconds.
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
              */
             429: {
                 headers: {
@@ -6197,7 +6208,7 @@ export interface operations {
             /**
              * @description Too many requests.
              *
-             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent; retry after `Retry-After` seconds.
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
              */
             429: {
                 headers: {
@@ -6229,6 +6240,10 @@ export interface operations {
              *     - `IDEMPOTENCY_UNAVAILABLE`: the idempotency store is unavailable; nothing was executed.
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
              *     - `STORAGE_UNAVAILABLE`: the database could not record the stage; nothing was recorded.
+             *     - `COMPILER_UNAVAILABLE`: the compiler did not answer: the compile did not finish within the server's compile timeout
+             *       (waiting for a free compiler worker included), the compiler worker exceeded its memory cap or crashed, or the server
+             *       is shutting down. Nothing was recorded and the `Idempotency-Key` is not used up; retry after `Retry-After`. A source
+             *       that fails this way every time is too large for this server to compile.
              */
             503: {
                 headers: {
@@ -6365,7 +6380,7 @@ export interface operations {
             /**
              * @description Too many requests.
              *
-             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent; retry after `Retry-After` seconds.
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
              */
             429: {
                 headers: {
@@ -6533,7 +6548,7 @@ export interface operations {
             /**
              * @description Too many requests.
              *
-             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent; retry after `Retry-After` seconds.
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
              */
             429: {
                 headers: {
@@ -6719,7 +6734,7 @@ export interface operations {
             /**
              * @description Too many requests.
              *
-             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent; retry after `Retry-After` seconds.
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
              */
             429: {
                 headers: {
@@ -6887,7 +6902,7 @@ export interface operations {
             /**
              * @description Too many requests.
              *
-             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent; retry after `Retry-After` seconds.
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
              */
             429: {
                 headers: {
@@ -7055,7 +7070,7 @@ export interface operations {
             /**
              * @description Too many requests.
              *
-             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent; retry after `Retry-After` seconds.
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
              */
             429: {
                 headers: {
@@ -7485,7 +7500,7 @@ export interface operations {
             /**
              * @description Too many requests.
              *
-             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent; retry after `Retry-After` seconds.
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
              */
             429: {
                 headers: {
@@ -8384,10 +8399,16 @@ export interface operations {
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
                  *     Same key with another body, path or method → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409
-                 *     `IDEMPOTENCY_IN_PROGRESS` at once (never a wait). Rate-limited (429) and unavailable (503) outcomes are not stored, so a
-                 *     retry executes. The key, the effect and the stored response commit in one transaction: a request that died before
-                 *     committing leaves its key free at once. A write that calls a provider holds its key during the call; if its holder dies
-                 *     there, the key is free again after at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
+                 *     `IDEMPOTENCY_IN_PROGRESS` at once (never a wait).
+                 *     Only final outcomes are stored: a 2xx, a business 4xx, and a 500 (a defect) only when nothing else of the request was
+                 *     written (its transaction rolls back whole, so the stored 500 is the key's only effect). Rate-limited (429) and
+                 *     unavailable (503: the database, Redis or a provider unreachable or too slow, or concurrent writes that outlived the
+                 *     service's own bounded retries) outcomes are never stored: nothing was written, the key is released, and the same request
+                 *     with the same key executes once the fault heals. The key, the effect and the stored response commit in one
+                 *     transaction, and the key is held by a transaction-scoped lock: a request that died before committing (process killed,
+                 *     connection reset) leaves its key free at once. A write that calls a provider holds its key between its two
+                 *     transactions by a lease instead; if its holder dies there, the key is free again after at most 20 s
+                 *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -8781,10 +8802,16 @@ export interface operations {
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
                  *     Same key with another body, path or method → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409
-                 *     `IDEMPOTENCY_IN_PROGRESS` at once (never a wait). Rate-limited (429) and unavailable (503) outcomes are not stored, so a
-                 *     retry executes. The key, the effect and the stored response commit in one transaction: a request that died before
-                 *     committing leaves its key free at once. A write that calls a provider holds its key during the call; if its holder dies
-                 *     there, the key is free again after at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
+                 *     `IDEMPOTENCY_IN_PROGRESS` at once (never a wait).
+                 *     Only final outcomes are stored: a 2xx, a business 4xx, and a 500 (a defect) only when nothing else of the request was
+                 *     written (its transaction rolls back whole, so the stored 500 is the key's only effect). Rate-limited (429) and
+                 *     unavailable (503: the database, Redis or a provider unreachable or too slow, or concurrent writes that outlived the
+                 *     service's own bounded retries) outcomes are never stored: nothing was written, the key is released, and the same request
+                 *     with the same key executes once the fault heals. The key, the effect and the stored response commit in one
+                 *     transaction, and the key is held by a transaction-scoped lock: a request that died before committing (process killed,
+                 *     connection reset) leaves its key free at once. A write that calls a provider holds its key between its two
+                 *     transactions by a lease instead; if its holder dies there, the key is free again after at most 20 s
+                 *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -8992,10 +9019,16 @@ export interface operations {
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
                  *     Same key with another body, path or method → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409
-                 *     `IDEMPOTENCY_IN_PROGRESS` at once (never a wait). Rate-limited (429) and unavailable (503) outcomes are not stored, so a
-                 *     retry executes. The key, the effect and the stored response commit in one transaction: a request that died before
-                 *     committing leaves its key free at once. A write that calls a provider holds its key during the call; if its holder dies
-                 *     there, the key is free again after at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
+                 *     `IDEMPOTENCY_IN_PROGRESS` at once (never a wait).
+                 *     Only final outcomes are stored: a 2xx, a business 4xx, and a 500 (a defect) only when nothing else of the request was
+                 *     written (its transaction rolls back whole, so the stored 500 is the key's only effect). Rate-limited (429) and
+                 *     unavailable (503: the database, Redis or a provider unreachable or too slow, or concurrent writes that outlived the
+                 *     service's own bounded retries) outcomes are never stored: nothing was written, the key is released, and the same request
+                 *     with the same key executes once the fault heals. The key, the effect and the stored response commit in one
+                 *     transaction, and the key is held by a transaction-scoped lock: a request that died before committing (process killed,
+                 *     connection reset) leaves its key free at once. A write that calls a provider holds its key between its two
+                 *     transactions by a lease instead; if its holder dies there, the key is free again after at most 20 s
+                 *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -9379,10 +9412,16 @@ export interface operations {
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
                  *     Same key with another body, path or method → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409
-                 *     `IDEMPOTENCY_IN_PROGRESS` at once (never a wait). Rate-limited (429) and unavailable (503) outcomes are not stored, so a
-                 *     retry executes. The key, the effect and the stored response commit in one transaction: a request that died before
-                 *     committing leaves its key free at once. A write that calls a provider holds its key during the call; if its holder dies
-                 *     there, the key is free again after at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
+                 *     `IDEMPOTENCY_IN_PROGRESS` at once (never a wait).
+                 *     Only final outcomes are stored: a 2xx, a business 4xx, and a 500 (a defect) only when nothing else of the request was
+                 *     written (its transaction rolls back whole, so the stored 500 is the key's only effect). Rate-limited (429) and
+                 *     unavailable (503: the database, Redis or a provider unreachable or too slow, or concurrent writes that outlived the
+                 *     service's own bounded retries) outcomes are never stored: nothing was written, the key is released, and the same request
+                 *     with the same key executes once the fault heals. The key, the effect and the stored response commit in one
+                 *     transaction, and the key is held by a transaction-scoped lock: a request that died before committing (process killed,
+                 *     connection reset) leaves its key free at once. A write that calls a provider holds its key between its two
+                 *     transactions by a lease instead; if its holder dies there, the key is free again after at most 20 s
+                 *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -9807,10 +9846,16 @@ export interface operations {
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
                  *     Same key with another body, path or method → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409
-                 *     `IDEMPOTENCY_IN_PROGRESS` at once (never a wait). Rate-limited (429) and unavailable (503) outcomes are not stored, so a
-                 *     retry executes. The key, the effect and the stored response commit in one transaction: a request that died before
-                 *     committing leaves its key free at once. A write that calls a provider holds its key during the call; if its holder dies
-                 *     there, the key is free again after at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
+                 *     `IDEMPOTENCY_IN_PROGRESS` at once (never a wait).
+                 *     Only final outcomes are stored: a 2xx, a business 4xx, and a 500 (a defect) only when nothing else of the request was
+                 *     written (its transaction rolls back whole, so the stored 500 is the key's only effect). Rate-limited (429) and
+                 *     unavailable (503: the database, Redis or a provider unreachable or too slow, or concurrent writes that outlived the
+                 *     service's own bounded retries) outcomes are never stored: nothing was written, the key is released, and the same request
+                 *     with the same key executes once the fault heals. The key, the effect and the stored response commit in one
+                 *     transaction, and the key is held by a transaction-scoped lock: a request that died before committing (process killed,
+                 *     connection reset) leaves its key free at once. A write that calls a provider holds its key between its two
+                 *     transactions by a lease instead; if its holder dies there, the key is free again after at most 20 s
+                 *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -10237,10 +10282,16 @@ export interface operations {
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
                  *     Same key with another body, path or method → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409
-                 *     `IDEMPOTENCY_IN_PROGRESS` at once (never a wait). Rate-limited (429) and unavailable (503) outcomes are not stored, so a
-                 *     retry executes. The key, the effect and the stored response commit in one transaction: a request that died before
-                 *     committing leaves its key free at once. A write that calls a provider holds its key during the call; if its holder dies
-                 *     there, the key is free again after at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
+                 *     `IDEMPOTENCY_IN_PROGRESS` at once (never a wait).
+                 *     Only final outcomes are stored: a 2xx, a business 4xx, and a 500 (a defect) only when nothing else of the request was
+                 *     written (its transaction rolls back whole, so the stored 500 is the key's only effect). Rate-limited (429) and
+                 *     unavailable (503: the database, Redis or a provider unreachable or too slow, or concurrent writes that outlived the
+                 *     service's own bounded retries) outcomes are never stored: nothing was written, the key is released, and the same request
+                 *     with the same key executes once the fault heals. The key, the effect and the stored response commit in one
+                 *     transaction, and the key is held by a transaction-scoped lock: a request that died before committing (process killed,
+                 *     connection reset) leaves its key free at once. A write that calls a provider holds its key between its two
+                 *     transactions by a lease instead; if its holder dies there, the key is free again after at most 20 s
+                 *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -10374,7 +10425,7 @@ export interface operations {
             /**
              * @description Too many requests.
              *
-             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent; retry after `Retry-After` seconds.
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
              */
             429: {
                 headers: {
@@ -10430,10 +10481,16 @@ export interface operations {
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
                  *     Same key with another body, path or method → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409
-                 *     `IDEMPOTENCY_IN_PROGRESS` at once (never a wait). Rate-limited (429) and unavailable (503) outcomes are not stored, so a
-                 *     retry executes. The key, the effect and the stored response commit in one transaction: a request that died before
-                 *     committing leaves its key free at once. A write that calls a provider holds its key during the call; if its holder dies
-                 *     there, the key is free again after at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
+                 *     `IDEMPOTENCY_IN_PROGRESS` at once (never a wait).
+                 *     Only final outcomes are stored: a 2xx, a business 4xx, and a 500 (a defect) only when nothing else of the request was
+                 *     written (its transaction rolls back whole, so the stored 500 is the key's only effect). Rate-limited (429) and
+                 *     unavailable (503: the database, Redis or a provider unreachable or too slow, or concurrent writes that outlived the
+                 *     service's own bounded retries) outcomes are never stored: nothing was written, the key is released, and the same request
+                 *     with the same key executes once the fault heals. The key, the effect and the stored response commit in one
+                 *     transaction, and the key is held by a transaction-scoped lock: a request that died before committing (process killed,
+                 *     connection reset) leaves its key free at once. A write that calls a provider holds its key between its two
+                 *     transactions by a lease instead; if its holder dies there, the key is free again after at most 20 s
+                 *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -10567,7 +10624,7 @@ export interface operations {
             /**
              * @description Too many requests.
              *
-             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent; retry after `Retry-After` seconds.
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
              */
             429: {
                 headers: {
@@ -10751,7 +10808,7 @@ export interface operations {
             /**
              * @description Too many requests.
              *
-             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent; retry after `Retry-After` seconds.
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
              */
             429: {
                 headers: {
@@ -10923,7 +10980,7 @@ export interface operations {
             /**
              * @description Too many requests.
              *
-             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent; retry after `Retry-After` seconds.
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
              */
             429: {
                 headers: {
@@ -11049,7 +11106,7 @@ export interface operations {
             /**
              * @description Too many requests.
              *
-             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent; retry after `Retry-After` seconds.
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
              */
             429: {
                 headers: {
@@ -11178,7 +11235,7 @@ export interface operations {
             /**
              * @description Too many requests.
              *
-             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent; retry after `Retry-After` seconds.
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
              */
             429: {
                 headers: {
@@ -11231,10 +11288,16 @@ export interface operations {
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
                  *     Same key with another body, path or method → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409
-                 *     `IDEMPOTENCY_IN_PROGRESS` at once (never a wait). Rate-limited (429) and unavailable (503) outcomes are not stored, so a
-                 *     retry executes. The key, the effect and the stored response commit in one transaction: a request that died before
-                 *     committing leaves its key free at once. A write that calls a provider holds its key during the call; if its holder dies
-                 *     there, the key is free again after at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
+                 *     `IDEMPOTENCY_IN_PROGRESS` at once (never a wait).
+                 *     Only final outcomes are stored: a 2xx, a business 4xx, and a 500 (a defect) only when nothing else of the request was
+                 *     written (its transaction rolls back whole, so the stored 500 is the key's only effect). Rate-limited (429) and
+                 *     unavailable (503: the database, Redis or a provider unreachable or too slow, or concurrent writes that outlived the
+                 *     service's own bounded retries) outcomes are never stored: nothing was written, the key is released, and the same request
+                 *     with the same key executes once the fault heals. The key, the effect and the stored response commit in one
+                 *     transaction, and the key is held by a transaction-scoped lock: a request that died before committing (process killed,
+                 *     connection reset) leaves its key free at once. A write that calls a provider holds its key between its two
+                 *     transactions by a lease instead; if its holder dies there, the key is free again after at most 20 s
+                 *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -11390,7 +11453,7 @@ export interface operations {
              * @description Too many requests.
              *
              *     - `PROVIDER_RATE_LIMITED`: the card issuer is rate limiting; retry after `Retry-After` seconds (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_RATE_LIMITED`).
-             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent; retry after `Retry-After` seconds.
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
              */
             429: {
                 headers: {
@@ -11474,10 +11537,16 @@ export interface operations {
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
                  *     Same key with another body, path or method → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409
-                 *     `IDEMPOTENCY_IN_PROGRESS` at once (never a wait). Rate-limited (429) and unavailable (503) outcomes are not stored, so a
-                 *     retry executes. The key, the effect and the stored response commit in one transaction: a request that died before
-                 *     committing leaves its key free at once. A write that calls a provider holds its key during the call; if its holder dies
-                 *     there, the key is free again after at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
+                 *     `IDEMPOTENCY_IN_PROGRESS` at once (never a wait).
+                 *     Only final outcomes are stored: a 2xx, a business 4xx, and a 500 (a defect) only when nothing else of the request was
+                 *     written (its transaction rolls back whole, so the stored 500 is the key's only effect). Rate-limited (429) and
+                 *     unavailable (503: the database, Redis or a provider unreachable or too slow, or concurrent writes that outlived the
+                 *     service's own bounded retries) outcomes are never stored: nothing was written, the key is released, and the same request
+                 *     with the same key executes once the fault heals. The key, the effect and the stored response commit in one
+                 *     transaction, and the key is held by a transaction-scoped lock: a request that died before committing (process killed,
+                 *     connection reset) leaves its key free at once. A write that calls a provider holds its key between its two
+                 *     transactions by a lease instead; if its holder dies there, the key is free again after at most 20 s
+                 *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -11633,7 +11702,7 @@ export interface operations {
              * @description Too many requests.
              *
              *     - `PROVIDER_RATE_LIMITED`: the card issuer is rate limiting; retry after `Retry-After` seconds (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_RATE_LIMITED`).
-             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent; retry after `Retry-After` seconds.
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
              */
             429: {
                 headers: {
@@ -11861,7 +11930,7 @@ export interface operations {
              * @description Too many requests.
              *
              *     - `PROVIDER_RATE_LIMITED`: the card issuer is rate limiting; retry after `Retry-After` seconds (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_RATE_LIMITED`).
-             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent; retry after `Retry-After` seconds.
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
              */
             429: {
                 headers: {
@@ -12096,7 +12165,7 @@ export interface operations {
              * @description Too many requests.
              *
              *     - `PROVIDER_RATE_LIMITED`: the card issuer is rate limiting; retry after `Retry-After` seconds (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_RATE_LIMITED`).
-             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent; retry after `Retry-After` seconds.
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
              */
             429: {
                 headers: {
@@ -12179,10 +12248,16 @@ export interface operations {
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
                  *     Same key with another body, path or method → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409
-                 *     `IDEMPOTENCY_IN_PROGRESS` at once (never a wait). Rate-limited (429) and unavailable (503) outcomes are not stored, so a
-                 *     retry executes. The key, the effect and the stored response commit in one transaction: a request that died before
-                 *     committing leaves its key free at once. A write that calls a provider holds its key during the call; if its holder dies
-                 *     there, the key is free again after at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
+                 *     `IDEMPOTENCY_IN_PROGRESS` at once (never a wait).
+                 *     Only final outcomes are stored: a 2xx, a business 4xx, and a 500 (a defect) only when nothing else of the request was
+                 *     written (its transaction rolls back whole, so the stored 500 is the key's only effect). Rate-limited (429) and
+                 *     unavailable (503: the database, Redis or a provider unreachable or too slow, or concurrent writes that outlived the
+                 *     service's own bounded retries) outcomes are never stored: nothing was written, the key is released, and the same request
+                 *     with the same key executes once the fault heals. The key, the effect and the stored response commit in one
+                 *     transaction, and the key is held by a transaction-scoped lock: a request that died before committing (process killed,
+                 *     connection reset) leaves its key free at once. A write that calls a provider holds its key between its two
+                 *     transactions by a lease instead; if its holder dies there, the key is free again after at most 20 s
+                 *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -12345,7 +12420,7 @@ export interface operations {
              * @description Too many requests.
              *
              *     - `PROVIDER_RATE_LIMITED`: the card issuer is rate limiting; retry after `Retry-After` seconds (sandbox: `amount` `429.29`, or `Sandbox-Simulate-Error` header `PROVIDER_RATE_LIMITED`).
-             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent; retry after `Retry-After` seconds.
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
              */
             429: {
                 headers: {
@@ -12430,10 +12505,16 @@ export interface operations {
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
                  *     Same key with another body, path or method → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409
-                 *     `IDEMPOTENCY_IN_PROGRESS` at once (never a wait). Rate-limited (429) and unavailable (503) outcomes are not stored, so a
-                 *     retry executes. The key, the effect and the stored response commit in one transaction: a request that died before
-                 *     committing leaves its key free at once. A write that calls a provider holds its key during the call; if its holder dies
-                 *     there, the key is free again after at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
+                 *     `IDEMPOTENCY_IN_PROGRESS` at once (never a wait).
+                 *     Only final outcomes are stored: a 2xx, a business 4xx, and a 500 (a defect) only when nothing else of the request was
+                 *     written (its transaction rolls back whole, so the stored 500 is the key's only effect). Rate-limited (429) and
+                 *     unavailable (503: the database, Redis or a provider unreachable or too slow, or concurrent writes that outlived the
+                 *     service's own bounded retries) outcomes are never stored: nothing was written, the key is released, and the same request
+                 *     with the same key executes once the fault heals. The key, the effect and the stored response commit in one
+                 *     transaction, and the key is held by a transaction-scoped lock: a request that died before committing (process killed,
+                 *     connection reset) leaves its key free at once. A write that calls a provider holds its key between its two
+                 *     transactions by a lease instead; if its holder dies there, the key is free again after at most 20 s
+                 *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -12595,7 +12676,7 @@ export interface operations {
              * @description Too many requests.
              *
              *     - `PROVIDER_RATE_LIMITED`: the card issuer is rate limiting; retry after `Retry-After` seconds (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_RATE_LIMITED`).
-             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent; retry after `Retry-After` seconds.
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
              */
             429: {
                 headers: {
@@ -12679,10 +12760,16 @@ export interface operations {
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
                  *     Same key with another body, path or method → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409
-                 *     `IDEMPOTENCY_IN_PROGRESS` at once (never a wait). Rate-limited (429) and unavailable (503) outcomes are not stored, so a
-                 *     retry executes. The key, the effect and the stored response commit in one transaction: a request that died before
-                 *     committing leaves its key free at once. A write that calls a provider holds its key during the call; if its holder dies
-                 *     there, the key is free again after at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
+                 *     `IDEMPOTENCY_IN_PROGRESS` at once (never a wait).
+                 *     Only final outcomes are stored: a 2xx, a business 4xx, and a 500 (a defect) only when nothing else of the request was
+                 *     written (its transaction rolls back whole, so the stored 500 is the key's only effect). Rate-limited (429) and
+                 *     unavailable (503: the database, Redis or a provider unreachable or too slow, or concurrent writes that outlived the
+                 *     service's own bounded retries) outcomes are never stored: nothing was written, the key is released, and the same request
+                 *     with the same key executes once the fault heals. The key, the effect and the stored response commit in one
+                 *     transaction, and the key is held by a transaction-scoped lock: a request that died before committing (process killed,
+                 *     connection reset) leaves its key free at once. A write that calls a provider holds its key between its two
+                 *     transactions by a lease instead; if its holder dies there, the key is free again after at most 20 s
+                 *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -12844,7 +12931,7 @@ export interface operations {
              * @description Too many requests.
              *
              *     - `PROVIDER_RATE_LIMITED`: the card issuer is rate limiting; retry after `Retry-After` seconds (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_RATE_LIMITED`).
-             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent; retry after `Retry-After` seconds.
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
              */
             429: {
                 headers: {
@@ -12928,10 +13015,16 @@ export interface operations {
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
                  *     Same key with another body, path or method → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409
-                 *     `IDEMPOTENCY_IN_PROGRESS` at once (never a wait). Rate-limited (429) and unavailable (503) outcomes are not stored, so a
-                 *     retry executes. The key, the effect and the stored response commit in one transaction: a request that died before
-                 *     committing leaves its key free at once. A write that calls a provider holds its key during the call; if its holder dies
-                 *     there, the key is free again after at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
+                 *     `IDEMPOTENCY_IN_PROGRESS` at once (never a wait).
+                 *     Only final outcomes are stored: a 2xx, a business 4xx, and a 500 (a defect) only when nothing else of the request was
+                 *     written (its transaction rolls back whole, so the stored 500 is the key's only effect). Rate-limited (429) and
+                 *     unavailable (503: the database, Redis or a provider unreachable or too slow, or concurrent writes that outlived the
+                 *     service's own bounded retries) outcomes are never stored: nothing was written, the key is released, and the same request
+                 *     with the same key executes once the fault heals. The key, the effect and the stored response commit in one
+                 *     transaction, and the key is held by a transaction-scoped lock: a request that died before committing (process killed,
+                 *     connection reset) leaves its key free at once. A write that calls a provider holds its key between its two
+                 *     transactions by a lease instead; if its holder dies there, the key is free again after at most 20 s
+                 *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -13093,7 +13186,7 @@ export interface operations {
              * @description Too many requests.
              *
              *     - `PROVIDER_RATE_LIMITED`: the card issuer is rate limiting; retry after `Retry-After` seconds (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_RATE_LIMITED`).
-             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent; retry after `Retry-After` seconds.
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
              */
             429: {
                 headers: {
@@ -13177,10 +13270,16 @@ export interface operations {
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
                  *     Same key with another body, path or method → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409
-                 *     `IDEMPOTENCY_IN_PROGRESS` at once (never a wait). Rate-limited (429) and unavailable (503) outcomes are not stored, so a
-                 *     retry executes. The key, the effect and the stored response commit in one transaction: a request that died before
-                 *     committing leaves its key free at once. A write that calls a provider holds its key during the call; if its holder dies
-                 *     there, the key is free again after at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
+                 *     `IDEMPOTENCY_IN_PROGRESS` at once (never a wait).
+                 *     Only final outcomes are stored: a 2xx, a business 4xx, and a 500 (a defect) only when nothing else of the request was
+                 *     written (its transaction rolls back whole, so the stored 500 is the key's only effect). Rate-limited (429) and
+                 *     unavailable (503: the database, Redis or a provider unreachable or too slow, or concurrent writes that outlived the
+                 *     service's own bounded retries) outcomes are never stored: nothing was written, the key is released, and the same request
+                 *     with the same key executes once the fault heals. The key, the effect and the stored response commit in one
+                 *     transaction, and the key is held by a transaction-scoped lock: a request that died before committing (process killed,
+                 *     connection reset) leaves its key free at once. A write that calls a provider holds its key between its two
+                 *     transactions by a lease instead; if its holder dies there, the key is free again after at most 20 s
+                 *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -13342,7 +13441,7 @@ export interface operations {
              * @description Too many requests.
              *
              *     - `PROVIDER_RATE_LIMITED`: the card issuer is rate limiting; retry after `Retry-After` seconds (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_RATE_LIMITED`).
-             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent; retry after `Retry-After` seconds.
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
              */
             429: {
                 headers: {
@@ -13426,10 +13525,16 @@ export interface operations {
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
                  *     Same key with another body, path or method → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409
-                 *     `IDEMPOTENCY_IN_PROGRESS` at once (never a wait). Rate-limited (429) and unavailable (503) outcomes are not stored, so a
-                 *     retry executes. The key, the effect and the stored response commit in one transaction: a request that died before
-                 *     committing leaves its key free at once. A write that calls a provider holds its key during the call; if its holder dies
-                 *     there, the key is free again after at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
+                 *     `IDEMPOTENCY_IN_PROGRESS` at once (never a wait).
+                 *     Only final outcomes are stored: a 2xx, a business 4xx, and a 500 (a defect) only when nothing else of the request was
+                 *     written (its transaction rolls back whole, so the stored 500 is the key's only effect). Rate-limited (429) and
+                 *     unavailable (503: the database, Redis or a provider unreachable or too slow, or concurrent writes that outlived the
+                 *     service's own bounded retries) outcomes are never stored: nothing was written, the key is released, and the same request
+                 *     with the same key executes once the fault heals. The key, the effect and the stored response commit in one
+                 *     transaction, and the key is held by a transaction-scoped lock: a request that died before committing (process killed,
+                 *     connection reset) leaves its key free at once. A write that calls a provider holds its key between its two
+                 *     transactions by a lease instead; if its holder dies there, the key is free again after at most 20 s
+                 *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -13589,7 +13694,7 @@ export interface operations {
              * @description Too many requests.
              *
              *     - `PROVIDER_RATE_LIMITED`: the card issuer is rate limiting; retry after `Retry-After` seconds (sandbox: `amount` `429.29`, or `Sandbox-Simulate-Error` header `PROVIDER_RATE_LIMITED`).
-             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent; retry after `Retry-After` seconds.
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
              */
             429: {
                 headers: {
@@ -13674,10 +13779,16 @@ export interface operations {
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
                  *     Same key with another body, path or method → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409
-                 *     `IDEMPOTENCY_IN_PROGRESS` at once (never a wait). Rate-limited (429) and unavailable (503) outcomes are not stored, so a
-                 *     retry executes. The key, the effect and the stored response commit in one transaction: a request that died before
-                 *     committing leaves its key free at once. A write that calls a provider holds its key during the call; if its holder dies
-                 *     there, the key is free again after at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
+                 *     `IDEMPOTENCY_IN_PROGRESS` at once (never a wait).
+                 *     Only final outcomes are stored: a 2xx, a business 4xx, and a 500 (a defect) only when nothing else of the request was
+                 *     written (its transaction rolls back whole, so the stored 500 is the key's only effect). Rate-limited (429) and
+                 *     unavailable (503: the database, Redis or a provider unreachable or too slow, or concurrent writes that outlived the
+                 *     service's own bounded retries) outcomes are never stored: nothing was written, the key is released, and the same request
+                 *     with the same key executes once the fault heals. The key, the effect and the stored response commit in one
+                 *     transaction, and the key is held by a transaction-scoped lock: a request that died before committing (process killed,
+                 *     connection reset) leaves its key free at once. A write that calls a provider holds its key between its two
+                 *     transactions by a lease instead; if its holder dies there, the key is free again after at most 20 s
+                 *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -13843,7 +13954,7 @@ export interface operations {
              * @description Too many requests.
              *
              *     - `PROVIDER_RATE_LIMITED`: the card issuer is rate limiting; retry after `Retry-After` seconds (sandbox: `amount` `429.29`, or `Sandbox-Simulate-Error` header `PROVIDER_RATE_LIMITED`).
-             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent; retry after `Retry-After` seconds.
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
              */
             429: {
                 headers: {
@@ -13928,10 +14039,16 @@ export interface operations {
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
                  *     Same key with another body, path or method → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409
-                 *     `IDEMPOTENCY_IN_PROGRESS` at once (never a wait). Rate-limited (429) and unavailable (503) outcomes are not stored, so a
-                 *     retry executes. The key, the effect and the stored response commit in one transaction: a request that died before
-                 *     committing leaves its key free at once. A write that calls a provider holds its key during the call; if its holder dies
-                 *     there, the key is free again after at most 60 s (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
+                 *     `IDEMPOTENCY_IN_PROGRESS` at once (never a wait).
+                 *     Only final outcomes are stored: a 2xx, a business 4xx, and a 500 (a defect) only when nothing else of the request was
+                 *     written (its transaction rolls back whole, so the stored 500 is the key's only effect). Rate-limited (429) and
+                 *     unavailable (503: the database, Redis or a provider unreachable or too slow, or concurrent writes that outlived the
+                 *     service's own bounded retries) outcomes are never stored: nothing was written, the key is released, and the same request
+                 *     with the same key executes once the fault heals. The key, the effect and the stored response commit in one
+                 *     transaction, and the key is held by a transaction-scoped lock: a request that died before committing (process killed,
+                 *     connection reset) leaves its key free at once. A write that calls a provider holds its key between its two
+                 *     transactions by a lease instead; if its holder dies there, the key is free again after at most 20 s
+                 *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -14097,7 +14214,7 @@ export interface operations {
              * @description Too many requests.
              *
              *     - `PROVIDER_RATE_LIMITED`: the card issuer is rate limiting; retry after `Retry-After` seconds (sandbox: `amount` `429.29`, or `Sandbox-Simulate-Error` header `PROVIDER_RATE_LIMITED`).
-             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent; retry after `Retry-After` seconds.
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
              */
             429: {
                 headers: {
@@ -14195,6 +14312,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -14211,10 +14329,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The key, with its secret shown once. */
+            /** @description The key, with its secret shown once (`Cache-Control: no-store`, like every `/api` response). */
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14223,6 +14342,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -14250,6 +14370,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -14276,6 +14397,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -14304,6 +14426,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -14329,6 +14452,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -14357,6 +14481,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -14389,6 +14514,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };

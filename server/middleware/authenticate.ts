@@ -6,6 +6,9 @@ import type { Queryable } from "../db/kysely.ts";
 import { precompiled } from "../db/precompiled-query.ts";
 import { isDatabaseUnavailable } from "../errors/database-errors.ts";
 import { ServiceError } from "../errors/service-error.ts";
+import { clientAddress } from "../rate-limit/client-address.ts";
+import type { AuthFailureLimiter } from "../rate-limit/rate-limiter.ts";
+import { setRateLimitHeaders } from "./rate-limit.ts";
 
 const findApiKeyByHash = precompiled((db, p: { hash: string }) =>
   db
@@ -23,9 +26,14 @@ function bearer(header: string | undefined): string | undefined {
 
 /** Resolves the caller by the operation's security scheme: API key, admin token, scheduler secret, or none.
  * The key is looked up on every request (one indexed statement, no cache), so a revoked key fails on the very next
- * request on every instance. */
-export function authenticate(db: Queryable, config: Pick<Config, "adminToken" | "schedulerSecret">): RequestHandler {
-  return async function authenticateMiddleware(req, _res, next) {
+ * request on every instance. With `failures`, every 401 is counted against the client address; once its budget is spent
+ * a failed authentication answers 429 instead (successes never count, so a valid credential from that address works). */
+export function authenticate(
+  db: Queryable,
+  config: Pick<Config, "adminToken" | "schedulerSecret">,
+  failures?: AuthFailureLimiter,
+): RequestHandler {
+  return async function authenticateMiddleware(req, res, next) {
     const operation = req.ctx.operation;
     if (!operation || operation.security === "none") return next();
     try {
@@ -63,9 +71,40 @@ export function authenticate(db: Queryable, config: Pick<Config, "adminToken" | 
       };
       next();
     } catch (error) {
+      if (failures && error instanceof ServiceError && error.code === "UNAUTHORIZED") {
+        return next(await limitFailure(failures, req, res, error));
+      }
       if (isDatabaseUnavailable(error))
         return next(new ServiceError("SERVICE_UNAVAILABLE", "Authentication store unavailable", { retryAfterSeconds: 5, cause: error }));
       next(error);
     }
   };
+}
+
+/** Counts a failed authentication against the client address: the 401 while the address has budget, else 429. The
+ * limiter fails open (a Redis outage must not lock operators out of /api/admin; API-key requests still stop at the
+ * per-key limiter's 503), so a store error keeps the 401. */
+async function limitFailure(
+  failures: AuthFailureLimiter,
+  req: Parameters<RequestHandler>[0],
+  res: Parameters<RequestHandler>[1],
+  unauthorized: ServiceError,
+): Promise<ServiceError> {
+  const address = clientAddress(req);
+  try {
+    const d = await failures.fail(address);
+    if (d.allowed) return unauthorized;
+    setRateLimitHeaders(res, d);
+    req.ctx.log?.debug({ address, policy: d.policy }, "authentication failures rate limited");
+    return new ServiceError(
+      "RATE_LIMIT_EXCEEDED",
+      "Too many failed authentications from this address; retry after the time in Retry-After",
+      {
+        retryAfterSeconds: d.resetSeconds,
+      },
+    );
+  } catch (error) {
+    req.ctx.log?.warn({ err: (error as Error).message }, "authentication failure limiter unavailable");
+    return unauthorized;
+  }
 }

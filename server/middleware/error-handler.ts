@@ -45,7 +45,7 @@ export function errorHandler(): ErrorRequestHandler {
       return;
     }
     res.locals.errorRendered = true;
-    const { error, unexpected } = toServiceError(thrown);
+    const { error, unexpected } = toServiceError(thrown, { unavailableCodes: req.ctx?.operation?.unavailableCodes });
     if (unexpected) log?.error({ err: thrown }, "unexpected error");
     else if (error.status >= 500)
       log?.warn({ code: error.code, cause: (error.cause as Error | undefined)?.message ?? (thrown as Error)?.message }, "request failed");

@@ -2,12 +2,13 @@ import type { RequestHandler, Response } from "express";
 import { ServiceError } from "../errors/service-error.ts";
 import { type RateLimitDecision, type RateLimiter, RateLimitStoreError } from "../rate-limit/rate-limiter.ts";
 
-function setHeaders(res: Response, d: RateLimitDecision): void {
+export function setRateLimitHeaders(res: Response, d: RateLimitDecision): void {
+  const policy = d.policy ?? "default";
   res.setHeader("X-RateLimit-Limit", String(d.limit));
   res.setHeader("X-RateLimit-Remaining", String(d.remaining));
   res.setHeader("X-RateLimit-Reset", String(d.resetSeconds));
-  res.setHeader("RateLimit", `"default";r=${d.remaining};t=${d.resetSeconds}`);
-  res.setHeader("RateLimit-Policy", `"default";q=${d.limit};w=${d.windowSeconds}`);
+  res.setHeader("RateLimit", `"${policy}";r=${d.remaining};t=${d.resetSeconds}`);
+  res.setHeader("RateLimit-Policy", `"${policy}";q=${d.limit};w=${d.windowSeconds}`);
 }
 
 /** Budgets API-key requests; 429 when spent, 503 RATE_LIMIT_UNAVAILABLE when the store fails (never fails open). */
@@ -17,7 +18,7 @@ export function rateLimit(limiter: RateLimiter): RequestHandler {
     if (!auth) return next();
     try {
       const d = await limiter.consume(auth.apiKeyId, auth.organizationId);
-      setHeaders(res, d);
+      setRateLimitHeaders(res, d);
       if (!d.allowed) {
         return next(
           new ServiceError("RATE_LIMIT_EXCEEDED", "Rate limit exceeded; retry after the time in Retry-After", {

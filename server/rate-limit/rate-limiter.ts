@@ -1,6 +1,8 @@
-// Per-key and per-organization request budgets. In-memory by default; Redis (REDIS_URL) shares them across instances.
+// Per-key and per-organization request budgets, and per-address budgets of authentication failures. Sliding windows
+// (server/rate-limit/sliding-window.ts): at most the limit in any interval of the window's length. In-memory by
+// default; Redis (REDIS_URL) shares them across instances.
 import { Redis } from "ioredis";
-import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
+import { type Budget, type BudgetState, memorySlidingWindow, redisSlidingWindow, type SlidingWindowStore } from "./sliding-window.ts";
 import { withIoTimeout } from "./with-io-timeout.ts";
 
 export interface RateLimitDecision {
@@ -9,11 +11,23 @@ export interface RateLimitDecision {
   remaining: number;
   resetSeconds: number;
   windowSeconds: number;
+  /** Name of the policy in `RateLimit` / `RateLimit-Policy` (default "default"). */
+  policy?: string;
+}
+
+/** Failed authentications per client address: a budget of their own, spent only by failures. */
+export interface AuthFailureLimiter {
+  /** Counts one failed authentication from `address`; `allowed: false` once the address's budget is spent (then the
+   * failure is not counted). Throws RateLimitStoreError when the store fails. */
+  fail(address: string): Promise<RateLimitDecision>;
 }
 
 export interface RateLimiter {
-  /** Consumes one request for the key and its organization. Throws RateLimitStoreError when the store fails. */
+  /** Consumes one request for the key and its organization (both or neither). Throws RateLimitStoreError when the
+   * store fails. */
   consume(apiKeyId: string, organizationId: string): Promise<RateLimitDecision>;
+  /** Present when the limiter was created with `authFailures`; absent → authentication failures are not limited. */
+  authFailures?: AuthFailureLimiter;
   /** Resolves once the store is reachable (at once for memory); rejects after `timeoutMs`. */
   ready(timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
@@ -25,60 +39,90 @@ export interface RateLimitOptions {
   perKey: number;
   perOrganization: number;
   windowSeconds: number;
+  /** Failed authentications allowed per client address per window; unset → not limited. */
+  authFailures?: number;
   redisUrl?: string;
   /** Namespace of the budget keys (default "cp:rl"): instances share a budget exactly when they share Redis and prefix. */
   keyPrefix?: string;
+  /** Clock in ms since the epoch (tests drive time with it); default Date.now. */
+  now?: () => number;
 }
 
 const REDIS_TIMEOUT_MS = 1_000;
+export const AUTH_FAILURE_POLICY = "auth-failures";
 
 export function createRateLimiter(options: RateLimitOptions): RateLimiter {
+  const now = options.now ?? Date.now;
+  const windowMs = options.windowSeconds * 1000;
+  // ":sw" (sorted sets) keeps these apart from the fixed-window counters (strings) of earlier versions under the same
+  // prefix, which a rolling deploy may still find in Redis.
+  const prefix = `${options.keyPrefix ?? "cp:rl"}:sw`;
   let redis: Redis | undefined;
-  const make = (points: number, keyPrefix: string): RateLimiterAbstract => {
-    if (!options.redisUrl) return new RateLimiterMemory({ points, duration: options.windowSeconds, keyPrefix });
-    redis ??= new Redis(options.redisUrl, {
+  let store: SlidingWindowStore;
+  if (options.redisUrl) {
+    redis = new Redis(options.redisUrl, {
       // Fail fast instead of queueing while Redis is down: the request then gets 503 RATE_LIMIT_UNAVAILABLE.
       enableOfflineQueue: false,
       maxRetriesPerRequest: 1,
       connectTimeout: 2_000,
-      // No commandTimeout: its plain timer misfires after a busy event loop; take() bounds each call instead.
+      // No commandTimeout: its plain timer misfires after a busy event loop; hit() bounds each call instead.
     });
     redis.on("error", () => {});
-    return new RateLimiterRedis({ storeClient: redis, points, duration: options.windowSeconds, keyPrefix });
-  };
-  const prefix = options.keyPrefix ?? "cp:rl";
-  const perKey = make(options.perKey, `${prefix}:key`);
-  const perOrg = make(options.perOrganization, `${prefix}:org`);
+    store = redisSlidingWindow(redis);
+  } else {
+    store = memorySlidingWindow();
+  }
 
-  function decision(allowed: boolean, limit: number, res: RateLimiterRes): RateLimitDecision {
+  function decision(allowed: boolean, limit: number, state: BudgetState, at: number, policy?: string): RateLimitDecision {
     return {
       allowed,
       limit,
-      remaining: Math.max(0, res.remainingPoints),
-      resetSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
+      remaining: Math.max(0, limit - state.count),
+      resetSeconds: Math.max(1, Math.ceil((state.freesAtMs - at) / 1000)),
       windowSeconds: options.windowSeconds,
+      ...(policy ? { policy } : {}),
     };
   }
 
-  async function take(limiter: RateLimiterAbstract, key: string, limit: number): Promise<RateLimitDecision> {
+  async function hit(budgets: Budget[]): Promise<{ allowed: boolean; states: BudgetState[]; at: number }> {
+    const at = now();
     try {
-      const consumed = limiter.consume(key, 1);
-      return decision(true, limit, redis ? await withIoTimeout(consumed, REDIS_TIMEOUT_MS, "Redis") : await consumed);
-    } catch (rejection) {
-      // rate-limiter-flexible rejects with a RateLimiterRes when the budget is spent, with an Error when the store fails.
-      if (rejection instanceof RateLimiterRes) return decision(false, limit, rejection);
-      throw new RateLimitStoreError("rate limit store unavailable", { cause: rejection });
+      const pending = store.hit(budgets, windowMs, at);
+      const result = redis ? await withIoTimeout(pending, REDIS_TIMEOUT_MS, "Redis") : await pending;
+      return { allowed: result.allowed, states: result.budgets, at };
+    } catch (error) {
+      throw new RateLimitStoreError("rate limit store unavailable", { cause: error });
     }
   }
 
+  const authFailureLimit = options.authFailures;
+  const authFailures: AuthFailureLimiter | undefined =
+    authFailureLimit === undefined
+      ? undefined
+      : {
+          async fail(address) {
+            const { allowed, states, at } = await hit([{ key: `${prefix}:auth:${address}`, limit: authFailureLimit }]);
+            return decision(allowed, authFailureLimit, states[0] as BudgetState, at, AUTH_FAILURE_POLICY);
+          },
+        };
+
   return {
     async consume(apiKeyId, organizationId) {
-      const key = await take(perKey, apiKeyId, options.perKey);
-      if (!key.allowed) return key;
-      const org = await take(perOrg, organizationId, options.perOrganization);
+      const { allowed, states, at } = await hit([
+        { key: `${prefix}:key:${apiKeyId}`, limit: options.perKey },
+        { key: `${prefix}:org:${organizationId}`, limit: options.perOrganization },
+      ]);
+      const key = decision(allowed, options.perKey, states[0] as BudgetState, at);
+      const org = decision(allowed, options.perOrganization, states[1] as BudgetState, at);
+      if (!allowed) {
+        // Report the budget that refused; when both did, the one that has room again last.
+        const refusing = [key, org].filter((d) => d.remaining === 0);
+        return refusing.reduce((a, b) => (b.resetSeconds > a.resetSeconds ? b : a), refusing[0] ?? key);
+      }
       // Report the tighter of the two budgets.
-      return !org.allowed || org.remaining < key.remaining ? org : key;
+      return org.remaining < key.remaining ? org : key;
     },
+    ...(authFailures ? { authFailures } : {}),
     async ready(timeoutMs = 5_000) {
       const client = redis;
       if (!client || client.status === "ready") return;
@@ -91,6 +135,7 @@ export function createRateLimiter(options: RateLimitOptions): RateLimiter {
       });
     },
     async close() {
+      store.close();
       redis?.disconnect();
     },
   };

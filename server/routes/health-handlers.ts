@@ -12,7 +12,8 @@ export function healthHandlers(state: HealthState): HandlerTable {
     async getReadiness(_req, res, deps) {
       let database: "ok" | "error" = "ok";
       try {
-        await deps.db.ping();
+        // Its own bound (READINESS_TIMEOUT_MS, default 2 s): a partitioned database answers 503 here, not a hang.
+        await deps.db.ping(deps.config.readinessTimeoutMs);
       } catch {
         database = "error";
       }

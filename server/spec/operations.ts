@@ -16,6 +16,8 @@ export interface Operation {
   idempotency: IdempotencyRule;
   /** v1 wallets, payments and balances answer 403 to production keys. */
   sandboxOnly: boolean;
+  /** The 503 codes the operation documents (its 503 response's example names), e.g. STORAGE_UNAVAILABLE. */
+  unavailableCodes: string[];
 }
 
 export type OperationMatch =
@@ -61,6 +63,13 @@ function idempotencyOf(op: Record<string, unknown>, doc: OpenApiDocument): Idemp
   return "none";
 }
 
+function unavailableCodesOf(op: Record<string, unknown>, doc: OpenApiDocument): string[] {
+  const raw = (op.responses as Record<string, Record<string, unknown>> | undefined)?.["503"];
+  if (!raw) return [];
+  const content = (resolveRef(raw, doc).content ?? {}) as Record<string, { examples?: Record<string, unknown> }>;
+  return Object.values(content).flatMap((media) => Object.keys(media.examples ?? {}));
+}
+
 function resolveRef(value: Record<string, unknown>, doc: OpenApiDocument): Record<string, unknown> {
   const ref = value.$ref;
   if (typeof ref !== "string" || !ref.startsWith("#/")) return value;
@@ -102,6 +111,7 @@ export class OperationIndex {
           ...securityOf(op, doc),
           idempotency: idempotencyOf(op, doc),
           sandboxOnly: surface === "v1",
+          unavailableCodes: unavailableCodesOf(op, doc),
         };
         operations.set(operation.method, operation);
         this.all.push(operation);

@@ -65,6 +65,8 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "warn",
       RATE_LIMIT_PER_KEY: "100000",
       RATE_LIMIT_PER_ORG: "100000",
+      // Many tests send 401s on purpose from one address; test/http/rate-limit.test.ts sets a small budget.
+      RATE_LIMIT_AUTH_FAILURES: "100000",
       SHUTDOWN_TIMEOUT_MS: "10000",
       ...options.env,
     },

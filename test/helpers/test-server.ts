@@ -4,6 +4,7 @@ import type { DestinationStream } from "pino";
 import { createApp } from "../../server/app.ts";
 import { type Config, loadConfig } from "../../server/config.ts";
 import { type Database, openDatabase } from "../../server/db/open-database.ts";
+import { closeCompiler, configureCompiler } from "../../server/domain/contracts/compile-solidity.ts";
 import { createLogger } from "../../server/logger.ts";
 import { createRateLimiter, type RateLimiter } from "../../server/rate-limit/rate-limiter.ts";
 import { createTestDatabase, type TestDatabase } from "./test-database.ts";
@@ -42,8 +43,11 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent",
     RATE_LIMIT_PER_KEY: "100000",
     RATE_LIMIT_PER_ORG: "100000",
+    // Many tests send 401s on purpose from one address; test/http/rate-limit.test.ts sets a small budget.
+    RATE_LIMIT_AUTH_FAILURES: "100000",
     ...options.env,
   });
+  configureCompiler(config.compile);
   const db = await openDatabase({ url: testDb.url, poolSize: 5 });
   const rateLimiter = options.rateLimiter ?? createRateLimiter({ ...config.rateLimit, redisUrl: config.redisUrl });
   await rateLimiter.ready();
@@ -70,6 +74,7 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await rateLimiter.close();
+      await closeCompiler();
       await db.close();
       await testDb.drop();
     },

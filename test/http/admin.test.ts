@@ -251,3 +251,21 @@ describe("connections", () => {
     expect((await admin("DELETE", "/api/admin/connections/conn_doesnotexist")).status).toBe(404);
   });
 });
+
+describe("concurrent first use of an organization", () => {
+  // Both creations insert the organization row on first use (INSERT … ON CONFLICT DO NOTHING): ten at once must all
+  // succeed and leave one organization row, never a 500 from the unique race.
+  it.each([
+    ["API keys", "/api/admin/keys", { environment: "sandbox", scopes: ["wallets:read"] }],
+    ["connections", "/api/admin/connections", { environment: "sandbox", category: "custody", providerSlug: "simulator", reviewed: true }],
+  ] as const)("10 concurrent %s creations for a new organization → all 201, one organization row", async (kind, path, body) => {
+    const org = `org_race_${kind === "API keys" ? "keys" : "conn"}`;
+    expect(await server.db.prisma.organization.count({ where: { id: org } })).toBe(0);
+    const results = await Promise.all(Array.from({ length: 10 }, () => admin("POST", path, { organizationId: org, ...body })));
+    expect(results.map((r) => r.status)).toEqual(Array(10).fill(201));
+    expect(new Set(results.map((r) => r.json.id)).size).toBe(10);
+    expect(await server.db.prisma.organization.count({ where: { id: org } })).toBe(1);
+    const listPath = `${path}?organizationId=${org}`;
+    expect((await admin("GET", listPath)).json.count).toBe(10);
+  });
+});

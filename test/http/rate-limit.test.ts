@@ -1,8 +1,10 @@
-// Rate limits: headers everywhere, 429 with Retry-After, shared budgets over Redis, 503 when the store fails.
+// Rate limits: headers everywhere, 429 with Retry-After, shared budgets over Redis, 503 when the store fails; sliding
+// windows (never more than the limit in any window-length interval); authentication failures limited per address.
 import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { connect, createServer } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
-import { createRateLimiter } from "../../server/rate-limit/rate-limiter.ts";
+import { createRateLimiter, type RateLimitOptions } from "../../server/rate-limit/rate-limiter.ts";
 import { api, startTestServer, type TestServer } from "../helpers/test-server.ts";
 
 const servers: TestServer[] = [];
@@ -130,4 +132,154 @@ describe("rate limiting", () => {
       redis.kill("SIGKILL");
     }
   });
+});
+
+const REDIS_URL = process.env.TEST_REDIS_URL || "redis://127.0.0.1:6379";
+const wrongKey = () => `cp_sandbox_${randomBytes(32).toString("base64url").replace(/[-_]/g, "x").slice(0, 43)}`;
+
+describe("authentication failures", () => {
+  it("200 wrong keys from one address: 401 up to the limit, 429 after it; a valid key from the same address still gets 200", async () => {
+    const server = await startTestServer({ env: { RATE_LIMIT_AUTH_FAILURES: "20", RATE_LIMIT_WINDOW_SECONDS: "60" } });
+    servers.push(server);
+    // Successful authentications (the admin call creating the key) do not spend the failure budget.
+    const valid = api(server.url, (await server.createKey({ scopes: ["wallets:read"] })).key);
+    const paths = ["/api/v1/wallets", "/api/v2/agent/providers"];
+    const results = [];
+    for (let batch = 0; batch < 4; batch++) {
+      results.push(
+        ...(await Promise.all(Array.from({ length: 50 }, (_, i) => api(server.url, wrongKey())("GET", paths[i % 2] as string)))),
+      );
+    }
+    const statuses = results.map((r) => r.status);
+    expect(statuses.filter((s) => s === 401).length, statuses.join(",")).toBe(20);
+    expect(statuses.filter((s) => s === 429).length).toBe(180);
+    // Sequential batches: every 401 comes before every 429.
+    expect(statuses.slice(0, 20).every((s) => s === 401)).toBe(true);
+    for (const r of results.filter((x) => x.status === 429)) {
+      const retryAfter = Number(r.headers.get("retry-after"));
+      expect(retryAfter).toBeGreaterThan(0);
+      expect(retryAfter).toBeLessThanOrEqual(60);
+      expect(r.headers.get("x-ratelimit-limit")).toBe("20");
+      expect(r.headers.get("x-ratelimit-remaining")).toBe("0");
+      expect(r.headers.get("x-ratelimit-reset")).toBe(String(retryAfter));
+      expect(r.headers.get("ratelimit-policy")).toBe('"auth-failures";q=20;w=60');
+      expect(r.headers.get("ratelimit")).toBe(`"auth-failures";r=0;t=${retryAfter}`);
+      expect(r.json.code).toBe(r.json.type ? "RATE_LIMIT_EXCEEDED" : "rate_limited");
+    }
+    expect(results.find((r) => r.status === 429 && r.json.type)?.headers.get("content-type")).toMatch(/application\/problem\+json/);
+    // The same address with a valid key: 200, with its own per-key budget in the headers.
+    for (const path of paths) {
+      const ok = await valid("GET", path);
+      expect(ok.status).toBe(200);
+      expect(ok.headers.get("x-ratelimit-limit")).toBe("100000");
+      expect(ok.headers.get("ratelimit-policy")).toBe('"default";q=100000;w=60');
+    }
+    // Missing key, wrong admin token: the same address budget; the right admin token still works.
+    expect((await api(server.url)("GET", "/api/v1/wallets")).status).toBe(429);
+    const admin = (token: string) => api(server.url, token)("GET", "/api/admin/keys?organizationId=org_test");
+    expect((await admin("not-the-admin-token")).status).toBe(429);
+    expect((await admin(server.adminToken)).status).toBe(200);
+  });
+
+  it("a revoked key counts as a failure; the failure budget does not touch the key budgets", async () => {
+    const server = await startTestServer({ env: { RATE_LIMIT_AUTH_FAILURES: "2", RATE_LIMIT_PER_KEY: "3" } });
+    servers.push(server);
+    const { id, key } = await server.createKey({ scopes: ["wallets:read"] });
+    const call = api(server.url, key);
+    expect((await call("GET", "/api/v1/wallets")).status).toBe(200);
+    const revoke = await api(server.url, server.adminToken)("DELETE", `/api/admin/keys/${id}`);
+    expect(revoke.status).toBeLessThan(300);
+    expect((await call("GET", "/api/v1/wallets")).status).toBe(401);
+    expect((await call("GET", "/api/v1/wallets")).status).toBe(401);
+    expect((await call("GET", "/api/v1/wallets")).status).toBe(429);
+    const other = api(server.url, (await server.createKey({ scopes: ["wallets:read"] })).key);
+    const ok = await other("GET", "/api/v1/wallets");
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get("x-ratelimit-remaining")).toBe("2");
+  });
+});
+
+describe("sliding window (no fixed-window boundary)", () => {
+  // Time is driven by the limiter's clock, on both stores. T is a multiple of the window: a fixed window would start a
+  // fresh budget at T.
+  const WINDOW_MS = 60_000;
+  const T = Math.ceil(Date.now() / WINDOW_MS) * WINDOW_MS + 10 * WINDOW_MS;
+  const stores: [string, Partial<RateLimitOptions>][] = [
+    ["memory", {}],
+    ["redis", { redisUrl: REDIS_URL }],
+  ];
+
+  it.each(stores)(
+    "%s: a full budget just before a boundary and 5 more just after → 1 passes, not 5; room returns a window later",
+    async (_n, store) => {
+      // One request at the start of a window (a fixed window counting from the first request would reset one window
+      // later, at T + 1), four at its very end (a clock-aligned fixed window resets at T), five just after T.
+      let now = T - WINDOW_MS + 1;
+      const limiter = createRateLimiter({
+        perKey: 5,
+        perOrganization: 1000,
+        windowSeconds: 60,
+        keyPrefix: `cp:test:${randomBytes(6).toString("hex")}`,
+        now: () => now,
+        ...store,
+      });
+      try {
+        await limiter.ready();
+        const before = [await limiter.consume("key_b", "org_b")];
+        now = T - 1;
+        for (let i = 0; i < 4; i++) before.push(await limiter.consume("key_b", "org_b"));
+        expect(before.map((d) => d.allowed)).toEqual([true, true, true, true, true]);
+        expect(before.map((d) => d.remaining)).toEqual([4, 3, 2, 1, 0]);
+        now = T + 1; // across both boundaries: only the first request has left the last 60 s
+        const after = [];
+        for (let i = 0; i < 5; i++) after.push(await limiter.consume("key_b", "org_b"));
+        expect(after.map((d) => d.allowed)).toEqual([true, false, false, false, false]);
+        // The four at T − 1 leave the window at T − 1 + 60 s: 59.998 s from now → Retry-After 60.
+        expect(after[1]?.resetSeconds).toBe(60);
+        expect(after[1]?.remaining).toBe(0);
+        now = T - 1 + WINDOW_MS - 1;
+        expect((await limiter.consume("key_b", "org_b")).allowed).toBe(false);
+        now = T - 1 + WINDOW_MS; // the four have left (the window is (now − 60 s, now]); the one at T + 1 has not
+        const back = await limiter.consume("key_b", "org_b");
+        expect(back.allowed).toBe(true);
+        expect(back.remaining).toBe(3);
+      } finally {
+        await limiter.close();
+      }
+    },
+  );
+
+  it.each(stores)(
+    "%s: a client trying every 250 ms for 3 windows never gets more than the limit into any 60 s interval",
+    async (_n, store) => {
+      let now = T;
+      const options = {
+        perKey: 7,
+        perOrganization: 1000,
+        windowSeconds: 60,
+        authFailures: 4,
+        keyPrefix: `cp:test:${randomBytes(6).toString("hex")}`,
+      };
+      const limiter = createRateLimiter({ ...options, now: () => now, ...store });
+      try {
+        await limiter.ready();
+        const keyAccepted: number[] = [];
+        const authAccepted: number[] = [];
+        for (now = T - WINDOW_MS / 2; now < T + 3 * WINDOW_MS; now += 250) {
+          if ((await limiter.consume("key_s", "org_s")).allowed) keyAccepted.push(now);
+          if ((await limiter.authFailures?.fail("192.0.2.7"))?.allowed) authAccepted.push(now);
+        }
+        for (const [accepted, limit] of [
+          [keyAccepted, options.perKey],
+          [authAccepted, options.authFailures],
+        ] as const) {
+          for (const t of accepted) expect(accepted.filter((u) => u > t - WINDOW_MS && u <= t).length).toBeLessThanOrEqual(limit);
+          // …and the budget is usable: the limit per window, over 3.5 windows.
+          expect(accepted.length).toBeGreaterThanOrEqual(3 * limit);
+        }
+      } finally {
+        await limiter.close();
+      }
+    },
+  );
 });

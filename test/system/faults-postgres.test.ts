@@ -4,10 +4,16 @@
 // - a full outage → liveness stays 200, readiness 503; every keyed request → 503 SERVICE_UNAVAILABLE at authentication
 //   (keys are looked up on every request: no cache);
 // - an unreachable provider (a JSON-RPC node behind its own proxy) → 503 SOURCE_NOT_AVAILABLE;
+// - every write family (v1 payment, v2 bank transfer, custody transfer, card fund, mint) under a partition (the proxy
+//   black-holes the connection at the family's business statement: nothing answers) and a reset (TCP RST at that
+//   statement) → 503 with Retry-After within the request bound, nothing stored, /readyz 503 within 2 s, the same key
+//   succeeds after healing with exactly one record, the process survives with no unhandled rejection in its log;
 // every 503 in the surface's documented shape with Retry-After, and the same process recovers once the proxy is
 // restored: the retry with the same Idempotency-Key succeeds exactly once.
+import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { HOLDER, launchToken, SIGNER } from "../helpers/contracts.ts";
 import { connectProvider, createKey, createSystemFixture, type ServerProcess, type SystemFixture } from "../helpers/server-process.ts";
 import { startTcpProxy, type TcpProxy } from "../helpers/tcp-proxy.ts";
 import { api } from "../helpers/test-server.ts";
@@ -19,6 +25,8 @@ const ORG = "org_sys_pgfault";
 // intent (inside the unit of work's first transaction) and the statement that locks and reads the Idempotency-Key.
 const BUSINESS_INSERT = /insert into ("public"\.)?"BankTransfer"/i;
 const RESERVATION_LOCK = /pg_try_advisory_xact_lock/;
+
+const REQUEST_BOUND_MS = 6_000;
 
 let fixture: SystemFixture;
 let pgProxy: TcpProxy;
@@ -38,7 +46,15 @@ beforeAll(async () => {
   // A short lease for the claim a two-transaction write leaves between its transactions, should an outage strand one.
   server = await fixture.start({
     databaseUrl: pgProxy.url(fixture.db.url),
-    env: { IDEMPOTENCY_LOCK_SECONDS: "2" },
+    env: {
+      IDEMPOTENCY_LOCK_SECONDS: "2",
+      // Short bounds, so a partition answers within seconds (the defaults are in README "Operations").
+      DATABASE_CONNECT_TIMEOUT_MS: "1500",
+      DATABASE_STATEMENT_TIMEOUT_MS: "1000",
+      DATABASE_QUERY_TIMEOUT_MS: "1500",
+      REQUEST_TIMEOUT_MS: String(REQUEST_BOUND_MS),
+      READINESS_TIMEOUT_MS: "1000",
+    },
   });
   direct = new pg.Client({ connectionString: fixture.db.url });
   await direct.connect();
@@ -211,4 +227,178 @@ describe("an unreachable provider", () => {
     expect(after.status, after.text).toBe(200);
     expect(after.json.totalSupply.valueMinor).toBe(SUPPLY.toString());
   });
+});
+
+describe("every write family under a partition and a reset", () => {
+  const FAMILY_ORG = `${ORG}_families`;
+  const EVM = "0x52908400098527886E0F7030069857D2E4169EE7";
+  const CUSTODY = "/api/v2/agent/custody";
+  let alice: ReturnType<typeof api>;
+  let custodyWalletId: string;
+  let issuerId: string;
+
+  interface Family {
+    name: string;
+    table: string;
+    /** The family's business statement in the wire protocol: the fault strikes when the server sends it. */
+    statement: RegExp;
+    request(key: string): Promise<Res>;
+    ok: number;
+  }
+  let cardId: string;
+  const families: Family[] = [
+    {
+      name: "v1 payment",
+      table: "Payment",
+      statement: /insert into ("public"\.)?"Payment"/i,
+      request: (key) =>
+        alice("POST", "/api/v1/payments", { amount: "10", stablecoin: "USDC", chain: "base", toAddress: EVM }, { "idempotency-key": key }),
+      ok: 201,
+    },
+    {
+      name: "v2 bank transfer",
+      table: "BankTransfer",
+      statement: BUSINESS_INSERT,
+      request: (key) => alice("POST", BANK_TRANSFER, sepaTransfer(`SYS-FAM-${key.slice(-8).toUpperCase()}`), { "idempotency-key": key }),
+      ok: 201,
+    },
+    {
+      name: "custody transfer",
+      table: "CustodyTransfer",
+      statement: /insert into ("public"\.)?"CustodyTransfer"/i,
+      request: (key) =>
+        alice(
+          "POST",
+          `${CUSTODY}/transfers`,
+          { walletId: custodyWalletId, destination: EVM, asset: "USDC", amountMinor: "2500000" },
+          { "idempotency-key": key },
+        ),
+      ok: 201,
+    },
+    {
+      name: "card fund",
+      table: "CardTransaction",
+      statement: /insert into ("public"\.)?"CardTransaction"/i,
+      request: (key) => alice("POST", `/api/v2/agent/cards/${cardId}/fund`, { amount: "5.00", asset: "USDC" }, { "idempotency-key": key }),
+      ok: 200,
+    },
+    {
+      name: "mint",
+      table: "IssuanceRequest",
+      statement: /insert into ("public"\.)?"IssuanceRequest"/i,
+      request: (key) =>
+        alice(
+          "POST",
+          "/api/v2/agent/treasury/mint",
+          { issuerId, amountMinor: "1000000", signerAddress: SIGNER, to: HOLDER, reason: "Fault test" },
+          { "idempotency-key": key },
+        ),
+      ok: 201,
+    },
+  ];
+
+  const count = (table: string) => countRows(`SELECT count(*) FROM "${table}" WHERE "organizationId" = $1`, [FAMILY_ORG]);
+
+  beforeAll(async () => {
+    const scopes = ["payments:write", "wallets:write", "cards:write", "projects:write"];
+    alice = api(server.url, await createKey(server, { organizationId: FAMILY_ORG, scopes, actor: "alice" }));
+    const bob = api(server.url, await createKey(server, { organizationId: FAMILY_ORG, scopes: ["wallets:write"], actor: "bob" }));
+    const idem = () => ({ "idempotency-key": randomUUID() });
+    await connectProvider(server, { organizationId: FAMILY_ORG, category: "custody" });
+    const requested = await alice("POST", `${CUSTODY}/wallets`, { label: "Fault float", chain: "base", type: "mpc" }, idem());
+    expect(requested.status, requested.text).toBe(201);
+    expect((await bob("POST", `/api/v2/agent/approvals/${requested.json.approvalRequestId}/approve`, {})).status).toBe(200);
+    const active = await alice(
+      "POST",
+      `${CUSTODY}/wallets`,
+      { custodyWalletId: requested.json.custodyWalletId, approvalRequestId: requested.json.approvalRequestId },
+      idem(),
+    );
+    expect(active.json.status, active.text).toBe("active");
+    custodyWalletId = active.json.custodyWalletId;
+    const programme = await alice(
+      "POST",
+      "/api/v2/agent/cards/programmes",
+      {
+        name: `Faults ${randomUUID()}`,
+        network: "visa",
+        binSponsor: "Sutton Bank",
+        jurisdictions: ["US"],
+        fundingAsset: "USDC",
+        fundingModel: "prefunded",
+      },
+      idem(),
+    );
+    expect(programme.status, programme.text).toBe(201);
+    const card = await alice(
+      "POST",
+      "/api/v2/agent/cards/issue",
+      {
+        programmeId: programme.json.programmeId,
+        cardholder: {
+          name: "Jenny Rosen",
+          email: `jenny.${randomUUID()}@acme.example`,
+          dateOfBirth: "1990-04-17",
+          billingAddress: { line1: "1 Market Street", city: "San Francisco", postalCode: "94105", state: "CA", country: "US" },
+        },
+      },
+      idem(),
+    );
+    expect(card.status, card.text).toBe(201);
+    cardId = card.json.cardId;
+    issuerId = (await launchToken(alice)).issuerId;
+  }, 180_000);
+
+  /** /readyz during the fault: 503 within 2 s. */
+  async function expectNotReadyWithin2s(): Promise<void> {
+    const started = Date.now();
+    const ready = await fetch(`${server.url}/readyz`, { signal: AbortSignal.timeout(5_000) });
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(ready.status).toBe(503);
+  }
+
+  function expect503(res: Res): void {
+    expect(res.status, res.text).toBe(503);
+    expect(["SERVICE_UNAVAILABLE", "STORAGE_UNAVAILABLE", "IDEMPOTENCY_UNAVAILABLE", "service_unavailable"]).toContain(res.json?.code);
+    expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+  }
+
+  function expectProcessHealthy(): void {
+    expect(server.child.exitCode).toBeNull();
+    const { stdout, stderr } = server.output();
+    expect(`${stdout}\n${stderr}`).not.toMatch(/unhandled ?rejection|uncaught ?exception/i);
+  }
+
+  for (const fault of ["blackhole", "reset"] as const) {
+    for (const family of families) {
+      it(`${family.name}, ${fault === "blackhole" ? "partition" : "reset"}: 503 within the bound, nothing stored; healed, the same key succeeds once`, async () => {
+        const key = `fam-${fault}-${randomUUID()}`;
+        const before = await count(family.table);
+        const striking = pgProxy.faultWhen(family.statement, fault);
+        const started = Date.now();
+        const res = await family.request(key);
+        const elapsed = Date.now() - started;
+        expect(pgProxy.mode, "the proxy never saw the statement to strike at").not.toBe("pass");
+        await striking;
+        expect503(res);
+        expect(elapsed).toBeLessThan(REQUEST_BOUND_MS + 1_000);
+        if (fault === "blackhole") await expectNotReadyWithin2s();
+        // Nothing of the request is stored: no business row, no idempotency record (its transaction rolled back).
+        expect(await count(family.table)).toBe(before);
+        expect(await idempotencyRecords(key)).toBe(0);
+
+        pgProxy.restore();
+        await waitReady();
+        const { final } = await retryWhileInProgress(() => family.request(key));
+        expect(final.status, final.text).toBe(family.ok);
+        expect(final.headers.get("idempotent-replayed")).toBeNull();
+        expect(await count(family.table)).toBe(before + 1);
+        expect(await idempotencyRecords(key)).toBe(1);
+        const replay = await family.request(key);
+        expect(replay.headers.get("idempotent-replayed")).toBe("true");
+        expect(await count(family.table)).toBe(before + 1);
+        expectProcessHealthy();
+      }, 60_000);
+    }
+  }
 });

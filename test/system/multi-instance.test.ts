@@ -1,7 +1,8 @@
 // Scale-out: separate server processes on one PostgreSQL database and one Redis, requests spread over them.
 // - idempotency: one Idempotency-Key sent 50 times concurrently to both → one effect, the rest 409 or byte-identical replays;
 // - API keys: a key revoked through one instance is refused by the other on its very next request (no key cache);
-// - rate limits: a budget of 10 per key is 10 in total over both instances (Redis), not 10 each;
+// - rate limits: a budget of 10 per key is 10 in total over both instances (Redis), not 10 each; so is a budget of 10
+//   authentication failures per client address;
 // - optimistic concurrency: concurrent versioned updates through both → exactly one wins, the rest 409;
 // - corridor dispatcher: both in-process schedulers plus concurrent dispatch calls on both → each step applied once.
 import { randomBytes, randomUUID } from "node:crypto";
@@ -141,6 +142,39 @@ describe("rate limits across instances (Redis)", () => {
       const served = results.filter((_, i) => pick(limited, i) === s);
       expect(served.some((r) => r.status === 429)).toBe(true);
     }
+  });
+});
+
+describe("authentication-failure limit across instances (Redis)", () => {
+  /** Two more instances sharing Redis and a prefix, with a budget of 10 authentication failures per client address. */
+  let guarded: Pair<ServerProcess>;
+  beforeAll(async () => {
+    const env = { REDIS_URL, RATE_LIMIT_KEY_PREFIX: prefix(), RATE_LIMIT_AUTH_FAILURES: "10" };
+    guarded = (await Promise.all([fixture.start({ env }), fixture.start({ env })])) as Pair<ServerProcess>;
+  }, 180_000);
+
+  it("40 wrong keys from one address over two instances: exactly 10 answered 401, the rest 429; a valid key still works on both", async () => {
+    const valid = await clients(guarded, { organizationId: `${ORG}_auth`, scopes: ["wallets:read"] });
+    const wrong = guarded.map((s) => api(s.url, `cp_sandbox_${randomBytes(32).toString("base64url").replace(/[-_]/g, "x").slice(0, 43)}`));
+    const results = await Promise.all(Array.from({ length: 40 }, (_, i) => pick(wrong as Pair<Call>, i)("GET", "/api/v1/wallets")));
+    const statuses = results.map((r) => r.status);
+    // One shared budget: 10 failures in total, not 10 per instance.
+    expect(statuses.filter((s) => s === 401).length, statuses.join(",")).toBe(10);
+    expect(statuses.filter((s) => s === 429).length).toBe(30);
+    for (const r of results.filter((x) => x.status === 429)) {
+      expect(r.json.code).toBe("rate_limited");
+      expect(Number(r.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect(r.headers.get("ratelimit-policy")).toMatch(/^"auth-failures";q=10;w=\d+$/);
+    }
+    // Both instances refused some: the budget spent through one is seen by the other.
+    for (const s of guarded) expect(results.some((r, i) => pick(guarded, i) === s && r.status === 429)).toBe(true);
+    // Successful authentications do not spend (nor are refused by) the address's failure budget.
+    for (const call of valid) {
+      const ok = await call("GET", "/api/v1/wallets");
+      expect(ok.status).toBe(200);
+      expect(ok.headers.get("ratelimit-policy")).toMatch(/^"default";/);
+    }
+    expect((await wrong[1]?.("GET", "/api/v1/wallets"))?.status).toBe(429);
   });
 });
 

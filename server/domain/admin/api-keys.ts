@@ -5,6 +5,7 @@ import { notFound } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
 import type { ApiKey } from "../../generated/prisma/client.ts";
 import { newId } from "../../lib/ids.ts";
+import { ensureOrganization } from "./ensure-organization.ts";
 
 type ApiKeyDto = components["schemas"]["ApiKey"];
 type CreateApiKeyInput = components["schemas"]["CreateApiKeyRequest"];
@@ -21,13 +22,14 @@ const toDto = (k: ApiKey): ApiKeyDto => ({
   revokedAt: k.revokedAt?.toISOString() ?? null,
 });
 
-/** Creates the organization on first use, then the key; the secret is returned once and only its hash is kept. */
+/** Creates the organization on first use (race-free: see ensureOrganization), then the key; the secret is returned once
+ * and only its hash is kept. */
 export async function createApiKey(prisma: Db, input: CreateApiKeyInput): Promise<components["schemas"]["CreatedApiKey"]> {
   const id = newId("key");
   const { key, prefix, hash } = generateApiKey(input.environment);
-  const record = await prisma.$transaction(async (tx) => {
-    await tx.organization.upsert({ where: { id: input.organizationId }, create: { id: input.organizationId }, update: {} });
-    return tx.apiKey.create({
+  const [, record] = await prisma.$transaction([
+    ensureOrganization(prisma, input.organizationId),
+    prisma.apiKey.create({
       data: {
         id,
         organizationId: input.organizationId,
@@ -38,8 +40,8 @@ export async function createApiKey(prisma: Db, input: CreateApiKeyInput): Promis
         actor: input.actor ?? id,
         label: input.label ?? null,
       },
-    });
-  });
+    }),
+  ]);
   return { ...toDto(record), key };
 }
 

@@ -3,6 +3,7 @@ import { notFound } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
 import type { ProviderConnection } from "../../generated/prisma/client.ts";
 import { newId } from "../../lib/ids.ts";
+import { ensureOrganization } from "./ensure-organization.ts";
 
 type ConnectionDto = components["schemas"]["Connection"];
 
@@ -17,11 +18,12 @@ const toDto = (c: ProviderConnection): ConnectionDto => ({
   createdAt: c.createdAt.toISOString(),
 });
 
+/** Creates the organization on first use (race-free: see ensureOrganization), then the connection. */
 export async function createConnection(prisma: Db, input: components["schemas"]["CreateConnectionRequest"]): Promise<ConnectionDto> {
-  const record = await prisma.$transaction(async (tx) => {
-    await tx.organization.upsert({ where: { id: input.organizationId }, create: { id: input.organizationId }, update: {} });
-    return tx.providerConnection.create({ data: { id: newId("conn"), ...input, config: (input.config ?? {}) as object } });
-  });
+  const [, record] = await prisma.$transaction([
+    ensureOrganization(prisma, input.organizationId),
+    prisma.providerConnection.create({ data: { id: newId("conn"), ...input, config: (input.config ?? {}) as object } }),
+  ]);
   return toDto(record);
 }
 

@@ -32,8 +32,8 @@ interface Compiled {
 const byteLength = (hex: string) => (hex.length - 2) / 2;
 
 /**
- * Two transactions: the first checks the project can compile (and answers a replay); solc then runs with no
- * transaction open (up to seconds of CPU on a cold compiler); the second records the stage (compare-and-set on the
+ * Two transactions: the first checks the project can compile (and answers a replay); solc then runs on a compiler
+ * worker thread with no transaction open (up to seconds of CPU; the event loop keeps serving); the second records the stage (compare-and-set on the
  * project's version) or, when solc reported errors, the failed run.
  */
 export async function compileContract(options: CompileContractOptions): Promise<ProviderStep<Compiled>> {
@@ -44,7 +44,7 @@ export async function compileContract(options: CompileContractOptions): Promise<
   let compilerErrors: CompilerMessage[] | undefined;
   return afterProviderCall({
     async call() {
-      const outcome = compileSolidity(source, project.contractName);
+      const outcome = await compileSolidity(source, project.contractName);
       if (!outcome.ok) {
         compilerErrors = outcome.errors;
         const count = outcome.errors.length;

@@ -1,8 +1,14 @@
-// solc-js, in process. The compiler (a large Wasm/asm.js module) loads on first use; outputs are cached per process by
-// the SHA-256 of the standard JSON input, so one source compiles once however many projects share it.
+// solc-js, off the event loop: each compile runs in a bounded pool of worker threads (server/lib/worker-pool.ts, the
+// worker is solc-worker.mjs) with a timeout and a memory cap (COMPILE_WORKERS, COMPILE_TIMEOUT_MS,
+// COMPILE_WORKER_MEMORY_MB). solc-js is synchronous and takes from a few hundred ms to seconds of CPU; on the event loop
+// every other request, /healthz included, would wait for it. Outcomes (success or compiler errors, never a timeout or a
+// crash) are cached per process by the SHA-256 of the standard JSON input, so one source compiles once however many
+// projects share it.
 import { createHash } from "node:crypto";
-import { createRequire } from "node:module";
 import { EVM_VERSION } from "../../chain/evm.ts";
+import { type Config, loadConfig } from "../../config.ts";
+import { ServiceError } from "../../errors/service-error.ts";
+import { WorkerJobError, WorkerPool, WorkerPoolError } from "../../lib/worker-pool.ts";
 
 export interface CompilerMessage {
   severity: "error" | "warning" | "info";
@@ -24,28 +30,58 @@ export interface CompiledContract {
 
 export type CompileOutcome = { ok: true; contract: CompiledContract } | { ok: false; errors: CompilerMessage[] };
 
-interface Solc {
-  compile(input: string): string;
-  version(): string;
+/** What the worker answers: solc's standard JSON output and the compiler's version. */
+interface WorkerResult {
+  output: string;
+  version: string;
 }
 
 export const SOURCE_FILE = "Contract.sol";
 const SETTINGS = { optimizer: { enabled: true, runs: 200 }, evmVersion: EVM_VERSION };
 const CACHE_LIMIT = 32;
 const cache = new Map<string, CompileOutcome>();
-let solc: Solc | undefined;
+const WORKER_SCRIPT = new URL("./solc-worker.mjs", import.meta.url);
 
-function loadSolc(): Solc {
-  solc ??= createRequire(import.meta.url)("solc") as Solc;
-  return solc;
+let settings: Config["compile"] | undefined;
+let pool: WorkerPool<string, WorkerResult> | undefined;
+
+/**
+ * Sets the pool's size, timeout and memory cap for the next pool started (tests, from their config). Without it the
+ * first compile reads the process's config (main.ts: the same environment).
+ */
+export function configureCompiler(compile: Config["compile"]): void {
+  settings = compile;
 }
 
-export function compilerVersion(): string {
-  return loadSolc().version();
+function compilerPool(): WorkerPool<string, WorkerResult> {
+  if (!pool) {
+    const { workers, timeoutMs, workerMemoryMb } = settings ?? loadConfig().compile;
+    pool = new WorkerPool({
+      script: WORKER_SCRIPT,
+      size: workers,
+      timeoutMs,
+      // The V8 heap is capped; solc's Wasm memory is outside that cap, so a worker whose Wasm memory grew past the same
+      // figure is retired after its compile (solc-worker.mjs).
+      resourceLimits: { maxOldGenerationSizeMb: workerMemoryMb },
+      workerData: { wasmMemoryMb: workerMemoryMb },
+    });
+  }
+  return pool;
 }
 
-/** Compiles `source` and extracts `contractName`. Synchronous (solc-js is); a few hundred ms for a template. */
-export function compileSolidity(source: string, contractName: string): CompileOutcome {
+/** Stops the compiler workers (server shutdown, tests closing their server). A later compile starts a new pool. */
+export async function closeCompiler(): Promise<void> {
+  const closing = pool;
+  pool = undefined;
+  await closing?.close();
+}
+
+/**
+ * Compiles `source` and extracts `contractName` on a compiler worker; a few hundred ms for a template. Compiler errors
+ * are an outcome; a compile that does not finish (timeout, worker out of memory or crashed, shutting down) throws
+ * 503 COMPILER_UNAVAILABLE, which nothing records, so the same request can be retried.
+ */
+export async function compileSolidity(source: string, contractName: string): Promise<CompileOutcome> {
   const input = {
     language: "Solidity",
     sources: { [SOURCE_FILE]: { content: source } },
@@ -60,15 +96,36 @@ export function compileSolidity(source: string, contractName: string): CompileOu
   const key = createHash("sha256").update(text).digest("hex");
   const cached = cache.get(key);
   if (cached) return cached;
-  const outcome = run(text, contractName);
+  const outcome = extract(await runOnWorker(text), contractName);
   if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
   cache.set(key, outcome);
   return outcome;
 }
 
-function run(input: string, contractName: string): CompileOutcome {
-  const compiler = loadSolc();
-  const output = JSON.parse(compiler.compile(input)) as {
+async function runOnWorker(input: string): Promise<WorkerResult> {
+  try {
+    return await compilerPool().run(input);
+  } catch (error) {
+    if (error instanceof WorkerPoolError) {
+      const detail =
+        error.reason === "timeout"
+          ? `The compiler did not finish within ${(settings ?? loadConfig().compile).timeoutMs} ms; nothing was recorded`
+          : error.reason === "closed"
+            ? "The server is shutting down; nothing was recorded"
+            : "The compiler stopped (out of memory or crashed); nothing was recorded";
+      throw new ServiceError("COMPILER_UNAVAILABLE", detail, {
+        retryAfterSeconds: 5,
+        extensions: { stage: "compile" },
+        cause: error,
+      });
+    }
+    if (error instanceof WorkerJobError) throw new Error(`solc failed: ${error.message}`, { cause: error });
+    throw error;
+  }
+}
+
+function extract({ output: text, version }: WorkerResult, contractName: string): CompileOutcome {
+  const output = JSON.parse(text) as {
     errors?: Array<{ severity: string; type: string; message: string; formattedMessage?: string }>;
     contracts?: Record<
       string,
@@ -106,7 +163,7 @@ function run(input: string, contractName: string): CompileOutcome {
   return {
     ok: true,
     contract: {
-      compilerVersion: compiler.version(),
+      compilerVersion: version,
       settings: SETTINGS,
       abi: compiled.abi,
       bytecode: `0x${compiled.evm.bytecode.object}`,
