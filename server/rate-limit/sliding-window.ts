@@ -32,15 +32,26 @@ export interface SlidingWindowStore {
  * (count − limit)-th oldest must leave before one more request fits; with room already, the oldest. */
 const freeingIndex = (count: number, limit: number) => Math.max(0, count - limit);
 
+/** A budget's accepted request times, ascending, from `head` on: pruning advances `head` (O(entries dropped)) instead
+ * of shifting the array on every request, which cost a copy of the whole window per request under high limits. */
+interface TimeLog {
+  times: number[];
+  head: number;
+}
+
+const sizeOf = (log: TimeLog) => log.times.length - log.head;
+
 export function memorySlidingWindow(): SlidingWindowStore {
-  /** Accepted request times per budget key, ascending. */
-  const logs = new Map<string, number[]>();
+  const logs = new Map<string, TimeLog>();
   let lastSweep = 0;
 
-  function prune(log: number[], floor: number): void {
-    let drop = 0;
-    while (drop < log.length && (log[drop] as number) <= floor) drop++;
-    if (drop > 0) log.splice(0, drop);
+  function prune(log: TimeLog, floor: number): void {
+    while (log.head < log.times.length && (log.times[log.head] as number) <= floor) log.head++;
+    // Compact once the dropped prefix is the larger part: amortised O(1) per request.
+    if (log.head > 1024 && log.head * 2 > log.times.length) {
+      log.times = log.times.slice(log.head);
+      log.head = 0;
+    }
   }
 
   return {
@@ -49,32 +60,34 @@ export function memorySlidingWindow(): SlidingWindowStore {
       // Forget idle budgets now and then so the map stays bounded by the active ones.
       if (nowMs - lastSweep > windowMs) {
         lastSweep = nowMs;
-        for (const [key, log] of logs) if (log.length === 0 || (log[log.length - 1] as number) <= floor) logs.delete(key);
+        for (const [key, log] of logs) if (sizeOf(log) === 0 || (log.times[log.times.length - 1] as number) <= floor) logs.delete(key);
       }
       const entries = budgets.map(({ key }) => {
         let log = logs.get(key);
         if (!log) {
-          log = [];
+          log = { times: [], head: 0 };
           logs.set(key, log);
         }
         prune(log, floor);
         return log;
       });
-      const allowed = budgets.every((b, i) => (entries[i] as number[]).length < b.limit);
+      const allowed = budgets.every((b, i) => sizeOf(entries[i] as TimeLog) < b.limit);
       if (allowed) {
         for (const log of entries) {
           // Keep the log sorted even if the clock steps back.
-          let at = log.length;
-          while (at > 0 && (log[at - 1] as number) > nowMs) at--;
-          log.splice(at, 0, nowMs);
+          let at = log.times.length;
+          while (at > log.head && (log.times[at - 1] as number) > nowMs) at--;
+          if (at === log.times.length) log.times.push(nowMs);
+          else log.times.splice(at, 0, nowMs);
         }
       }
       return {
         allowed,
         budgets: budgets.map((b, i) => {
-          const log = entries[i] as number[];
-          const oldest = log[freeingIndex(log.length, b.limit)];
-          return { count: log.length, freesAtMs: oldest === undefined ? nowMs : oldest + windowMs };
+          const log = entries[i] as TimeLog;
+          const count = sizeOf(log);
+          const oldest = log.times[log.head + freeingIndex(count, b.limit)];
+          return { count, freesAtMs: oldest === undefined ? nowMs : oldest + windowMs };
         }),
       };
     },
