@@ -4,21 +4,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, startTestServer, type TestServer } from "../helpers/test-server.ts";
 import { idem } from "../helpers/v2.ts";
+import { BANK_TRANSFER, sepaTransfer } from "../system/bodies.ts";
 
 const EVM = "0x52908400098527886E0F7030069857D2E4169EE7";
-const SEPA_TRANSFER = {
-  amount: "1250.00",
-  currency: "EUR",
-  rail: "sepa",
-  purposeCode: "SUPP",
-  reference: "INV-2026-0042",
-  source: { type: "iban", iban: "DE89370400440532013000", bic: "COBADEFFXXX", accountHolderName: "Acme Trading GmbH", country: "DE" },
-  destination: { type: "iban", iban: "FR1420041010050500013M02606", bic: "PSSTFRPPXXX", accountHolderName: "Dupont SARL", country: "FR" },
-  jurisdiction: ["DE", "FR"],
-  operatorJurisdiction: "DE",
-  senderJurisdiction: "DE",
-  receiverJurisdiction: "FR",
-};
+const SEPA_TRANSFER = sepaTransfer("INV-2026-0042");
 
 let server: TestServer;
 let call: ReturnType<typeof api>;
@@ -61,14 +50,14 @@ describe("statement budgets per request", () => {
   });
 
   it("POST /api/v2/agent/payments/bank-transfer: ≤ 6 statements in ≤ 2 transactions (the provider call between them)", async () => {
-    const spent = await cost(() => call("POST", "/api/v2/agent/payments/bank-transfer", SEPA_TRANSFER, idem()), 201);
+    const spent = await cost(() => call("POST", BANK_TRANSFER, SEPA_TRANSFER, idem()), 201);
     expect(spent.statements).toBeLessThanOrEqual(6);
     expect(spent.transactions).toBeLessThanOrEqual(2);
   });
 
   it.each([
     ["POST /api/v1/payments", "/api/v1/payments", { amount: "1.00", stablecoin: "USDC", chain: "base", toAddress: EVM }, 201],
-    ["POST /api/v2/agent/payments/bank-transfer", "/api/v2/agent/payments/bank-transfer", SEPA_TRANSFER, 201],
+    ["POST /api/v2/agent/payments/bank-transfer", BANK_TRANSFER, SEPA_TRANSFER, 201],
   ])("idempotent replay of %s: ≤ 2 statements, the stored bytes", async (_name, path, body, status) => {
     const headers = idem();
     const first = await call("POST", path, body, headers);
