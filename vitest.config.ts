@@ -27,6 +27,15 @@ export default defineConfig({
         },
       },
       {
+        // Type-level tests (expectTypeOf, @ts-expect-error): tsc checks them; a guarantee lost fails `npm test`.
+        extends: true,
+        test: {
+          name: "types",
+          include: [],
+          typecheck: { enabled: true, only: true, include: ["test/types/**/*.test-d.ts"], tsconfig: "./tsconfig.json" },
+        },
+      },
+      {
         extends: true,
         test: {
           name: "postgres",

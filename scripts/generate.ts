@@ -1,12 +1,12 @@
-// `npm run generate`: bundles openapi/ into openapi/generated/, generates TypeScript types for the server and the SDK
-// with openapi-typescript, the SDK's operation table and mock data, and the Prisma client. Every output carries a do-not-edit header.
+// `npm run generate`: bundles openapi/ into openapi/generated/, generates TypeScript types with openapi-typescript (in the
+// SDK, re-exported by server/generated/openapi.ts), the SDK's operation table and mock data, and the Prisma client. Every output carries a do-not-edit header.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import openapiTS, { astToString } from "openapi-typescript";
 import YAML from "yaml";
-import { generateSdkArtifacts } from "./generate-sdk.ts";
+import { generateSdkArtifacts } from "./sdk-generator/index.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
@@ -23,13 +23,14 @@ rmSync(tmp);
 writeFileSync(path.join(generatedDir, "openapi.yaml"), `# ${NOTICE}\n${YAML.stringify(spec, { lineWidth: 0 })}`);
 writeFileSync(path.join(generatedDir, "openapi.json"), `${JSON.stringify({ "x-generated": NOTICE, ...spec }, null, 2)}\n`);
 
-// 2. Types for the server and the SDK (the SDK ships its own copy so the package stands alone).
+// 2. Types, generated once: the SDK holds them (its package must stand alone) and the server re-exports them, so both
+// compile against the same contract without a second copy.
 const types = astToString(await openapiTS(new URL(`file://${path.join(generatedDir, "openapi.yaml")}`)));
 const header = `/* ${NOTICE} */\n`;
-for (const target of ["server/generated/openapi.ts", "sdk/src/generated/openapi.ts"]) {
-  mkdirSync(path.dirname(path.join(root, target)), { recursive: true });
-  writeFileSync(path.join(root, target), header + types);
-}
+mkdirSync(path.join(root, "sdk/src/generated"), { recursive: true });
+writeFileSync(path.join(root, "sdk/src/generated/openapi.ts"), header + types);
+mkdirSync(path.join(root, "server/generated"), { recursive: true });
+writeFileSync(path.join(root, "server/generated/openapi.ts"), `${header}export type * from "../../sdk/src/generated/openapi.ts";\n`);
 
 // 3. SDK tables: operations (method, path, Idempotency-Key rule, pagination, error codes) and the partner mock's data.
 const sdkArtifacts = generateSdkArtifacts(spec, NOTICE);

@@ -1,6 +1,6 @@
 // createApp builds the Express application; main.ts owns listening and shutdown.
-// Request path, in order: request id + logger → Cache-Control: no-store (/api) → body parser → operation lookup →
-// authentication → rate limit → OpenAPI validation → scope check → idempotency → handler → error middleware.
+// Request path, in order: request id + logger → Cache-Control: no-store (/api) → body parser → route match (the
+// validator's, once) → operation lookup → authentication → rate limit → OpenAPI validation → scope check → idempotency → handler → error middleware.
 import express, { type Express } from "express";
 import helmet from "helmet";
 import "./context.ts";
@@ -15,26 +15,26 @@ import { jsonBodyParser } from "./middleware/body-parser.ts";
 import { errorHandler } from "./middleware/error-handler.ts";
 import { idempotency } from "./middleware/idempotency.ts";
 import { noStore } from "./middleware/no-store.ts";
-import { openapiValidator } from "./middleware/openapi-validator.ts";
+import { openapiValidation } from "./middleware/openapi-validator.ts";
 import { operationLookup } from "./middleware/operation-lookup.ts";
 import { rateLimit } from "./middleware/rate-limit.ts";
 import { requestIdAndLogger } from "./middleware/request-id.ts";
 import { requireScope } from "./middleware/require-scope.ts";
 import type { RateLimiter } from "./rate-limit/rate-limiter.ts";
-import { adminHandlers } from "./routes/admin-handlers.ts";
-import { approvalHandlers } from "./routes/approval-handlers.ts";
-import { cardHandlers } from "./routes/card-handlers.ts";
-import { complianceHandlers } from "./routes/compliance-handlers.ts";
-import { contractHandlers } from "./routes/contract-handlers.ts";
-import { custodyHandlers } from "./routes/custody-handlers.ts";
+import { adminRoutes } from "./routes/admin-handlers.ts";
+import { approvalRoutes } from "./routes/approval-handlers.ts";
+import { cardRoutes } from "./routes/card-handlers.ts";
+import { complianceRoutes } from "./routes/compliance-handlers.ts";
+import { contractRoutes } from "./routes/contract-handlers.ts";
+import { custodyRoutes } from "./routes/custody-handlers.ts";
 import { dispatch } from "./routes/dispatch.ts";
-import type { HandlerTable } from "./routes/handler.ts";
-import { type HealthState, healthHandlers } from "./routes/health-handlers.ts";
-import { metricHandlers } from "./routes/metric-handlers.ts";
-import { paymentHandlers } from "./routes/payment-handlers.ts";
-import { providerHandlers } from "./routes/provider-handlers.ts";
-import { treasuryHandlers } from "./routes/treasury-handlers.ts";
-import { v1Handlers } from "./routes/v1-handlers.ts";
+import { type HealthState, healthRoutes } from "./routes/health-handlers.ts";
+import { metricRoutes } from "./routes/metric-handlers.ts";
+import { paymentRoutes } from "./routes/payment-handlers.ts";
+import { providerRoutes } from "./routes/provider-handlers.ts";
+import type { Routes } from "./routes/route.ts";
+import { treasuryRoutes } from "./routes/treasury-handlers.ts";
+import { v1Routes } from "./routes/v1-handlers.ts";
 import { loadSpec, loadSpecYaml, type OpenApiDocument } from "./spec/load-spec.ts";
 import { OperationIndex } from "./spec/operations.ts";
 
@@ -59,26 +59,30 @@ export function createApp(deps: AppDeps): App {
   const specYaml = loadSpecYaml();
   const index = new OperationIndex(spec);
   const health = deps.health ?? { draining: false };
-  const handlers: HandlerTable = {
-    ...v1Handlers,
-    ...metricHandlers,
-    ...adminHandlers,
-    ...healthHandlers(health),
-    ...complianceHandlers,
-    ...approvalHandlers,
-    ...providerHandlers,
-    ...paymentHandlers,
-    ...custodyHandlers,
-    ...contractHandlers,
-    ...treasuryHandlers,
-    ...cardHandlers,
-  };
+  const routes: Routes = [
+    ...v1Routes,
+    ...metricRoutes,
+    ...adminRoutes,
+    ...healthRoutes(health),
+    ...complianceRoutes,
+    ...approvalRoutes,
+    ...providerRoutes,
+    ...paymentRoutes,
+    ...custodyRoutes,
+    ...contractRoutes,
+    ...treasuryRoutes,
+    ...cardRoutes,
+  ];
 
   const inFlight = new InFlightRequests();
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
   app.set("query parser", "simple");
+  // The validator's route match (the only one per request, see operationLookup) reads these; paths are case-sensitive
+  // as in the spec, and a trailing slash is accepted.
+  app.set("case sensitive routing", true);
+  app.set("strict routing", false);
   app.set("trust proxy", config.trustProxy);
   app.use(inFlight.middleware());
   app.use(requestIdAndLogger(logger));
@@ -92,14 +96,15 @@ export function createApp(deps: AppDeps): App {
     res.type("application/yaml").send(specYaml);
   });
   app.get(["/docs", "/docs/"], docsPortal());
+  const validation = openapiValidation(spec, config.validateResponses);
   app.use(jsonBodyParser(config.bodyLimitBytes));
-  app.use(operationLookup(index));
+  app.use(operationLookup(index, validation.match));
   app.use(authenticate(db.kysely, config, rateLimiter.authFailures));
   app.use(rateLimit(rateLimiter));
-  app.use(openapiValidator(spec, config.validateResponses));
+  app.use(validation.validate);
   app.use(requireScope());
   app.use(idempotency());
-  app.use(dispatch(handlers, { db, config }, inFlight));
+  app.use(dispatch(routes, { db, config }, inFlight));
   app.use(errorHandler());
   return { app, health, inFlight };
 }

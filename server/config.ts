@@ -1,4 +1,6 @@
-// Configuration from the environment. Every variable is documented in README.md ("Configuration").
+// Configuration from the environment. Every variable is documented in README.md ("Configuration"). This is the only
+// module under server/ that reads process.env (test/unit/process-env-only-in-config.test.ts): everything else receives
+// its settings, so a test can build any configuration without touching the process.
 
 export interface Config {
   port: number;
@@ -53,6 +55,25 @@ export interface Config {
     /** A compiler worker's V8 heap cap (`resourceLimits.maxOldGenerationSizeMb`), and the Wasm memory above which it is retired. */
     workerMemoryMb: number;
   };
+  faultInjection: FaultInjection;
+}
+
+/** Test-only fault injection for the system tests (server/http/fault-injection.ts, test/system/crash-and-drain.test.ts).
+ * FAULT_INJECT=`crash-after-commit:<operationId>` SIGKILLs the process right after that operation's business transaction
+ * commits and before its response is written. Never honoured when NODE_ENV=production. */
+export interface FaultInjection {
+  crashAfterCommit: string | undefined;
+  /** FAULT_INJECT is set but NODE_ENV=production: the server warns at start that it is ignored. */
+  ignoredInProduction: boolean;
+}
+
+export function parseFaultInjection(env: NodeJS.ProcessEnv): FaultInjection {
+  const raw = env.FAULT_INJECT;
+  if (!raw) return { crashAfterCommit: undefined, ignoredInProduction: false };
+  if (env.NODE_ENV === "production") return { crashAfterCommit: undefined, ignoredInProduction: true };
+  const match = /^crash-after-commit:([A-Za-z0-9_]+)$/.exec(raw);
+  if (!match) throw new Error(`FAULT_INJECT must be crash-after-commit:<operationId>, got "${raw}"`);
+  return { crashAfterCommit: match[1], ignoredInProduction: false };
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
@@ -110,5 +131,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: int(env, "COMPILE_TIMEOUT_MS", 15_000, 1),
       workerMemoryMb: int(env, "COMPILE_WORKER_MEMORY_MB", 512, 16),
     },
+    faultInjection: parseFaultInjection(env),
   };
 }

@@ -6,8 +6,7 @@ import { createApp } from "./app.ts";
 import { loadConfig } from "./config.ts";
 import { parseDatabaseUrl } from "./db/database-url.ts";
 import { openDatabase } from "./db/open-database.ts";
-import { closeCompiler } from "./domain/contracts/compile-solidity.ts";
-import { faultInjectionActive } from "./http/fault-injection.ts";
+import { closeCompiler, configureCompiler } from "./domain/contracts/compile-solidity.ts";
 import { purgeExpiredIdempotencyRecords } from "./idempotency/idempotency-store.ts";
 import { createLogger } from "./logger.ts";
 import { createRateLimiter } from "./rate-limit/rate-limiter.ts";
@@ -15,9 +14,12 @@ import { startScheduler } from "./scheduler/in-process-scheduler.ts";
 
 const config = loadConfig();
 const logger = createLogger(config.logLevel);
+configureCompiler(config.compile);
 const target = parseDatabaseUrl(config.databaseUrl);
 const dataDir = target.kind === "pglite" && target.dataDir ? target.dataDir.replace(/\/pglite\/?$/, "") : "./.data";
 const admin = resolveAdminToken(config, dataDir);
+// Read before it is overwritten: the banner says where a token not given in ADMIN_TOKEN is kept.
+const adminTokenFromEnv = config.adminToken !== undefined;
 config.adminToken = admin.token;
 
 const db = await openDatabase({ url: config.databaseUrl, poolSize: config.databasePoolSize, timeouts: config.database });
@@ -26,8 +28,9 @@ const rateLimiter = createRateLimiter({ ...config.rateLimit, redisUrl: config.re
 await rateLimiter.ready().catch((err) => logger.warn({ err: err.message }, "rate limit store not reachable yet"));
 const { app, health, inFlight } = createApp({ config, db, logger, rateLimiter });
 
-if (faultInjectionActive()) logger.warn({ faultInject: process.env.FAULT_INJECT }, "test-only fault injection is active");
-else if (process.env.FAULT_INJECT) logger.warn("FAULT_INJECT is ignored when NODE_ENV=production");
+const { crashAfterCommit, ignoredInProduction } = config.faultInjection;
+if (crashAfterCommit) logger.warn({ faultInject: `crash-after-commit:${crashAfterCommit}` }, "test-only fault injection is active");
+else if (ignoredInProduction) logger.warn("FAULT_INJECT is ignored when NODE_ENV=production");
 
 const server: Server = app.listen(config.port, config.host, () => {
   const url = `http://localhost:${config.port}`;
@@ -36,7 +39,7 @@ const server: Server = app.listen(config.port, config.host, () => {
   if (cluster.isWorker) return;
   console.log(`\nCoinplane is running at ${url}  (database: ${db.target.label})`);
   if (admin.generated) console.log(`Admin token (shown once, stored in ${dataDir}/admin-token): ${admin.token}`);
-  else if (!process.env.ADMIN_TOKEN) console.log(`Admin token: stored in ${dataDir}/admin-token`);
+  else if (!adminTokenFromEnv) console.log(`Admin token: stored in ${dataDir}/admin-token`);
   console.log(
     `Create a key: ADMIN_TOKEN=… npm run cli -- keys create --org org_demo --env sandbox --scopes wallets:write,payments:write\n`,
   );

@@ -43,10 +43,11 @@ export interface IdempotencyClaim {
   fingerprint: string;
 }
 
-/** What the request answers. `body` is serialised once: the same bytes are sent and stored. */
+/** What the request answers. `body` is serialised once: the same bytes are sent and stored. Typed per operation by
+ * `OperationOutcome<"operationId">` (server/spec/operation-types.ts) where a route or domain function decides it. */
 export interface Outcome {
   status: number;
-  body: unknown;
+  body?: unknown;
   headers?: Record<string, string>;
 }
 
@@ -62,22 +63,22 @@ export interface SentResponse {
 /** A rendered error, in the surface's shape (server/middleware/error-handler.ts renders it). */
 export type ErrorRenderer = (error: ServiceError) => { contentType: string; body: unknown };
 
-export interface ProviderStep<R> {
+export interface ProviderStep<R, O extends Outcome = Outcome> {
   readonly kind: "provider-step";
   /** The provider call, outside any transaction. Forward the idempotency key of the intent it acts on. */
   call(): Promise<R>;
   /** Second transaction: records the result; returns the answer. */
-  onResult(uow: UnitOfWork, result: R): Promise<Outcome>;
+  onResult(uow: UnitOfWork, result: R): Promise<O>;
   /** Second transaction when the call failed: compensate the intent (the error is then answered and stored). */
   onFailure?(uow: UnitOfWork, error: unknown): Promise<void>;
 }
 
 /** A provider step whose result type only its own callbacks know (what a write's work may return). */
 // biome-ignore lint/suspicious/noExplicitAny: the result type is private to the step; the unit of work only passes it on
-export type PendingProviderStep = ProviderStep<any>;
+export type PendingProviderStep<O extends Outcome = Outcome> = ProviderStep<any, O>;
 
 /** Ends the first transaction with the intent committed; `step` runs the provider call and the second transaction. */
-export function afterProviderCall<R>(step: Omit<ProviderStep<R>, "kind">): ProviderStep<R> {
+export function afterProviderCall<R, O extends Outcome = Outcome>(step: Omit<ProviderStep<R, O>, "kind">): ProviderStep<R, O> {
   return { kind: "provider-step", ...step };
 }
 

@@ -9,7 +9,7 @@ import { crashAfterCommitIfInjected } from "./fault-injection.ts";
 
 export interface UnitOfWorkDeps {
   db: Database;
-  config: Pick<Config, "idempotencyTtlHours" | "idempotencyLockSeconds">;
+  config: Pick<Config, "idempotencyTtlHours" | "idempotencyLockSeconds" | "faultInjection">;
 }
 
 export async function respondWithUnitOfWork(
@@ -29,7 +29,7 @@ export async function respondWithUnitOfWork(
     work,
   );
   if (sent.replayed) res.setHeader("Idempotent-Replayed", "true");
-  else crashAfterCommitIfInjected(req.ctx.operation?.operationId);
+  else crashAfterCommitIfInjected(deps.config.faultInjection, req.ctx.operation?.operationId);
   for (const [name, value] of Object.entries(sent.headers)) res.setHeader(name, value);
   // The stored bytes as they were first sent (validated then); no parse and re-serialise on the replay path.
   res.status(sent.status).type(sent.contentType).send(sent.body);

@@ -4,7 +4,7 @@ import type { Config } from "../config.ts";
 import type { Environment } from "../context.ts";
 import type { Queryable } from "../db/kysely.ts";
 import { precompiled } from "../db/precompiled-query.ts";
-import { isDatabaseUnavailable } from "../errors/database-errors.ts";
+import { isDatabaseUnavailable } from "../errors/classify-failure.ts";
 import { ServiceError } from "../errors/service-error.ts";
 import { clientAddress } from "../rate-limit/client-address.ts";
 import type { AuthFailureLimiter } from "../rate-limit/rate-limiter.ts";
@@ -52,7 +52,7 @@ export function authenticate(
         }
         return next();
       }
-      if (QUERY_CREDENTIALS.some((name) => name in (req.query as Record<string, unknown>))) {
+      if (QUERY_CREDENTIALS.some((name) => Object.hasOwn(req.query, name))) {
         throw new ServiceError("UNAUTHORIZED", "API keys are accepted only in the Authorization header");
       }
       const key = bearer(req.get("authorization"));

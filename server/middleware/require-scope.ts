@@ -14,7 +14,8 @@ export function requireScope(): RequestHandler {
     if (operation.sandboxOnly && auth.environment !== "sandbox") {
       return next(new ServiceError("FORBIDDEN", "This endpoint is sandbox-only; use a sandbox API key"));
     }
-    const bodyOrg = (req.body as { organizationId?: unknown } | undefined)?.organizationId;
+    const body: unknown = req.body;
+    const bodyOrg = typeof body === "object" && body !== null && "organizationId" in body ? body.organizationId : undefined;
     if (bodyOrg !== undefined && bodyOrg !== auth.organizationId) {
       return next(new ServiceError("FORBIDDEN", "organizationId does not match the API key's organization"));
     }

@@ -11,9 +11,9 @@ import {
   http,
   type PublicClient,
 } from "viem";
+import { ChainReadError } from "./capabilities/treasury.ts";
 import type { ProviderAdapter } from "./provider-adapter.ts";
 import { parseObjectConfig } from "./simulators/config.ts";
-import { ChainReadError } from "./treasury-capabilities.ts";
 
 const DEFAULT_TIMEOUT_MS = 5_000;
 const CHAIN = /^[a-z][a-z0-9_]{1,31}$/;

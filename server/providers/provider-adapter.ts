@@ -1,5 +1,6 @@
 // The provider interface every adapter (sandbox simulator or live integration) implements, per category.
-import type { ComplianceSubject } from "../domain/compliance/types.ts";
+import type { ComplianceSubject } from "./capabilities/compliance-subject.ts";
+import type { ProviderCapabilities } from "./capabilities/provider-capabilities.ts";
 
 export const PROVIDER_CATEGORIES = [
   "bank_transfer",
@@ -45,12 +46,6 @@ export interface ProviderOperationDef {
   execute: (ctx: OperationContext) => Promise<unknown>;
 }
 
-/** Category-specific capabilities the domain endpoints use (bank transfers, custody, card issuing, chain reads,
- * reserve sources). Empty here: each category's module adds its member by declaration merging, e.g.
- * `declare module "../provider-adapter.ts" { interface ProviderCapabilities { bankTransfers: BankTransferApi } }`. */
-// biome-ignore lint/suspicious/noEmptyInterface: augmented per category
-export interface ProviderCapabilities {}
-
 export interface ProviderAdapter {
   slug: string;
   category: ProviderCategory;
@@ -58,6 +53,7 @@ export interface ProviderAdapter {
   simulator: boolean;
   /** Operations callable through providers/invoke. */
   operations: Record<string, ProviderOperationDef>;
+  /** The category-specific APIs the domain endpoints use (capabilities/provider-capabilities.ts). */
   capabilities?: Partial<ProviderCapabilities>;
   /** Throws ProviderConfigError when a connection's config is unusable. */
   parseConfig(config: unknown): Record<string, unknown>;

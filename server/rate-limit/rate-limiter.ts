@@ -2,8 +2,8 @@
 // (server/rate-limit/sliding-window.ts): at most the limit in any interval of the window's length. In-memory by
 // default; Redis (REDIS_URL) shares them across instances.
 import { Redis } from "ioredis";
+import { withIoTimeout } from "../lib/with-io-timeout.ts";
 import { type Budget, type BudgetState, memorySlidingWindow, redisSlidingWindow, type SlidingWindowStore } from "./sliding-window.ts";
-import { withIoTimeout } from "./with-io-timeout.ts";
 
 export interface RateLimitDecision {
   allowed: boolean;

@@ -1,15 +1,13 @@
-import type { HandlerTable } from "./handler.ts";
+import { type Routes, route } from "./route.ts";
 
 export interface HealthState {
   draining: boolean;
 }
 
-export function healthHandlers(state: HealthState): HandlerTable {
-  return {
-    getHealth(_req, res) {
-      res.json({ status: "ok" });
-    },
-    async getReadiness(_req, res, deps) {
+export function healthRoutes(state: HealthState): Routes {
+  return [
+    route("getHealth", () => ({ status: 200, body: { status: "ok" } })),
+    route("getReadiness", async ({ deps }) => {
       let database: "ok" | "error" = "ok";
       try {
         // Its own bound (READINESS_TIMEOUT_MS, default 2 s): a partitioned database answers 503 here, not a hang.
@@ -18,9 +16,10 @@ export function healthHandlers(state: HealthState): HandlerTable {
         database = "error";
       }
       const ready = database === "ok" && !state.draining;
-      res
-        .status(ready ? 200 : 503)
-        .json({ status: state.draining ? "draining" : ready ? "ready" : "not_ready", checks: { database, spec: "ok" } });
-    },
-  };
+      const status = state.draining ? "draining" : ready ? "ready" : "not_ready";
+      return ready
+        ? { status: 200, body: { status: "ready", checks: { database, spec: "ok" } } }
+        : { status: 503, body: { status, checks: { database, spec: "ok" } } };
+    }),
+  ];
 }

@@ -1,7 +1,5 @@
-// Sandbox API (v1): wallets, payments, balances. Thin: read the request, call one domain function, respond.
+// Sandbox API (v1): wallets, payments, balances. Thin: read the request, call one domain function, answer.
 import { getBalances } from "../domain/balances/get-balances.ts";
-import type { Chain } from "../domain/chains/addresses.ts";
-import type { Stablecoin } from "../domain/money/assets.ts";
 import { createPayment } from "../domain/payments/create-payment.ts";
 import { getPayment } from "../domain/payments/get-payment.ts";
 import { listPayments } from "../domain/payments/list-payments.ts";
@@ -9,65 +7,45 @@ import { createWallet } from "../domain/wallets/create-wallet.ts";
 import { getWallet } from "../domain/wallets/get-wallet.ts";
 import { getWalletBalance } from "../domain/wallets/get-wallet-balance.ts";
 import { listWallets } from "../domain/wallets/list-wallets.ts";
-import type { components } from "../generated/openapi.ts";
-import { respondWithUnitOfWork } from "../http/respond-with-unit-of-work.ts";
-import { authOf, type HandlerTable, intQuery, param } from "./handler.ts";
+import { type Routes, route } from "./route.ts";
 
-export const v1Handlers: HandlerTable = {
-  async createWallet(req, res, deps) {
-    const body = req.body as components["schemas"]["CreateWalletRequest"];
-    const auth = authOf(req);
-    await respondWithUnitOfWork(req, res, deps, async (uow) => ({
-      status: 201,
-      body: await createWallet({ uow, auth, chain: body.chain as Chain, label: body.label }),
-    }));
-  },
-  async listWallets(req, res, deps) {
-    res.json(
-      await listWallets({
-        db: deps.db.kysely,
-        auth: authOf(req),
-        limit: intQuery(req, "limit", 100),
-        offset: intQuery(req, "offset", 0),
-      }),
-    );
-  },
-  async getWallet(req, res, deps) {
-    res.json(await getWallet({ db: deps.db.kysely, auth: authOf(req), id: param(req, "id") }));
-  },
-  async getWalletBalance(req, res, deps) {
-    res.json(await getWalletBalance({ db: deps.db.kysely, auth: authOf(req), id: param(req, "id") }));
-  },
-  async createPayment(req, res, deps) {
-    const body = req.body as components["schemas"]["CreatePaymentRequest"];
-    const auth = authOf(req);
-    await respondWithUnitOfWork(req, res, deps, async (uow) => ({
+export const v1Routes: Routes = [
+  route("createWallet", ({ body, auth, respond }) =>
+    respond(async (uow) => ({ status: 201, body: await createWallet({ uow, auth, chain: body.chain, label: body.label }) })),
+  ),
+  route("listWallets", async ({ query, auth, deps }) => ({
+    status: 200,
+    body: await listWallets({ db: deps.db.kysely, auth, limit: query.limit ?? 100, offset: query.offset ?? 0 }),
+  })),
+  route("getWallet", async ({ path, auth, deps }) => ({
+    status: 200,
+    body: await getWallet({ db: deps.db.kysely, auth, id: path.id }),
+  })),
+  route("getWalletBalance", async ({ path, auth, deps }) => ({
+    status: 200,
+    body: await getWalletBalance({ db: deps.db.kysely, auth, id: path.id }),
+  })),
+  route("createPayment", ({ body, auth, respond }) =>
+    respond(async (uow) => ({
       status: 201,
       body: await createPayment({
         uow,
         auth,
         amount: body.amount,
-        stablecoin: body.stablecoin as Stablecoin,
+        stablecoin: body.stablecoin,
         toAddress: body.toAddress,
-        chain: body.chain as Chain,
+        chain: body.chain,
         metadata: body.metadata,
       }),
-    }));
-  },
-  async listPayments(req, res, deps) {
-    res.json(
-      await listPayments({
-        db: deps.db.kysely,
-        auth: authOf(req),
-        limit: intQuery(req, "limit", 10),
-        offset: intQuery(req, "offset", 0),
-      }),
-    );
-  },
-  async getPayment(req, res, deps) {
-    res.json(await getPayment({ db: deps.db.kysely, auth: authOf(req), id: param(req, "id") }));
-  },
-  async getBalances(req, res, deps) {
-    res.json(await getBalances({ db: deps.db.kysely, auth: authOf(req) }));
-  },
-};
+    })),
+  ),
+  route("listPayments", async ({ query, auth, deps }) => ({
+    status: 200,
+    body: await listPayments({ db: deps.db.kysely, auth, limit: query.limit ?? 10, offset: query.offset ?? 0 }),
+  })),
+  route("getPayment", async ({ path, auth, deps }) => ({
+    status: 200,
+    body: await getPayment({ db: deps.db.kysely, auth, id: path.id }),
+  })),
+  route("getBalances", async ({ auth, deps }) => ({ status: 200, body: await getBalances({ db: deps.db.kysely, auth }) })),
+];

@@ -1,5 +1,6 @@
 // An index of the spec's operations, so middleware can ask "which operation is this request, what does it need?"
 import type { OpenApiDocument } from "./load-spec.ts";
+import { deref } from "./resolve-ref.ts";
 
 export type Surface = "v1" | "v2" | "metric" | "admin" | "health";
 export type Security = "apiKey" | "schedulerSecret" | "adminToken" | "none";
@@ -18,6 +19,8 @@ export interface Operation {
   sandboxOnly: boolean;
   /** The 503 codes the operation documents (its 503 response's example names), e.g. STORAGE_UNAVAILABLE. */
   unavailableCodes: string[];
+  /** Query parameters of type integer: they arrive as text and reach the handler as numbers. */
+  integerQuery: string[];
 }
 
 export type OperationMatch =
@@ -55,7 +58,7 @@ function securityOf(op: Record<string, unknown>, doc: OpenApiDocument): { securi
 function idempotencyOf(op: Record<string, unknown>, doc: OpenApiDocument): IdempotencyRule {
   const params = (op.parameters ?? []) as Array<Record<string, unknown>>;
   for (const raw of params) {
-    const param = resolveRef(raw, doc);
+    const param = deref(doc, raw);
     if (param.in === "header" && String(param.name).toLowerCase() === "idempotency-key") {
       return param.required ? "required" : "optional";
     }
@@ -63,19 +66,22 @@ function idempotencyOf(op: Record<string, unknown>, doc: OpenApiDocument): Idemp
   return "none";
 }
 
+function integerQueryOf(item: Record<string, unknown>, op: Record<string, unknown>, doc: OpenApiDocument): string[] {
+  const declared = [
+    ...((item.parameters ?? []) as Array<Record<string, unknown>>),
+    ...((op.parameters ?? []) as Array<Record<string, unknown>>),
+  ];
+  return declared
+    .map((raw) => deref(doc, raw))
+    .filter((p) => p.in === "query" && deref(doc, p.schema).type === "integer")
+    .map((p) => String(p.name));
+}
+
 function unavailableCodesOf(op: Record<string, unknown>, doc: OpenApiDocument): string[] {
   const raw = (op.responses as Record<string, Record<string, unknown>> | undefined)?.["503"];
   if (!raw) return [];
-  const content = (resolveRef(raw, doc).content ?? {}) as Record<string, { examples?: Record<string, unknown> }>;
+  const content = (deref(doc, raw).content ?? {}) as Record<string, { examples?: Record<string, unknown> }>;
   return Object.values(content).flatMap((media) => Object.keys(media.examples ?? {}));
-}
-
-function resolveRef(value: Record<string, unknown>, doc: OpenApiDocument): Record<string, unknown> {
-  const ref = value.$ref;
-  if (typeof ref !== "string" || !ref.startsWith("#/")) return value;
-  let node: unknown = doc;
-  for (const part of ref.slice(2).split("/")) node = (node as Record<string, unknown>)[part.replace(/~1/g, "/").replace(/~0/g, "~")];
-  return node as Record<string, unknown>;
 }
 
 function decodeParam(raw: string): string | null {
@@ -89,6 +95,7 @@ function decodeParam(raw: string): string | null {
 
 export class OperationIndex {
   private readonly entries: PathEntry[];
+  private readonly byTemplate = new Map<string, Map<string, Operation>>();
   readonly all: Operation[] = [];
 
   constructor(doc: OpenApiDocument) {
@@ -112,10 +119,12 @@ export class OperationIndex {
           idempotency: idempotencyOf(op, doc),
           sandboxOnly: surface === "v1",
           unavailableCodes: unavailableCodesOf(op, doc),
+          integerQuery: integerQueryOf(item as Record<string, unknown>, op, doc),
         };
         operations.set(operation.method, operation);
         this.all.push(operation);
       }
+      this.byTemplate.set(template, operations);
       return { template, regex: new RegExp(`^${pattern}/?$`), paramNames, operations };
     });
     // Literal segments win over parameters: /cards/issue before /cards/{cardId}.
@@ -138,6 +147,11 @@ export class OperationIndex {
       return { kind: "found", operation, params };
     }
     return { kind: "not_found", surface };
+  }
+
+  /** The operation of a spec path template (as the validator reports its match) and method; HEAD is not one. */
+  byRoute(template: string, method: string): Operation | undefined {
+    return this.byTemplate.get(template)?.get(method);
   }
 
   byId(operationId: string): Operation | undefined {

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AuthContext } from "../../server/context.ts";
 import { type Database, openDatabase } from "../../server/db/open-database.ts";
-import { resolveProvider } from "../../server/providers/resolve-provider.ts";
+import { resolveProvider } from "../../server/domain/providers/resolve-provider.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database.ts";
 
 let testDb: TestDatabase;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isValidAddress, toChecksumAddress } from "../../server/domain/chains/addresses.ts";
+import { isValidAddress } from "../../server/domain/chains/addresses.ts";
+import { toChecksumAddress } from "../../server/lib/chains/evm-address.ts";
 import { api, startTestServer, type TestServer } from "../helpers/test-server.ts";
 
 let server: TestServer;

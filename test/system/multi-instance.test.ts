@@ -53,7 +53,7 @@ beforeAll(async () => {
   direct = new pg.Client({ connectionString: fixture.db.url });
   await direct.connect();
   // No warm-up: the first request of a route compiles its validators and stalls the event loop; the bursts below must
-  // still see a healthy Redis as healthy (server/rate-limit/with-io-timeout.ts), not 503 RATE_LIMIT_UNAVAILABLE.
+  // still see a healthy Redis as healthy (server/lib/with-io-timeout.ts), not 503 RATE_LIMIT_UNAVAILABLE.
 }, 180_000);
 
 afterAll(async () => {

@@ -1,6 +1,7 @@
 import { base58 } from "@scure/base";
 import { describe, expect, it } from "vitest";
-import { CHAINS, generateAddress, isValidAddress, mockTxHash, toChecksumAddress } from "../../server/domain/chains/addresses.ts";
+import { CHAINS, generateAddress, isValidAddress, mockTxHash } from "../../server/domain/chains/addresses.ts";
+import { toChecksumAddress } from "../../server/lib/chains/evm-address.ts";
 
 // The test vectors of EIP-55 (https://eips.ethereum.org/EIPS/eip-55): each is its own checksummed form.
 const EIP55_VECTORS = [

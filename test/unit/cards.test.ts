@@ -5,7 +5,7 @@ import { type AuthorizationFacts, decideAuthorization } from "../../server/domai
 import { isTransientConflict } from "../../server/domain/cards/is-transient-conflict.ts";
 import { validateCardLimits } from "../../server/domain/cards/validate-card-limits.ts";
 import { ServiceError } from "../../server/errors/service-error.ts";
-import { type CardIssuerContext, CardIssuerError } from "../../server/providers/card-issuer.ts";
+import { type CardIssuerContext, CardIssuerError } from "../../server/providers/capabilities/card-issuing.ts";
 import { ProviderExecutionError } from "../../server/providers/provider-adapter.ts";
 import { cardIssuanceSimulator, simulatedCardIssuer } from "../../server/providers/simulators/card-issuance-simulator.ts";
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { matchSanctions } from "../../server/domain/compliance/match-sanctions.ts";
-import { jurisdictionMatches, normalizeAddress, normalizeName } from "../../server/domain/compliance/normalize.ts";
-import { SANDBOX_SCREENING_LIST } from "../../server/domain/compliance/sandbox-list.ts";
 import type { ComplianceSubject } from "../../server/domain/compliance/types.ts";
+import { jurisdictionMatches, normalizeAddress, normalizeName } from "../../server/lib/compliance/normalize.ts";
+import { SANDBOX_SCREENING_LIST } from "../../server/lib/compliance/sandbox-screening-list.ts";
 
 const EVM_A = "0x7F367cC41522cE07553e823bf3be79A889DEbe1B";
 const EVM_B = "0x8589427373D6D84E98730D7795D8f6f8731FDA16";

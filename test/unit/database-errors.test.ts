@@ -1,6 +1,6 @@
 // isDatabaseUnavailable: the shapes a lost or unreachable PostgreSQL takes, seen through pg, Prisma and its adapter.
 import { describe, expect, it } from "vitest";
-import { isDatabaseUnavailable } from "../../server/errors/database-errors.ts";
+import { isDatabaseUnavailable } from "../../server/errors/classify-failure.ts";
 
 describe("isDatabaseUnavailable", () => {
   it.each([

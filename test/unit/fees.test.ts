@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { Chain } from "../../server/domain/chains/addresses.ts";
 import { ASSET_DECIMALS, type Stablecoin } from "../../server/domain/money/assets.ts";
-import { formatMinor, parseDecimalToMinor } from "../../server/domain/money/minor-units.ts";
 import { FEE_DECIMALS, sandboxFeeMicros } from "../../server/domain/payments/fees.ts";
+import { formatMinor, parseDecimalToMinor } from "../../server/lib/money/minor-units.ts";
 
 const fee = (chain: Chain, amount: string, asset: Stablecoin) => {
   const decimals = ASSET_DECIMALS[asset];

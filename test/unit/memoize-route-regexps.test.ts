@@ -2,14 +2,14 @@
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 import { memoizeRouteRegexps } from "../../server/middleware/memoize-route-regexps.ts";
-import { openapiValidator } from "../../server/middleware/openapi-validator.ts";
+import { openapiValidation } from "../../server/middleware/openapi-validator.ts";
 import { loadSpec } from "../../server/spec/load-spec.ts";
 
 const validatorRequire = createRequire(createRequire(import.meta.url).resolve("express-openapi-validator"));
 
 describe("memoizeRouteRegexps", () => {
   it("is installed by the app's validator middleware (the per-request route lookup must hit the memo)", () => {
-    openapiValidator(loadSpec(), false);
+    openapiValidation(loadSpec(), false);
     const { pathToRegexp } = validatorRequire("path-to-regexp");
     const route = "/api/v2/agent/cards/:cardId";
     expect(pathToRegexp(route, {})).toBe(pathToRegexp(route, {}));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatMinor, parseDecimalToMinor, rescaleMinor } from "../../server/domain/money/minor-units.ts";
+import { formatMinor, parseDecimalToMinor, rescaleMinor } from "../../server/lib/money/minor-units.ts";
 
 describe("parseDecimalToMinor", () => {
   it.each([

@@ -3,7 +3,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { IoTimeoutError, withIoTimeout } from "../../server/rate-limit/with-io-timeout.ts";
+import { IoTimeoutError, withIoTimeout } from "../../server/lib/with-io-timeout.ts";
 
 let peer: ChildProcess;
 let port: number;

@@ -2685,7 +2685,8 @@ export interface components {
             output: components["schemas"]["SimulateOutput"];
         };
         /**
-         * @description EVM address, `0x` + 40 hex digits (all lower case, all upper case, or the EIP-55 mixed-case checksum).
+         * @description EVM address, `0x` + 40 hex digits: all lower case, all upper case, or the EIP-55 mixed-case checksum. A mixed-case
+         *     address that fails its checksum is refused where the address is used (the field's description says with which error).
          * @example 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed
          */
         EvmAddress: string;
@@ -3278,7 +3279,10 @@ export interface components {
          * @description Account identified by IBAN (SEPA, and SWIFT beneficiaries in IBAN countries).
          */
         IbanAccount: {
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "iban";
             /**
              * @description ISO 13616 IBAN, upper case, without spaces; the mod-97 check digits are verified.
@@ -3297,7 +3301,10 @@ export interface components {
          * @description US account for `ach` and `wire`.
          */
         AbaAccount: {
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "aba";
             /**
              * @description Nine-digit ABA routing transit number; the check digit is verified.
@@ -3322,7 +3329,10 @@ export interface components {
          * @description UK account for Faster Payments (`fps`).
          */
         SortCodeAccount: {
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "sort_code";
             /**
              * @description Six-digit sort code without dashes.
@@ -3342,7 +3352,10 @@ export interface components {
          * @description Account outside the IBAN system reached over SWIFT (correspondent banking).
          */
         SwiftAccount: {
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "swift";
             bic: components["schemas"]["Bic"];
             /** @example 5012345678 */
@@ -3855,7 +3868,11 @@ export interface components {
             approvalRequestId: components["schemas"]["ApprovalRequestId"];
             organizationId?: components["schemas"]["OrganizationId"];
         };
-        /** @description Exactly one of the two shapes. */
+        /**
+         * @description Exactly one of the two shapes. They share no tag property, so the shape is told by the members present: `label`,
+         *     `chain` and `type` make shape 1, `custodyWalletId` and `approvalRequestId` make shape 2 (a shape refuses members
+         *     it does not list, so a body matches one shape at most; none → 400 `VALIDATION_ERROR`).
+         */
         CustodyWalletRequest: components["schemas"]["RequestCustodyWallet"] | components["schemas"]["ActivateCustodyWallet"];
         /**
          * @description State of a custody wallet.
@@ -3990,7 +4007,12 @@ export interface components {
             expectedVersion: number;
             organizationId?: components["schemas"]["OrganizationId"];
         };
-        /** @description Exactly one of the three shapes. */
+        /**
+         * @description Exactly one of the three shapes. They share no tag property, so the shape is told by the members present:
+         *     `walletId`, `destination`, `asset` and `amountMinor` make shape 1, `custodyTransferId` with `approvalRequestId` makes
+         *     shape 2, `custodyTransferId` with `expectedVersion` makes shape 3 (a shape refuses members it does not list, so a body
+         *     matches one shape at most; none → 400 `VALIDATION_ERROR`).
+         */
         CustodyTransferRequest: components["schemas"]["RequestCustodyTransfer"] | components["schemas"]["SubmitCustodyTransfer"] | components["schemas"]["AdvanceCustodyTransfer"];
         /**
          * @description The custody provider's own transfer id (a UUID for most providers; `sim_…` for the simulator).
@@ -4073,7 +4095,11 @@ export interface components {
             operatorJurisdiction?: components["schemas"]["CountryCode"];
             organizationId?: components["schemas"]["OrganizationId"];
         };
-        /** @description Exactly one of the two shapes. */
+        /**
+         * @description Exactly one of the two shapes. They share no tag property, so the shape is told by the member present:
+         *     `custodyTransferId` makes shape 1, `transferId` makes shape 2 (a shape refuses members it does not list; none or both
+         *     → 400 `VALIDATION_ERROR`).
+         */
         CustodyTransferStatusRequest: components["schemas"]["CustodyTransferById"] | components["schemas"]["CustodyTransferByProviderId"];
         /**
          * @description Issuer of the organization: one token contract on one chain with its authorised signers, registered by the launch
@@ -4082,13 +4108,6 @@ export interface components {
          * @example iss_3Fq8Wd2Lx9Np4Rt7Kb1Vz
          */
         IssuerId: string;
-        /**
-         * @description EVM address, `0x` + 40 hex digits: all lower case, all upper case, or the EIP-55 mixed-case checksum. A mixed-case
-         *     address that fails its checksum is refused where the address is used (`contractAddress` of status and stress test:
-         *     400 `VALIDATION_ERROR`; `signerAddress`, `to`, `from` of mint and burn: 422 `PRECHECK_FAILED`).
-         * @example 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed
-         */
-        "EvmAddress-2": string;
         /**
          * @description Free-text reason recorded with the request and shown to the approver.
          * @example Reserve top-up settled 2026-11-21, custodian statement 4471.
@@ -4099,10 +4118,10 @@ export interface components {
             issuerId: components["schemas"]["IssuerId"];
             /** @description Amount to mint, in the token's minor units (6 decimals for the `fiat_backed_stablecoin` template). Zero → 422 `PRECHECK_FAILED`. */
             amountMinor: components["schemas"]["AmountMinor"];
-            /** @description Address that will sign the mint once approved; it must be one of the issuer's `signers` (else 422 `PRECHECK_FAILED`). */
-            signerAddress: components["schemas"]["EvmAddress-2"];
+            /** @description Address that will sign the mint once approved; it must be one of the issuer's `signers` and pass the EIP-55 checksum when mixed-case (else 422 `PRECHECK_FAILED`). */
+            signerAddress: components["schemas"]["EvmAddress"];
             /** @description Recipient of the minted tokens. Invalid for the chain (the zero address, the token contract itself, a failing EIP-55 checksum) → 422 `PRECHECK_FAILED`. */
-            to: components["schemas"]["EvmAddress-2"];
+            to: components["schemas"]["EvmAddress"];
             reason?: components["schemas"]["Reason"];
             organizationId?: components["schemas"]["OrganizationId"];
         };
@@ -4173,14 +4192,14 @@ export interface components {
              * @example sandbox
              */
             chain: string;
-            contractAddress: components["schemas"]["EvmAddress-2"];
+            contractAddress: components["schemas"]["EvmAddress"];
             /**
              * @description The issuer's token symbol.
              * @example CPUSD
              */
             asset: string;
             amountMinor: components["schemas"]["AmountMinor"];
-            signerAddress: components["schemas"]["EvmAddress-2"];
+            signerAddress: components["schemas"]["EvmAddress"];
             /**
              * @description Mint recipient (EIP-55); `null` on a burn.
              * @example 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed
@@ -4213,10 +4232,10 @@ export interface components {
             issuerId: components["schemas"]["IssuerId"];
             /** @description Amount to burn, in the token's minor units. Zero, or more than the on-chain balance of `from` (read through the chain reader) → 422 `PRECHECK_FAILED`. */
             amountMinor: components["schemas"]["AmountMinor"];
-            /** @description Address that will sign the burn once approved; it must be one of the issuer's `signers` (else 422 `PRECHECK_FAILED`). */
-            signerAddress: components["schemas"]["EvmAddress-2"];
+            /** @description Address that will sign the burn once approved; it must be one of the issuer's `signers` and pass the EIP-55 checksum when mixed-case (else 422 `PRECHECK_FAILED`). */
+            signerAddress: components["schemas"]["EvmAddress"];
             /** @description Holder whose tokens are burned (usually the issuer's redemption address). Invalid for the chain (the zero address, the token contract itself, a failing EIP-55 checksum) → 422 `PRECHECK_FAILED`. */
-            from: components["schemas"]["EvmAddress-2"];
+            from: components["schemas"]["EvmAddress"];
             reason?: components["schemas"]["Reason"];
             organizationId?: components["schemas"]["OrganizationId"];
         };
@@ -4241,8 +4260,8 @@ export interface components {
          */
         TokenSymbol: string;
         TreasuryStatusRequest: {
-            /** @description The ERC-20 token contract. No ERC-20 at this address (no code, or `totalSupply()`/`decimals()` fail) → 404 `NOT_FOUND`. Magic value on the sandbox chain: `0x000000000000000000000000000000000000dEaD` makes the sandbox reader fail like an unreachable node (503 `SOURCE_NOT_AVAILABLE`). */
-            contractAddress: components["schemas"]["EvmAddress-2"];
+            /** @description The ERC-20 token contract. A mixed-case address failing its EIP-55 checksum → 400 `VALIDATION_ERROR`. No ERC-20 at this address (no code, or `totalSupply()`/`decimals()` fail) → 404 `NOT_FOUND`. Magic value on the sandbox chain: `0x000000000000000000000000000000000000dEaD` makes the sandbox reader fail like an unreachable node (503 `SOURCE_NOT_AVAILABLE`). */
+            contractAddress: components["schemas"]["EvmAddress"];
             chain?: components["schemas"]["TreasuryChain"];
             /** @description Expected token symbol, used to label the result. When omitted, the contract's `symbol()` is read. */
             asset?: components["schemas"]["TokenSymbol"];
@@ -4287,7 +4306,7 @@ export interface components {
             source: components["schemas"]["SourceLabel"] | null;
         };
         TreasuryStatus: {
-            contractAddress: components["schemas"]["EvmAddress-2"];
+            contractAddress: components["schemas"]["EvmAddress"];
             chain: components["schemas"]["TreasuryChain"];
             /**
              * @description `asset` from the request, else the contract's `symbol()` as read on chain.
@@ -4353,8 +4372,8 @@ export interface components {
             horizonDays: number;
         };
         StressTestRequest: {
-            /** @description The ERC-20 token contract. No ERC-20 at this address, or a total supply of zero → 422 `PRECHECK_FAILED`. */
-            contractAddress: components["schemas"]["EvmAddress-2"];
+            /** @description The ERC-20 token contract. A mixed-case address failing its EIP-55 checksum → 400 `VALIDATION_ERROR`. No ERC-20 at this address, or a total supply of zero → 422 `PRECHECK_FAILED`. */
+            contractAddress: components["schemas"]["EvmAddress"];
             chain?: components["schemas"]["TreasuryChain"];
             /** @description Expected token symbol. When given, it must equal the contract's `symbol()` (else 422 `PRECHECK_FAILED`). */
             asset?: components["schemas"]["TokenSymbol"];
@@ -4435,7 +4454,7 @@ export interface components {
             shortfallMinor: components["schemas"]["AmountMinor"];
         };
         StressTestResult: {
-            contractAddress: components["schemas"]["EvmAddress-2"];
+            contractAddress: components["schemas"]["EvmAddress"];
             chain: components["schemas"]["TreasuryChain"];
             /**
              * @description `asset` from the request, else the contract's `symbol()` as read on chain.

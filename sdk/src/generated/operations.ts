@@ -14,7 +14,11 @@ export const operationTable = {
       "offset"
     ],
     "pagination": {
-      "kind": "offset"
+      "kind": "offset",
+      "items": "data",
+      "offsetParam": "offset",
+      "limitParam": "limit",
+      "total": "count"
     }
   },
   "createWallet": {
@@ -59,7 +63,11 @@ export const operationTable = {
       "offset"
     ],
     "pagination": {
-      "kind": "offset"
+      "kind": "offset",
+      "items": "data",
+      "offsetParam": "offset",
+      "limitParam": "limit",
+      "total": "count"
     }
   },
   "createPayment": {
@@ -431,7 +439,11 @@ export const operationTable = {
       "offset"
     ],
     "pagination": {
-      "kind": "offset"
+      "kind": "offset",
+      "items": "data",
+      "offsetParam": "offset",
+      "limitParam": "limit",
+      "total": "count"
     }
   },
   "getIssuanceRequest": {
@@ -487,7 +499,11 @@ export const operationTable = {
     ],
     "pagination": {
       "kind": "cursor",
-      "param": "startingAfter"
+      "param": "startingAfter",
+      "items": "data",
+      "nextCursor": "nextCursor",
+      "limitParam": "limit",
+      "hasMore": "hasMore"
     }
   },
   "fundCard": {

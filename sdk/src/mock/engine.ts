@@ -314,26 +314,34 @@ export class MockEngine {
     // Lists of resources the mock creates are served from its state; other lists keep their example.
     if (!itemSchema || !schema?.creatable || hasPathParams) return envelope;
     const items = [...(this.state.get(itemSchema)?.values() ?? [])].reverse().map((s) => clone(s.value));
-    const limitParam = op.params.find((p) => p.name === "limit");
-    const limit = Number(url.searchParams.get("limit") ?? limitParam?.schema.default ?? items.length);
     const pagination = op.list?.pagination;
-    if (pagination?.kind === "offset") {
-      const offset = Number(url.searchParams.get("offset") ?? 0);
-      envelope.data = items.slice(offset, offset + limit);
-      if ("count" in envelope) envelope.count = items.length;
-      if ("limit" in envelope) envelope.limit = limit;
-      if ("offset" in envelope) envelope.offset = offset;
-    } else if (pagination?.kind === "cursor") {
+    if (!pagination) return envelope;
+    const setIfPresent = (field: string | undefined, value: unknown) => {
+      if (field !== undefined && field in envelope) envelope[field] = value;
+    };
+    if (pagination.kind === "none") {
+      envelope[pagination.items] = items;
+      setIfPresent(pagination.total, items.length);
+      return envelope;
+    }
+    const limitParam = op.params.find((p) => p.name === pagination.limitParam);
+    const limit = Number((limitParam && url.searchParams.get(limitParam.name)) ?? limitParam?.schema.default ?? items.length);
+    if (pagination.kind === "offset") {
+      const offset = Number(url.searchParams.get(pagination.offsetParam) ?? 0);
+      envelope[pagination.items] = items.slice(offset, offset + limit);
+      setIfPresent(pagination.total, items.length);
+      // The page's echo of its size and position (v1 lists carry both under the parameters' names).
+      setIfPresent(pagination.limitParam, limit);
+      setIfPresent(pagination.offsetParam, offset);
+    } else {
       const cursor = url.searchParams.get(pagination.param);
       const idField = schema.idField ?? "id";
       const start = cursor ? items.findIndex((i) => i[idField] === cursor) + 1 : 0;
       const page = items.slice(start, start + limit);
-      envelope.data = page;
-      envelope.hasMore = start + limit < items.length;
-      envelope.nextCursor = envelope.hasMore ? (page[page.length - 1]?.[idField] ?? null) : null;
-    } else {
-      envelope.data = items;
-      if ("count" in envelope) envelope.count = items.length;
+      const hasMore = start + limit < items.length;
+      envelope[pagination.items] = page;
+      if (pagination.hasMore !== undefined) envelope[pagination.hasMore] = hasMore;
+      envelope[pagination.nextCursor] = hasMore ? (page[page.length - 1]?.[idField] ?? null) : null;
     }
     return envelope;
   }

@@ -49,9 +49,15 @@ export interface MockOperationSpec {
   responses: MockResponseSpec[];
   /** The component schema a success response returns, and the request fields copied into it. */
   resource?: { schema: string; echo: Record<string, MockJsonSchema> };
-  /** A `{ data: [...] }` list: the item schema and the pagination style. */
-  list?: { itemSchema: string | null; pagination: { kind: "offset" } | { kind: "cursor"; param: string } | null };
+  /** A list operation (its `x-pagination`): the item schema, and how it pages (`none`: the whole list at once). */
+  list?: { itemSchema: string | null; pagination: MockPagination };
 }
+
+/** A list's `x-pagination` as generated: parameter names (`param` is the cursor parameter) and response field names. */
+export type MockPagination =
+  | { kind: "offset"; items: string; offsetParam: string; limitParam?: string; total?: string }
+  | { kind: "cursor"; items: string; param: string; nextCursor: string; limitParam?: string; hasMore?: string }
+  | { kind: "none"; items: string; total?: string };
 
 export interface MockSchemaSpec {
   /** The property that identifies a resource of this schema (`id`, `cardId`, …). */

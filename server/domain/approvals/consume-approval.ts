@@ -1,10 +1,9 @@
-import { hasScope } from "../../auth/api-keys.ts";
 import type { AuthContext } from "../../context.ts";
 import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import { recordActivity } from "../activity/record-activity.ts";
-import { type ApprovalDto, approvalStatusOf, toApprovalDto } from "./approval-dto.ts";
-import { canonicalApprovalPayload } from "./approval-payload.ts";
+import { type ApprovalDto, toApprovalDto } from "./approval-dto.ts";
+import { useRefusal } from "./approval-rules.ts";
 import { findApprovalRequest } from "./find-approval-request.ts";
 
 export interface ConsumeApprovalOptions {
@@ -17,8 +16,6 @@ export interface ConsumeApprovalOptions {
   payload: unknown;
 }
 
-const forbidden = (message: string) => new ServiceError("FORBIDDEN", message);
-
 /**
  * Uses an approved approval request exactly once, inside the caller's unit of work (roll it back and the approval stays
  * unused). 404 when it is not the key's organization's and environment's; 403 when it is not approved (pending,
@@ -28,19 +25,9 @@ const forbidden = (message: string) => new ServiceError("FORBIDDEN", message);
 export async function consumeApproval(uow: UnitOfWork, options: ConsumeApprovalOptions): Promise<ApprovalDto> {
   const { auth, approvalRequestId, action, payload } = options;
   const row = await findApprovalRequest(uow.tx, auth, approvalRequestId);
-  if (!hasScope(auth.scopes, row.scope)) {
-    throw forbidden(`This API key lacks the scope ${row.scope} required to use approval request ${row.id}`);
-  }
-  if (row.consumedAt !== null) throw forbidden(`Approval request ${row.id} was already used; an approval is single-use`);
   const now = uow.now;
-  const status = approvalStatusOf(row, now);
-  if (status === "pending") throw forbidden(`Approval request ${row.id} is still pending; another actor must approve it first`);
-  if (status === "rejected") throw forbidden(`Approval request ${row.id} was rejected`);
-  if (status === "expired") throw forbidden(`Approval request ${row.id} expired at ${row.expiresAt.toISOString()}`);
-  if (row.action !== action) throw forbidden(`Approval request ${row.id} was approved for another operation (${row.action})`);
-  if (canonicalApprovalPayload(payload).hash !== row.payloadHash) {
-    throw forbidden(`Approval request ${row.id} was approved for another payload; the request must match the approved one exactly`);
-  }
+  const refusal = useRefusal(row, auth, action, payload, now);
+  if (refusal) throw refusal;
   const updated = await uow.tx
     .updateTable("ApprovalRequest")
     .set({ consumedAt: now, version: row.version + 1, updatedAt: now })

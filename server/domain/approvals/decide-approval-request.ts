@@ -1,9 +1,9 @@
-import { hasScope } from "../../auth/api-keys.ts";
 import type { AuthContext } from "../../context.ts";
 import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import { recordActivity } from "../activity/record-activity.ts";
-import { type ApprovalDto, approvalStatusOf, toApprovalDto } from "./approval-dto.ts";
+import { type ApprovalDto, toApprovalDto } from "./approval-dto.ts";
+import { decisionRefusal } from "./approval-rules.ts";
 import { findApprovalRequest } from "./find-approval-request.ts";
 
 export interface DecideApprovalRequestOptions {
@@ -21,25 +21,10 @@ export interface DecideApprovalRequestOptions {
  */
 export async function decideApprovalRequest(uow: UnitOfWork, options: DecideApprovalRequestOptions): Promise<ApprovalDto> {
   const { auth, approvalRequestId, decision, reason, expectedVersion } = options;
-  const verb = decision === "approved" ? "approve" : "reject";
   const row = await findApprovalRequest(uow.tx, auth, approvalRequestId);
-  if (!hasScope(auth.scopes, row.scope)) {
-    throw new ServiceError("FORBIDDEN", `This API key lacks the scope ${row.scope} required to ${verb} this approval request`);
-  }
-  if (row.requestedByActor === auth.actor) {
-    throw new ServiceError(
-      "FORBIDDEN",
-      `Four-eyes rule: the requester (actor ${auth.actor}) cannot ${verb} their own approval request; another actor of the organization must`,
-    );
-  }
   const now = uow.now;
-  const status = approvalStatusOf(row, now);
-  if (status !== "pending") {
-    throw new ServiceError("STATE_CONFLICT", `The approval request is ${status}; only a pending approval request can be decided`);
-  }
-  if (expectedVersion !== undefined && expectedVersion !== row.version) {
-    throw new ServiceError("STATE_CONFLICT", `expectedVersion ${expectedVersion} does not match the current version ${row.version}`);
-  }
+  const refusal = decisionRefusal(row, auth, decision, now, expectedVersion);
+  if (refusal) throw refusal;
   const updated = await uow.tx
     .updateTable("ApprovalRequest")
     .set({

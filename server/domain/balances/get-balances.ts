@@ -1,8 +1,9 @@
 import type { AuthContext } from "../../context.ts";
 import type { Queryable } from "../../db/kysely.ts";
+import { ownedBy } from "../../db/owned-by.ts";
 import type { components } from "../../generated/openapi.ts";
+import { formatMinor, numericToMinor } from "../../lib/money/minor-units.ts";
 import { USD_DECIMALS } from "../money/assets.ts";
-import { formatMinor, numericToMinor } from "../money/minor-units.ts";
 import { assetBalances } from "../wallets/wallet-dto.ts";
 
 /** Per-asset totals across the organization's sandbox wallets, summed in the database. */
@@ -16,8 +17,7 @@ export async function getBalances({
   const [counted, sums] = await Promise.all([
     db
       .selectFrom("Wallet")
-      .where("organizationId", "=", auth.organizationId)
-      .where("environment", "=", auth.environment)
+      .where(ownedBy(auth))
       .select((eb) => eb.fn.countAll<string>().as("count"))
       .executeTakeFirstOrThrow(),
     db

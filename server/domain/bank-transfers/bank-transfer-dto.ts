@@ -1,8 +1,8 @@
 import type { Selectable } from "kysely";
 import type { DB } from "../../db/kysely.ts";
 import type { components } from "../../generated/openapi.ts";
+import { numericToMinor } from "../../lib/money/minor-units.ts";
 import type { BankAccount } from "../../providers/capabilities/bank-transfers.ts";
-import { numericToMinor } from "../money/minor-units.ts";
 import { formatCurrencyAmount, maskAccountNumber } from "./bank-rails.ts";
 
 export type BankTransferRow = Selectable<DB["BankTransfer"]>;

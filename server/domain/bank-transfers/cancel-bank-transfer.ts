@@ -8,16 +8,17 @@ import type { AuthContext } from "../../context.ts";
 import { afterProviderCall, type ProviderStep, type UnitOfWork } from "../../db/unit-of-work.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
-import { type BankTransferRow, type StatusChange, toBankTransferDto } from "./bank-transfer-dto.ts";
-import { callBankProvider } from "./call-bank-provider.ts";
+import type { OperationOutcome } from "../../spec/operation-types.ts";
+import { connectProvider } from "../providers/connect-provider.ts";
+import { callProvider } from "../providers/provider-call.ts";
+import { type BankTransferRow, toBankTransferDto } from "./bank-transfer-dto.ts";
+import { isCancellableBankStatus } from "./bank-transfer-statuses.ts";
 import { findBankTransfer, lockBankTransfer } from "./find-bank-transfer.ts";
 import { knownTransfer } from "./get-bank-transfer-status.ts";
-import { resolveBankProvider } from "./resolve-bank-provider.ts";
-
-const CANCELLABLE = new Set(["pending", "processing"]);
+import { moveBankTransfer } from "./move-bank-transfer.ts";
 
 function assertCancellable(row: BankTransferRow): void {
-  if (!CANCELLABLE.has(row.status)) {
+  if (!isCancellableBankStatus(row.status)) {
     throw new ServiceError("STATE_CONFLICT", `The transfer is ${row.status}; only pending or processing transfers can be cancelled`);
   }
 }
@@ -26,28 +27,19 @@ export async function cancelBankTransfer(options: {
   uow: UnitOfWork;
   auth: AuthContext;
   request: components["schemas"]["BankTransferLookupRequest"];
-}): Promise<ProviderStep<void>> {
+}): Promise<ProviderStep<void, OperationOutcome<"cancelBankTransfer">>> {
   const { uow, auth, request } = options;
   const found = await findBankTransfer(uow.tx, auth, request);
-  const provider = await resolveBankProvider(uow.tx, auth);
+  const provider = await connectProvider(uow.tx, auth, "bank_transfer");
   assertCancellable(found);
   const now = uow.now;
   return afterProviderCall({
-    call: () => callBankProvider("cancel the transfer", () => provider.api.cancel({ config: provider.config, now }, knownTransfer(found))),
+    call: () =>
+      callProvider({ provider: "bank_transfer", what: "cancel the transfer" }, () =>
+        provider.api.cancel({ config: provider.config, now }, knownTransfer(found)),
+      ),
     async onResult(uow2) {
-      const cancel = (row: BankTransferRow) =>
-        uow2.tx
-          .updateTable("BankTransfer")
-          .set({
-            status: "cancelled",
-            statusHistory: JSON.stringify([...(row.statusHistory as StatusChange[]), { status: "cancelled", at: now.toISOString() }]),
-            version: row.version + 1,
-            updatedAt: now,
-          })
-          .where("id", "=", row.id)
-          .where("version", "=", row.version)
-          .returningAll()
-          .executeTakeFirst();
+      const cancel = (row: BankTransferRow) => moveBankTransfer(uow2.tx, row, "cancelled", now);
       let updated = await cancel(found);
       if (!updated) {
         // A status refresh moved the transfer after the first transaction read it.

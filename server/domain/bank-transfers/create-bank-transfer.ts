@@ -10,13 +10,14 @@ import { afterProviderCall, type ProviderStep, type UnitOfWork } from "../../db/
 import { ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
 import { newId } from "../../lib/ids.ts";
+import type { OperationOutcome } from "../../spec/operation-types.ts";
 import { recordActivity } from "../activity/record-activity.ts";
 import { enforceCompliance } from "../compliance/enforce-compliance.ts";
 import { formatUsd36, toUsdMinor36 } from "../compliance/usd-rates.ts";
+import { connectProvider, servedBy } from "../providers/connect-provider.ts";
+import { callProvider } from "../providers/provider-call.ts";
 import { validateBankOrder } from "./bank-rails.ts";
 import { type BankTransferRow, toBankTransferDto } from "./bank-transfer-dto.ts";
-import { callBankProvider } from "./call-bank-provider.ts";
-import { resolveBankProvider } from "./resolve-bank-provider.ts";
 
 type CreateRequest = components["schemas"]["CreateBankTransferRequest"];
 
@@ -27,7 +28,9 @@ export interface CreateBankTransferOptions {
   requestId: string;
 }
 
-export async function createBankTransfer(options: CreateBankTransferOptions): Promise<ProviderStep<{ providerTransferId: string }>> {
+export async function createBankTransfer(
+  options: CreateBankTransferOptions,
+): Promise<ProviderStep<{ providerTransferId: string }, OperationOutcome<"createBankTransfer">>> {
   const { uow, auth, request, requestId } = options;
   const { rail, amountMinor, errors } = validateBankOrder(request, {
     amount: "/body/amount",
@@ -40,7 +43,7 @@ export async function createBankTransfer(options: CreateBankTransferOptions): Pr
   if (errors.length > 0 || amountMinor === null) {
     throw new ServiceError("VALIDATION_ERROR", errors.map((e) => `${e.path} ${e.message}`).join("; "), { errors });
   }
-  const provider = await resolveBankProvider(uow.tx, auth);
+  const provider = await connectProvider(uow.tx, auth, "bank_transfer");
   await enforceCompliance({
     uow,
     auth,
@@ -63,6 +66,15 @@ export async function createBankTransfer(options: CreateBankTransferOptions): Pr
 
   const now = uow.now;
   const id = newId("bt");
+  // The order as the provider is asked to carry it, and as it is stored.
+  const order = {
+    currency: request.currency,
+    rail,
+    source: request.source,
+    destination: request.destination,
+    reference: request.reference ?? null,
+    purposeCode: request.purposeCode ?? null,
+  };
   // The intent, as the API shows it; nothing in this transaction reads it back, so it is written with the commit.
   const row: BankTransferRow = {
     id,
@@ -70,19 +82,12 @@ export async function createBankTransfer(options: CreateBankTransferOptions): Pr
     environment: auth.environment,
     status: "pending",
     amountMinor: amountMinor.toString(),
-    currency: request.currency,
-    rail,
-    source: request.source,
-    destination: request.destination,
-    reference: request.reference ?? null,
-    purposeCode: request.purposeCode ?? null,
+    ...order,
     jurisdiction: request.jurisdiction ?? [],
     operatorJurisdiction: request.operatorJurisdiction ?? null,
     senderJurisdiction: request.senderJurisdiction,
     receiverJurisdiction: request.receiverJurisdiction,
-    provider: provider.slug,
-    connectionId: provider.connectionId,
-    simulated: provider.simulated,
+    ...servedBy(provider),
     providerTransferId: null,
     providerReference: null,
     statusHistory: [{ status: "pending", at: now.toISOString() }],
@@ -101,20 +106,8 @@ export async function createBankTransfer(options: CreateBankTransferOptions): Pr
   return afterProviderCall({
     // The transfer id is the provider's idempotency key: a retried call never creates a second transfer there.
     call: () =>
-      callBankProvider("create the transfer", () =>
-        provider.api.create(
-          { config: provider.config, now },
-          {
-            idempotencyKey: id,
-            amount: request.amount,
-            currency: request.currency,
-            rail,
-            source: request.source,
-            destination: request.destination,
-            reference: request.reference ?? null,
-            purposeCode: request.purposeCode ?? null,
-          },
-        ),
+      callProvider({ provider: "bank_transfer", what: "create the transfer" }, () =>
+        provider.api.create({ config: provider.config, now }, { idempotencyKey: id, amount: request.amount, ...order }),
       ),
     async onResult(uow2, { providerTransferId }) {
       uow2.deferLater((db) => db.updateTable("BankTransfer").set({ providerTransferId, updatedAt: uow2.now }).where("id", "=", id));

@@ -1,24 +1,16 @@
 import type { AuthContext } from "../../context.ts";
 import type { Queryable, Tx } from "../../db/kysely.ts";
-import { notFound, ServiceError } from "../../errors/service-error.ts";
+import { findOwned } from "../../db/owned-by.ts";
+import { ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
 import type { BankTransferRow } from "./bank-transfer-dto.ts";
 
 type LookupRequest = components["schemas"]["BankTransferLookupRequest"];
 
-export const TERMINAL_BANK_STATUSES = new Set(["completed", "failed", "returned", "cancelled"]);
-
 /** The transfer of the key's organization and environment (404 otherwise), checked against the regime the caller names:
  * `senderJurisdiction` / `receiverJurisdiction` must be the transfer's (400 VALIDATION_ERROR). */
 export async function findBankTransfer(db: Queryable, auth: AuthContext, request: LookupRequest): Promise<BankTransferRow> {
-  const row = await db
-    .selectFrom("BankTransfer")
-    .selectAll()
-    .where("id", "=", request.transferId)
-    .where("organizationId", "=", auth.organizationId)
-    .where("environment", "=", auth.environment)
-    .executeTakeFirst();
-  if (!row) throw notFound("Bank transfer");
+  const row = await findOwned(db, "BankTransfer", request.transferId, auth, "Bank transfer");
   const errors = [];
   if (row.senderJurisdiction !== request.senderJurisdiction) {
     errors.push({ path: "/body/senderJurisdiction", message: `must be the transfer's senderJurisdiction (${row.senderJurisdiction})` });

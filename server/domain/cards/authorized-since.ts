@@ -1,5 +1,5 @@
 import type { Tx } from "../../db/kysely.ts";
-import { numericToMinor } from "../money/minor-units.ts";
+import { numericToMinor } from "../../lib/money/minor-units.ts";
 
 export const startOfUtcDay = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
 export const startOfUtcMonth = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));

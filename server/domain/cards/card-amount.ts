@@ -1,6 +1,6 @@
 import { ServiceError } from "../../errors/service-error.ts";
+import { formatMinor, numericToMinor, parseDecimalToMinor } from "../../lib/money/minor-units.ts";
 import { ASSET_DECIMALS, type Stablecoin } from "../money/assets.ts";
-import { formatMinor, numericToMinor, parseDecimalToMinor } from "../money/minor-units.ts";
 
 /** Parses an amount of the programme's funding asset into minor units; more decimals than the asset has → 422
  * CARD_REQUEST_REJECTED, and so is zero unless `allowZero`. */

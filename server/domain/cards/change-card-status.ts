@@ -1,22 +1,23 @@
 import type { AuthContext } from "../../context.ts";
 import type { PendingProviderStep, UnitOfWork } from "../../db/unit-of-work.ts";
 import { ServiceError } from "../../errors/service-error.ts";
-import type { CardIssuerFailure } from "../../providers/card-issuer.ts";
+import type { CardIssuerFailure } from "../../providers/capabilities/card-issuing.ts";
+import type { OperationOutcome } from "../../spec/operation-types.ts";
 import { recordActivity } from "../activity/record-activity.ts";
 import { enforceCompliance } from "../compliance/enforce-compliance.ts";
+import { connectProvider } from "../providers/connect-provider.ts";
+import { afterCardIssuerCall } from "./after-card-issuer-call.ts";
 import { bumpCardVersion, revertCardUpdate } from "./bump-card-version.ts";
-import { afterCardIssuerCall } from "./call-card-issuer.ts";
 import { cardComplianceSubject } from "./card-compliance-subject.ts";
 import { toCardDto } from "./card-dto.ts";
-import { CARD_TRANSITIONS, type CardStatusAction } from "./card-transitions.ts";
+import { type CardStatusAction, nextCardStatus } from "./card-transitions.ts";
 import { findCard } from "./find-card.ts";
 import { guardCardWrite } from "./guard-card-write.ts";
 import { readCardBalance } from "./read-card-balance.ts";
-import { issuerContextFor, resolveCardIssuer } from "./resolve-card-issuer.ts";
 
 const ACTIVITY: Record<CardStatusAction, string> = { freeze: "card.frozen", unfreeze: "card.unfrozen", deactivate: "card.deactivated" };
 
-/** Freeze, unfreeze or deactivate (see CARD_TRANSITIONS); anything else → 409 CARD_RECORD_CONFLICT. Unfreezing re-enables
+/** Freeze, unfreeze or deactivate (see nextCardStatus); anything else → 409 CARD_RECORD_CONFLICT. Unfreezing re-enables
  * spend, so it re-screens the cardholder and the programme's jurisdictions first; freezing and deactivating are
  * protective and never screened. Two transactions (see afterCardIssuerCall): the new status is written under the card's
  * lock, the issuer applies it, and a refusal puts the card back as it was. */
@@ -28,13 +29,13 @@ export async function changeCardStatus(options: {
   reason?: string;
   simulate?: CardIssuerFailure;
   requestId: string;
-}): Promise<PendingProviderStep> {
+}): Promise<PendingProviderStep<Extract<OperationOutcome<"freezeCard">, { status: 200 }>>> {
   const { uow, auth, cardId, action, reason, simulate, requestId } = options;
-  const issuer = await resolveCardIssuer({ db: uow.tx, auth, simulate, now: uow.now });
+  const issuer = await connectProvider(uow.tx, auth, "card_issuance", { now: uow.now });
   const card = await findCard(uow.tx, auth, cardId, { forUpdate: true });
-  const transition = CARD_TRANSITIONS[action];
+  const nextStatus = nextCardStatus(card.status, action);
   // Checked before screening, so a transition that cannot happen records no compliance decision.
-  if (!(transition.from as readonly string[]).includes(card.status)) {
+  if (nextStatus === null) {
     throw new ServiceError("CARD_RECORD_CONFLICT", `A ${card.status} card cannot be ${action === "unfreeze" ? "unfrozen" : `${action}d`}`, {
       extensions: { currentStatus: card.status },
     });
@@ -47,15 +48,15 @@ export async function changeCardStatus(options: {
       requestId,
     });
   }
-  const updated = await bumpCardVersion(uow, card, { status: transition.to, statusReason: reason ?? null });
+  const updated = await bumpCardVersion(uow, card, { status: nextStatus, statusReason: reason ?? null });
   const balance = await guardCardWrite("record", () => readCardBalance(uow.tx, auth, cardId));
   const body = toCardDto(updated, card.programme.fundingAsset, balance);
 
   return afterCardIssuerCall({
     call: () =>
-      issuer.api.setCardStatus(issuerContextFor(issuer, `${cardId}:${requestId}`), {
+      issuer.api.setCardStatus(issuer.context({ simulate, idempotencyKey: `${cardId}:${requestId}` }), {
         reference: card.providerReference,
-        status: transition.to,
+        status: nextStatus,
       }),
     async confirm(uow2) {
       recordActivity(uow2, {

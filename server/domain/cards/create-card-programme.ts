@@ -1,20 +1,22 @@
 import type { AuthContext } from "../../context.ts";
+import { ownedBy } from "../../db/owned-by.ts";
 import type { PendingProviderStep, UnitOfWork } from "../../db/unit-of-work.ts";
-import { isUniqueViolation } from "../../errors/database-errors.ts";
+import { isUniqueViolation } from "../../errors/classify-failure.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
 import { newId } from "../../lib/ids.ts";
-import type { CardIssuerFailure } from "../../providers/card-issuer.ts";
+import type { CardIssuerFailure } from "../../providers/capabilities/card-issuing.ts";
+import type { OperationOutcome } from "../../spec/operation-types.ts";
 import { recordActivity } from "../activity/record-activity.ts";
 import { enforceCompliance } from "../compliance/enforce-compliance.ts";
 import { ASSET_DECIMALS, type Stablecoin } from "../money/assets.ts";
-import { afterCardIssuerCall } from "./call-card-issuer.ts";
+import { connectProvider } from "../providers/connect-provider.ts";
+import { afterCardIssuerCall } from "./after-card-issuer-call.ts";
 import { programmeFundingAccount, SANDBOX_TEST_FUNDS_ACCOUNT } from "./card-accounts.ts";
 import { cardComplianceSubject } from "./card-compliance-subject.ts";
 import { toCardProgrammeDto } from "./card-programme-dto.ts";
 import { guardCardWrite } from "./guard-card-write.ts";
 import { deleteLedgerJournals, postLedgerJournal } from "./post-ledger-journal.ts";
-import { issuerContextFor, resolveCardIssuer } from "./resolve-card-issuer.ts";
 import { SANDBOX_PROGRAMME_FUNDS_UNITS } from "./sandbox-programme-funds.ts";
 
 type Request = components["schemas"]["CreateCardProgrammeRequest"];
@@ -31,9 +33,9 @@ export async function createCardProgramme(options: {
   request: Request;
   simulate?: CardIssuerFailure;
   requestId: string;
-}): Promise<PendingProviderStep> {
+}): Promise<PendingProviderStep<OperationOutcome<"createCardProgramme">>> {
   const { uow, auth, request, simulate, requestId } = options;
-  const issuer = await resolveCardIssuer({ db: uow.tx, auth, simulate, now: uow.now });
+  const issuer = await connectProvider(uow.tx, auth, "card_issuance", { now: uow.now });
   const subdivisions = request.jurisdictions.filter((j) => j.includes("-"));
   if (subdivisions.length > 0) {
     throw new ServiceError("CARD_REQUEST_REJECTED", `Programmes cover whole countries; not a country: ${subdivisions.join(", ")}`, {
@@ -44,8 +46,7 @@ export async function createCardProgramme(options: {
   const taken = await uow.tx
     .selectFrom("CardProgramme")
     .select("id")
-    .where("organizationId", "=", scope.organizationId)
-    .where("environment", "=", scope.environment)
+    .where(ownedBy(scope))
     .where("name", "=", request.name)
     .executeTakeFirst();
   if (taken) throw nameTaken(request.name);
@@ -71,7 +72,7 @@ export async function createCardProgramme(options: {
           fundingAsset: request.fundingAsset,
           fundingModel: request.fundingModel,
           status: "pending",
-          providerSlug: issuer.providerSlug,
+          providerSlug: issuer.slug,
           providerReference: "",
           connectionId: issuer.connectionId,
           simulated: issuer.simulated,
@@ -104,7 +105,7 @@ export async function createCardProgramme(options: {
   });
 
   return afterCardIssuerCall({
-    call: () => issuer.api.createProgramme(issuerContextFor(issuer, id), { programmeId: id, ...request }),
+    call: () => issuer.api.createProgramme(issuer.context({ simulate, idempotencyKey: id }), { programmeId: id, ...request }),
     async confirm(uow2, { reference }) {
       uow2.deferLater((db) =>
         db

@@ -1,5 +1,6 @@
 import type { AuthContext } from "../../context.ts";
 import type { Queryable } from "../../db/kysely.ts";
+import { ownedBy } from "../../db/owned-by.ts";
 import { notFound } from "../../errors/service-error.ts";
 import type { CardAuthorizationRow } from "./card-rows.ts";
 
@@ -15,8 +16,7 @@ export async function findCardAuthorization(
     .selectAll()
     .where("id", "=", authorizationId)
     .where("cardId", "=", cardId)
-    .where("organizationId", "=", auth.organizationId)
-    .where("environment", "=", auth.environment)
+    .where(ownedBy(auth))
     .executeTakeFirst();
   if (!authorization) throw notFound("Card authorization");
   return authorization;

@@ -3,11 +3,13 @@ import type { PendingProviderStep, UnitOfWork } from "../../db/unit-of-work.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
 import { newId } from "../../lib/ids.ts";
-import type { CardIssuerFailure } from "../../providers/card-issuer.ts";
+import type { CardIssuerFailure } from "../../providers/capabilities/card-issuing.ts";
+import type { OperationOutcome } from "../../spec/operation-types.ts";
 import { recordActivity } from "../activity/record-activity.ts";
 import { enforceCompliance } from "../compliance/enforce-compliance.ts";
+import { connectProvider } from "../providers/connect-provider.ts";
+import { afterCardIssuerCall } from "./after-card-issuer-call.ts";
 import { bumpCardVersion, revertCardUpdate } from "./bump-card-version.ts";
-import { afterCardIssuerCall } from "./call-card-issuer.ts";
 import { cardAvailableAccount, programmeFundingAccount } from "./card-accounts.ts";
 import { formatCardAmount, parseCardAmount } from "./card-amount.ts";
 import { cardComplianceSubject } from "./card-compliance-subject.ts";
@@ -19,7 +21,6 @@ import { lockProgramme } from "./lock-programme.ts";
 import { deleteLedgerJournals, postLedgerJournal } from "./post-ledger-journal.ts";
 import { readSpendableBalance } from "./read-account-balances.ts";
 import { readCardBalance } from "./read-card-balance.ts";
-import { issuerContextFor, resolveCardIssuer } from "./resolve-card-issuer.ts";
 
 type Request = components["schemas"]["FundCardRequest"];
 type Result = components["schemas"]["FundCardResult"];
@@ -37,9 +38,9 @@ export async function fundCard(options: {
   request: Request;
   simulate?: CardIssuerFailure;
   requestId: string;
-}): Promise<PendingProviderStep> {
+}): Promise<PendingProviderStep<OperationOutcome<"fundCard">>> {
   const { uow, auth, cardId, request, simulate, requestId } = options;
-  const issuer = await resolveCardIssuer({ db: uow.tx, auth, simulate, now: uow.now });
+  const issuer = await connectProvider(uow.tx, auth, "card_issuance", { now: uow.now });
   const found = await findCard(uow.tx, auth, cardId);
   const { programme } = found;
   if (request.asset !== programme.fundingAsset) {
@@ -116,7 +117,7 @@ export async function fundCard(options: {
 
   return afterCardIssuerCall({
     call: () =>
-      issuer.api.fundCard(issuerContextFor(issuer, transactionId), {
+      issuer.api.fundCard(issuer.context({ simulate, idempotencyKey: transactionId }), {
         reference: card.providerReference,
         amount: request.amount,
         asset: request.asset,

@@ -1,21 +1,23 @@
 import type { AuthContext } from "../../context.ts";
+import { findOwned, ownedBy } from "../../db/owned-by.ts";
 import type { PendingProviderStep, UnitOfWork } from "../../db/unit-of-work.ts";
-import { isUniqueViolation } from "../../errors/database-errors.ts";
+import { isUniqueViolation } from "../../errors/classify-failure.ts";
 import { notFound, ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
 import { newId } from "../../lib/ids.ts";
-import type { CardIssuerFailure } from "../../providers/card-issuer.ts";
+import type { CardIssuerFailure } from "../../providers/capabilities/card-issuing.ts";
+import type { OperationOutcome } from "../../spec/operation-types.ts";
 import { recordActivity } from "../activity/record-activity.ts";
 import { enforceCompliance } from "../compliance/enforce-compliance.ts";
-import { afterCardIssuerCall } from "./call-card-issuer.ts";
+import { connectProvider } from "../providers/connect-provider.ts";
+import { afterCardIssuerCall } from "./after-card-issuer-call.ts";
 import { cardComplianceSubject } from "./card-compliance-subject.ts";
 import { toCardDto } from "./card-dto.ts";
 import type { CardholderRow } from "./card-rows.ts";
 import { guardCardWrite } from "./guard-card-write.ts";
-import { issuerContextFor, resolveCardIssuer } from "./resolve-card-issuer.ts";
+import type { IssueCardRequest } from "./issue-card-request.ts";
 import { validateCardLimits } from "./validate-card-limits.ts";
 
-type Request = components["schemas"]["IssueCardRequest"];
 type NewCardholder = components["schemas"]["Cardholder"];
 
 /** Countries whose issuers need a billing state or province. */
@@ -34,34 +36,27 @@ const emailTaken = (email: string) =>
 export async function issueCard(options: {
   uow: UnitOfWork;
   auth: AuthContext;
-  request: Request;
+  /** Tagged at the HTTP edge (issueCardRequest). */
+  request: IssueCardRequest;
   simulate?: CardIssuerFailure;
   requestId: string;
-}): Promise<PendingProviderStep> {
+}): Promise<PendingProviderStep<OperationOutcome<"issueCard">>> {
   const { uow, auth, request, simulate, requestId } = options;
-  const issuer = await resolveCardIssuer({ db: uow.tx, auth, simulate, now: uow.now });
+  const issuer = await connectProvider(uow.tx, auth, "card_issuance", { now: uow.now });
   const scope = { organizationId: auth.organizationId, environment: auth.environment };
   const programme = await uow.tx
     .selectFrom("CardProgramme")
     .selectAll()
     .where("id", "=", request.programmeId)
-    .where("organizationId", "=", scope.organizationId)
-    .where("environment", "=", scope.environment)
+    .where(ownedBy(scope))
     .where("status", "=", "active")
     .executeTakeFirst();
   if (!programme) throw notFound("Card programme");
 
   let existing: CardholderRow | undefined;
   let created: NewCardholder | null = null;
-  if ("cardholderId" in request) {
-    existing = await uow.tx
-      .selectFrom("Cardholder")
-      .selectAll()
-      .where("id", "=", request.cardholderId)
-      .where("organizationId", "=", scope.organizationId)
-      .where("environment", "=", scope.environment)
-      .executeTakeFirst();
-    if (!existing) throw notFound("Cardholder");
+  if (request.kind === "existing-cardholder") {
+    existing = await findOwned(uow.tx, "Cardholder", request.cardholderId, scope, "Cardholder");
   } else {
     created = request.cardholder;
   }
@@ -88,8 +83,7 @@ export async function issueCard(options: {
     const sameEmail = await uow.tx
       .selectFrom("Cardholder")
       .select("id")
-      .where("organizationId", "=", scope.organizationId)
-      .where("environment", "=", scope.environment)
+      .where(ownedBy(scope))
       .where("email", "=", created.email)
       .executeTakeFirst();
     if (sameEmail) throw emailTaken(created.email);
@@ -158,7 +152,7 @@ export async function issueCard(options: {
 
   return afterCardIssuerCall({
     call: () =>
-      issuer.api.issueCard(issuerContextFor(issuer, cardId), {
+      issuer.api.issueCard(issuer.context({ simulate, idempotencyKey: cardId }), {
         cardId,
         programmeReference: programme.providerReference,
         network: programme.network,

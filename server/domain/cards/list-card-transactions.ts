@@ -2,11 +2,11 @@ import type { AuthContext } from "../../context.ts";
 import type { Queryable } from "../../db/kysely.ts";
 import { validationError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
-import type { CardIssuerFailure } from "../../providers/card-issuer.ts";
-import { callCardIssuer } from "./call-card-issuer.ts";
+import type { CardIssuerFailure } from "../../providers/capabilities/card-issuing.ts";
+import { connectProvider } from "../providers/connect-provider.ts";
+import { callProvider } from "../providers/provider-call.ts";
 import { toCardTransactionDto } from "./card-transaction-dto.ts";
 import { findCard } from "./find-card.ts";
-import { resolveCardIssuer } from "./resolve-card-issuer.ts";
 
 type Page = components["schemas"]["CardTransactionList"];
 
@@ -20,7 +20,7 @@ export async function listCardTransactions(options: {
   simulate?: CardIssuerFailure;
 }): Promise<Page> {
   const { db, auth, cardId, limit, startingAfter, simulate } = options;
-  const issuer = await resolveCardIssuer({ db, auth, simulate });
+  const issuer = await connectProvider(db, auth, "card_issuance");
   const card = await findCard(db, auth, cardId);
   let before: string | undefined;
   if (startingAfter !== undefined) {
@@ -33,7 +33,9 @@ export async function listCardTransactions(options: {
     if (!cursor) throw validationError("/query/startingAfter", "is not a transaction of this card");
     before = cursor.seq;
   }
-  await callCardIssuer(() => issuer.api.retrieveCard(issuer.ctx, { reference: card.providerReference }));
+  await callProvider({ provider: "card_issuance" }, () =>
+    issuer.api.retrieveCard(issuer.context({ simulate }), { reference: card.providerReference }),
+  );
   let query = db.selectFrom("CardTransaction").selectAll().where("cardId", "=", card.id);
   if (before !== undefined) query = query.where("seq", "<", before);
   const rows = await query

@@ -1,5 +1,6 @@
 import type { AuthContext } from "../../context.ts";
 import type { Tx } from "../../db/kysely.ts";
+import { ownedBy } from "../../db/owned-by.ts";
 import { notFound } from "../../errors/service-error.ts";
 import type { CardRow } from "./card-rows.ts";
 import { guardCardWrite } from "./guard-card-write.ts";
@@ -9,14 +10,7 @@ import { guardCardWrite } from "./guard-card-write.ts";
  * cannot change underneath the write. Lock order across the card endpoints: programme first, then card. */
 export async function lockCard(tx: Tx, auth: AuthContext, cardId: string): Promise<CardRow> {
   const card = await guardCardWrite("record", () =>
-    tx
-      .selectFrom("Card")
-      .selectAll()
-      .where("id", "=", cardId)
-      .where("organizationId", "=", auth.organizationId)
-      .where("environment", "=", auth.environment)
-      .forUpdate()
-      .executeTakeFirst(),
+    tx.selectFrom("Card").selectAll().where("id", "=", cardId).where(ownedBy(auth)).forUpdate().executeTakeFirst(),
   );
   if (!card) throw notFound("Card");
   return card;

@@ -1,9 +1,11 @@
 import type { AuthContext } from "../../context.ts";
 import type { PendingProviderStep, UnitOfWork } from "../../db/unit-of-work.ts";
 import { ServiceError } from "../../errors/service-error.ts";
-import type { CardIssuerFailure } from "../../providers/card-issuer.ts";
+import type { CardIssuerFailure } from "../../providers/capabilities/card-issuing.ts";
+import type { OperationOutcome } from "../../spec/operation-types.ts";
 import { recordActivity } from "../activity/record-activity.ts";
-import { afterCardIssuerCall } from "./call-card-issuer.ts";
+import { connectProvider } from "../providers/connect-provider.ts";
+import { afterCardIssuerCall } from "./after-card-issuer-call.ts";
 import { formatCardAmount, parseCardAmount } from "./card-amount.ts";
 import { heldMinor, toCardAuthorizationDto } from "./card-authorization-dto.ts";
 import type { CardTransactionRow } from "./card-rows.ts";
@@ -14,7 +16,6 @@ import { deleteLedgerJournals } from "./post-ledger-journal.ts";
 import { readCardBalance } from "./read-card-balance.ts";
 import { recordHoldMovement } from "./record-hold-movement.ts";
 import { requireTestHelperAccess } from "./require-test-helper-access.ts";
-import { issuerContextFor, resolveCardIssuer } from "./resolve-card-issuer.ts";
 import { revertAuthorizationUpdate, updateAuthorization } from "./update-authorization.ts";
 
 /** Sandbox test helpers on a pending authorization: `capture` settles `amount` (default: the whole hold) and closes it,
@@ -31,9 +32,9 @@ export async function settleAuthorization(options: {
   action: "capture" | "reverse";
   amount?: string;
   simulate?: CardIssuerFailure;
-}): Promise<PendingProviderStep> {
+}): Promise<PendingProviderStep<Extract<OperationOutcome<"captureCardAuthorization">, { status: 200 }>>> {
   const { uow, auth, cardId, authorizationId, action, amount, simulate } = options;
-  const issuer = await resolveCardIssuer({ db: uow.tx, auth, simulate, now: uow.now });
+  const issuer = await connectProvider(uow.tx, auth, "card_issuance", { now: uow.now });
   requireTestHelperAccess(auth);
   // The card's lock serializes every write of its authorizations.
   const card = await findCard(uow.tx, auth, cardId, { forUpdate: true });
@@ -82,7 +83,7 @@ export async function settleAuthorization(options: {
   return afterCardIssuerCall({
     call: () => {
       const call = { reference: card.providerReference, authorizationId, amount };
-      const ctx = issuerContextFor(issuer, createdIds[0] ?? authorizationId);
+      const ctx = issuer.context({ simulate, idempotencyKey: createdIds[0] ?? authorizationId });
       return action === "capture" ? issuer.api.capture(ctx, call) : issuer.api.reverse(ctx, call);
     },
     async confirm(uow2) {

@@ -2,10 +2,12 @@ import type { AuthContext } from "../../context.ts";
 import type { PendingProviderStep, UnitOfWork } from "../../db/unit-of-work.ts";
 import type { components } from "../../generated/openapi.ts";
 import { newId } from "../../lib/ids.ts";
-import type { CardIssuerFailure } from "../../providers/card-issuer.ts";
+import type { CardIssuerFailure } from "../../providers/capabilities/card-issuing.ts";
+import type { OperationOutcome } from "../../spec/operation-types.ts";
 import { recordActivity } from "../activity/record-activity.ts";
+import { connectProvider } from "../providers/connect-provider.ts";
+import { afterCardIssuerCall } from "./after-card-issuer-call.ts";
 import { authorizedSince } from "./authorized-since.ts";
-import { afterCardIssuerCall } from "./call-card-issuer.ts";
 import { cardAvailableAccount, cardPendingAccount, programmeFundingAccount } from "./card-accounts.ts";
 import { parseCardAmount } from "./card-amount.ts";
 import { toCardAuthorizationDto } from "./card-authorization-dto.ts";
@@ -18,7 +20,6 @@ import { deleteLedgerJournals, postLedgerJournal } from "./post-ledger-journal.t
 import { readSpendableBalance } from "./read-account-balances.ts";
 import { readCardBalance } from "./read-card-balance.ts";
 import { requireTestHelperAccess } from "./require-test-helper-access.ts";
-import { issuerContextFor, resolveCardIssuer } from "./resolve-card-issuer.ts";
 import { storedLimits, validateCardLimits } from "./validate-card-limits.ts";
 
 type Request = components["schemas"]["SimulateAuthorizationRequest"];
@@ -35,9 +36,9 @@ export async function simulateAuthorization(options: {
   cardId: string;
   request: Request;
   simulate?: CardIssuerFailure;
-}): Promise<PendingProviderStep> {
+}): Promise<PendingProviderStep<OperationOutcome<"simulateCardAuthorization">>> {
   const { uow, auth, cardId, request, simulate } = options;
-  const issuer = await resolveCardIssuer({ db: uow.tx, auth, simulate, now: uow.now });
+  const issuer = await connectProvider(uow.tx, auth, "card_issuance", { now: uow.now });
   requireTestHelperAccess(auth);
   // Read unlocked first to learn the programme: its lock (just in time) comes before the card's.
   const { programme } = await findCard(uow.tx, auth, cardId);
@@ -64,7 +65,12 @@ export async function simulateAuthorization(options: {
     authorizedThisMonthMinor: windows.month,
     fundsMinor: funds,
   });
-  const merchantColumns = {
+  // The attempt as both rows record it: the authorization and its `authorization` transaction.
+  const attempt = {
+    status: declineReason ? "declined" : "pending",
+    declineReason,
+    asset,
+    amountMinor: amountMinor.toString(),
     merchantName: merchant.name,
     merchantCategory: merchant.categoryCode,
     merchantCity: merchant.city ?? null,
@@ -78,11 +84,7 @@ export async function simulateAuthorization(options: {
         ...scope,
         cardId,
         programmeId: programme.id,
-        status: declineReason ? "declined" : "pending",
-        declineReason,
-        asset,
-        amountMinor: amountMinor.toString(),
-        ...merchantColumns,
+        ...attempt,
         createdAt: now,
         updatedAt: now,
       })
@@ -98,11 +100,7 @@ export async function simulateAuthorization(options: {
         cardId,
         authorizationId: authorization.id,
         type: "authorization",
-        status: declineReason ? "declined" : "pending",
-        declineReason,
-        asset,
-        amountMinor: amountMinor.toString(),
-        ...merchantColumns,
+        ...attempt,
         createdAt: now,
       })
       .returningAll()
@@ -123,7 +121,7 @@ export async function simulateAuthorization(options: {
 
   return afterCardIssuerCall({
     call: () =>
-      issuer.api.authorize(issuerContextFor(issuer, authorization.id), {
+      issuer.api.authorize(issuer.context({ simulate, idempotencyKey: authorization.id }), {
         reference: card.providerReference,
         amount: request.amount,
         merchantCategory: merchant.categoryCode,

@@ -1,17 +1,18 @@
 import type { AuthContext } from "../../context.ts";
 import type { PendingProviderStep, UnitOfWork } from "../../db/unit-of-work.ts";
 import { ServiceError } from "../../errors/service-error.ts";
-import type { CardIssuerFailure } from "../../providers/card-issuer.ts";
+import type { CardIssuerFailure } from "../../providers/capabilities/card-issuing.ts";
+import type { OperationOutcome } from "../../spec/operation-types.ts";
 import { recordActivity } from "../activity/record-activity.ts";
 import { enforceCompliance } from "../compliance/enforce-compliance.ts";
+import { connectProvider } from "../providers/connect-provider.ts";
+import { afterCardIssuerCall } from "./after-card-issuer-call.ts";
 import { bumpCardVersion, revertCardUpdate } from "./bump-card-version.ts";
-import { afterCardIssuerCall } from "./call-card-issuer.ts";
 import { cardComplianceSubject } from "./card-compliance-subject.ts";
 import { toCardDto } from "./card-dto.ts";
 import { findCard } from "./find-card.ts";
 import { guardCardWrite } from "./guard-card-write.ts";
 import { readCardBalance } from "./read-card-balance.ts";
-import { issuerContextFor, resolveCardIssuer } from "./resolve-card-issuer.ts";
 import { type CardLimits, validateCardLimits } from "./validate-card-limits.ts";
 
 /** Replaces a card's limits as a whole; they apply from the next authorization. Two transactions (see
@@ -24,9 +25,9 @@ export async function updateCardLimits(options: {
   limits: CardLimits;
   simulate?: CardIssuerFailure;
   requestId: string;
-}): Promise<PendingProviderStep> {
+}): Promise<PendingProviderStep<OperationOutcome<"updateCardLimits">>> {
   const { uow, auth, cardId, limits, simulate, requestId } = options;
-  const issuer = await resolveCardIssuer({ db: uow.tx, auth, simulate, now: uow.now });
+  const issuer = await connectProvider(uow.tx, auth, "card_issuance", { now: uow.now });
   const card = await findCard(uow.tx, auth, cardId, { forUpdate: true });
   const asset = card.programme.fundingAsset;
   validateCardLimits(limits, asset);
@@ -48,7 +49,11 @@ export async function updateCardLimits(options: {
   const body = toCardDto(updated, asset, balance);
 
   return afterCardIssuerCall({
-    call: () => issuer.api.setCardLimits(issuerContextFor(issuer, `${cardId}:${requestId}`), { reference: card.providerReference, limits }),
+    call: () =>
+      issuer.api.setCardLimits(issuer.context({ simulate, idempotencyKey: `${cardId}:${requestId}` }), {
+        reference: card.providerReference,
+        limits,
+      }),
     async confirm(uow2) {
       recordActivity(uow2, {
         organizationId: auth.organizationId,

@@ -1,23 +1,12 @@
 // Address and transaction-hash formats of the sandbox chains.
 import { randomBytes } from "node:crypto";
-import { keccak_256 } from "@noble/hashes/sha3.js";
 import { base58 } from "@scure/base";
+import { toChecksumAddress } from "../../lib/chains/evm-address.ts";
 
 export const CHAINS = ["ethereum", "polygon", "base", "solana"] as const;
 export type Chain = (typeof CHAINS)[number];
 
 const isEvm = (chain: Chain) => chain !== "solana";
-
-/** EIP-55 mixed-case checksum of a 20-byte hex address. */
-export function toChecksumAddress(address: string): string {
-  const lower = address.toLowerCase().replace(/^0x/, "");
-  const hash = Buffer.from(keccak_256(new TextEncoder().encode(lower))).toString("hex");
-  let out = "0x";
-  for (let i = 0; i < lower.length; i++) {
-    out += Number.parseInt(hash[i] as string, 16) >= 8 ? (lower[i] as string).toUpperCase() : lower[i];
-  }
-  return out;
-}
 
 export function isValidAddress(chain: Chain, address: string): boolean {
   if (isEvm(chain)) {

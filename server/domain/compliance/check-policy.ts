@@ -1,8 +1,8 @@
 // Policy stage (pure): the organization's blocked jurisdictions and per-operation amount limit.
 
-import { parseDecimalToMinor } from "../money/minor-units.ts";
+import { jurisdictionMatches } from "../../lib/compliance/normalize.ts";
+import { parseDecimalToMinor } from "../../lib/money/minor-units.ts";
 import { dedupeReasons } from "./dedupe-reasons.ts";
-import { jurisdictionMatches } from "./normalize.ts";
 import type { PolicySettings } from "./policy-settings.ts";
 import { subjectJurisdictions } from "./subject-jurisdictions.ts";
 import type { ComplianceReason, ComplianceSubject } from "./types.ts";

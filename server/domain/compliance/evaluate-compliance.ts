@@ -1,13 +1,11 @@
-import type { AuthContext } from "../../context.ts";
-import type { UnitOfWork } from "../../db/unit-of-work.ts";
+import { SANDBOX_SCREENING_LIST } from "../../lib/compliance/sandbox-screening-list.ts";
 import { recordActivity } from "../activity/record-activity.ts";
 import { checkPolicy } from "./check-policy.ts";
 import { matchSanctions } from "./match-sanctions.ts";
 import { type PolicySettings, readPolicySettings } from "./policy-settings.ts";
 import { recordComplianceDecision } from "./record-compliance-decision.ts";
 import { requireScreeningSource } from "./require-screening-source.ts";
-import { SANDBOX_SCREENING_LIST } from "./sandbox-list.ts";
-import type { ComplianceResult, ComplianceSubject } from "./types.ts";
+import type { ComplianceResult, ComplianceRunOptions } from "./types.ts";
 
 export interface ComplianceEvaluation extends ComplianceResult {
   /** The organization's effective policy that was applied. */
@@ -20,14 +18,15 @@ export interface ComplianceEvaluation extends ComplianceResult {
 /** Screening, then policy, in the request's unit of work: both decisions are recorded (allow or block) with one
  * `compliance.screened` activity event, kept even when the request then fails with a business error. Never throws on
  * a block (enforceCompliance does). */
-export async function evaluateCompliance(options: {
-  uow: UnitOfWork;
-  auth: AuthContext;
-  subject: ComplianceSubject;
-  requestId?: string;
-}): Promise<ComplianceEvaluation> {
+export async function evaluateCompliance(options: ComplianceRunOptions): Promise<ComplianceEvaluation> {
+  await requireScreeningSource(options.uow.tx, options.auth);
+  return evaluateLocally(options);
+}
+
+/** evaluateCompliance against the sandbox list without first asking for a screening source (which fails closed in
+ * production): the corridor's rehearsal fallback (screen-corridor.ts) screens and records exactly this way. */
+export async function evaluateLocally(options: ComplianceRunOptions): Promise<ComplianceEvaluation> {
   const { uow, auth, subject, requestId } = options;
-  await requireScreeningSource(uow.tx, auth);
   const screeningReasons = matchSanctions(subject, SANDBOX_SCREENING_LIST);
   const organization = await uow.tx.selectFrom("Organization").select("settings").where("id", "=", auth.organizationId).executeTakeFirst();
   const policy = readPolicySettings(organization?.settings);

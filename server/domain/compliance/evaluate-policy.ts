@@ -1,8 +1,8 @@
 import type { AuthContext } from "../../context.ts";
 import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import type { components } from "../../generated/openapi.ts";
+import { SANDBOX_SCREENING_SOURCE } from "../../lib/compliance/sandbox-screening-list.ts";
 import { evaluateCompliance } from "./evaluate-compliance.ts";
-import { SANDBOX_SCREENING_SOURCE } from "./sandbox-list.ts";
 import { subjectFromRequest } from "./subject-from-request.ts";
 
 type PolicyEvaluation = components["schemas"]["PolicyEvaluation"];

@@ -1,7 +1,8 @@
 // Screening stage (pure): the subject's addresses, party names and jurisdictions against a screening list.
+
+import { jurisdictionMatches, normalizeAddress, normalizeName } from "../../lib/compliance/normalize.ts";
+import type { ScreeningList } from "../../lib/compliance/sandbox-screening-list.ts";
 import { dedupeReasons } from "./dedupe-reasons.ts";
-import { jurisdictionMatches, normalizeAddress, normalizeName } from "./normalize.ts";
-import type { ScreeningList } from "./sandbox-list.ts";
 import { subjectJurisdictions } from "./subject-jurisdictions.ts";
 import type { ComplianceReason, ComplianceSubject } from "./types.ts";
 

@@ -1,6 +1,6 @@
 // An organization's compliance policy, stored in Organization.settings under `policy`:
 // `{ blockedJurisdictions: string[], maxAmountUsd: string }`. Missing or malformed fields take the defaults.
-import { parseDecimalToMinor } from "../money/minor-units.ts";
+import { parseDecimalToMinor } from "../../lib/money/minor-units.ts";
 import { POLICY_DECIMALS } from "./usd-rates.ts";
 
 export interface PolicySettings {

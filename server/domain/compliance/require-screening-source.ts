@@ -1,5 +1,6 @@
 import type { AuthContext } from "../../context.ts";
 import type { Queryable } from "../../db/kysely.ts";
+import { ownedBy } from "../../db/owned-by.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 
 /** Sandbox keys are screened against the sandbox list. Production fails closed: it needs a reviewed
@@ -9,8 +10,7 @@ export async function requireScreeningSource(db: Queryable, auth: AuthContext): 
   const connection = await db
     .selectFrom("ProviderConnection")
     .select("id")
-    .where("organizationId", "=", auth.organizationId)
-    .where("environment", "=", auth.environment)
+    .where(ownedBy(auth))
     .where("category", "=", "compliance_screening")
     .where("reviewed", "=", true)
     .executeTakeFirst();

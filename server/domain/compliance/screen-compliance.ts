@@ -1,7 +1,7 @@
 import type { AuthContext } from "../../context.ts";
 import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import type { components } from "../../generated/openapi.ts";
-import { SANDBOX_SCREENING_SOURCE } from "./sandbox-list.ts";
+import { SANDBOX_SCREENING_SOURCE } from "../../lib/compliance/sandbox-screening-list.ts";
 import { screenSubject } from "./screen-subject.ts";
 import { subjectFromRequest } from "./subject-from-request.ts";
 

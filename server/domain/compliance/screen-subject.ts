@@ -1,11 +1,9 @@
-import type { AuthContext } from "../../context.ts";
-import type { UnitOfWork } from "../../db/unit-of-work.ts";
+import { SANDBOX_SCREENING_LIST } from "../../lib/compliance/sandbox-screening-list.ts";
 import { recordActivity } from "../activity/record-activity.ts";
 import { matchSanctions } from "./match-sanctions.ts";
 import { type RecordedDecision, recordComplianceDecision } from "./record-compliance-decision.ts";
 import { requireScreeningSource } from "./require-screening-source.ts";
-import { SANDBOX_SCREENING_LIST } from "./sandbox-list.ts";
-import type { ComplianceReason, ComplianceSubject } from "./types.ts";
+import type { ComplianceReason, ComplianceRunOptions } from "./types.ts";
 
 export interface ScreeningOutcome extends RecordedDecision {
   reasons: ComplianceReason[];
@@ -14,12 +12,7 @@ export interface ScreeningOutcome extends RecordedDecision {
 /** Screening stage only (sanctions lists), recorded as one `screening` decision plus a `compliance.screened` event,
  * in the request's unit of work (kept when the request then fails with a business error, as evaluateCompliance's
  * decisions are). Never throws on a block. */
-export async function screenSubject(options: {
-  uow: UnitOfWork;
-  auth: AuthContext;
-  subject: ComplianceSubject;
-  requestId?: string;
-}): Promise<ScreeningOutcome> {
+export async function screenSubject(options: ComplianceRunOptions): Promise<ScreeningOutcome> {
   const { uow, auth, subject, requestId } = options;
   await requireScreeningSource(uow.tx, auth);
   const reasons = matchSanctions(subject, SANDBOX_SCREENING_LIST);

@@ -1,15 +1,12 @@
 // The compliance module's contract. Other domains call enforceCompliance / evaluateCompliance with a ComplianceSubject
 // before the provider execution path continues (service description, rule 4).
 
-export interface ComplianceSubject {
-  /** operationId asking, e.g. "createBankTransfer", "invokeProvider", or "screen"/"evaluatePolicy". */
-  operation: string;
-  parties?: Array<{ role: string; name?: string; country?: string; dateOfBirth?: string }>;
-  addresses?: Array<{ role: string; chain?: string; address: string }>;
-  jurisdictions?: { jurisdiction?: string[]; operatorJurisdiction?: string; senderJurisdiction?: string; receiverJurisdiction?: string };
-  /** Decimal string, ISO 4217 or USDC/USDT/DAI. */
-  amount?: { value: string; currency: string };
-}
+import type { AuthContext } from "../../context.ts";
+import type { UnitOfWork } from "../../db/unit-of-work.ts";
+import type { ComplianceSubject } from "../../providers/capabilities/compliance-subject.ts";
+
+/** The subject screened and evaluated; declared with the provider capabilities, whose operations name what to screen. */
+export type { ComplianceSubject };
 
 export interface ComplianceReason {
   stage: "screening" | "policy";
@@ -20,6 +17,14 @@ export interface ComplianceReason {
 }
 
 export type ComplianceDecisionValue = "allow" | "block";
+
+/** What a compliance run takes: the request's unit of work (the decisions are recorded in it), the caller, the subject. */
+export interface ComplianceRunOptions {
+  uow: UnitOfWork;
+  auth: AuthContext;
+  subject: ComplianceSubject;
+  requestId?: string;
+}
 
 export interface ComplianceResult {
   decision: ComplianceDecisionValue;

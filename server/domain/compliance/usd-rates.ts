@@ -1,7 +1,7 @@
 // Static sandbox FX table for the per-operation amount limit. Not market data: fixed reference rates so that limits
 // behave deterministically in the sandbox. Stablecoins and USD count 1:1. A currency missing here cannot be converted,
 // and the policy blocks it (`policy.currency_unsupported`) rather than skip the limit.
-import { formatMinor, parseDecimalToMinor } from "../money/minor-units.ts";
+import { formatMinor, parseDecimalToMinor } from "../../lib/money/minor-units.ts";
 
 /** USD value of one unit of each currency, as decimal strings. */
 export const SANDBOX_USD_RATES: Readonly<Record<string, string>> = {

@@ -3,9 +3,10 @@ import type { AuthContext } from "../../context.ts";
 import { afterProviderCall, type ProviderStep, type UnitOfWork } from "../../db/unit-of-work.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
+import type { OperationOutcome } from "../../spec/operation-types.ts";
 import { type CompilerMessage, compileSolidity } from "./compile-solidity.ts";
 import { sha256Hex } from "./generate-contract.ts";
-import { type CompletedStage, completeStage, failStage, loadRunnableProject } from "./lifecycle.ts";
+import { completeStage, failStage, loadRunnableProject } from "./lifecycle.ts";
 
 type CompileOutput = components["schemas"]["CompileOutput"];
 
@@ -36,7 +37,9 @@ const byteLength = (hex: string) => (hex.length - 2) / 2;
  * worker thread with no transaction open (up to seconds of CPU; the event loop keeps serving); the second records the stage (compare-and-set on the
  * project's version) or, when solc reported errors, the failed run.
  */
-export async function compileContract(options: CompileContractOptions): Promise<ProviderStep<Compiled>> {
+export async function compileContract(
+  options: CompileContractOptions,
+): Promise<ProviderStep<Compiled, OperationOutcome<"compileContract">>> {
   const { uow, auth, projectId, request } = options;
   const project = await loadRunnableProject(uow.tx, auth, projectId, "compile");
   const source = request.source ?? project.source;
@@ -77,7 +80,7 @@ export async function compileContract(options: CompileContractOptions): Promise<
       };
       return { output, artifact };
     },
-    async onResult(uow2, { output, artifact }): Promise<{ status: number; body: CompletedStage<CompileOutput> }> {
+    async onResult(uow2, { output, artifact }) {
       const body = await completeStage(uow2, project, "compile", output, {
         artifact,
         ...(edited ? { source, sourceSha256: output.sourceSha256 } : {}),

@@ -46,16 +46,18 @@ let settings: Config["compile"] | undefined;
 let pool: WorkerPool<string, WorkerResult> | undefined;
 
 /**
- * Sets the pool's size, timeout and memory cap for the next pool started (tests, from their config). Without it the
- * first compile reads the process's config (main.ts: the same environment).
+ * Sets the pool's size, timeout and memory cap for the next pool started (main.ts and tests, from their config).
+ * Without it the defaults apply: the domain never reads the environment itself (only server/config.ts does).
  */
 export function configureCompiler(compile: Config["compile"]): void {
   settings = compile;
 }
 
+const compileSettings = (): Config["compile"] => settings ?? loadConfig({}).compile;
+
 function compilerPool(): WorkerPool<string, WorkerResult> {
   if (!pool) {
-    const { workers, timeoutMs, workerMemoryMb } = settings ?? loadConfig().compile;
+    const { workers, timeoutMs, workerMemoryMb } = compileSettings();
     pool = new WorkerPool({
       script: WORKER_SCRIPT,
       size: workers,
@@ -109,7 +111,7 @@ async function runOnWorker(input: string): Promise<WorkerResult> {
     if (error instanceof WorkerPoolError) {
       const detail =
         error.reason === "timeout"
-          ? `The compiler did not finish within ${(settings ?? loadConfig().compile).timeoutMs} ms; nothing was recorded`
+          ? `The compiler did not finish within ${compileSettings().timeoutMs} ms; nothing was recorded`
           : error.reason === "closed"
             ? "The server is shutting down; nothing was recorded"
             : "The compiler stopped (out of memory or crashed); nothing was recorded";

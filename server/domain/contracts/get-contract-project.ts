@@ -1,5 +1,6 @@
 import type { AuthContext } from "../../context.ts";
 import type { Queryable } from "../../db/kysely.ts";
+import { ownedBy } from "../../db/owned-by.ts";
 import { notFound } from "../../errors/service-error.ts";
 import { type ContractProjectDto, selectStageRuns, toProjectDto } from "./lifecycle.ts";
 
@@ -15,7 +16,7 @@ export async function getContractProject(db: Queryable, auth: AuthContext, proje
       .where("p.environment", "=", auth.environment)
       .executeTakeFirst(),
     // The runs carry the project's organization and environment: another key's project yields none.
-    selectStageRuns(db, projectId).where("organizationId", "=", auth.organizationId).where("environment", "=", auth.environment).execute(),
+    selectStageRuns(db, projectId).where(ownedBy(auth)).execute(),
   ]);
   if (!project) throw notFound("Contract project");
   const { issuerId, ...row } = project;

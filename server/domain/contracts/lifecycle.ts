@@ -3,8 +3,9 @@
 import type { Selectable } from "kysely";
 import type { AuthContext } from "../../context.ts";
 import type { DB, Queryable } from "../../db/kysely.ts";
+import { findOwned } from "../../db/owned-by.ts";
 import type { UnitOfWork } from "../../db/unit-of-work.ts";
-import { notFound, ServiceError } from "../../errors/service-error.ts";
+import { ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
 import { newId } from "../../lib/ids.ts";
 
@@ -48,15 +49,7 @@ export function assertCanRun(project: Pick<ContractProject, "id" | "stage">, sta
 
 /** Loads a project of the key's organization and environment (anything else is 404). */
 export async function findProject(db: Queryable, auth: AuthContext, projectId: string): Promise<ContractProject> {
-  const project = await db
-    .selectFrom("ContractProject")
-    .selectAll()
-    .where("id", "=", projectId)
-    .where("organizationId", "=", auth.organizationId)
-    .where("environment", "=", auth.environment)
-    .executeTakeFirst();
-  if (!project) throw notFound("Contract project");
-  return project;
+  return findOwned(db, "ContractProject", projectId, auth, "Contract project");
 }
 
 export async function loadRunnableProject(db: Queryable, auth: AuthContext, projectId: string, stage: StageName): Promise<ContractProject> {

@@ -2,8 +2,9 @@
 import type { AuthContext } from "../../context.ts";
 import { afterProviderCall, type ProviderStep, type UnitOfWork } from "../../db/unit-of-work.ts";
 import { ServiceError } from "../../errors/service-error.ts";
+import type { OperationOutcome } from "../../spec/operation-types.ts";
 import type { ContractArtifact } from "./compile-contract.ts";
-import { type CompletedStage, completeStage, failStage, loadRunnableProject } from "./lifecycle.ts";
+import { completeStage, failStage, loadRunnableProject } from "./lifecycle.ts";
 import { type SimulateOutput, simulateToken } from "./simulation.ts";
 
 /**
@@ -15,7 +16,7 @@ export async function simulateContract(options: {
   uow: UnitOfWork;
   auth: AuthContext;
   projectId: string;
-}): Promise<ProviderStep<SimulateOutput>> {
+}): Promise<ProviderStep<SimulateOutput, OperationOutcome<"simulateContract">>> {
   const { uow, auth, projectId } = options;
   const project = await loadRunnableProject(uow.tx, auth, projectId, "simulate");
   let failedOutput: SimulateOutput | undefined;
@@ -40,7 +41,7 @@ export async function simulateContract(options: {
       }
       return output;
     },
-    async onResult(uow2, output): Promise<{ status: number; body: CompletedStage<SimulateOutput> }> {
+    async onResult(uow2, output) {
       return { status: 200, body: await completeStage(uow2, project, "simulate", output) };
     },
     async onFailure(uow2, error) {

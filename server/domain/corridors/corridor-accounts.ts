@@ -3,8 +3,8 @@
 // deposit address (receives the stablecoin when `destinationAddress` is omitted).
 import { createHash } from "node:crypto";
 import { base58 } from "@scure/base";
+import { isEvmChain } from "../../lib/chains/chain-assets.ts";
 import type { BankAccount, BankRail } from "../../providers/capabilities/bank-transfers.ts";
-import { isEvmChain } from "../custody/custody-assets.ts";
 
 const ADDRESS = { line1: "1 Rehearsal Street", city: "Sandbox City", postalCode: "10001", country: "DE" } as const;
 

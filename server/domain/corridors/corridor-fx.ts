@@ -1,10 +1,12 @@
 // The corridor's FX leg: source currency → stablecoin → payout currency. With a reviewed fx connection its `quote`
 // operation prices both conversions; otherwise the local fallback uses the fixed sandbox rate table
 // (server/domain/compliance/usd-rates.ts). Exact BigInt arithmetic, amounts truncated to each currency's digits.
+
+import { ASSET_DECIMALS } from "../../lib/chains/chain-assets.ts";
+import { parseDecimalToMinor } from "../../lib/money/minor-units.ts";
 import { currencyDigits, formatCurrencyAmount } from "../bank-transfers/bank-rails.ts";
 import { SANDBOX_USD_RATES } from "../compliance/usd-rates.ts";
-import { ASSET_DECIMALS, minorToAmount } from "../custody/custody-assets.ts";
-import { parseDecimalToMinor } from "../money/minor-units.ts";
+import { minorToAmount } from "../custody/custody-assets.ts";
 
 export interface FxLeg {
   rate: string;

@@ -1,7 +1,8 @@
 // GET corridor/workflows/{workflowRunId}: the run and its steps, read-only.
 import type { AuthContext } from "../../context.ts";
 import type { Queryable } from "../../db/kysely.ts";
-import { notFound, ServiceError } from "../../errors/service-error.ts";
+import { findOwned } from "../../db/owned-by.ts";
+import { ServiceError } from "../../errors/service-error.ts";
 import { toWorkflowRunDto, type WorkflowRunDto } from "./workflow-dto.ts";
 
 const RUN_ID = /^wfr_[A-Za-z0-9]{20,40}$/;
@@ -29,14 +30,7 @@ export async function getWorkflowRun(options: {
       errors: [{ path: "/path/workflowRunId", message: "must be a wfr_… id" }],
     });
   }
-  const run = await db
-    .selectFrom("WorkflowRun")
-    .selectAll()
-    .where("id", "=", workflowRunId)
-    .where("organizationId", "=", auth.organizationId)
-    .where("environment", "=", auth.environment)
-    .executeTakeFirst();
-  if (!run) throw notFound("Workflow run");
+  const run = await findOwned(db, "WorkflowRun", workflowRunId, auth, "Workflow run");
   const steps = await db.selectFrom("WorkflowStep").selectAll().where("runId", "=", run.id).orderBy("position").execute();
   return toWorkflowRunDto(run, steps);
 }

@@ -4,22 +4,20 @@
 // Unlike a request, the dispatcher holds its transaction across the provider calls on purpose: the transaction holds
 // the run's claim (FOR UPDATE SKIP LOCKED), and the custody simulator keeps its books inside it (behind a savepoint).
 import type { Tx } from "../../db/kysely.ts";
+import { ASSET_DECIMALS } from "../../lib/chains/chain-assets.ts";
+import { parseDecimalToMinor } from "../../lib/money/minor-units.ts";
 import type { BankAccount, BankRail, BankTransferApi, KnownBankTransfer } from "../../providers/capabilities/bank-transfers.ts";
-import { ProviderUnavailableError } from "../../providers/capabilities/provider-unavailable.ts";
-import { ProviderExecutionError } from "../../providers/provider-adapter.ts";
 import { REHEARSAL_VAULT_ID } from "../../providers/simulators/custody-simulator.ts";
 import { validateOperationInput } from "../../providers/validate-input.ts";
 import { currencyDigits } from "../bank-transfers/bank-rails.ts";
-import { ASSET_DECIMALS, minorToAmount } from "../custody/custody-assets.ts";
-import { parseDecimalToMinor } from "../money/minor-units.ts";
+import { minorToAmount } from "../custody/custody-assets.ts";
 import { onrampRail, rampAccount, rampAccountForRail } from "./corridor-accounts.ts";
 import { type FxLeg, finish, localQuote, usdRate18 } from "./corridor-fx.ts";
+import { bankLegFailure, custodyLegFailure, failedStep, outcomeOfProviderError, type StepOutcome } from "./step-outcomes.ts";
 import { resolveStepProvider, type StepProvider, simulatorProvider } from "./step-providers.ts";
 import type { SimulateRequest, StepName, WorkflowRunRow } from "./workflow-dto.ts";
 
-export type StepOutcome =
-  | { kind: "succeeded"; output: Record<string, unknown>; provider: string; simulated: boolean }
-  | { kind: "failed"; retryable: boolean; code: string; message: string; provider: string | null; simulated: boolean };
+export type { StepOutcome };
 
 export interface StepContext {
   tx: Tx;
@@ -29,22 +27,6 @@ export interface StepContext {
   outputs: Partial<Record<StepName, Record<string, unknown>>>;
   stepKey: string;
   now: Date;
-}
-
-const fail = (p: StepProvider | null, retryable: boolean, code: string, message: string): StepOutcome => ({
-  kind: "failed",
-  retryable,
-  code,
-  message,
-  provider: p?.slug ?? null,
-  simulated: p?.simulated ?? true,
-});
-
-/** Provider errors: unreachable → transient; a failure the provider answered → permanent. */
-function fromProviderError(p: StepProvider, error: unknown): StepOutcome {
-  if (error instanceof ProviderUnavailableError) return fail(p, true, "PROVIDER_UNAVAILABLE", error.message);
-  if (error instanceof ProviderExecutionError) return fail(p, false, "PROVIDER_FAILED", error.message);
-  throw error;
 }
 
 export async function runStep(name: StepName, ctx: StepContext): Promise<StepOutcome> {
@@ -59,7 +41,7 @@ export async function runStep(name: StepName, ctx: StepContext): Promise<StepOut
       return offrampStep(ctx);
     default:
       // Screening runs synchronously in corridor/simulate; it is never dispatched.
-      return fail(null, false, "NOT_DISPATCHABLE", `step ${name} is not run by the scheduler`);
+      return failedStep(null, false, "NOT_DISPATCHABLE", `step ${name} is not run by the scheduler`);
   }
 }
 
@@ -76,7 +58,7 @@ async function fxStep(ctx: StepContext): Promise<StepOutcome> {
     try {
       const first = { sellCurrency: request.currency, buyCurrency: asset, sellAmount: request.amount };
       if (validateOperationInput(quote, first).length > 0) {
-        return fail(p, false, "UNSUPPORTED_CURRENCY", `${p.slug} does not quote ${request.currency} → ${asset}`);
+        return failedStep(p, false, "UNSUPPORTED_CURRENCY", `${p.slug} does not quote ${request.currency} → ${asset}`);
       }
       const q1 = (await quote.execute({ config: p.config, input: first, now })) as { buyAmount: string; expiresAt: string };
       const decimals = ASSET_DECIMALS[asset] ?? 6;
@@ -86,12 +68,12 @@ async function fxStep(ctx: StepContext): Promise<StepOutcome> {
       const source = usdRate18(request.currency) as bigint;
       leg = { ...finish({ ...request, asset, payoutCurrency, now, stablecoinMinor, coin, payout, source }), expiresAt: q1.expiresAt };
     } catch (error) {
-      return fromProviderError(p, error);
+      return outcomeOfProviderError(p, error);
     }
   } else {
     leg = localQuote({ amount: request.amount, currency: request.currency, asset, payoutCurrency, now });
   }
-  if (!leg) return fail(p, false, "UNSUPPORTED_CURRENCY", `no FX rate for ${request.currency} → ${asset} → ${payoutCurrency}`);
+  if (!leg) return failedStep(p, false, "UNSUPPORTED_CURRENCY", `no FX rate for ${request.currency} → ${asset} → ${payoutCurrency}`);
   return { kind: "succeeded", output: { ...leg }, provider: p.slug, simulated: p.simulated };
 }
 
@@ -102,7 +84,7 @@ async function bankLeg(
 ): Promise<StepOutcome> {
   const p = await resolveStepProvider(ctx.tx, scopeOf(ctx.run), "bank_transfer", "simulator");
   const api: BankTransferApi | undefined = p.adapter?.capabilities?.bankTransfers;
-  if (!api) return fail(p, false, "PROVIDER_MISCONFIGURED", `${p.slug} does not implement bank transfers`);
+  if (!api) return failedStep(p, false, "PROVIDER_MISCONFIGURED", `${p.slug} does not implement bank transfers`);
   const call = { config: p.config, now: ctx.now };
   const reference = ctx.request.reference ?? null;
   try {
@@ -114,17 +96,15 @@ async function bankLeg(
     });
     const known: KnownBankTransfer = { providerTransferId, status: "pending", amount: order.amount, rail: order.rail, reference };
     let providerReference: string | null = null;
+    let failureReason: { code: string; message: string } | null = null;
     for (let read = 0; read < 3 && !["completed", "failed", "returned", "cancelled"].includes(known.status); read++) {
       const state = await api.get(call, known);
       known.status = state.status;
       providerReference = state.providerReference ?? providerReference;
-      if (state.status === "failed" || state.status === "returned") {
-        const code = (state.failureReason?.code ?? state.status).toUpperCase();
-        return fail(p, false, code, state.failureReason?.message ?? `the transfer was ${state.status}`);
-      }
+      failureReason = state.failureReason ?? null;
     }
-    if (known.status === "cancelled") return fail(p, false, "CANCELLED", "the bank transfer was cancelled at the provider");
-    if (known.status !== "completed") return fail(p, true, "SETTLEMENT_PENDING", "the bank transfer has not settled yet");
+    const failure = bankLegFailure(p, known.status, failureReason);
+    if (failure) return failure;
     return {
       kind: "succeeded",
       output: { rail: order.rail, amount: order.amount, currency: order.currency, providerReference },
@@ -132,7 +112,7 @@ async function bankLeg(
       simulated: p.simulated,
     };
   } catch (error) {
-    return fromProviderError(p, error);
+    return outcomeOfProviderError(p, error);
   }
 }
 
@@ -150,10 +130,10 @@ function onrampStep(ctx: StepContext): Promise<StepOutcome> {
 function offrampStep(ctx: StepContext): Promise<StepOutcome> {
   const { request, outputs } = ctx;
   const fx = outputs.fx_quote as FxLeg | undefined;
-  if (!fx) return Promise.resolve(fail(null, false, "MISSING_QUOTE", "the fx_quote step has no output"));
+  if (!fx) return Promise.resolve(failedStep(null, false, "MISSING_QUOTE", "the fx_quote step has no output"));
   const amount = fx.payoutAmount;
   if ((parseDecimalToMinor(amount, currencyDigits(request.destination.currency)) ?? 0n) <= 0n) {
-    return Promise.resolve(fail(null, false, "AMOUNT_TOO_SMALL", "the payout amount rounds to zero"));
+    return Promise.resolve(failedStep(null, false, "AMOUNT_TOO_SMALL", "the payout amount rounds to zero"));
   }
   return bankLeg(ctx, {
     amount,
@@ -167,7 +147,7 @@ function offrampStep(ctx: StepContext): Promise<StepOutcome> {
 async function custodyStep(ctx: StepContext): Promise<StepOutcome> {
   const { request, outputs, tx, now } = ctx;
   const fx = outputs.fx_quote as FxLeg | undefined;
-  if (!fx) return fail(null, false, "MISSING_QUOTE", "the fx_quote step has no output");
+  if (!fx) return failedStep(null, false, "MISSING_QUOTE", "the fx_quote step has no output");
   const { walletId, asset, chain } = request.custody;
   // A named wallet is served by the organization's custody connection; otherwise (or without one) the custody
   // simulator's rehearsal vault sends.
@@ -181,7 +161,7 @@ async function custodyStep(ctx: StepContext): Promise<StepOutcome> {
     providerWalletId = REHEARSAL_VAULT_ID;
   }
   const api = p.adapter?.capabilities?.custody;
-  if (!api) return fail(p, false, "PROVIDER_MISCONFIGURED", `${p.slug} does not implement custody`);
+  if (!api) return failedStep(p, false, "PROVIDER_MISCONFIGURED", `${p.slug} does not implement custody`);
   // The dispatcher's transaction: the simulator's books commit or roll back with the step's outcome.
   const call = { config: p.config, db: tx, now };
   try {
@@ -195,11 +175,9 @@ async function custodyStep(ctx: StepContext): Promise<StepOutcome> {
       note: null,
     });
     const state = await api.getTransfer(call, { providerTransferId });
-    if (!state) return fail(p, false, "PROVIDER_FAILED", "the custody provider does not know the transfer it accepted");
-    if (state.state === "failed") {
-      return fail(p, false, (state.failure?.code ?? "provider_failed").toUpperCase(), state.failure?.message ?? "the transfer failed");
-    }
-    if (state.state !== "completed") return fail(p, true, "SETTLEMENT_PENDING", "the custody transfer is not final yet");
+    if (!state) return failedStep(p, false, "PROVIDER_FAILED", "the custody provider does not know the transfer it accepted");
+    const failure = custodyLegFailure(p, state);
+    if (failure) return failure;
     return {
       kind: "succeeded",
       output: {
@@ -215,6 +193,6 @@ async function custodyStep(ctx: StepContext): Promise<StepOutcome> {
       simulated: p.simulated,
     };
   } catch (error) {
-    return fromProviderError(p, error);
+    return outcomeOfProviderError(p, error);
   }
 }

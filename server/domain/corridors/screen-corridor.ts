@@ -5,16 +5,11 @@
 // way — because a rehearsal never fails closed.
 import type { AuthContext } from "../../context.ts";
 import type { UnitOfWork } from "../../db/unit-of-work.ts";
-import { ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
-import { recordActivity } from "../activity/record-activity.ts";
-import { checkPolicy } from "../compliance/check-policy.ts";
-import { enforceCompliance } from "../compliance/enforce-compliance.ts";
-import { matchSanctions } from "../compliance/match-sanctions.ts";
-import { readPolicySettings } from "../compliance/policy-settings.ts";
-import { recordComplianceDecision } from "../compliance/record-compliance-decision.ts";
-import { SANDBOX_SCREENING_LIST } from "../compliance/sandbox-list.ts";
+import { assertAllowed, enforceCompliance } from "../compliance/enforce-compliance.ts";
+import { evaluateLocally } from "../compliance/evaluate-compliance.ts";
 import type { ComplianceSubject } from "../compliance/types.ts";
+import { newestReviewedConnection } from "../providers/resolve-provider.ts";
 import { LOCAL_FALLBACK } from "./step-providers.ts";
 
 type SimulateRequest = components["schemas"]["SimulateCorridorRequest"];
@@ -60,17 +55,7 @@ export async function screenCorridor(options: {
 }): Promise<CorridorScreening> {
   const { uow, auth, subject, requestId } = options;
   const startedAt = new Date();
-  const connection = await uow.tx
-    .selectFrom("ProviderConnection")
-    .select("providerSlug")
-    .where("organizationId", "=", auth.organizationId)
-    .where("environment", "=", auth.environment)
-    .where("category", "=", "compliance_screening")
-    .where("reviewed", "=", true)
-    .orderBy("createdAt", "desc")
-    .orderBy("id", "desc")
-    .limit(1)
-    .executeTakeFirst();
+  const connection = await newestReviewedConnection(uow.tx, auth, "compliance_screening");
   if (connection || auth.environment === "sandbox") {
     const result = await enforceCompliance({ uow, auth, subject, requestId });
     return {
@@ -86,26 +71,11 @@ export async function screenCorridor(options: {
     };
   }
   // The local fallback: recorded like enforceCompliance records (kept when the block then refuses the request).
-  const screeningReasons = matchSanctions(subject, SANDBOX_SCREENING_LIST);
-  const organization = await uow.tx.selectFrom("Organization").select("settings").where("id", "=", auth.organizationId).executeTakeFirst();
-  const { reasons: policyReasons } = checkPolicy(subject, readPolicySettings(organization?.settings));
-  const screening = recordComplianceDecision(uow, { auth, kind: "screening", reasons: screeningReasons, subject, requestId });
-  const policy = recordComplianceDecision(uow, { auth, kind: "policy", reasons: policyReasons, subject, requestId });
-  recordActivity(
-    uow,
-    { organizationId: auth.organizationId, environment: auth.environment, type: "compliance.screened", resourceId: screening.id },
-    { keepOnError: true },
-  );
-  const reasons = [...screeningReasons, ...policyReasons];
-  if (reasons.length > 0) {
-    throw new ServiceError("COMPLIANCE_BLOCKED", `Blocked by compliance: ${reasons.map((r) => r.message).join("; ")}`, {
-      extensions: { reasons },
-    });
-  }
+  const local = assertAllowed(await evaluateLocally({ uow, auth, subject, requestId }));
   return {
     provider: LOCAL_FALLBACK,
     startedAt,
     finishedAt: new Date(),
-    output: { result: "clear", checks: CHECKS, screeningDecisionId: screening.id, policyDecisionId: policy.id },
+    output: { result: "clear", checks: CHECKS, screeningDecisionId: local.screeningDecisionId, policyDecisionId: local.policyDecisionId },
   };
 }

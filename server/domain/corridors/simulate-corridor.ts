@@ -8,13 +8,15 @@
 // null, so no dispatcher claims it before the route is confirmed); the second makes it due and records the activity
 // event, or deletes the run (and its steps) when the route check failed: no run.
 import type { AuthContext } from "../../context.ts";
-import { afterProviderCall, type Outcome, type ProviderStep, type UnitOfWork } from "../../db/unit-of-work.ts";
+import { ownedBy } from "../../db/owned-by.ts";
+import { afterProviderCall, type ProviderStep, type UnitOfWork } from "../../db/unit-of-work.ts";
 import { type FieldError, ServiceError } from "../../errors/service-error.ts";
 import { newId } from "../../lib/ids.ts";
+import type { OperationOutcome } from "../../spec/operation-types.ts";
 import { recordActivity } from "../activity/record-activity.ts";
 import { deriveRail, validateBankOrder } from "../bank-transfers/bank-rails.ts";
-import { callBankProvider } from "../bank-transfers/call-bank-provider.ts";
 import { chainCarries, isValidChainAddress } from "../custody/custody-assets.ts";
+import { callProvider } from "../providers/provider-call.ts";
 import { offrampDepositAddress, rampAccount, rampAccountForRail } from "./corridor-accounts.ts";
 import { hasLocalRate } from "./corridor-fx.ts";
 import { corridorSubject, screenCorridor } from "./screen-corridor.ts";
@@ -80,12 +82,14 @@ function validate(request: SimulateRequest, wallet: { status: string; chain: str
   return errors;
 }
 
+type CorridorOutcome = OperationOutcome<"simulateCorridor">;
+
 export async function simulateCorridor(options: {
   uow: UnitOfWork;
   auth: AuthContext;
   request: SimulateRequest;
   requestId: string;
-}): Promise<Outcome | ProviderStep<void>> {
+}): Promise<CorridorOutcome | ProviderStep<void, CorridorOutcome>> {
   const { uow, auth, request, requestId } = options;
   const executionMode = request.executionMode ?? "rehearse";
   const wallet = request.custody.walletId
@@ -93,8 +97,7 @@ export async function simulateCorridor(options: {
         .selectFrom("CustodyWallet")
         .select(["status", "chain", "provider"])
         .where("id", "=", request.custody.walletId)
-        .where("organizationId", "=", auth.organizationId)
-        .where("environment", "=", auth.environment)
+        .where(ownedBy(auth))
         .executeTakeFirst()) ?? null)
     : null;
   const errors = validate(request, wallet);
@@ -170,7 +173,7 @@ export async function simulateCorridor(options: {
     "WorkflowStep",
     steps.map((step) => ({ ...step, output: step.output === null ? null : JSON.stringify(step.output), error: null })),
   );
-  const created = (u: UnitOfWork): Outcome => {
+  const created = (u: UnitOfWork): CorridorOutcome => {
     recordActivity(u, {
       organizationId: auth.organizationId,
       environment: auth.environment,
@@ -187,7 +190,7 @@ export async function simulateCorridor(options: {
 
   return afterProviderCall({
     async call() {
-      const route = await callBankProvider("check the payout route", () =>
+      const route = await callProvider({ provider: "bank_transfer", what: "check the payout route" }, () =>
         api.checkRoute(
           { config: bank.config, now: new Date() },
           {

@@ -4,6 +4,7 @@
 import type { Queryable } from "../../db/kysely.ts";
 import { type ProviderAdapter, type ProviderCategory, ProviderConfigError } from "../../providers/provider-adapter.ts";
 import { findAdapter } from "../../providers/registry.ts";
+import { newestReviewedConnection } from "../providers/resolve-provider.ts";
 
 export const LOCAL_FALLBACK = "local_fallback";
 
@@ -21,17 +22,7 @@ export async function resolveStepProvider(
   category: ProviderCategory,
   fallback: "simulator" | "local",
 ): Promise<StepProvider> {
-  const connection = await db
-    .selectFrom("ProviderConnection")
-    .select(["providerSlug", "config"])
-    .where("organizationId", "=", scope.organizationId)
-    .where("environment", "=", scope.environment)
-    .where("category", "=", category)
-    .where("reviewed", "=", true)
-    .orderBy("createdAt", "desc")
-    .orderBy("id", "desc")
-    .limit(1)
-    .executeTakeFirst();
+  const connection = await newestReviewedConnection(db, scope, category);
   const adapter = connection ? findAdapter(category, connection.providerSlug) : undefined;
   if (connection && adapter) {
     try {

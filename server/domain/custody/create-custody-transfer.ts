@@ -11,44 +11,46 @@
 //              rejected/expired approval (one transaction, row-locked); otherwise 409.
 import type { AuthContext } from "../../context.ts";
 import type { Queryable, Tx } from "../../db/kysely.ts";
-import type { UnitOfWork } from "../../db/unit-of-work.ts";
+import { ownedBy } from "../../db/owned-by.ts";
 import { notFound, ServiceError } from "../../errors/service-error.ts";
-import type { components } from "../../generated/openapi.ts";
+import { ASSET_DECIMALS } from "../../lib/chains/chain-assets.ts";
 import { newId } from "../../lib/ids.ts";
+import { numericToMinor, parseDecimalToMinor } from "../../lib/money/minor-units.ts";
 import { recordActivity } from "../activity/record-activity.ts";
+import { approvalStillPending } from "../approvals/approval-rules.ts";
 import { consumeApproval } from "../approvals/consume-approval.ts";
 import { createApprovalRequest } from "../approvals/create-approval-request.ts";
 import { enforceCompliance } from "../compliance/enforce-compliance.ts";
 import { formatUsd36, toUsdMinor36 } from "../compliance/usd-rates.ts";
-import { numericToMinor, parseDecimalToMinor } from "../money/minor-units.ts";
+import { connectProvider, servedBy } from "../providers/connect-provider.ts";
 import { findCustodyWallet } from "./create-custody-wallet.ts";
 import { approvalFor, TRANSFER_ACTION, transferApprovalPayload } from "./custody-approvals.ts";
-import { ASSET_DECIMALS, chainCarries, isValidChainAddress, minorToAmount } from "./custody-assets.ts";
+import { chainCarries, isValidChainAddress, minorToAmount } from "./custody-assets.ts";
 import { type CustodyTransferRow, toCustodyTransferDto } from "./custody-dto.ts";
-import { type CustodyOutcome, type CustodyProvider, conflict, resolveCustodyProvider } from "./custody-provider.ts";
-import { reconcileStep, settleFromApproval, submitStep, TERMINAL_TRANSFER_STATUSES } from "./custody-transfer-steps.ts";
+import { type CustodyOutcome, type CustodyProvider, type CustodyWriteOptions, conflict } from "./custody-provider.ts";
+import type { CustodyTransferRequest } from "./custody-requests.ts";
+import { moveTransfer, reconcileStep, settleFromApproval, submitStep, TERMINAL_TRANSFER_STATUSES } from "./custody-transfer-steps.ts";
 import { enforceWalletPolicy } from "./wallet-policy.ts";
 
-type RequestShape = components["schemas"]["RequestCustodyTransfer"];
-type SubmitShape = components["schemas"]["SubmitCustodyTransfer"];
-type AdvanceShape = components["schemas"]["AdvanceCustodyTransfer"];
+type RequestShape = Extract<CustodyTransferRequest, { kind: "request" }>;
+type SubmitShape = Extract<CustodyTransferRequest, { kind: "submit" }>;
+type AdvanceShape = Extract<CustodyTransferRequest, { kind: "advance" }>;
 
-export interface CustodyTransferOptions {
-  uow: UnitOfWork;
-  /** The database itself, for the provider (called between the unit of work's two transactions). */
-  db: Queryable;
-  auth: AuthContext;
-  request: components["schemas"]["CustodyTransferRequest"];
-  requestId: string;
-}
+export type CustodyTransferOptions = CustodyWriteOptions<CustodyTransferRequest>;
+type TransferOutcome = CustodyOutcome<"createCustodyTransfer">;
 
-export async function createCustodyTransfer(options: CustodyTransferOptions): Promise<CustodyOutcome> {
+export async function createCustodyTransfer(options: CustodyTransferOptions): Promise<TransferOutcome> {
   // Fails closed before anything else is read or written.
-  const provider = await resolveCustodyProvider(options.uow.tx, options.auth);
+  const provider = await connectProvider(options.uow.tx, options.auth, "custody");
   const request = options.request;
-  if ("expectedVersion" in request) return advanceTransfer(options, request as AdvanceShape, provider);
-  if ("approvalRequestId" in request) return submitWithApproval(options, request as SubmitShape, provider);
-  return requestTransfer(options, request as RequestShape, provider);
+  switch (request.kind) {
+    case "request":
+      return requestTransfer(options, request, provider);
+    case "submit":
+      return submitWithApproval(options, request, provider);
+    case "advance":
+      return advanceTransfer(options, request, provider);
+  }
 }
 
 /** The organization's transfer (404 otherwise); `lock` holds its row for the rest of the transaction. */
@@ -58,11 +60,7 @@ export async function findCustodyTransfer(
   where: { id: string } | { providerTransferId: string },
   options: { lock?: boolean } = {},
 ): Promise<CustodyTransferRow> {
-  let query = db
-    .selectFrom("CustodyTransfer")
-    .selectAll()
-    .where("organizationId", "=", auth.organizationId)
-    .where("environment", "=", auth.environment);
+  let query = db.selectFrom("CustodyTransfer").selectAll().where(ownedBy(auth));
   query = "id" in where ? query.where("id", "=", where.id) : query.where("providerTransferId", "=", where.providerTransferId);
   if (options.lock) query = query.forUpdate();
   const row = await query.executeTakeFirst();
@@ -73,7 +71,11 @@ export async function findCustodyTransfer(
 const invalid = (path: string, message: string) =>
   new ServiceError("VALIDATION_ERROR", `${path} ${message}`, { errors: [{ path, message }] });
 
-async function requestTransfer(options: CustodyTransferOptions, request: RequestShape, provider: CustodyProvider): Promise<CustodyOutcome> {
+async function requestTransfer(
+  options: CustodyTransferOptions,
+  request: RequestShape,
+  provider: CustodyProvider,
+): Promise<TransferOutcome> {
   const { uow, auth, requestId } = options;
   // Locked for the rest of the transaction, so the wallet policy's daily total cannot be raced.
   const wallet = await findCustodyWallet(uow.tx, auth, request.walletId, { lock: true });
@@ -135,9 +137,7 @@ async function requestTransfer(options: CustodyTransferOptions, request: Request
       amountMinor: amountMinor.toString(),
       note: request.note ?? null,
       approvalRequestId: approval.approvalRequestId,
-      provider: provider.slug,
-      connectionId: provider.connectionId,
-      simulated: provider.simulated,
+      ...servedBy(provider),
       jurisdiction: request.jurisdiction ?? [],
       operatorJurisdiction: request.operatorJurisdiction ?? null,
       senderJurisdiction: request.senderJurisdiction ?? null,
@@ -161,7 +161,7 @@ async function submitWithApproval(
   options: CustodyTransferOptions,
   request: SubmitShape,
   provider: CustodyProvider,
-): Promise<CustodyOutcome> {
+): Promise<TransferOutcome> {
   const { uow, db, auth } = options;
   let row = await findCustodyTransfer(uow.tx, auth, { id: request.custodyTransferId }, { lock: true });
   const { status } = await approvalFor(uow.tx, auth, request.approvalRequestId, row, TRANSFER_ACTION, uow.now);
@@ -172,10 +172,7 @@ async function submitWithApproval(
   }
   if (!resuming) {
     if (status === "pending") {
-      throw new ServiceError(
-        "FORBIDDEN",
-        `Approval request ${request.approvalRequestId} is still pending; another actor must approve it first`,
-      );
+      throw approvalStillPending(request.approvalRequestId);
     }
     if (status !== "approved") {
       // Rejected or expired approval: settle the transfer.
@@ -190,25 +187,17 @@ async function submitWithApproval(
       action: TRANSFER_ACTION,
       payload: transferApprovalPayload({ ...row, amountMinor: numericToMinor(row.amountMinor, 0).toString() }),
     });
-    row = await approve(uow, row);
+    // Under the row lock taken above, so no other writer can have moved it.
+    row = await moveTransfer(uow, row, { status: "approved" });
   }
   return submitStep(uow, db, provider, row, (current) => conflict(`The transfer is ${current.status}; it was moved concurrently`));
 }
 
-/** pending_approval → approved (row locked by the caller). */
-async function approve(uow: UnitOfWork, row: CustodyTransferRow): Promise<CustodyTransferRow> {
-  const updated = await uow.tx
-    .updateTable("CustodyTransfer")
-    .set({ status: "approved", version: row.version + 1, updatedAt: uow.now })
-    .where("id", "=", row.id)
-    .where("version", "=", row.version)
-    .returningAll()
-    .executeTakeFirst();
-  if (!updated) throw conflict(`The transfer changed concurrently (version ${row.version} is no longer current)`);
-  return updated;
-}
-
-async function advanceTransfer(options: CustodyTransferOptions, request: AdvanceShape, provider: CustodyProvider): Promise<CustodyOutcome> {
+async function advanceTransfer(
+  options: CustodyTransferOptions,
+  request: AdvanceShape,
+  provider: CustodyProvider,
+): Promise<TransferOutcome> {
   const { uow, db, auth } = options;
   const row = await findCustodyTransfer(uow.tx, auth, { id: request.custodyTransferId }, { lock: true });
   const stale = (version: number) =>

@@ -7,48 +7,43 @@
 // approval unused. A rejected or expired approval makes the wallet rejected in one transaction (no provider call).
 import type { AuthContext } from "../../context.ts";
 import type { Queryable, Tx } from "../../db/kysely.ts";
+import { ownedBy } from "../../db/owned-by.ts";
 import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import { notFound, ServiceError } from "../../errors/service-error.ts";
-import type { components } from "../../generated/openapi.ts";
 import { newId } from "../../lib/ids.ts";
 import type { ProviderWallet } from "../../providers/capabilities/custody.ts";
 import { recordActivity } from "../activity/record-activity.ts";
+import { approvalStillPending } from "../approvals/approval-rules.ts";
 import { consumeApproval } from "../approvals/consume-approval.ts";
 import { createApprovalRequest } from "../approvals/create-approval-request.ts";
 import { enforceCompliance } from "../compliance/enforce-compliance.ts";
+import { connectProvider, servedBy } from "../providers/connect-provider.ts";
+import { callProvider } from "../providers/provider-call.ts";
 import { approvalFor, WALLET_ACTION, walletApprovalPayload } from "./custody-approvals.ts";
 import { chainCarries, isValidChainAddress } from "./custody-assets.ts";
 import { type CustodyWalletRow, toCustodyWalletDto } from "./custody-dto.ts";
-import {
-  type CustodyOutcome,
-  type CustodyProvider,
-  callCustody,
-  conflict,
-  custodyStep,
-  resolveCustodyProvider,
-} from "./custody-provider.ts";
+import { type CustodyOutcome, type CustodyProvider, type CustodyWriteOptions, conflict, custodyStep } from "./custody-provider.ts";
+import type { CustodyWalletRequest } from "./custody-requests.ts";
 
-type RequestShape = components["schemas"]["RequestCustodyWallet"];
-type ActivateShape = components["schemas"]["ActivateCustodyWallet"];
+type RequestShape = Extract<CustodyWalletRequest, { kind: "request" }>;
+type ActivateShape = Extract<CustodyWalletRequest, { kind: "activate" }>;
 
-export interface CustodyWalletOptions {
-  uow: UnitOfWork;
-  /** The database itself, for the provider (called between the unit of work's two transactions). */
-  db: Queryable;
-  auth: AuthContext;
-  request: components["schemas"]["CustodyWalletRequest"];
-  requestId: string;
-}
+export type CustodyWalletOptions = CustodyWriteOptions<CustodyWalletRequest>;
+type WalletOutcome = CustodyOutcome<"createCustodyWallet">;
 
-export async function createCustodyWallet(options: CustodyWalletOptions): Promise<CustodyOutcome> {
+export async function createCustodyWallet(options: CustodyWalletOptions): Promise<WalletOutcome> {
   // Fails closed before anything else is read or written.
-  const provider = await resolveCustodyProvider(options.uow.tx, options.auth);
-  return "custodyWalletId" in options.request
-    ? activateWallet(options, options.request as ActivateShape, provider)
-    : requestWallet(options, options.request as RequestShape, provider);
+  const provider = await connectProvider(options.uow.tx, options.auth, "custody");
+  const { request } = options;
+  switch (request.kind) {
+    case "request":
+      return requestWallet(options, request, provider);
+    case "activate":
+      return activateWallet(options, request, provider);
+  }
 }
 
-async function requestWallet(options: CustodyWalletOptions, request: RequestShape, provider: CustodyProvider): Promise<CustodyOutcome> {
+async function requestWallet(options: CustodyWalletOptions, request: RequestShape, provider: CustodyProvider): Promise<WalletOutcome> {
   const { uow, auth, requestId } = options;
   const errors = [];
   for (const [i, asset] of (request.policy?.allowedAssets ?? []).entries()) {
@@ -97,9 +92,7 @@ async function requestWallet(options: CustodyWalletOptions, request: RequestShap
       type: request.type,
       policy: policy === null ? null : JSON.stringify(policy),
       approvalRequestId: approval.approvalRequestId,
-      provider: provider.slug,
-      connectionId: provider.connectionId,
-      simulated: provider.simulated,
+      ...servedBy(provider),
       jurisdiction: request.jurisdiction ?? [],
       operatorJurisdiction: request.operatorJurisdiction ?? null,
       createdAt: uow.now,
@@ -123,12 +116,7 @@ export async function findCustodyWallet(
   id: string,
   options: { lock?: boolean } = {},
 ): Promise<CustodyWalletRow> {
-  let query = db
-    .selectFrom("CustodyWallet")
-    .selectAll()
-    .where("id", "=", id)
-    .where("organizationId", "=", auth.organizationId)
-    .where("environment", "=", auth.environment);
+  let query = db.selectFrom("CustodyWallet").selectAll().where("id", "=", id).where(ownedBy(auth));
   if (options.lock) query = query.forUpdate();
   const row = await query.executeTakeFirst();
   if (!row) throw notFound("Custody wallet");
@@ -138,27 +126,26 @@ export async function findCustodyWallet(
 const notPending = (wallet: CustodyWalletRow) =>
   conflict(`The wallet is ${wallet.status}; only a pending_approval wallet can be activated`);
 
-async function activateWallet(options: CustodyWalletOptions, request: ActivateShape, provider: CustodyProvider): Promise<CustodyOutcome> {
+async function activateWallet(options: CustodyWalletOptions, request: ActivateShape, provider: CustodyProvider): Promise<WalletOutcome> {
   const { uow, db, auth } = options;
   const wallet = await findCustodyWallet(uow.tx, auth, request.custodyWalletId, { lock: true });
   const { status } = await approvalFor(uow.tx, auth, request.approvalRequestId, wallet, WALLET_ACTION, uow.now);
   if (wallet.status !== "pending_approval") throw notPending(wallet);
   if (status === "pending") {
-    throw new ServiceError(
-      "FORBIDDEN",
-      `Approval request ${request.approvalRequestId} is still pending; another actor must approve it first`,
-    );
+    throw approvalStillPending(request.approvalRequestId);
   }
   if (status === "rejected" || status === "expired") {
     const row = await moveWallet(uow, wallet, { status: "rejected" });
     return { status: 200, body: toCustodyWalletDto(row) };
   }
-  const ctx = provider.ctx(db);
+  const ctx = provider.context({ db });
   return custodyStep({
     // Look for a vault created under this key first (a retry after a failure or crash), then create one.
     call: async () =>
-      (await callCustody("look up the wallet", () => provider.api.findWallet(ctx, { idempotencyKey: wallet.id }))) ??
-      callCustody("create the wallet", () =>
+      (await callProvider({ provider: "custody", what: "look up the wallet" }, () =>
+        provider.api.findWallet(ctx, { idempotencyKey: wallet.id }),
+      )) ??
+      callProvider({ provider: "custody", what: "create the wallet" }, () =>
         provider.api.createWallet(ctx, { idempotencyKey: wallet.id, chain: wallet.chain, type: wallet.type, label: wallet.label }),
       ),
     async onResult(uow2, vault: ProviderWallet) {
@@ -167,9 +154,7 @@ async function activateWallet(options: CustodyWalletOptions, request: ActivateSh
         status: "active",
         address: vault.address,
         providerWalletId: vault.providerWalletId,
-        provider: provider.slug,
-        connectionId: provider.connectionId,
-        simulated: provider.simulated,
+        ...servedBy(provider),
       });
       await consumeApproval(uow2, {
         auth,

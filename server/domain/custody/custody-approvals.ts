@@ -4,6 +4,7 @@ import type { AuthContext } from "../../context.ts";
 import type { Queryable } from "../../db/kysely.ts";
 import { type ApprovalRow, type ApprovalStatus, approvalStatusOf } from "../approvals/approval-dto.ts";
 import { findApprovalRequest } from "../approvals/find-approval-request.ts";
+import { approvalBindingConflict } from "./approval-binding.ts";
 import type { CustodyTransferRow, CustodyWalletRow } from "./custody-dto.ts";
 import { conflict } from "./custody-provider.ts";
 
@@ -39,8 +40,7 @@ export async function approvalFor(
   now: Date,
 ): Promise<{ approval: ApprovalRow; status: ApprovalStatus }> {
   const approval = await findApprovalRequest(db, auth, approvalRequestId);
-  if (approval.id !== resource.approvalRequestId || approval.resourceId !== resource.id || approval.action !== action) {
-    throw conflict(`Approval request ${approval.id} belongs to another ${action.split(".")[1]?.replace(/s$/, "")} or operation`);
-  }
+  const mismatch = approvalBindingConflict(approval, resource, action);
+  if (mismatch) throw conflict(mismatch);
   return { approval, status: approvalStatusOf(approval, now) };
 }

@@ -1,8 +1,9 @@
 import type { Selectable } from "kysely";
 import type { DB } from "../../db/kysely.ts";
 import type { components } from "../../generated/openapi.ts";
-import { numericToMinor } from "../money/minor-units.ts";
-import { ASSET_DECIMALS, minorToAmount } from "./custody-assets.ts";
+import { ASSET_DECIMALS } from "../../lib/chains/chain-assets.ts";
+import { numericToMinor } from "../../lib/money/minor-units.ts";
+import { minorToAmount } from "./custody-assets.ts";
 
 /** The stored rows as Kysely reads them (amounts as numeric text, JSON parsed, timestamps as Date). */
 export type CustodyWalletRow = Selectable<DB["CustodyWallet"]>;

@@ -7,13 +7,16 @@
 // transfer in between wins, and this request answers as `onLost` decides.
 
 import type { Queryable } from "../../db/kysely.ts";
-import type { Outcome, PendingProviderStep, UnitOfWork } from "../../db/unit-of-work.ts";
+import type { PendingProviderStep, UnitOfWork } from "../../db/unit-of-work.ts";
 import type { ServiceError } from "../../errors/service-error.ts";
+import { numericToMinor } from "../../lib/money/minor-units.ts";
 import type { ProviderCustodyTransfer } from "../../providers/capabilities/custody.ts";
+import type { OperationOutcome } from "../../spec/operation-types.ts";
 import { approvalStatusOf } from "../approvals/approval-dto.ts";
-import { numericToMinor } from "../money/minor-units.ts";
+import { callProvider } from "../providers/provider-call.ts";
 import { type CustodyTransferRow, toCustodyTransferDto } from "./custody-dto.ts";
-import { type CustodyProvider, callCustody, conflict, custodyStep } from "./custody-provider.ts";
+import { type CustodyProvider, conflict, custodyStep } from "./custody-provider.ts";
+import { moveForReport, reportMatchesTransfer, statusAfterApproval } from "./custody-transfer-moves.ts";
 
 export const TERMINAL_TRANSFER_STATUSES = new Set(["completed", "failed", "rejected", "cancelled"]);
 
@@ -25,7 +28,13 @@ const lostByDefault: OnLost = (_current, read) =>
 
 type Move = Partial<Pick<CustodyTransferRow, "status" | "providerTransferId" | "txHash">> & { failureReason?: unknown };
 
-async function move(uow: UnitOfWork, row: CustodyTransferRow, data: Move, onLost: OnLost = lostByDefault): Promise<CustodyTransferRow> {
+/** One move, compare-and-set on the version read; `onLost` decides the answer when another writer moved it first. */
+export async function moveTransfer(
+  uow: UnitOfWork,
+  row: CustodyTransferRow,
+  data: Move,
+  onLost: OnLost = lostByDefault,
+): Promise<CustodyTransferRow> {
   const { failureReason, ...columns } = data;
   const updated = await uow.tx
     .updateTable("CustodyTransfer")
@@ -46,7 +55,9 @@ async function move(uow: UnitOfWork, row: CustodyTransferRow, data: Move, onLost
   return answer;
 }
 
-const answer = (row: CustodyTransferRow): Outcome => ({ status: 200, body: toCustodyTransferDto(row) });
+/** The transfer as both custody transfer operations answer it (200). */
+type TransferOutcome = Extract<OperationOutcome<"getCustodyTransferStatus"> & OperationOutcome<"createCustodyTransfer">, { status: 200 }>;
+const answer = (row: CustodyTransferRow): TransferOutcome => ({ status: 200, body: toCustodyTransferDto(row) });
 const amountOf = (row: CustodyTransferRow) => numericToMinor(row.amountMinor, 0).toString();
 
 /** approved → submitted: the provider accepts the transfer (keyed by custodyTransferId, so a retry never submits twice).
@@ -57,7 +68,7 @@ export async function submitStep(
   provider: CustodyProvider,
   row: CustodyTransferRow,
   onLost?: OnLost,
-): Promise<PendingProviderStep> {
+): Promise<PendingProviderStep<TransferOutcome>> {
   const wallet = await uow.tx
     .selectFrom("CustodyWallet")
     .select("providerWalletId")
@@ -67,8 +78,8 @@ export async function submitStep(
   if (!providerWalletId) throw conflict("The transfer's wallet has no provider wallet");
   return custodyStep({
     call: () =>
-      callCustody("submit the transfer", () =>
-        provider.api.submitTransfer(provider.ctx(db), {
+      callProvider({ provider: "custody", what: "submit the transfer" }, () =>
+        provider.api.submitTransfer(provider.context({ db }), {
           idempotencyKey: row.id,
           providerWalletId,
           chain: row.chain,
@@ -79,7 +90,7 @@ export async function submitStep(
         }),
       ),
     onResult: async (uow2, { providerTransferId }: { providerTransferId: string }) =>
-      answer(await move(uow2, row, { status: "submitted", providerTransferId }, onLost)),
+      answer(await moveTransfer(uow2, row, { status: "submitted", providerTransferId }, onLost)),
   });
 }
 
@@ -87,13 +98,11 @@ export async function submitStep(
  * asset or destination), is a state clash: 409 CUSTODY_STATE_CONFLICT, nothing recorded. */
 async function reportedTransfer(db: Queryable, provider: CustodyProvider, row: CustodyTransferRow): Promise<ProviderCustodyTransfer> {
   const providerTransferId = row.providerTransferId as string;
-  const reported = await callCustody("report the transfer", () => provider.api.getTransfer(provider.ctx(db), { providerTransferId }));
+  const reported = await callProvider({ provider: "custody", what: "report the transfer" }, () =>
+    provider.api.getTransfer(provider.context({ db }), { providerTransferId }),
+  );
   if (!reported) throw conflict(`The custody provider does not know transfer ${providerTransferId}; the stored transfer is unchanged`);
-  const mismatch =
-    reported.asset !== row.asset ||
-    reported.amountMinor !== amountOf(row) ||
-    reported.destination.toLowerCase() !== row.destination.toLowerCase();
-  if (mismatch) {
+  if (!reportMatchesTransfer(reported, { asset: row.asset, amountMinor: amountOf(row), destination: row.destination })) {
     throw conflict(
       `The custody provider's record of ${providerTransferId} differs from the stored transfer (asset, amount or destination)`,
     );
@@ -103,24 +112,17 @@ async function reportedTransfer(db: Queryable, provider: CustodyProvider, row: C
 
 /** submitted → completed | failed when the provider reports it final; unchanged while it reports it pending.
  * Two transactions (see the top of this file). */
-export function reconcileStep(db: Queryable, provider: CustodyProvider, row: CustodyTransferRow, onLost?: OnLost): PendingProviderStep {
+export function reconcileStep(
+  db: Queryable,
+  provider: CustodyProvider,
+  row: CustodyTransferRow,
+  onLost?: OnLost,
+): PendingProviderStep<TransferOutcome> {
   return custodyStep({
     call: () => reportedTransfer(db, provider, row),
     async onResult(uow2, reported: ProviderCustodyTransfer) {
-      if (reported.state === "submitted") return answer(row);
-      if (reported.state === "completed") return answer(await move(uow2, row, { status: "completed", txHash: reported.txHash }, onLost));
-      return answer(
-        await move(
-          uow2,
-          row,
-          {
-            status: "failed",
-            txHash: reported.txHash,
-            failureReason: reported.failure ?? { code: "provider_failed", message: "The custody provider reported the transfer failed." },
-          },
-          onLost,
-        ),
-      );
+      const next = moveForReport(reported);
+      return answer(next === null ? row : await moveTransfer(uow2, row, next, onLost));
     },
   });
 }
@@ -132,8 +134,6 @@ export async function settleFromApproval(uow: UnitOfWork, row: CustodyTransferRo
     .select(["status", "expiresAt", "consumedAt"])
     .where("id", "=", row.approvalRequestId)
     .executeTakeFirstOrThrow();
-  const status = approvalStatusOf(approval, uow.now);
-  if (status === "rejected") return move(uow, row, { status: "rejected" });
-  if (status === "expired") return move(uow, row, { status: "cancelled" });
-  return null;
+  const status = statusAfterApproval(approvalStatusOf(approval, uow.now));
+  return status === null ? null : moveTransfer(uow, row, { status });
 }

@@ -5,10 +5,11 @@
 import type { AuthContext } from "../../context.ts";
 import type { Queryable } from "../../db/kysely.ts";
 import type { UnitOfWork } from "../../db/unit-of-work.ts";
-import type { components } from "../../generated/openapi.ts";
+import { connectProvider } from "../providers/connect-provider.ts";
 import { findCustodyTransfer } from "./create-custody-transfer.ts";
 import { toCustodyTransferDto } from "./custody-dto.ts";
-import { type CustodyOutcome, resolveCustodyProvider } from "./custody-provider.ts";
+import type { CustodyOutcome } from "./custody-provider.ts";
+import type { CustodyTransferStatusRequest } from "./custody-requests.ts";
 import { reconcileStep } from "./custody-transfer-steps.ts";
 
 export async function getCustodyTransferStatus(options: {
@@ -16,11 +17,12 @@ export async function getCustodyTransferStatus(options: {
   /** The database itself, for the provider (called between the unit of work's two transactions). */
   db: Queryable;
   auth: AuthContext;
-  request: components["schemas"]["CustodyTransferStatusRequest"];
-}): Promise<CustodyOutcome> {
+  /** Tagged at the HTTP edge (custodyTransferStatusRequest). */
+  request: CustodyTransferStatusRequest;
+}): Promise<CustodyOutcome<"getCustodyTransferStatus">> {
   const { uow, db, auth, request } = options;
-  const provider = await resolveCustodyProvider(uow.tx, auth);
-  const where = "custodyTransferId" in request ? { id: request.custodyTransferId } : { providerTransferId: request.transferId };
+  const provider = await connectProvider(uow.tx, auth, "custody");
+  const where = request.kind === "by-custody-transfer-id" ? { id: request.custodyTransferId } : { providerTransferId: request.transferId };
   const row = await findCustodyTransfer(uow.tx, auth, where);
   if (row.status !== "submitted") return { status: 200, body: toCustodyTransferDto(row) };
   return reconcileStep(db, provider, row, (current) => current);

@@ -7,9 +7,11 @@ import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
 import type { ProviderBalance } from "../../providers/capabilities/custody.ts";
+import { connectProvider } from "../providers/connect-provider.ts";
+import { callProvider } from "../providers/provider-call.ts";
 import { findCustodyWallet } from "./create-custody-wallet.ts";
 import { chainCarries, minorToAmount } from "./custody-assets.ts";
-import { type CustodyOutcome, callCustody, custodyStep, resolveCustodyProvider } from "./custody-provider.ts";
+import { type CustodyOutcome, custodyStep } from "./custody-provider.ts";
 
 type BalanceDto = components["schemas"]["CustodyWalletBalance"];
 type Asset = components["schemas"]["CustodyAsset"];
@@ -20,9 +22,9 @@ export async function getCustodyWalletBalance(options: {
   db: Queryable;
   auth: AuthContext;
   request: components["schemas"]["CustodyWalletBalanceRequest"];
-}): Promise<CustodyOutcome> {
+}): Promise<CustodyOutcome<"getCustodyWalletBalance">> {
   const { uow, db, auth, request } = options;
-  const provider = await resolveCustodyProvider(uow.tx, auth);
+  const provider = await connectProvider(uow.tx, auth, "custody");
   const wallet = await findCustodyWallet(uow.tx, auth, request.walletId);
   if (request.asset && !chainCarries(wallet.chain, request.asset)) {
     throw new ServiceError("VALIDATION_ERROR", `/body/asset ${request.asset} is not carried on ${wallet.chain}`, {
@@ -36,10 +38,8 @@ export async function getCustodyWalletBalance(options: {
   return custodyStep({
     // This endpoint documents no 503 for an unreachable provider: it answers 502.
     call: () =>
-      callCustody(
-        "report the balances",
-        () => provider.api.getBalances(provider.ctx(db), { providerWalletId, chain: wallet.chain }),
-        "PROVIDER_EXECUTION_FAILED",
+      callProvider({ provider: "custody", what: "report the balances", unreachable: "PROVIDER_EXECUTION_FAILED" }, () =>
+        provider.api.getBalances(provider.context({ db }), { providerWalletId, chain: wallet.chain }),
       ),
     async onResult(_uow2, reported: ProviderBalance[]) {
       const entries = reported

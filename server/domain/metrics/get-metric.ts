@@ -1,8 +1,9 @@
 import type { AuthContext } from "../../context.ts";
 import type { Queryable } from "../../db/kysely.ts";
+import { ownedBy } from "../../db/owned-by.ts";
 import { notFound } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
-import { numericToMinor } from "../money/minor-units.ts";
+import { numericToMinor } from "../../lib/money/minor-units.ts";
 import { bucketIndex, type MetricRange, planBuckets } from "./buckets.ts";
 import { METRIC_CATALOGUE } from "./catalogue.ts";
 import { sampleValue } from "./sample-series.ts";
@@ -24,8 +25,7 @@ export async function getMetric({ db, auth, metricId, range, now = new Date() }:
   const events = await db
     .selectFrom("ActivityEvent")
     .select(["createdAt", "amountUsd"])
-    .where("organizationId", "=", auth.organizationId)
-    .where("environment", "=", auth.environment)
+    .where(ownedBy(auth))
     .where("type", "=", spec.eventType)
     .where("createdAt", ">=", plan.starts[0] as Date)
     .execute();

@@ -2,10 +2,10 @@ import type { AuthContext } from "../../context.ts";
 import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import { validationError } from "../../errors/service-error.ts";
 import { newId } from "../../lib/ids.ts";
+import { formatMinor, parseDecimalToMinor } from "../../lib/money/minor-units.ts";
 import { recordActivity } from "../activity/record-activity.ts";
 import { type Chain, isValidAddress, mockTxHash } from "../chains/addresses.ts";
 import { ASSET_DECIMALS, type Stablecoin } from "../money/assets.ts";
-import { formatMinor, parseDecimalToMinor } from "../money/minor-units.ts";
 import { FEE_DECIMALS, sandboxFeeMicros } from "./fees.ts";
 import { type PaymentDto, toPaymentDto } from "./payment-dto.ts";
 

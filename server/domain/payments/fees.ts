@@ -1,7 +1,8 @@
 // The sandbox fee schedule (documented on Payment.fees in the spec): a flat network fee per chain plus 0.10% of the
 // amount, rounded half-up to 6 decimal places.
+
+import { rescaleMinor } from "../../lib/money/minor-units.ts";
 import type { Chain } from "../chains/addresses.ts";
-import { rescaleMinor } from "../money/minor-units.ts";
 
 export const FEE_DECIMALS = 6;
 const FLAT_FEE_MICROS: Record<Chain, bigint> = { ethereum: 500_000n, polygon: 10_000n, base: 20_000n, solana: 1_000n };

@@ -1,5 +1,6 @@
 import type { AuthContext } from "../../context.ts";
 import type { Queryable } from "../../db/kysely.ts";
+import { ownedBy } from "../../db/owned-by.ts";
 import type { components } from "../../generated/openapi.ts";
 import { toPaymentDto } from "./payment-dto.ts";
 
@@ -10,7 +11,7 @@ export async function listPayments(options: {
   offset: number;
 }): Promise<components["schemas"]["PaymentList"]> {
   const { db, auth, limit, offset } = options;
-  const mine = db.selectFrom("Payment").where("organizationId", "=", auth.organizationId).where("environment", "=", auth.environment);
+  const mine = db.selectFrom("Payment").where(ownedBy(auth));
   const [counted, payments] = await Promise.all([
     mine.select((eb) => eb.fn.countAll<string>().as("count")).executeTakeFirstOrThrow(),
     mine.selectAll().orderBy("createdAt", "desc").orderBy("id", "desc").limit(limit).offset(offset).execute(),

@@ -1,8 +1,8 @@
 import type { Selectable } from "kysely";
 import type { DB } from "../../db/kysely.ts";
 import type { components } from "../../generated/openapi.ts";
+import { formatMinor, numericToMinor } from "../../lib/money/minor-units.ts";
 import { ASSET_DECIMALS, type Stablecoin } from "../money/assets.ts";
-import { formatMinor, numericToMinor } from "../money/minor-units.ts";
 import { FEE_DECIMALS } from "./fees.ts";
 
 export type PaymentDto = components["schemas"]["Payment"];

@@ -1,23 +1,24 @@
 // providers/invoke: resolve → validate → fail closed → screen and evaluate → (four-eyes) → execute → record.
-import type { Selectable } from "kysely";
 import type { AuthContext } from "../../context.ts";
-import type { DB } from "../../db/kysely.ts";
-import { afterProviderCall, type Outcome, type ProviderStep, type UnitOfWork } from "../../db/unit-of-work.ts";
+import { afterProviderCall, type ProviderStep, type UnitOfWork } from "../../db/unit-of-work.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
+import { SANDBOX_SCREENING_SOURCE } from "../../lib/compliance/sandbox-screening-list.ts";
 import { newId } from "../../lib/ids.ts";
-import { CATEGORY_SCOPE, type ProviderCategory, ProviderExecutionError } from "../../providers/provider-adapter.ts";
-import { resolveProvider } from "../../providers/resolve-provider.ts";
+import { CATEGORY_SCOPE, type ProviderCategory } from "../../providers/provider-adapter.ts";
 import { validateOperationInput } from "../../providers/validate-input.ts";
+import type { OperationOutcome } from "../../spec/operation-types.ts";
 import { recordActivity } from "../activity/record-activity.ts";
 import type { ApprovalDto } from "../approvals/approval-dto.ts";
 import { consumeApproval, releaseApproval } from "../approvals/consume-approval.ts";
 import { createApprovalRequest } from "../approvals/create-approval-request.ts";
 import { enforceCompliance } from "../compliance/enforce-compliance.ts";
-import { SANDBOX_SCREENING_SOURCE } from "../compliance/sandbox-list.ts";
 import type { ComplianceSubject } from "../compliance/types.ts";
 import { type ScreeningDto, toInvocationDto } from "./invocation-dto.ts";
+import { callProvider } from "./provider-call.ts";
 import { requireAdapter, requireCategoryScope } from "./require-category-scope.ts";
+import { resolveProvider } from "./resolve-provider.ts";
+import { checkSelectionReceipt } from "./selection-receipt.ts";
 
 type InvokeRequest = components["schemas"]["InvokeProviderRequest"];
 
@@ -44,7 +45,9 @@ export const invocationAction = (category: string, operation: string) => `provid
  * idempotency key; the second records the output (200), or, when the provider failed, deletes the intent and releases
  * the approval, so nothing stays recorded and the approval can be used again.
  */
-export async function invokeProvider(options: InvokeProviderOptions): Promise<Outcome | ProviderStep<unknown>> {
+type InvokeOutcome = OperationOutcome<"invokeProvider">;
+
+export async function invokeProvider(options: InvokeProviderOptions): Promise<InvokeOutcome | ProviderStep<unknown, InvokeOutcome>> {
   const { uow, auth, request, idempotent, requestId } = options;
   const category = request.category as ProviderCategory;
   requireCategoryScope(auth, category);
@@ -55,7 +58,10 @@ export async function invokeProvider(options: InvokeProviderOptions): Promise<Ou
   if (inputErrors.length > 0) {
     throw new ServiceError("INVALID_INPUT", `input does not match the ${request.operation} input schema`, { errors: inputErrors });
   }
-  if (request.selectionReceiptId) await checkSelectionReceipt(uow, auth, request);
+  if (request.selectionReceiptId) {
+    const { selectionReceiptId, providerSlug, operation } = request;
+    await checkSelectionReceipt(uow, auth, { selectionReceiptId, category: request.category, providerSlug, operation });
+  }
   if (request.regime?.travelRule && def.kind === "write" && !(input as { travelRule?: unknown }).travelRule) {
     throw new ServiceError("INVALID_INPUT", "regime.travelRule is true: input.travelRule must carry originator and beneficiary data", {
       errors: [{ path: "/body/input/travelRule", message: "is required under regime.travelRule" }],
@@ -120,15 +126,10 @@ export async function invokeProvider(options: InvokeProviderOptions): Promise<Ou
     .execute();
 
   return afterProviderCall({
-    async call() {
-      try {
-        return await def.execute({ config: resolved.config, input, now: new Date(), idempotencyKey: base.id });
-      } catch (error) {
-        if (error instanceof ProviderExecutionError)
-          throw new ServiceError("PROVIDER_EXECUTION_FAILED", `The provider failed: ${error.message}`);
-        throw error;
-      }
-    },
+    call: () =>
+      callProvider({ provider: "invoked" }, () =>
+        def.execute({ config: resolved.config, input, now: new Date(), idempotencyKey: base.id }),
+      ),
     async onResult(uow2, output) {
       const row = await uow2.tx
         .updateTable("ProviderInvocation")
@@ -151,23 +152,4 @@ export async function invokeProvider(options: InvokeProviderOptions): Promise<Ou
       if (consumed) await releaseApproval(uow2, consumed);
     },
   });
-}
-
-type ReceiptRow = Pick<Selectable<DB["SelectionReceipt"]>, "category" | "providerSlug" | "operation" | "expiresAt">;
-
-async function checkSelectionReceipt(uow: UnitOfWork, auth: AuthContext, request: InvokeRequest): Promise<void> {
-  const receipt: ReceiptRow | undefined = await uow.tx
-    .selectFrom("SelectionReceipt")
-    .select(["category", "providerSlug", "operation", "expiresAt"])
-    .where("id", "=", request.selectionReceiptId as string)
-    .where("organizationId", "=", auth.organizationId)
-    .where("environment", "=", auth.environment)
-    .executeTakeFirst();
-  if (!receipt) throw new ServiceError("NOT_FOUND", "Selection receipt not found");
-  const mismatch =
-    receipt.category !== request.category ||
-    receipt.providerSlug !== request.providerSlug ||
-    (receipt.operation !== null && receipt.operation !== request.operation);
-  if (mismatch) throw new ServiceError("INVALID_INPUT", "The selection receipt names another provider, category or operation");
-  if (receipt.expiresAt <= uow.now) throw new ServiceError("INVALID_INPUT", "The selection receipt has expired");
 }

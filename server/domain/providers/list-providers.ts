@@ -1,5 +1,6 @@
 import type { AuthContext } from "../../context.ts";
 import type { Queryable } from "../../db/kysely.ts";
+import { ownedBy } from "../../db/owned-by.ts";
 import type { components } from "../../generated/openapi.ts";
 import { CATEGORY_SCOPE, type ProviderCategory } from "../../providers/provider-adapter.ts";
 import { PROVIDER_ADAPTERS } from "../../providers/registry.ts";
@@ -16,12 +17,7 @@ export async function listProviders({
   auth: AuthContext;
   category?: ProviderCategory;
 }): Promise<Directory> {
-  let query = db
-    .selectFrom("ProviderConnection")
-    .select(["category", "providerSlug"])
-    .where("organizationId", "=", auth.organizationId)
-    .where("environment", "=", auth.environment)
-    .where("reviewed", "=", true);
+  let query = db.selectFrom("ProviderConnection").select(["category", "providerSlug"]).where(ownedBy(auth)).where("reviewed", "=", true);
   if (category) query = query.where("category", "=", category);
   const connections = await query.execute();
   const connected = new Set(connections.map((c) => `${c.category}/${c.providerSlug}`));

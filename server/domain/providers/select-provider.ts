@@ -1,12 +1,11 @@
 import type { AuthContext } from "../../context.ts";
 import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import type { components } from "../../generated/openapi.ts";
-import { newId } from "../../lib/ids.ts";
 import type { ProviderCategory } from "../../providers/provider-adapter.ts";
-import { resolveProvider } from "../../providers/resolve-provider.ts";
 import { requireAdapter, requireCategoryScope } from "./require-category-scope.ts";
+import { resolveProvider } from "./resolve-provider.ts";
+import { recordSelectionReceipt } from "./selection-receipt.ts";
 
-export const SELECTION_RECEIPT_TTL_MS = 60 * 60 * 1000;
 type Receipt = components["schemas"]["SelectionReceipt"];
 
 export interface SelectProviderOptions {
@@ -24,21 +23,7 @@ export async function selectProvider(options: SelectProviderOptions): Promise<Re
   if (providerSlug) requireAdapter(category, providerSlug, operation);
   const resolved = await resolveProvider({ db: uow.tx, auth, category, providerSlug, sandboxFallback: false });
   if (operation !== undefined) requireAdapter(category, resolved.adapter.slug, operation);
-  const now = uow.now;
-  const receipt = {
-    id: newId("psr"),
-    organizationId: auth.organizationId,
-    environment: auth.environment,
-    category,
-    operation: operation ?? null,
-    providerSlug: resolved.adapter.slug,
-    connectionId: resolved.connectionId,
-    simulated: resolved.simulated,
-    createdAt: now,
-    expiresAt: new Date(now.getTime() + SELECTION_RECEIPT_TTL_MS),
-  };
-  // Nothing in this request reads it back: written at commit.
-  uow.insertLater("SelectionReceipt", receipt);
+  const receipt = recordSelectionReceipt(uow, auth, { category, operation: operation ?? null, resolved });
   return {
     selectionReceiptId: receipt.id,
     category,

@@ -1,6 +1,7 @@
 import type { ErrorCode } from "../../errors/codes.ts";
 import { ServiceError } from "../../errors/service-error.ts";
-import { isValidAddress, toChecksumAddress } from "../chains/addresses.ts";
+import { toChecksumAddress } from "../../lib/chains/evm-address.ts";
+import { isValidAddress } from "../chains/addresses.ts";
 
 /** The token address in EIP-55 form; a mixed-case address failing its checksum is `code` (400 or 422). */
 export function assertTokenAddress(address: string, code: ErrorCode, path = "/body/contractAddress"): string {

@@ -4,6 +4,7 @@ import type { AuthContext } from "../../context.ts";
 import type { Queryable } from "../../db/kysely.ts";
 import { afterProviderCall, type ProviderStep, type UnitOfWork } from "../../db/unit-of-work.ts";
 import type { components } from "../../generated/openapi.ts";
+import type { OperationOutcome } from "../../spec/operation-types.ts";
 import { assertTokenAddress } from "./addresses.ts";
 import { readToken } from "./read-token.ts";
 import { readReserveSource } from "./reserve-source.ts";
@@ -25,7 +26,7 @@ export async function getTreasuryStatus(options: {
   db: Queryable;
   auth: AuthContext;
   request: components["schemas"]["TreasuryStatusRequest"];
-}): Promise<ProviderStep<TreasuryStatus>> {
+}): Promise<ProviderStep<TreasuryStatus, OperationOutcome<"getTreasuryStatus">>> {
   const { uow, db, auth, request } = options;
   const chain = request.chain ?? "sandbox";
   const contractAddress = assertTokenAddress(request.contractAddress, "VALIDATION_ERROR");

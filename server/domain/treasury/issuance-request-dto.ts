@@ -4,7 +4,7 @@ import type { Selectable } from "kysely";
 import type { AuthContext } from "../../context.ts";
 import type { DB, Queryable } from "../../db/kysely.ts";
 import type { components } from "../../generated/openapi.ts";
-import { numericToMinor } from "../money/minor-units.ts";
+import { numericToMinor } from "../../lib/money/minor-units.ts";
 
 export type IssuanceRequestDto = components["schemas"]["IssuanceRequest"];
 export type IssuanceStatus = components["schemas"]["IssuanceRequestStatus"];

@@ -2,7 +2,7 @@
 import type { Queryable } from "../../db/kysely.ts";
 import type { ErrorCode } from "../../errors/codes.ts";
 import { ServiceError } from "../../errors/service-error.ts";
-import { ChainReadError, type Erc20Reading } from "../../providers/treasury-capabilities.ts";
+import { ChainReadError, type Erc20Reading } from "../../providers/capabilities/treasury.ts";
 import type { ResolvedChainReader } from "./resolve-chain-reader.ts";
 
 export interface ReadTokenOptions {

@@ -3,16 +3,18 @@
 // approval.
 import type { AuthContext } from "../../context.ts";
 import type { Queryable } from "../../db/kysely.ts";
-import { afterProviderCall, type Outcome, type ProviderStep, type UnitOfWork } from "../../db/unit-of-work.ts";
+import { ownedBy } from "../../db/owned-by.ts";
+import { afterProviderCall, type ProviderStep, type UnitOfWork } from "../../db/unit-of-work.ts";
 import { notFound, ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
 import { newId } from "../../lib/ids.ts";
-import { resolveProvider } from "../../providers/resolve-provider.ts";
+import type { OperationOutcome } from "../../spec/operation-types.ts";
 import { recordActivity } from "../activity/record-activity.ts";
 import { createApprovalRequest } from "../approvals/create-approval-request.ts";
+import { resolveProvider } from "../providers/resolve-provider.ts";
 import { precheckAddress } from "./addresses.ts";
 import { assertChainCapability } from "./chain-capabilities.ts";
-import { type IssuanceRequestDto, type IssuanceRequestRow, type IssuerRef, toIssuanceRequestDto } from "./issuance-request-dto.ts";
+import { type IssuanceRequestRow, type IssuerRef, toIssuanceRequestDto } from "./issuance-request-dto.ts";
 import { readToken } from "./read-token.ts";
 import { resolveChainReader } from "./resolve-chain-reader.ts";
 
@@ -26,9 +28,8 @@ export const issuanceAction = (kind: "mint" | "burn") => `treasury.${kind}`;
 
 const precheck = (path: string, message: string) => new ServiceError("PRECHECK_FAILED", message, { errors: [{ path, message }] });
 
-interface IssuanceOutcome extends Outcome {
-  body: IssuanceRequestDto;
-}
+/** Mint and burn answer alike: the recorded request (201). */
+type IssuanceOutcome = Extract<OperationOutcome<"requestMint"> & OperationOutcome<"requestBurn">, { status: 201 }>;
 
 /**
  * A mint: one transaction. A burn: two, because it checks the holder's balance through the chain reader, a provider
@@ -42,7 +43,7 @@ export async function requestIssuance(options: {
   db: Queryable;
   auth: AuthContext;
   input: IssuanceInput;
-}): Promise<IssuanceOutcome | ProviderStep<unknown>> {
+}): Promise<IssuanceOutcome | ProviderStep<unknown, IssuanceOutcome>> {
   const { uow, db, auth, input } = options;
   const { request, kind } = input;
   // Sandbox only: the sandbox simulator serves sandbox keys; production fails closed without a reviewed connection.
@@ -51,8 +52,7 @@ export async function requestIssuance(options: {
     .selectFrom("Issuer")
     .select(["id", "chain", "contractAddress", "asset", "signers"])
     .where("id", "=", request.issuerId)
-    .where("organizationId", "=", auth.organizationId)
-    .where("environment", "=", auth.environment)
+    .where(ownedBy(auth))
     .executeTakeFirst();
   if (!issuer) throw notFound("Issuer");
   await assertChainCapability(uow.tx, auth.organizationId, issuer.chain, "mintBurn");

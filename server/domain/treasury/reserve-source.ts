@@ -3,8 +3,9 @@
 import type { AuthContext } from "../../context.ts";
 import type { Queryable } from "../../db/kysely.ts";
 import { ServiceError } from "../../errors/service-error.ts";
-import { resolveProvider } from "../../providers/resolve-provider.ts";
-import { type ReserveReport, ReserveSourceUnavailable } from "../../providers/treasury-capabilities.ts";
+import type { ReserveReport } from "../../providers/capabilities/treasury.ts";
+import { callProvider } from "../providers/provider-call.ts";
+import { type ResolvedProvider, resolveProvider } from "../providers/resolve-provider.ts";
 import { sourceLabel } from "./resolve-chain-reader.ts";
 
 export interface SourcedReport {
@@ -20,7 +21,7 @@ export async function readReserveSource(
   chain: string,
   contractAddress: string,
 ): Promise<SourcedReport | null> {
-  let resolved: Awaited<ReturnType<typeof resolveProvider>>;
+  let resolved: ResolvedProvider;
   try {
     resolved = await resolveProvider({ db, auth, category: "token_issuance", sandboxFallback: false });
   } catch (error) {
@@ -29,13 +30,6 @@ export async function readReserveSource(
   }
   const api = resolved.adapter.capabilities?.reserveSource;
   if (!api) return null;
-  try {
-    const report = await api.report({ config: resolved.config, chain, contractAddress });
-    return { report, label: sourceLabel("token_issuance", resolved.adapter.slug), simulated: resolved.adapter.simulator };
-  } catch (error) {
-    if (error instanceof ReserveSourceUnavailable) {
-      throw new ServiceError("SOURCE_NOT_AVAILABLE", `The reserve source could not be reached: ${error.message}`, { retryAfterSeconds: 5 });
-    }
-    throw error;
-  }
+  const report = await callProvider({ provider: "reserve_source" }, () => api.report({ config: resolved.config, chain, contractAddress }));
+  return { report, label: sourceLabel("token_issuance", resolved.adapter.slug), simulated: resolved.adapter.simulator };
 }

@@ -3,11 +3,12 @@
 // 424 PROVIDER_NOT_CONNECTED; readers exist but none supports the chain → 400 UNSUPPORTED_CHAIN.
 import type { AuthContext } from "../../context.ts";
 import type { Queryable } from "../../db/kysely.ts";
+import { ownedBy } from "../../db/owned-by.ts";
 import { ServiceError } from "../../errors/service-error.ts";
-import { ProviderConfigError } from "../../providers/provider-adapter.ts";
+import type { ChainReaderApi } from "../../providers/capabilities/treasury.ts";
 import { findAdapter } from "../../providers/registry.ts";
 import { chainReadSimulator } from "../../providers/simulators/chain-read-simulator.ts";
-import type { ChainReaderApi } from "../../providers/treasury-capabilities.ts";
+import { connectionConfig } from "../providers/resolve-provider.ts";
 
 export interface ResolvedChainReader {
   api: ChainReaderApi;
@@ -23,8 +24,7 @@ export async function resolveChainReader(db: Queryable, auth: AuthContext, chain
   const connections = await db
     .selectFrom("ProviderConnection")
     .select(["providerSlug", "config"])
-    .where("organizationId", "=", auth.organizationId)
-    .where("environment", "=", auth.environment)
+    .where(ownedBy(auth))
     .where("category", "=", "chain_read")
     .where("reviewed", "=", true)
     .orderBy("createdAt", "desc")
@@ -39,15 +39,7 @@ export async function resolveChainReader(db: Queryable, auth: AuthContext, chain
         `The chain_read connection names provider "${connection.providerSlug}", which this server cannot read chains with`,
       );
     }
-    let config: Record<string, unknown>;
-    try {
-      config = adapter.parseConfig(connection.config);
-    } catch (error) {
-      if (error instanceof ProviderConfigError) {
-        throw new ServiceError("SERVER_MISCONFIGURED", `The chain_read connection's configuration is unusable: ${error.message}`);
-      }
-      throw error;
-    }
+    const config = connectionConfig(adapter, "chain_read", connection.config);
     if (api.supportsChain(chain, config, auth.environment)) {
       return { api, config, label: sourceLabel("chain_read", adapter.slug), simulated: adapter.simulator };
     }

@@ -6,16 +6,17 @@ import type { Queryable } from "../../db/kysely.ts";
 import { afterProviderCall, type ProviderStep, type UnitOfWork } from "../../db/unit-of-work.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
+import type { OperationOutcome } from "../../spec/operation-types.ts";
 import { assertTokenAddress } from "./addresses.ts";
 import { assertChainCapability } from "./chain-capabilities.ts";
 import { readToken } from "./read-token.ts";
+import { chooseReserveRatio } from "./reserve-ratio.ts";
 import { readReserveSource } from "./reserve-source.ts";
 import { type ResolvedChainReader, resolveChainReader } from "./resolve-chain-reader.ts";
 import { runStress } from "./stress-math.ts";
 
 type StressTestResult = components["schemas"]["StressTestResult"];
 type StressTestRequest = components["schemas"]["StressTestRequest"];
-const RATIO = /^(0|[1-9][0-9]{0,5})(\.[0-9]{1,18})?$/;
 
 /**
  * Two transactions, though nothing is written but the idempotency record: the reserve source and the chain reader are
@@ -28,7 +29,7 @@ export async function runTreasuryStressTest(options: {
   db: Queryable;
   auth: AuthContext;
   request: StressTestRequest;
-}): Promise<ProviderStep<StressTestResult>> {
+}): Promise<ProviderStep<StressTestResult, OperationOutcome<"runTreasuryStressTest">>> {
   const { uow, db, auth, request } = options;
   const chain = request.chain ?? "sandbox";
   const contractAddress = assertTokenAddress(request.contractAddress, "VALIDATION_ERROR");
@@ -51,27 +52,9 @@ async function stress(options: {
   const { db, auth, request, chain, contractAddress, reader } = options;
 
   // Rules 2 and 3: the ratio's source, decided before any chain read.
-  let reserveRatio: string;
-  let reserveRatioSource: string;
-  let simulated = false;
-  if (request.scenario.reserveRatio !== undefined) {
-    reserveRatio = request.scenario.reserveRatio;
-    reserveRatioSource = "scenario";
-  } else {
-    const source = await readReserveSource(db, auth, chain, contractAddress);
-    const ratio = source?.report.reserveRatio ?? null;
-    if (!source || ratio === null) {
-      throw new ServiceError(
-        "RESERVE_SOURCE_NOT_CONNECTED",
-        "Supply scenario.reserveRatio or connect a token_issuance reserve source; the reserve ratio is never estimated",
-      );
-    }
-    if (!RATIO.test(ratio))
-      throw new ServiceError("SOURCE_NOT_AVAILABLE", `The reserve source reported an unusable ratio`, { retryAfterSeconds: 5 });
-    reserveRatio = ratio;
-    reserveRatioSource = source.label;
-    simulated = source.simulated;
-  }
+  const { reserveRatio, reserveRatioSource, simulated } = await chooseReserveRatio(request.scenario.reserveRatio, () =>
+    readReserveSource(db, auth, chain, contractAddress),
+  );
 
   // Rule 1: total supply on chain.
   const reading = await readToken({

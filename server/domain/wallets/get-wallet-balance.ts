@@ -1,8 +1,8 @@
 import type { AuthContext } from "../../context.ts";
 import type { Queryable } from "../../db/kysely.ts";
 import type { components } from "../../generated/openapi.ts";
+import { formatMinor } from "../../lib/money/minor-units.ts";
 import { USD_DECIMALS } from "../money/assets.ts";
-import { formatMinor } from "../money/minor-units.ts";
 import { findWallet } from "./get-wallet.ts";
 import { assetBalances, minorByAsset, type WalletDto } from "./wallet-dto.ts";
 

@@ -1,5 +1,6 @@
 import type { AuthContext } from "../../context.ts";
 import type { Queryable } from "../../db/kysely.ts";
+import { ownedBy } from "../../db/owned-by.ts";
 import type { components } from "../../generated/openapi.ts";
 import { selectWalletsWithAssets } from "./select-wallets-with-assets.ts";
 import { toWalletDto } from "./wallet-dto.ts";
@@ -15,8 +16,7 @@ export async function listWallets({ db, auth, limit, offset }: ListWalletsOption
   const [counted, wallets] = await Promise.all([
     db
       .selectFrom("Wallet")
-      .where("organizationId", "=", auth.organizationId)
-      .where("environment", "=", auth.environment)
+      .where(ownedBy(auth))
       .select((eb) => eb.fn.countAll<string>().as("count"))
       .executeTakeFirstOrThrow(),
     selectWalletsWithAssets(db, auth).orderBy("w.createdAt", "desc").orderBy("w.id", "desc").limit(limit).offset(offset).execute(),

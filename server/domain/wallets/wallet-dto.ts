@@ -1,8 +1,8 @@
 import type { Selectable } from "kysely";
 import type { DB } from "../../db/kysely.ts";
 import type { components } from "../../generated/openapi.ts";
+import { formatMinor, numericToMinor } from "../../lib/money/minor-units.ts";
 import { ASSET_DECIMALS, STABLECOINS, type Stablecoin, toUsdMinor, USD_DECIMALS } from "../money/assets.ts";
-import { formatMinor, numericToMinor } from "../money/minor-units.ts";
 
 export type WalletDto = components["schemas"]["Wallet"];
 export type AssetBalanceDto = components["schemas"]["AssetBalance"];

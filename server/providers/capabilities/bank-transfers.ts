@@ -51,9 +51,3 @@ export interface BankTransferApi {
   /** Cancels a pending or processing transfer; throws ProviderExecutionError when the provider refuses. */
   cancel(ctx: BankCallContext, known: KnownBankTransfer): Promise<void>;
 }
-
-declare module "../provider-adapter.ts" {
-  interface ProviderCapabilities {
-    bankTransfers: BankTransferApi;
-  }
-}

@@ -61,9 +61,3 @@ export interface CustodyApi {
   /** The provider's view of a transfer; null when it does not know the id. */
   getTransfer(ctx: CustodyCallContext, input: { providerTransferId: string }): Promise<ProviderCustodyTransfer | null>;
 }
-
-declare module "../provider-adapter.ts" {
-  interface ProviderCapabilities {
-    custody: CustodyApi;
-  }
-}

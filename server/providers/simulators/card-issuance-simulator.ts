@@ -3,7 +3,7 @@
 // amounts 403.03 / 429.29 / 501.01 / 666.66 on fund, authorization, capture and reversal, and the
 // `Sandbox-Simulate-Error` header on every card endpoint.
 import { createHash } from "node:crypto";
-import { type CardIssuerApi, type CardIssuerContext, CardIssuerError, type CardIssuerFailure } from "../card-issuer.ts";
+import { type CardIssuerApi, type CardIssuerContext, CardIssuerError, type CardIssuerFailure } from "../capabilities/card-issuing.ts";
 import { type ProviderAdapter, ProviderExecutionError } from "../provider-adapter.ts";
 import { parseObjectConfig } from "./config.ts";
 import { FAILING_AMOUNT } from "./magic-values.ts";

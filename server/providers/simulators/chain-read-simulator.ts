@@ -4,8 +4,8 @@
 import { erc20Abi } from "viem";
 import { CallFailed } from "../../chain/evm.ts";
 import { clockBlock, sandboxChainFor } from "../../chain/sandbox-chain.ts";
+import { ChainReadError } from "../capabilities/treasury.ts";
 import type { ProviderAdapter } from "../provider-adapter.ts";
-import { ChainReadError } from "../treasury-capabilities.ts";
 import { parseObjectConfig } from "./config.ts";
 import { FAILING_ADDRESS } from "./magic-values.ts";
 

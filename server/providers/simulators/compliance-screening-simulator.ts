@@ -1,6 +1,6 @@
 // Sandbox screening: the sandbox list shipped with the service.
-import { normalizeAddress } from "../../domain/compliance/normalize.ts";
-import { SANDBOX_SCREENING_LIST } from "../../domain/compliance/sandbox-list.ts";
+import { normalizeAddress } from "../../lib/compliance/normalize.ts";
+import { SANDBOX_SCREENING_LIST } from "../../lib/compliance/sandbox-screening-list.ts";
 import type { ProviderAdapter } from "../provider-adapter.ts";
 import { parseObjectConfig } from "./config.ts";
 

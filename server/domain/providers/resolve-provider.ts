@@ -1,9 +1,9 @@
 // Resolves (organization, environment, category) to a reviewed connection's adapter, or fails closed.
-import type { AuthContext } from "../context.ts";
-import type { Queryable } from "../db/kysely.ts";
-import { ServiceError } from "../errors/service-error.ts";
-import { type ProviderAdapter, type ProviderCategory, ProviderConfigError } from "./provider-adapter.ts";
-import { findAdapter } from "./registry.ts";
+import type { AuthContext } from "../../context.ts";
+import type { Queryable } from "../../db/kysely.ts";
+import { ServiceError } from "../../errors/service-error.ts";
+import { type ProviderAdapter, type ProviderCategory, ProviderConfigError } from "../../providers/provider-adapter.ts";
+import { findAdapter } from "../../providers/registry.ts";
 
 export interface ResolvedProvider {
   adapter: ProviderAdapter;
@@ -24,17 +24,38 @@ export interface ResolveOptions {
   sandboxFallback: boolean;
 }
 
-export async function resolveProvider({ db, auth, category, providerSlug, sandboxFallback }: ResolveOptions): Promise<ResolvedProvider> {
+/** The newest reviewed connection of a category (it supersedes older ones), optionally only of one provider. */
+export function newestReviewedConnection(
+  db: Queryable,
+  scope: { organizationId: string; environment: string },
+  category: ProviderCategory,
+  providerSlug?: string,
+) {
   let query = db
     .selectFrom("ProviderConnection")
     .select(["id", "providerSlug", "config"])
-    .where("organizationId", "=", auth.organizationId)
-    .where("environment", "=", auth.environment)
+    .where("organizationId", "=", scope.organizationId)
+    .where("environment", "=", scope.environment)
     .where("category", "=", category)
     .where("reviewed", "=", true);
   if (providerSlug) query = query.where("providerSlug", "=", providerSlug);
-  // The newest reviewed connection supersedes older ones.
-  const connection = await query.orderBy("createdAt", "desc").orderBy("id", "desc").limit(1).executeTakeFirst();
+  return query.orderBy("createdAt", "desc").orderBy("id", "desc").limit(1).executeTakeFirst();
+}
+
+/** The connection's config as the adapter validates it; an unusable one is the server's misconfiguration (500). */
+export function connectionConfig(adapter: ProviderAdapter, category: ProviderCategory, config: unknown): Record<string, unknown> {
+  try {
+    return adapter.parseConfig(config);
+  } catch (error) {
+    if (error instanceof ProviderConfigError) {
+      throw new ServiceError("SERVER_MISCONFIGURED", `The ${category} connection's configuration is unusable: ${error.message}`);
+    }
+    throw error;
+  }
+}
+
+export async function resolveProvider({ db, auth, category, providerSlug, sandboxFallback }: ResolveOptions): Promise<ResolvedProvider> {
+  const connection = await newestReviewedConnection(db, auth, category, providerSlug);
   if (connection) {
     const adapter = findAdapter(category, connection.providerSlug);
     if (!adapter) {
@@ -43,14 +64,8 @@ export async function resolveProvider({ db, auth, category, providerSlug, sandbo
         `The ${category} connection names provider "${connection.providerSlug}", which this server has no adapter for`,
       );
     }
-    try {
-      return { adapter, config: adapter.parseConfig(connection.config), connectionId: connection.id, simulated: adapter.simulator };
-    } catch (error) {
-      if (error instanceof ProviderConfigError) {
-        throw new ServiceError("SERVER_MISCONFIGURED", `The ${category} connection's configuration is unusable: ${error.message}`);
-      }
-      throw error;
-    }
+    const config = connectionConfig(adapter, category, connection.config);
+    return { adapter, config, connectionId: connection.id, simulated: adapter.simulator };
   }
   // Custody never falls back: its simulator runs only when explicitly connected (description: custody fails closed).
   const mayFallBack = sandboxFallback && category !== "custody" && auth.environment === "sandbox";

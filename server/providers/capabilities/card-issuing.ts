@@ -61,9 +61,3 @@ export interface CardIssuerApi {
   capture(ctx: CardIssuerContext, input: { reference: string; authorizationId: string; amount?: string }): Promise<void>;
   reverse(ctx: CardIssuerContext, input: { reference: string; authorizationId: string; amount?: string }): Promise<void>;
 }
-
-declare module "./provider-adapter.ts" {
-  interface ProviderCapabilities {
-    cards: CardIssuerApi;
-  }
-}

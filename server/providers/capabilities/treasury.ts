@@ -1,5 +1,6 @@
 // Category-specific provider APIs of the treasury: chain readers (chain_read) and reserve sources (token_issuance).
-import type { Queryable } from "../db/kysely.ts";
+import type { Queryable } from "../../db/kysely.ts";
+import { ProviderUnavailableError } from "./provider-unavailable.ts";
 
 export interface Erc20Reading {
   totalSupplyMinor: string;
@@ -51,11 +52,5 @@ export interface ReserveSourceApi {
   report(ctx: { config: Record<string, unknown>; chain: string; contractAddress: string }): Promise<ReserveReport>;
 }
 
-export class ReserveSourceUnavailable extends Error {}
-
-declare module "./provider-adapter.ts" {
-  interface ProviderCapabilities {
-    chainReader: ChainReaderApi;
-    reserveSource: ReserveSourceApi;
-  }
-}
+/** The reserve source could not be reached (→ 503 SOURCE_NOT_AVAILABLE, like any unreachable provider). */
+export class ReserveSourceUnavailable extends ProviderUnavailableError {}

@@ -1,8 +1,8 @@
-// A timeout for a network call that a blocked event loop cannot fake. After the loop has been busy for longer than
-// `ms` (a route's first validator compile, a solc compile), Node runs due timers before it reads the sockets, so a plain
-// timer — ioredis's commandTimeout included — rejected calls whose reply was already waiting: a healthy Redis answered
-// 503 RATE_LIMIT_UNAVAILABLE. Here the timer only schedules the verdict for after the next poll phase (setImmediate),
-// by which time a reply that has arrived has settled the call.
+// A timeout for a network call (Redis, a provider) that a blocked event loop cannot fake. After the loop has been busy
+// for longer than `ms` (a route's first validator compile, a solc compile), Node runs due timers before it reads the
+// sockets, so a plain timer — ioredis's commandTimeout included — rejected calls whose reply was already waiting: a
+// healthy Redis answered 503 RATE_LIMIT_UNAVAILABLE. Here the timer only schedules the verdict for after the next poll
+// phase (setImmediate), by which time a reply that has arrived has settled the call.
 export class IoTimeoutError extends Error {}
 
 export function withIoTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {

@@ -1,0 +1,26 @@
+import type { Tx } from "../../db/kysely.ts";
+import type { BankTransferRow, StatusChange } from "./bank-transfer-dto.ts";
+
+/** A status change of a transfer, appended to its history: compare-and-set on the version read, so it answers undefined
+ * when another writer (a cancel, a status refresh) moved the transfer first. `columns` are written with it. */
+export function moveBankTransfer(
+  tx: Tx,
+  row: BankTransferRow,
+  status: string,
+  now: Date,
+  columns: { providerReference?: string | null; failureReason?: string } = {},
+): Promise<BankTransferRow | undefined> {
+  return tx
+    .updateTable("BankTransfer")
+    .set({
+      status,
+      ...columns,
+      statusHistory: JSON.stringify([...(row.statusHistory as StatusChange[]), { status, at: now.toISOString() }]),
+      version: row.version + 1,
+      updatedAt: now,
+    })
+    .where("id", "=", row.id)
+    .where("version", "=", row.version)
+    .returningAll()
+    .executeTakeFirst();
+}

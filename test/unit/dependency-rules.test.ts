@@ -1,0 +1,108 @@
+// The layer rules in .dependency-cruiser.cjs catch what they promise: a throwaway server/ tree with one import per case
+// is cruised with the repository's configuration, and each case must produce exactly the violations listed.
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const DEPCRUISE = path.join(ROOT, "node_modules/.bin/depcruise");
+
+// [importing module, imported module, rules it breaks]. Upward, sideways and cyclic imports fail; downward ones pass.
+const CASES: Array<[from: string, to: string, rules: string[]]> = [
+  ["server/providers/acme.ts", "server/domain/payments/pay.ts", ["providers-points-down", "providers-not-to-domain"]],
+  ["server/domain/payments/pay.ts", "server/routes/payment-handlers.ts", ["domain-points-down"]],
+  ["server/domain/cards/issue.ts", "server/middleware/authenticate.ts", ["domain-points-down"]],
+  ["server/domain/cards/freeze.ts", "server/http/respond.ts", ["domain-points-down"]],
+  ["server/db/unit-of-work.ts", "server/domain/cards/card-rows.ts", ["db-points-down"]],
+  ["server/db/kysely.ts", "server/providers/registry.ts", ["db-points-down"]],
+  ["server/db/migrate.ts", "server/routes/route.ts", ["db-points-down"]],
+  ["server/lib/ids.ts", "server/errors/codes.ts", ["lib-imports-only-lib"]],
+  ["server/lib/worker-pool.ts", "server/db/sql-runner.ts", ["foundation-points-down", "lib-imports-only-lib"]],
+  ["server/routes/card-handlers.ts", "server/routes/payment-handlers.ts", ["no-sideways-route-files"]],
+  ["server/routes/respond-helper.ts", "server/routes/v1-handlers.ts", ["no-sideways-route-files"]],
+  ["server/middleware/rate-limit.ts", "server/routes/dispatch.ts", ["http-points-down"]],
+  ["server/chain/evm.ts", "server/providers/chain-reader.ts", ["chain-points-down"]],
+  ["server/context.ts", "server/domain/admin/keys.ts", ["request-context-points-down"]],
+  ["server/scheduler/advance.ts", "server/routes/dispatch-handlers.ts", ["scheduler-points-down"]],
+  ["server/errors/service-error.ts", "server/spec/operations.ts", ["foundation-points-down"]],
+  ["server/domain/admin/token.ts", "server/admin-token.ts", ["domain-points-down"]],
+  ["server/http/in-flight.ts", "scripts/generate.ts", ["server-not-to-tools"]],
+  ["server/domain/payments/list.ts", "sdk/src/pagination.ts", ["server-not-to-tools"]],
+  ["server/generated/openapi.ts", "sdk/src/generated/openapi.ts", []],
+  ["server/domain/approvals/a.ts", "server/domain/approvals/b.ts", ["no-circular"]],
+  ["server/domain/approvals/b.ts", "server/domain/approvals/a.ts", ["no-circular"]],
+  // Downward, and the shared route modules: allowed.
+  ["server/app.ts", "server/routes/card-handlers.ts", []],
+  ["server/routes/custody-handlers.ts", "server/routes/route.ts", []],
+  ["server/routes/payment-handlers.ts", "server/routes/respond-helper.ts", []],
+  ["server/routes/route.ts", "server/http/respond-with-unit-of-work.ts", []],
+  ["server/routes/treasury-handlers.ts", "server/scheduler/dispatch.ts", []],
+  ["server/domain/custody/create.ts", "server/providers/capabilities/custody.ts", []],
+  ["server/providers/custody-sim.ts", "server/db/kysely2.ts", []],
+  ["server/idempotency/store.ts", "server/db/tx.ts", []],
+  ["server/auth/keys.ts", "server/context2.ts", []],
+  ["server/db/runner.ts", "server/errors/classify.ts", []],
+  ["server/lib/a.ts", "server/lib/b.ts", []],
+];
+
+type Violation = { from: string; to: string; rule: { name: string }; cycle?: Array<{ name: string }> };
+
+/** A cycle is reported once, from whichever of its modules the cruise reached first: a case matches when both ends are
+ * in the reported cycle. */
+function matches(v: Violation, from: string, to: string): boolean {
+  if (v.rule.name !== "no-circular") return v.from === from && v.to === to;
+  const members = [v.from, ...(v.cycle ?? []).map((step) => step.name)];
+  return members.includes(from) && members.includes(to);
+}
+let violations: Violation[] = [];
+let dir: string;
+
+beforeAll(() => {
+  dir = mkdtempSync(path.join(tmpdir(), "layers-"));
+  const imports = new Map<string, string[]>();
+  for (const [from, to] of CASES) {
+    imports.set(from, [...(imports.get(from) ?? []), to]);
+    if (!imports.has(to)) imports.set(to, []);
+  }
+  for (const [file, targets] of imports) {
+    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    const lines = targets.map((to, i) => {
+      const spec = path.relative(path.dirname(file), to);
+      return `import { x as x${i} } from "${spec.startsWith(".") ? spec : `./${spec}`}";\nexport const y${i} = x${i};`;
+    });
+    writeFileSync(path.join(dir, file), `${lines.join("\n")}\nexport const x = 1;\n`);
+  }
+  writeFileSync(
+    path.join(dir, "tsconfig.json"),
+    JSON.stringify({
+      compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", allowImportingTsExtensions: true, noEmit: true },
+    }),
+  );
+  let output: string;
+  try {
+    output = execFileSync(DEPCRUISE, ["server", "--config", path.join(ROOT, ".dependency-cruiser.cjs"), "--output-type", "json"], {
+      cwd: dir,
+      encoding: "utf8",
+    });
+  } catch (error) {
+    // Exit code = number of errors; the JSON report is still on stdout.
+    output = (error as { stdout: string }).stdout;
+  }
+  violations = JSON.parse(output).summary.violations;
+}, 60_000);
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("dependency rules (.dependency-cruiser.cjs)", () => {
+  it.each(CASES)("%s → %s breaks %j", (from, to, rules) => {
+    const broken = violations.filter((v) => matches(v, from, to)).map((v) => v.rule.name);
+    expect(broken.sort()).toEqual([...rules].sort());
+  });
+
+  it("reports nothing but the listed cases", () => {
+    const unexpected = violations.filter((v) => !CASES.some(([from, to, rules]) => rules.includes(v.rule.name) && matches(v, from, to)));
+    expect(unexpected).toEqual([]);
+  });
+});
