@@ -3434,7 +3434,7 @@ export interface components {
          *
          *     | State | Meaning | Next |
          *     |---|---|---|
-         *     | `pending` | Accepted and screened; not yet handed to the rail. | `processing`, `cancelled` |
+         *     | `pending` | Accepted and screened; not yet handed to the rail. | `processing`, `failed` (the provider refused it before the rail), `cancelled` |
          *     | `processing` | Submitted to the rail; awaiting settlement. | `completed`, `failed`, `returned`, `cancelled` |
          *     | `completed` | Settled to the beneficiary bank. Terminal. | — |
          *     | `failed` | Rejected by the rail or a bank before settlement (`failureReason` says why). Terminal. | — |

@@ -3,6 +3,7 @@
 // server for partners outside JavaScript (`startMockServer`, or the `coinplane-mock` bin) running the same engine.
 import { type HttpHandler, HttpResponse, http } from "msw";
 import { MockEngine, type MockEngineOptions, type MockRequest, type MockResult } from "./engine.ts";
+import { parseRequestBody } from "./request-body.ts";
 
 export { MockEngine, type MockEngineOptions, type MockRequest, type MockResult } from "./engine.ts";
 export { type MockServer, type MockServerOptions, startMockServer } from "./server.ts";
@@ -30,16 +31,7 @@ export interface CoinplaneMock {
 /** Reads a fetch Request into the engine's input (JSON body parsed; invalid JSON flagged). */
 export async function toMockRequest(request: Request): Promise<MockRequest> {
   const text = request.method === "GET" || request.method === "HEAD" ? "" : await request.text();
-  let body: unknown;
-  let invalidJson = false;
-  if (text !== "") {
-    try {
-      body = JSON.parse(text);
-    } catch {
-      invalidJson = true;
-    }
-  }
-  return { method: request.method, url: request.url, headers: request.headers, body, invalidJson };
+  return { method: request.method, url: request.url, headers: request.headers, ...parseRequestBody(text) };
 }
 
 export function toHttpResponse(result: MockResult): HttpResponse<string> {

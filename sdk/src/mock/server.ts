@@ -4,6 +4,7 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { MockEngine, type MockEngineOptions } from "./engine.ts";
+import { parseRequestBody } from "./request-body.ts";
 
 export interface MockServerOptions extends MockEngineOptions {
   /** Default 4010; 0 picks a free port. */
@@ -36,18 +37,9 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const server = createServer(async (req, res) => {
     try {
       const text = req.method === "GET" || req.method === "HEAD" ? "" : await readBody(req);
-      let body: unknown;
-      let invalidJson = false;
-      if (text !== "") {
-        try {
-          body = JSON.parse(text);
-        } catch {
-          invalidJson = true;
-        }
-      }
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers[k] = v;
-      const result = engine.handle({ method: req.method ?? "GET", url: req.url ?? "/", headers, body, invalidJson });
+      const result = engine.handle({ method: req.method ?? "GET", url: req.url ?? "/", headers, ...parseRequestBody(text) });
       const payload = result.body === undefined ? "" : JSON.stringify(result.body);
       res.writeHead(result.status, { ...result.headers, "content-length": Buffer.byteLength(payload) });
       res.end(req.method === "HEAD" ? undefined : payload);

@@ -1,19 +1,12 @@
-import type { AuthContext } from "../../context.ts";
-import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import type { components } from "../../generated/openapi.ts";
 import { SANDBOX_SCREENING_SOURCE } from "../../lib/compliance/sandbox-screening-list.ts";
 import { evaluateCompliance } from "./evaluate-compliance.ts";
-import { subjectFromRequest } from "./subject-from-request.ts";
+import { type ComplianceCheckOptions, subjectFromRequest } from "./subject-from-request.ts";
 
 type PolicyEvaluation = components["schemas"]["PolicyEvaluation"];
 
 /** POST /policy/evaluate: screening then policy, both recorded in the request's unit of work. */
-export async function evaluatePolicy(options: {
-  uow: UnitOfWork;
-  auth: AuthContext;
-  body: components["schemas"]["ComplianceCheckRequest"];
-  requestId?: string;
-}): Promise<PolicyEvaluation> {
+export async function evaluatePolicy(options: ComplianceCheckOptions): Promise<PolicyEvaluation> {
   const subject = subjectFromRequest(options.body, "evaluatePolicy", { countAmount: true });
   const result = await evaluateCompliance({ uow: options.uow, auth: options.auth, subject, requestId: options.requestId });
   return {

@@ -1,19 +1,12 @@
-import type { AuthContext } from "../../context.ts";
-import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import type { components } from "../../generated/openapi.ts";
 import { SANDBOX_SCREENING_SOURCE } from "../../lib/compliance/sandbox-screening-list.ts";
 import { screenSubject } from "./screen-subject.ts";
-import { subjectFromRequest } from "./subject-from-request.ts";
+import { type ComplianceCheckOptions, subjectFromRequest } from "./subject-from-request.ts";
 
 type ScreeningResult = components["schemas"]["ScreeningResult"];
 
 /** POST /compliance/screen: the screening stage alone, recorded in the request's unit of work. */
-export async function screenCompliance(options: {
-  uow: UnitOfWork;
-  auth: AuthContext;
-  body: components["schemas"]["ComplianceCheckRequest"];
-  requestId?: string;
-}): Promise<ScreeningResult> {
+export async function screenCompliance(options: ComplianceCheckOptions): Promise<ScreeningResult> {
   const subject = subjectFromRequest(options.body, "screen", { countAmount: false });
   const outcome = await screenSubject({ uow: options.uow, auth: options.auth, subject, requestId: options.requestId });
   return {

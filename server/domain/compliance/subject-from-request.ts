@@ -1,9 +1,12 @@
 // Turns a compliance/screen or policy/evaluate body into a ComplianceSubject, refusing a body with nothing to check.
 import { ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
-import type { ComplianceSubject } from "./types.ts";
+import type { ComplianceRunOptions, ComplianceSubject } from "./types.ts";
 
 type ComplianceCheckRequest = components["schemas"]["ComplianceCheckRequest"];
+
+/** What the two compliance endpoints (compliance/screen, policy/evaluate) take: the body is their ComplianceCheckRequest. */
+export type ComplianceCheckOptions = Omit<ComplianceRunOptions, "subject"> & { body: ComplianceCheckRequest };
 
 /** `countAmount`: whether an amount alone is something to check (policy evaluation) or not (screening). */
 export function subjectFromRequest(body: ComplianceCheckRequest, operation: string, options: { countAmount: boolean }): ComplianceSubject {

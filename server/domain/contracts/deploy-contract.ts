@@ -6,9 +6,6 @@ import type { Abi, Hex } from "viem";
 import { encodeDeployData, encodeFunctionData } from "viem";
 import { addressOfKey, SANDBOX_CHAIN_ID, sandboxKey, type TxRequest } from "../../chain/evm.ts";
 import { ChainTxReverted, sandboxChainFor } from "../../chain/sandbox-chain.ts";
-import type { AuthContext } from "../../context.ts";
-import type { Queryable } from "../../db/kysely.ts";
-import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
 import { toChecksumAddress } from "../../lib/chains/evm-address.ts";
@@ -16,17 +13,12 @@ import { recordActivity } from "../activity/record-activity.ts";
 import { precheckAddress } from "../treasury/addresses.ts";
 import type { ContractArtifact } from "./compile-contract.ts";
 import { assertDeploymentTarget } from "./deployment-target.ts";
-import { type CompletedStage, completeStage, failStage, loadRunnableProject } from "./lifecycle.ts";
+import { type CompletedStage, completeStage, failStage, loadRunnableProject, type OnChainStageOptions } from "./lifecycle.ts";
 
 type DeployOutput = components["schemas"]["DeployOutput"];
 type DeployRequest = components["schemas"]["DeployContractRequest"];
 
-export interface DeployContractOptions {
-  uow: UnitOfWork;
-  /** The database (not the transaction): names this process's sandbox chain. */
-  db: Queryable;
-  auth: AuthContext;
-  projectId: string;
+export interface DeployContractOptions extends OnChainStageOptions {
   request: DeployRequest;
 }
 

@@ -2,27 +2,18 @@
 // authorised signers — after checking on chain that each still holds MINTER_ROLE and BURNER_ROLE.
 import type { Abi, Hex } from "viem";
 import { sandboxChainFor } from "../../chain/sandbox-chain.ts";
-import type { AuthContext } from "../../context.ts";
-import type { Queryable } from "../../db/kysely.ts";
-import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
 import { newId } from "../../lib/ids.ts";
 import { recordActivity } from "../activity/record-activity.ts";
 import type { ContractArtifact } from "./compile-contract.ts";
-import { type CompletedStage, completeStage, failStage, loadRunnableProject } from "./lifecycle.ts";
+import { type CompletedStage, completeStage, failStage, loadRunnableProject, type OnChainStageOptions } from "./lifecycle.ts";
 
 type IssuerDto = components["schemas"]["Issuer"];
 type DeployOutput = components["schemas"]["DeployOutput"];
 
 /** One transaction: the sandbox chain is in process, and its log is read through the request's transaction. */
-export async function launchContract(options: {
-  uow: UnitOfWork;
-  /** The database (not the transaction): names this process's sandbox chain. */
-  db: Queryable;
-  auth: AuthContext;
-  projectId: string;
-}): Promise<CompletedStage<IssuerDto>> {
+export async function launchContract(options: OnChainStageOptions): Promise<CompletedStage<IssuerDto>> {
   const { uow, db, auth, projectId } = options;
   const project = await loadRunnableProject(uow.tx, auth, projectId, "launch");
   const abi = (project.artifact as ContractArtifact).abi as Abi;

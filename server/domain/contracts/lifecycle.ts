@@ -58,6 +58,15 @@ export async function loadRunnableProject(db: Queryable, auth: AuthContext, proj
   return project;
 }
 
+/** What a stage on the sandbox chain takes (deploy, verify, launch): one transaction, as the chain is in process. */
+export interface OnChainStageOptions {
+  uow: UnitOfWork;
+  /** The database (not the transaction): names this process's sandbox chain. */
+  db: Queryable;
+  auth: AuthContext;
+  projectId: string;
+}
+
 export interface CompletedStage<T> {
   projectId: string;
   stage: StageName;

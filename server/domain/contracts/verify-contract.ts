@@ -1,25 +1,16 @@
 // Stage 6: the runtime code at the deployed address must equal the compiled runtime bytecode, byte for byte.
 import { type Hex, keccak256 } from "viem";
 import { sandboxChainFor } from "../../chain/sandbox-chain.ts";
-import type { AuthContext } from "../../context.ts";
-import type { Queryable } from "../../db/kysely.ts";
-import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
 import type { ContractArtifact } from "./compile-contract.ts";
-import { type CompletedStage, completeStage, failStage, loadRunnableProject } from "./lifecycle.ts";
+import { type CompletedStage, completeStage, failStage, loadRunnableProject, type OnChainStageOptions } from "./lifecycle.ts";
 
 type VerifyOutput = components["schemas"]["VerifyOutput"];
 type DeployOutput = components["schemas"]["DeployOutput"];
 
 /** One transaction: the sandbox chain is in process, and its log is read through the request's transaction. */
-export async function verifyContract(options: {
-  uow: UnitOfWork;
-  /** The database (not the transaction): names this process's sandbox chain. */
-  db: Queryable;
-  auth: AuthContext;
-  projectId: string;
-}): Promise<CompletedStage<VerifyOutput>> {
+export async function verifyContract(options: OnChainStageOptions): Promise<CompletedStage<VerifyOutput>> {
   const { uow, db, auth, projectId } = options;
   const project = await loadRunnableProject(uow.tx, auth, projectId, "verify");
   const artifact = project.artifact as ContractArtifact;

@@ -22,12 +22,12 @@ import { consumeApproval } from "../approvals/consume-approval.ts";
 import { createApprovalRequest } from "../approvals/create-approval-request.ts";
 import { enforceCompliance } from "../compliance/enforce-compliance.ts";
 import { formatUsd36, toUsdMinor36 } from "../compliance/usd-rates.ts";
-import { connectProvider, servedBy } from "../providers/connect-provider.ts";
+import { servedBy } from "../providers/connect-provider.ts";
 import { findCustodyWallet } from "./create-custody-wallet.ts";
 import { approvalFor, TRANSFER_ACTION, transferApprovalPayload } from "./custody-approvals.ts";
 import { chainCarries, isValidChainAddress, minorToAmount } from "./custody-assets.ts";
 import { type CustodyTransferRow, toCustodyTransferDto } from "./custody-dto.ts";
-import { type CustodyOutcome, type CustodyProvider, type CustodyWriteOptions, conflict } from "./custody-provider.ts";
+import { type CustodyOutcome, type CustodyProvider, type CustodyWriteOptions, conflict, dispatchCustodyWrite } from "./custody-provider.ts";
 import type { CustodyTransferRequest } from "./custody-requests.ts";
 import { moveTransfer, reconcileStep, settleFromApproval, submitStep, TERMINAL_TRANSFER_STATUSES } from "./custody-transfer-steps.ts";
 import { enforceWalletPolicy } from "./wallet-policy.ts";
@@ -36,21 +36,11 @@ type RequestShape = Extract<CustodyTransferRequest, { kind: "request" }>;
 type SubmitShape = Extract<CustodyTransferRequest, { kind: "submit" }>;
 type AdvanceShape = Extract<CustodyTransferRequest, { kind: "advance" }>;
 
-export type CustodyTransferOptions = CustodyWriteOptions<CustodyTransferRequest>;
+type TransferOptions = CustodyWriteOptions<CustodyTransferRequest>;
 type TransferOutcome = CustodyOutcome<"createCustodyTransfer">;
 
-export async function createCustodyTransfer(options: CustodyTransferOptions): Promise<TransferOutcome> {
-  // Fails closed before anything else is read or written.
-  const provider = await connectProvider(options.uow.tx, options.auth, "custody");
-  const request = options.request;
-  switch (request.kind) {
-    case "request":
-      return requestTransfer(options, request, provider);
-    case "submit":
-      return submitWithApproval(options, request, provider);
-    case "advance":
-      return advanceTransfer(options, request, provider);
-  }
+export async function createCustodyTransfer(options: TransferOptions): Promise<TransferOutcome> {
+  return dispatchCustodyWrite(options, { request: requestTransfer, submit: submitWithApproval, advance: advanceTransfer });
 }
 
 /** The organization's transfer (404 otherwise); `lock` holds its row for the rest of the transaction. */
@@ -71,11 +61,7 @@ export async function findCustodyTransfer(
 const invalid = (path: string, message: string) =>
   new ServiceError("VALIDATION_ERROR", `${path} ${message}`, { errors: [{ path, message }] });
 
-async function requestTransfer(
-  options: CustodyTransferOptions,
-  request: RequestShape,
-  provider: CustodyProvider,
-): Promise<TransferOutcome> {
+async function requestTransfer(options: TransferOptions, request: RequestShape, provider: CustodyProvider): Promise<TransferOutcome> {
   const { uow, auth, requestId } = options;
   // Locked for the rest of the transaction, so the wallet policy's daily total cannot be raced.
   const wallet = await findCustodyWallet(uow.tx, auth, request.walletId, { lock: true });
@@ -157,11 +143,7 @@ async function requestTransfer(
   return { status: 201, body: toCustodyTransferDto(row) };
 }
 
-async function submitWithApproval(
-  options: CustodyTransferOptions,
-  request: SubmitShape,
-  provider: CustodyProvider,
-): Promise<TransferOutcome> {
+async function submitWithApproval(options: TransferOptions, request: SubmitShape, provider: CustodyProvider): Promise<TransferOutcome> {
   const { uow, db, auth } = options;
   let row = await findCustodyTransfer(uow.tx, auth, { id: request.custodyTransferId }, { lock: true });
   const { status } = await approvalFor(uow.tx, auth, request.approvalRequestId, row, TRANSFER_ACTION, uow.now);
@@ -171,9 +153,7 @@ async function submitWithApproval(
     throw conflict(`The transfer is ${row.status}; shape 2 needs a pending_approval transfer (use shape 3 to advance it)`);
   }
   if (!resuming) {
-    if (status === "pending") {
-      throw approvalStillPending(request.approvalRequestId);
-    }
+    if (status === "pending") throw approvalStillPending(request.approvalRequestId);
     if (status !== "approved") {
       // Rejected or expired approval: settle the transfer.
       const settled = await settleFromApproval(uow, row);
@@ -193,11 +173,7 @@ async function submitWithApproval(
   return submitStep(uow, db, provider, row, (current) => conflict(`The transfer is ${current.status}; it was moved concurrently`));
 }
 
-async function advanceTransfer(
-  options: CustodyTransferOptions,
-  request: AdvanceShape,
-  provider: CustodyProvider,
-): Promise<TransferOutcome> {
+async function advanceTransfer(options: TransferOptions, request: AdvanceShape, provider: CustodyProvider): Promise<TransferOutcome> {
   const { uow, db, auth } = options;
   const row = await findCustodyTransfer(uow.tx, auth, { id: request.custodyTransferId }, { lock: true });
   const stale = (version: number) =>

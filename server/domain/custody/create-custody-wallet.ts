@@ -17,33 +17,32 @@ import { approvalStillPending } from "../approvals/approval-rules.ts";
 import { consumeApproval } from "../approvals/consume-approval.ts";
 import { createApprovalRequest } from "../approvals/create-approval-request.ts";
 import { enforceCompliance } from "../compliance/enforce-compliance.ts";
-import { connectProvider, servedBy } from "../providers/connect-provider.ts";
+import { servedBy } from "../providers/connect-provider.ts";
 import { callProvider } from "../providers/provider-call.ts";
 import { approvalFor, WALLET_ACTION, walletApprovalPayload } from "./custody-approvals.ts";
 import { chainCarries, isValidChainAddress } from "./custody-assets.ts";
 import { type CustodyWalletRow, toCustodyWalletDto } from "./custody-dto.ts";
-import { type CustodyOutcome, type CustodyProvider, type CustodyWriteOptions, conflict, custodyStep } from "./custody-provider.ts";
+import {
+  type CustodyOutcome,
+  type CustodyProvider,
+  type CustodyWriteOptions,
+  conflict,
+  custodyStep,
+  dispatchCustodyWrite,
+} from "./custody-provider.ts";
 import type { CustodyWalletRequest } from "./custody-requests.ts";
 
 type RequestShape = Extract<CustodyWalletRequest, { kind: "request" }>;
 type ActivateShape = Extract<CustodyWalletRequest, { kind: "activate" }>;
 
-export type CustodyWalletOptions = CustodyWriteOptions<CustodyWalletRequest>;
+type WalletOptions = CustodyWriteOptions<CustodyWalletRequest>;
 type WalletOutcome = CustodyOutcome<"createCustodyWallet">;
 
-export async function createCustodyWallet(options: CustodyWalletOptions): Promise<WalletOutcome> {
-  // Fails closed before anything else is read or written.
-  const provider = await connectProvider(options.uow.tx, options.auth, "custody");
-  const { request } = options;
-  switch (request.kind) {
-    case "request":
-      return requestWallet(options, request, provider);
-    case "activate":
-      return activateWallet(options, request, provider);
-  }
+export async function createCustodyWallet(options: WalletOptions): Promise<WalletOutcome> {
+  return dispatchCustodyWrite(options, { request: requestWallet, activate: activateWallet });
 }
 
-async function requestWallet(options: CustodyWalletOptions, request: RequestShape, provider: CustodyProvider): Promise<WalletOutcome> {
+async function requestWallet(options: WalletOptions, request: RequestShape, provider: CustodyProvider): Promise<WalletOutcome> {
   const { uow, auth, requestId } = options;
   const errors = [];
   for (const [i, asset] of (request.policy?.allowedAssets ?? []).entries()) {
@@ -126,14 +125,12 @@ export async function findCustodyWallet(
 const notPending = (wallet: CustodyWalletRow) =>
   conflict(`The wallet is ${wallet.status}; only a pending_approval wallet can be activated`);
 
-async function activateWallet(options: CustodyWalletOptions, request: ActivateShape, provider: CustodyProvider): Promise<WalletOutcome> {
+async function activateWallet(options: WalletOptions, request: ActivateShape, provider: CustodyProvider): Promise<WalletOutcome> {
   const { uow, db, auth } = options;
   const wallet = await findCustodyWallet(uow.tx, auth, request.custodyWalletId, { lock: true });
   const { status } = await approvalFor(uow.tx, auth, request.approvalRequestId, wallet, WALLET_ACTION, uow.now);
   if (wallet.status !== "pending_approval") throw notPending(wallet);
-  if (status === "pending") {
-    throw approvalStillPending(request.approvalRequestId);
-  }
+  if (status === "pending") throw approvalStillPending(request.approvalRequestId);
   if (status === "rejected" || status === "expired") {
     const row = await moveWallet(uow, wallet, { status: "rejected" });
     return { status: 200, body: toCustodyWalletDto(row) };

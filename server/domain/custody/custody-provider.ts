@@ -7,7 +7,7 @@ import { afterProviderCall, type Outcome, type PendingProviderStep, type Provide
 import { ServiceError } from "../../errors/service-error.ts";
 import type { CustodyApi } from "../../providers/capabilities/custody.ts";
 import type { OperationId, OperationOutcome } from "../../spec/operation-types.ts";
-import type { ProviderConnection } from "../providers/connect-provider.ts";
+import { connectProvider, type ProviderConnection } from "../providers/connect-provider.ts";
 
 /** The organization's custody connection. Its call context takes the database itself (`context({ db })`), never the
  * request's transaction: none is open across a provider call. */
@@ -24,6 +24,27 @@ export interface CustodyWriteOptions<Request> {
   auth: AuthContext;
   request: Request;
   requestId: string;
+}
+
+/** One handler per request shape, each given its shape's request and the connected provider. */
+export type ShapeHandlers<Request extends { kind: string }, Answer> = {
+  [K in Request["kind"]]: (
+    options: CustodyWriteOptions<Request>,
+    request: Extract<Request, { kind: K }>,
+    provider: CustodyProvider,
+  ) => Promise<Answer>;
+};
+
+/** Both custody writes: connect the provider first (failing closed before anything is read or written), then run the
+ * handler of the shape the HTTP edge tagged. */
+export async function dispatchCustodyWrite<Request extends { kind: string }, Answer>(
+  options: CustodyWriteOptions<Request>,
+  handlers: ShapeHandlers<Request, Answer>,
+): Promise<Answer> {
+  const provider = await connectProvider(options.uow.tx, options.auth, "custody");
+  const handler = handlers[options.request.kind as Request["kind"]];
+  // The table is keyed by kind, so this handler's shape is the request's own.
+  return handler(options, options.request as Extract<Request, { kind: Request["kind"] }>, provider);
 }
 
 /** afterProviderCall, with the step's result type kept private to it (the unit of work only passes it on). */

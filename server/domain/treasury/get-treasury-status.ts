@@ -5,10 +5,9 @@ import type { Queryable } from "../../db/kysely.ts";
 import { afterProviderCall, type ProviderStep, type UnitOfWork } from "../../db/unit-of-work.ts";
 import type { components } from "../../generated/openapi.ts";
 import type { OperationOutcome } from "../../spec/operation-types.ts";
-import { assertTokenAddress } from "./addresses.ts";
 import { readToken } from "./read-token.ts";
 import { readReserveSource } from "./reserve-source.ts";
-import { type ResolvedChainReader, resolveChainReader } from "./resolve-chain-reader.ts";
+import { resolveTokenTarget, type TokenTarget } from "./token-target.ts";
 
 type TreasuryStatus = components["schemas"]["TreasuryStatus"];
 type SourcedValue = components["schemas"]["SourcedValue"];
@@ -28,23 +27,16 @@ export async function getTreasuryStatus(options: {
   request: components["schemas"]["TreasuryStatusRequest"];
 }): Promise<ProviderStep<TreasuryStatus, OperationOutcome<"getTreasuryStatus">>> {
   const { uow, db, auth, request } = options;
-  const chain = request.chain ?? "sandbox";
-  const contractAddress = assertTokenAddress(request.contractAddress, "VALIDATION_ERROR");
-  const reader = await resolveChainReader(uow.tx, auth, chain);
+  const target = await resolveTokenTarget(uow.tx, auth, request);
   return afterProviderCall({
-    call: () => readStatus({ db, auth, request, chain, contractAddress, reader }),
+    call: () => readStatus({ db, auth, request, ...target }),
     onResult: async (_uow, status) => ({ status: 200, body: status }),
   });
 }
 
-async function readStatus(options: {
-  db: Queryable;
-  auth: AuthContext;
-  request: components["schemas"]["TreasuryStatusRequest"];
-  chain: string;
-  contractAddress: string;
-  reader: ResolvedChainReader;
-}): Promise<TreasuryStatus> {
+async function readStatus(
+  options: { db: Queryable; auth: AuthContext; request: components["schemas"]["TreasuryStatusRequest"] } & TokenTarget,
+): Promise<TreasuryStatus> {
   const { db, auth, request, chain, contractAddress, reader } = options;
   const reading = await readToken({
     db,

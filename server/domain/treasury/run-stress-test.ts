@@ -7,13 +7,12 @@ import { afterProviderCall, type ProviderStep, type UnitOfWork } from "../../db/
 import { ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
 import type { OperationOutcome } from "../../spec/operation-types.ts";
-import { assertTokenAddress } from "./addresses.ts";
 import { assertChainCapability } from "./chain-capabilities.ts";
 import { readToken } from "./read-token.ts";
 import { chooseReserveRatio } from "./reserve-ratio.ts";
 import { readReserveSource } from "./reserve-source.ts";
-import { type ResolvedChainReader, resolveChainReader } from "./resolve-chain-reader.ts";
 import { runStress } from "./stress-math.ts";
+import { resolveTokenTarget, type TokenTarget } from "./token-target.ts";
 
 type StressTestResult = components["schemas"]["StressTestResult"];
 type StressTestRequest = components["schemas"]["StressTestRequest"];
@@ -31,24 +30,15 @@ export async function runTreasuryStressTest(options: {
   request: StressTestRequest;
 }): Promise<ProviderStep<StressTestResult, OperationOutcome<"runTreasuryStressTest">>> {
   const { uow, db, auth, request } = options;
-  const chain = request.chain ?? "sandbox";
-  const contractAddress = assertTokenAddress(request.contractAddress, "VALIDATION_ERROR");
-  const reader = await resolveChainReader(uow.tx, auth, chain);
-  await assertChainCapability(uow.tx, auth.organizationId, chain, "stressTest");
+  const target = await resolveTokenTarget(uow.tx, auth, request);
+  await assertChainCapability(uow.tx, auth.organizationId, target.chain, "stressTest");
   return afterProviderCall({
-    call: () => stress({ db, auth, request, chain, contractAddress, reader }),
+    call: () => stress({ db, auth, request, ...target }),
     onResult: async (_uow, result) => ({ status: 200, body: result }),
   });
 }
 
-async function stress(options: {
-  db: Queryable;
-  auth: AuthContext;
-  request: StressTestRequest;
-  chain: string;
-  contractAddress: string;
-  reader: ResolvedChainReader;
-}): Promise<StressTestResult> {
+async function stress(options: { db: Queryable; auth: AuthContext; request: StressTestRequest } & TokenTarget): Promise<StressTestResult> {
   const { db, auth, request, chain, contractAddress, reader } = options;
 
   // Rules 2 and 3: the ratio's source, decided before any chain read.
