@@ -48,10 +48,13 @@ export function operationLookup(index: OperationIndex, validatorMatch: RequestHa
 
   // The validator's steps, then ours. Its match throws on a path parameter that is not valid percent-encoding: our
   // index classifies that request too.
-  const steps = [...validatorMatch, lookup];
   return function operationLookupMiddleware(req, res, next) {
     const run = (i: number): void => {
-      const step = steps[i] as RequestHandler;
+      const step = validatorMatch[i];
+      if (!step) {
+        lookup(req, res, next);
+        return;
+      }
       step(req, res, (error?: unknown) => (error ? fromIndex(req, res, next) : run(i + 1)));
     };
     run(0);
