@@ -372,6 +372,28 @@ export type CustodyWallet = {
     createdAt: Generated<Timestamp>;
     updatedAt: Generated<Timestamp>;
 };
+export type Event = {
+    id: string;
+    organizationId: string;
+    environment: string;
+    /**
+     * `<resource>.<past tense>`, e.g. `bank_transfer.completed` (the spec's top-level `webhooks` lists them all).
+     */
+    type: string;
+    /**
+     * The id of the resource in `data`.
+     */
+    resourceId: string;
+    /**
+     * The resource as the API returns it.
+     */
+    data: unknown;
+    /**
+     * true where a sandbox simulator acted; null where the resource has no such notion.
+     */
+    simulated: boolean | null;
+    createdAt: Timestamp;
+};
 export type IdempotencyRecord = {
     id: string;
     organizationId: string;
@@ -557,6 +579,76 @@ export type WalletAsset = {
     asset: string;
     balanceMinor: string;
 };
+export type WebhookDelivery = {
+    id: string;
+    endpointId: string;
+    eventId: string;
+    organizationId: string;
+    environment: string;
+    eventType: string;
+    /**
+     * pending | succeeded | failed
+     */
+    status: string;
+    attemptCount: Generated<number>;
+    /**
+     * When the next attempt is due; null once final.
+     */
+    nextAttemptAt: Timestamp | null;
+    /**
+     * A worker holds the delivery until then; a worker that died mid-delivery loses it when the lease ends.
+     */
+    leaseUntil: Timestamp | null;
+    leaseToken: string | null;
+    lastAttemptAt: Timestamp | null;
+    lastHttpStatus: number | null;
+    createdAt: Timestamp;
+};
+export type WebhookDeliveryAttempt = {
+    id: string;
+    deliveryId: string;
+    attemptNumber: number;
+    attemptedAt: Timestamp;
+    durationMs: number;
+    /**
+     * The receiver's HTTP status; null when no response came (see error).
+     */
+    httpStatus: number | null;
+    /**
+     * null | timeout | connection_failed | redirect | blocked_address | http_error
+     */
+    error: string | null;
+};
+export type WebhookEndpoint = {
+    id: string;
+    organizationId: string;
+    environment: string;
+    url: string;
+    description: string | null;
+    /**
+     * Event types sent here; `*` means all.
+     */
+    enabledEvents: string[];
+    /**
+     * enabled | disabled
+     */
+    status: string;
+    /**
+     * null | requested (PATCH enabled: false) | failing (a delivery failed for its whole retry schedule)
+     */
+    disabledReason: string | null;
+    /**
+     * The `whsec_` signing secret, sealed with AES-256-GCM under WEBHOOK_SECRETS_KEY (server/lib/webhooks/secret-box.ts).
+     */
+    secretSealed: string;
+    /**
+     * After a rotation, the old secret keeps signing (a second signature) until previousSecretExpiresAt.
+     */
+    previousSecretSealed: string | null;
+    previousSecretExpiresAt: Timestamp | null;
+    createdAt: Timestamp;
+    updatedAt: Timestamp;
+};
 export type WorkflowRun = {
     id: string;
     organizationId: string;
@@ -626,6 +718,7 @@ export type DB = {
     ContractStageRun: ContractStageRun;
     CustodyTransfer: CustodyTransfer;
     CustodyWallet: CustodyWallet;
+    Event: Event;
     IdempotencyRecord: IdempotencyRecord;
     IssuanceRequest: IssuanceRequest;
     Issuer: Issuer;
@@ -639,6 +732,9 @@ export type DB = {
     SimCustodyWallet: SimCustodyWallet;
     Wallet: Wallet;
     WalletAsset: WalletAsset;
+    WebhookDelivery: WebhookDelivery;
+    WebhookDeliveryAttempt: WebhookDeliveryAttempt;
+    WebhookEndpoint: WebhookEndpoint;
     WorkflowRun: WorkflowRun;
     WorkflowStep: WorkflowStep;
 };

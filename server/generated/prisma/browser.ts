@@ -171,3 +171,25 @@ export type SelectionReceipt = Prisma.SelectionReceiptModel
  * One executed (or pending-approval) provider operation.
  */
 export type ProviderInvocation = Prisma.ProviderInvocationModel
+/**
+ * Model Event
+ * One row per state change, written in the transaction that makes the change (server/domain/events/emit-event.ts):
+ * no event without its change, no change without its event. Listed by GET /api/v2/agent/events.
+ */
+export type Event = Prisma.EventModel
+/**
+ * Model WebhookEndpoint
+ * Where an organization's events of one environment are sent (Standard Webhooks signing).
+ */
+export type WebhookEndpoint = Prisma.WebhookEndpointModel
+/**
+ * Model WebhookDelivery
+ * One event to one endpoint, retried on a schedule until a 2xx or the schedule ends. Created with the event
+ * (fan-out in the same transaction); claimed by a delivery worker with FOR UPDATE SKIP LOCKED and a lease.
+ */
+export type WebhookDelivery = Prisma.WebhookDeliveryModel
+/**
+ * Model WebhookDeliveryAttempt
+ * One HTTP attempt of a delivery.
+ */
+export type WebhookDeliveryAttempt = Prisma.WebhookDeliveryAttemptModel

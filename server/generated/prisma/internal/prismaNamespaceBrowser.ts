@@ -78,7 +78,11 @@ export const ModelName = {
   ComplianceDecision: 'ComplianceDecision',
   ApprovalRequest: 'ApprovalRequest',
   SelectionReceipt: 'SelectionReceipt',
-  ProviderInvocation: 'ProviderInvocation'
+  ProviderInvocation: 'ProviderInvocation',
+  Event: 'Event',
+  WebhookEndpoint: 'WebhookEndpoint',
+  WebhookDelivery: 'WebhookDelivery',
+  WebhookDeliveryAttempt: 'WebhookDeliveryAttempt'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -662,6 +666,72 @@ export const ProviderInvocationScalarFieldEnum = {
 } as const
 
 export type ProviderInvocationScalarFieldEnum = (typeof ProviderInvocationScalarFieldEnum)[keyof typeof ProviderInvocationScalarFieldEnum]
+
+
+export const EventScalarFieldEnum = {
+  id: 'id',
+  organizationId: 'organizationId',
+  environment: 'environment',
+  type: 'type',
+  resourceId: 'resourceId',
+  data: 'data',
+  simulated: 'simulated',
+  createdAt: 'createdAt'
+} as const
+
+export type EventScalarFieldEnum = (typeof EventScalarFieldEnum)[keyof typeof EventScalarFieldEnum]
+
+
+export const WebhookEndpointScalarFieldEnum = {
+  id: 'id',
+  organizationId: 'organizationId',
+  environment: 'environment',
+  url: 'url',
+  description: 'description',
+  enabledEvents: 'enabledEvents',
+  status: 'status',
+  disabledReason: 'disabledReason',
+  secretSealed: 'secretSealed',
+  previousSecretSealed: 'previousSecretSealed',
+  previousSecretExpiresAt: 'previousSecretExpiresAt',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type WebhookEndpointScalarFieldEnum = (typeof WebhookEndpointScalarFieldEnum)[keyof typeof WebhookEndpointScalarFieldEnum]
+
+
+export const WebhookDeliveryScalarFieldEnum = {
+  id: 'id',
+  endpointId: 'endpointId',
+  eventId: 'eventId',
+  organizationId: 'organizationId',
+  environment: 'environment',
+  eventType: 'eventType',
+  status: 'status',
+  attemptCount: 'attemptCount',
+  nextAttemptAt: 'nextAttemptAt',
+  leaseUntil: 'leaseUntil',
+  leaseToken: 'leaseToken',
+  lastAttemptAt: 'lastAttemptAt',
+  lastHttpStatus: 'lastHttpStatus',
+  createdAt: 'createdAt'
+} as const
+
+export type WebhookDeliveryScalarFieldEnum = (typeof WebhookDeliveryScalarFieldEnum)[keyof typeof WebhookDeliveryScalarFieldEnum]
+
+
+export const WebhookDeliveryAttemptScalarFieldEnum = {
+  id: 'id',
+  deliveryId: 'deliveryId',
+  attemptNumber: 'attemptNumber',
+  attemptedAt: 'attemptedAt',
+  durationMs: 'durationMs',
+  httpStatus: 'httpStatus',
+  error: 'error'
+} as const
+
+export type WebhookDeliveryAttemptScalarFieldEnum = (typeof WebhookDeliveryAttemptScalarFieldEnum)[keyof typeof WebhookDeliveryAttemptScalarFieldEnum]
 
 
 export const SortOrder = {
