@@ -56,6 +56,37 @@ export interface Config {
     workerMemoryMb: number;
   };
   faultInjection: FaultInjection;
+  /** Signed webhooks (docs/webhooks.md). */
+  webhooks: WebhookConfig;
+}
+
+export interface WebhookConfig {
+  /** WEBHOOK_SECRETS_KEY: 32 bytes, base64, sealing endpoint signing secrets (AES-256-GCM). Required when
+   * NODE_ENV=production; otherwise generated once into the data folder (like the admin token). */
+  secretsKey: string | undefined;
+  /** How often this process's delivery worker looks for due deliveries; 0 runs no worker in this process. */
+  pollIntervalMs: number;
+  /** One attempt's deadline (connect, send, and the receiver's answer). */
+  attemptTimeoutMs: number;
+  /** Delay before each retry, in seconds, after the first attempt failed (≈3 days in total by default). */
+  retryScheduleSeconds: number[];
+  /** Deliveries one worker claims per poll (and sends concurrently). */
+  batchSize: number;
+  /** How long a claimed delivery stays with its worker; a worker that died loses it after this. */
+  leaseSeconds: number;
+}
+
+/** After the first attempt: 5 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h, 24 h → 10 attempts over ≈70.6 h (±20% jitter). */
+export const DEFAULT_WEBHOOK_RETRY_SCHEDULE_SECONDS = [5, 60, 300, 1800, 7200, 21600, 43200, 86400, 86400];
+
+function secondsList(env: NodeJS.ProcessEnv, name: string, fallback: number[]): number[] {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const values = raw.split(",").map((part) => Number(part.trim()));
+  if (values.some((value) => !Number.isFinite(value) || value < 0)) {
+    throw new Error(`${name} must be a comma-separated list of seconds ≥ 0, got "${raw}"`);
+  }
+  return values;
 }
 
 /** Test-only fault injection for the system tests (server/http/fault-injection.ts, test/system/crash-and-drain.test.ts).
@@ -132,5 +163,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       workerMemoryMb: int(env, "COMPILE_WORKER_MEMORY_MB", 512, 16),
     },
     faultInjection: parseFaultInjection(env),
+    webhooks: {
+      secretsKey: env.WEBHOOK_SECRETS_KEY || undefined,
+      pollIntervalMs: int(env, "WEBHOOK_POLL_INTERVAL_MS", 250, 0),
+      attemptTimeoutMs: int(env, "WEBHOOK_ATTEMPT_TIMEOUT_MS", 10_000, 1),
+      retryScheduleSeconds: secondsList(env, "WEBHOOK_RETRY_SCHEDULE_SECONDS", DEFAULT_WEBHOOK_RETRY_SCHEDULE_SECONDS),
+      batchSize: int(env, "WEBHOOK_BATCH_SIZE", 20, 1),
+      leaseSeconds: int(env, "WEBHOOK_LEASE_SECONDS", 30, 1),
+    },
   };
 }
