@@ -1,10 +1,10 @@
 // Shared setup of the examples: an SDK client per API key, keys and provider connections created through the operator
-// (admin) API, which is not part of the SDK. Reads COINPLANE_URL (default http://localhost:8080), ADMIN_TOKEN (else
+// (admin) API, which is not part of the SDK. Reads COINPLANE_URL (default http://127.0.0.1:${PORT:-8080}), ADMIN_TOKEN (else
 // ./.data/admin-token written by `npm start`) and COINPLANE_ORG (default org_examples).
 import { existsSync, readFileSync } from "node:fs";
 import { Coinplane } from "@coinplane/sdk";
 
-export const baseUrl = process.env.COINPLANE_URL ?? "http://localhost:8080";
+export const baseUrl = process.env.COINPLANE_URL ?? `http://127.0.0.1:${process.env.PORT ?? 8080}`;
 export const organizationId = process.env.COINPLANE_ORG ?? "org_examples";
 
 function adminToken(): string {

@@ -1,5 +1,5 @@
 // Admin CLI: a thin client of the operator API (`/api/admin/*`). `npm run cli -- --help` for usage.
-// Reads COINPLANE_URL (default http://localhost:8080) and ADMIN_TOKEN (else ./.data/admin-token, written by the server).
+// Reads COINPLANE_URL (default http://127.0.0.1:${PORT:-8080}, the server `npm start` runs with the same PORT) and ADMIN_TOKEN (else ./.data/admin-token, written by the server).
 import { existsSync, readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 
@@ -19,7 +19,7 @@ Scopes are <resource>:<read|write>; resources: wallets, payments, cards, complia
 Connection categories: bank_transfer, custody, card_issuance, token_issuance, chain_read, compliance_screening, fx.
 
 Environment:
-  COINPLANE_URL  server address (default http://localhost:8080)
+  COINPLANE_URL  server address (default http://127.0.0.1:\${PORT:-8080})
   ADMIN_TOKEN    operator token (default: the contents of ./.data/admin-token)
 
 Prints the server's JSON response. Exit status: 0 on success, 1 when the server refuses or cannot be reached,
@@ -170,7 +170,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const request = toRequest(parsed.positionals, parsed.values);
   const token = adminToken();
-  const base = (process.env.COINPLANE_URL || "http://localhost:8080").replace(/\/+$/, "");
+  const base = (process.env.COINPLANE_URL || `http://127.0.0.1:${process.env.PORT || 8080}`).replace(/\/+$/, "");
   let res: Response;
   try {
     res = await fetch(`${base}${request.path}`, {

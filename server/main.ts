@@ -11,18 +11,28 @@ import { purgeExpiredIdempotencyRecords } from "./idempotency/idempotency-store.
 import { createLogger } from "./logger.ts";
 import { createRateLimiter } from "./rate-limit/rate-limiter.ts";
 import { startScheduler } from "./scheduler/in-process-scheduler.ts";
+import { exitOnStartupFailure } from "./startup-failure.ts";
 
-const config = loadConfig();
+// Configuration errors (a bad number, an unusable DATABASE_URL, a missing production secret) end the start with one line.
+const { config, target, dataDir, admin } = (() => {
+  try {
+    const config = loadConfig();
+    const target = parseDatabaseUrl(config.databaseUrl);
+    const dataDir = target.kind === "pglite" && target.dataDir ? target.dataDir.replace(/\/pglite\/?$/, "") : "./.data";
+    return { config, target, dataDir, admin: resolveAdminToken(config, dataDir) };
+  } catch (error) {
+    return exitOnStartupFailure(error);
+  }
+})();
 const logger = createLogger(config.logLevel);
 configureCompiler(config.compile);
-const target = parseDatabaseUrl(config.databaseUrl);
-const dataDir = target.kind === "pglite" && target.dataDir ? target.dataDir.replace(/\/pglite\/?$/, "") : "./.data";
-const admin = resolveAdminToken(config, dataDir);
 // Read before it is overwritten: the banner says where a token not given in ADMIN_TOKEN is kept.
 const adminTokenFromEnv = config.adminToken !== undefined;
 config.adminToken = admin.token;
 
-const db = await openDatabase({ url: config.databaseUrl, poolSize: config.databasePoolSize, timeouts: config.database });
+const db = await openDatabase({ url: config.databaseUrl, poolSize: config.databasePoolSize, timeouts: config.database }).catch((error) =>
+  exitOnStartupFailure(error, { database: target.label }),
+);
 const rateLimiter = createRateLimiter({ ...config.rateLimit, redisUrl: config.redisUrl });
 // Without Redis the server still starts; rate-limited requests answer 503 RATE_LIMIT_UNAVAILABLE until it is reachable.
 await rateLimiter.ready().catch((err) => logger.warn({ err: err.message }, "rate limit store not reachable yet"));
@@ -32,7 +42,9 @@ const { crashAfterCommit, ignoredInProduction } = config.faultInjection;
 if (crashAfterCommit) logger.warn({ faultInject: `crash-after-commit:${crashAfterCommit}` }, "test-only fault injection is active");
 else if (ignoredInProduction) logger.warn("FAULT_INJECT is ignored when NODE_ENV=production");
 
-const server: Server = app.listen(config.port, config.host, () => {
+// Express 5 hands a listen error (port taken, not allowed) to this callback: the start ends there, nothing is printed as running.
+const server: Server = app.listen(config.port, config.host, (error?: Error) => {
+  if (error) exitOnStartupFailure(error, { port: config.port });
   const url = `http://localhost:${config.port}`;
   logger.info({ url, database: db.target.label, redis: Boolean(config.redisUrl) }, "coinplane listening");
   // Under scripts/start-cluster.ts the primary prints the banner once, not every worker.

@@ -11,6 +11,7 @@ import { type DatabaseTarget, parseDatabaseUrl } from "./database-url.ts";
 import type { DB } from "./kysely.ts";
 import { applyMigrations } from "./migrate.ts";
 import { PGliteDialect } from "./pglite-dialect.ts";
+import { lockPgliteFolder } from "./pglite-folder-lock.ts";
 import { rollbackKeepsCause } from "./rollback-keeps-cause.ts";
 import { pgliteRunner, pgPoolRunner } from "./sql-runner.ts";
 import { countingDialect, StatementCounter } from "./statement-counter.ts";
@@ -98,9 +99,15 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
   const migrate = options.migrate ?? true;
   if (target.kind === "pglite") {
     if (target.dataDir) mkdirSync(target.dataDir, { recursive: true });
+    const releaseFolder = target.dataDir ? lockPgliteFolder(target.dataDir) : () => {};
     const pglite = new PGlite(target.dataDir);
-    await pglite.waitReady;
-    if (migrate) await applyMigrations(pgliteRunner(pglite));
+    try {
+      await pglite.waitReady;
+      if (migrate) await applyMigrations(pgliteRunner(pglite));
+    } catch (error) {
+      releaseFolder();
+      throw error;
+    }
     // pglite-prisma-adapter 0.6 is typed against an older @prisma/driver-adapter-utils; the runtime interface is the same.
     const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) as never });
     const statements = new StatementCounter();
@@ -115,6 +122,7 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
       close: async () => {
         await prisma.$disconnect();
         await pglite.close();
+        releaseFolder();
       },
     };
   }

@@ -50,6 +50,15 @@ function cli(args: string[], env: Record<string, string | undefined> = {}, cwd =
   });
 }
 
+describe("server address", () => {
+  it("without COINPLANE_URL, talks to http://127.0.0.1:$PORT — the server `npm start` runs with the same PORT", async () => {
+    const port = new URL(server.url).port;
+    const listed = await cli(["keys", "list", "--org", ORG], { COINPLANE_URL: undefined, PORT: port });
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.json).toMatchObject({ count: expect.any(Number) });
+  });
+});
+
 describe("keys", () => {
   it("create prints a key that then works on GET /api/v1/wallets; list shows it; revoke stops it", async () => {
     const created = await cli([
