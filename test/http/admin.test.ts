@@ -214,7 +214,7 @@ describe("connections", () => {
       config: { reserveRatio: "1.02" },
       createdAt: expect.stringMatching(ISO),
     });
-    const unreviewed = await add({ reviewed: false, providerSlug: "acme-custody" });
+    const unreviewed = await add({ reviewed: false, category: "custody" });
     expect(unreviewed.json).toMatchObject({ reviewed: false, config: {} });
 
     const listed = await admin("GET", `/api/admin/connections?organizationId=${org}`);
@@ -237,6 +237,7 @@ describe("connections", () => {
   it.each([
     ["an unknown category", { category: "lending" }],
     ["a malformed provider slug", { providerSlug: "Not A Slug" }],
+    ["a provider slug this build has no adapter for", { providerSlug: "acme-custody" }],
     ["reviewed missing", { reviewed: undefined }],
     ["reviewed as a string", { reviewed: "yes" }],
     ["config not an object", { config: "x" }],
@@ -245,6 +246,14 @@ describe("connections", () => {
     const res = await add(patch);
     expect(res.status).toBe(400);
     expect(res.json.code).toBe("invalid_request");
+  });
+
+  it("a provider slug this build has no adapter for names the valid ones (not a 500 on first use)", async () => {
+    const res = await add({ category: "chain_read", providerSlug: "acme-node" });
+    expect(res.status).toBe(400);
+    expect(res.json.error).toContain("/providerSlug");
+    expect(res.json.error).toMatch(/valid: .*simulator/);
+    expect(res.json.error).toContain("json_rpc");
   });
 
   it("removing an unknown connection is 404", async () => {

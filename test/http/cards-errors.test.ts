@@ -191,13 +191,25 @@ add(WRITES, "IDEMPOTENCY_KEY_REQUIRED", async (op) => send(shallow(op), { idempo
 add(OPS, "UNAUTHORIZED", async (op) => send(shallow(op), { caller: api(server.url) }));
 add(OPS, "FORBIDDEN", async (op) => send(shallow(op), { caller: await otherCaller(["payments:write"]) }));
 add(OPS, "PROVIDER_NOT_CONNECTED", async (op) => send(shallow(op), { caller: await otherCaller(["cards:write"], "production") }));
-// An operator's mistake: the reviewed card_issuance connection names a provider this server has no adapter for.
+// A reviewed card_issuance connection names a provider this build has no adapter for (one retired after the connection
+// was made: the admin API refuses unknown slugs, so the row is written directly).
 let misconfigured: Call | undefined;
 add(OPS, "SERVER_MISCONFIGURED", async (op) => {
   if (!misconfigured) {
     const organizationId = "org_cards_misconfigured";
-    await connect(server, { organizationId, environment: "production", category: "card_issuance", providerSlug: "retired_issuer" });
     misconfigured = api(server.url, (await server.createKey({ scopes: ["cards:write"], environment: "production", organizationId })).key);
+    await server.db.kysely
+      .insertInto("ProviderConnection")
+      .values({
+        id: "conn_retiredIssuer0000000000",
+        organizationId,
+        environment: "production",
+        category: "card_issuance",
+        providerSlug: "retired_issuer",
+        reviewed: true,
+        config: "{}",
+      })
+      .execute();
   }
   return send(shallow(op), { caller: misconfigured });
 });

@@ -337,6 +337,13 @@ describe("headers that are never sent", () => {
   });
 });
 
+describe("probes ignore query strings", () => {
+  it.each(["/healthz?probe=lb", "/readyz?nocache=1700000000&x=y", "/healthz?"])("%s answers 200", async (path) => {
+    const res = await anonymous("GET", path);
+    expect(res.status).toBe(200);
+  });
+});
+
 describe("a 500 never leaks internals (error middleware)", () => {
   let url: string;
   let close: () => Promise<void>;

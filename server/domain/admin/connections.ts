@@ -1,8 +1,10 @@
 import type { Db } from "../../db/open-database.ts";
-import { notFound } from "../../errors/service-error.ts";
+import { notFound, validationError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
 import type { ProviderConnection } from "../../generated/prisma/client.ts";
 import { newId } from "../../lib/ids.ts";
+import type { ProviderCategory } from "../../providers/provider-adapter.ts";
+import { LIVE_ADAPTERS, PROVIDER_ADAPTERS } from "../../providers/registry.ts";
 import { ensureOrganization } from "./ensure-organization.ts";
 
 type ConnectionDto = components["schemas"]["Connection"];
@@ -18,8 +20,23 @@ const toDto = (c: ProviderConnection): ConnectionDto => ({
   createdAt: c.createdAt.toISOString(),
 });
 
+type CreateConnection = components["schemas"]["CreateConnectionRequest"];
+
+/** The adapters a connection may name: this build's simulator and live adapters of the category. */
+function connectableSlugs(category: ProviderCategory): string[] {
+  return [...PROVIDER_ADAPTERS, ...LIVE_ADAPTERS].filter((adapter) => adapter.category === category).map((adapter) => adapter.slug);
+}
+
+/** 400 naming the valid slugs here, rather than a 500 SERVER_MISCONFIGURED on the first request that resolves it. */
+function checkProviderSlug(input: CreateConnection): void {
+  const valid = connectableSlugs(input.category as ProviderCategory);
+  if (valid.includes(input.providerSlug)) return;
+  throw validationError("/providerSlug", `names no ${input.category} adapter of this build; valid: ${valid.join(", ")}`);
+}
+
 /** Creates the organization on first use (race-free: see ensureOrganization), then the connection. */
-export async function createConnection(prisma: Db, input: components["schemas"]["CreateConnectionRequest"]): Promise<ConnectionDto> {
+export async function createConnection(prisma: Db, input: CreateConnection): Promise<ConnectionDto> {
+  checkProviderSlug(input);
   const [, record] = await prisma.$transaction([
     ensureOrganization(prisma, input.organizationId),
     prisma.providerConnection.create({ data: { id: newId("conn"), ...input, config: (input.config ?? {}) as object } }),
