@@ -1,6 +1,7 @@
 import type { RequestHandler } from "express";
 import * as OpenApiValidator from "express-openapi-validator";
 import { ServiceError } from "../errors/service-error.ts";
+import { isIsoCountry, isIsoRegion } from "../lib/countries/iso-countries.ts";
 import type { OpenApiDocument } from "../spec/load-spec.ts";
 import { memoizeRouteRegexps } from "./memoize-route-regexps.ts";
 
@@ -47,6 +48,11 @@ export function openapiValidation(spec: OpenApiDocument, validateResponses: bool
     validateApiSpec: false,
     ignoreUndocumented: true,
     validateFormats: true,
+    // The spec's country formats (openapi/components/schemas/common.yaml): assigned ISO 3166 codes only.
+    formats: {
+      "iso3166-alpha2": { type: "string", validate: isIsoCountry },
+      "iso3166-region": { type: "string", validate: isIsoRegion },
+    },
   }) as unknown as RequestHandler[];
   const named = (names: Set<string>) => steps.filter((step) => names.has(step.name));
   const match = named(MATCH_STEPS);
