@@ -7,13 +7,14 @@
 /** Top to bottom. `path` is a regular expression on the module's path from the repository root. */
 const LAYERS = [
   // Process entry and the Express app: wires everything below.
-  { name: "entry", path: "^server/(main|app|admin-token)\\.ts$" },
+  { name: "entry", path: "^server/(main|app|admin-token|webhook-secrets-key)\\.ts$" },
   // The route table: one typed handler per operationId (route.ts, dispatch.ts, *-handlers.ts).
   { name: "routes", path: "^server/routes/" },
   // HTTP plumbing that knows no route: the request pipeline (middleware/) and the response helpers (http/).
   { name: "http", path: "^server/(http|middleware)/" },
-  // Due corridor runs, dispatched by the in-process timer and by POST corridor/workflows/dispatch.
-  { name: "scheduler", path: "^server/scheduler/" },
+  // Due corridor runs, dispatched by the in-process timer and by POST corridor/workflows/dispatch; and the webhook
+  // delivery worker (server/webhooks/: claims due deliveries, signs and sends them), a caller of the domain like it.
+  { name: "scheduler", path: "^server/(scheduler|webhooks)/" },
   // Business rules: one use case per file.
   { name: "domain", path: "^server/domain/" },
   // Provider adapters and simulators behind the capability interfaces in providers/capabilities/.
@@ -83,9 +84,10 @@ module.exports = {
       severity: "error",
       comment:
         "The service does not import its tools or tests (scripts/, test/, bench/, examples/, sdk/); the one exception is the " +
-        "contract's generated types, shared by server and SDK (server/generated/openapi.ts re-exports them).",
+        "contract's generated types, shared by server and SDK (server/generated/openapi.ts re-exports them), and the Standard " +
+        "Webhooks signing code the delivery worker shares with the SDK's verifier (sdk/src/webhooks/standard-webhooks.ts).",
       from: { path: "^server/" },
-      to: { path: "^(scripts|test|bench|examples|sdk)/", pathNot: "^sdk/src/generated/openapi\\.ts$" },
+      to: { path: "^(scripts|test|bench|examples|sdk)/", pathNot: "^sdk/src/(generated/openapi|webhooks/standard-webhooks)\\.ts$" },
     },
     {
       name: "server-not-to-dev-dependencies",

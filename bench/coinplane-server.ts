@@ -31,6 +31,8 @@ export function startCoinplane(databaseUrl: string, port: number): Promise<Start
     {
       DATABASE_URL: databaseUrl,
       ADMIN_TOKEN,
+      // Required in production (it seals webhook signing secrets); a fixed bench-only value.
+      WEBHOOK_SECRETS_KEY: Buffer.alloc(32, 7).toString("base64"),
       SCHEDULER_INTERVAL_MS: "0",
       // The benchmark measures the server, not the rate limiter's verdict: budgets far above what a run can spend.
       RATE_LIMIT_PER_KEY: "1000000000",

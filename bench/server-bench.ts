@@ -12,10 +12,13 @@ import { measureCompileEventLoop } from "./event-loop.ts";
 import { cpuMs, root, rssMiB, type Started, startProcess, stopProcess } from "./processes.ts";
 import { type Row, renderResults } from "./report.ts";
 import { prepareScenarios } from "./scenarios.ts";
+import { measureWebhookLag, renderWebhookLag, type WebhookLag } from "./webhook-lag.ts";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const databases = (process.env.BENCH_DATABASES ?? "pglite,postgres").split(",");
+/** Webhook delivery lag per database (bench/webhook-lag.ts), measured after the request scenarios. */
+const webhookLags: WebhookLag[] = [];
 
 async function load(url: string, requests: Request[]) {
   // Warm-up (JIT, caches, pool), then the measured run.
@@ -59,6 +62,11 @@ async function benchCoinplane(database: string, databaseUrl: string, port: numbe
         `${database} ${scenario.name}: ${result.requestsPerSecond.toFixed(0)} req/s (hello ${ceiling.requestsPerSecond.toFixed(0)}), p99 ${result.p99} ms`,
       );
     }
+    const lag = await measureWebhookLag(server.url, database, { seconds: Math.min(seconds, 5) });
+    webhookLags.push(lag);
+    console.log(
+      `${database} webhook delivery lag at ${lag.ratePerSecond}/s: p50 ${lag.p50Ms} ms, p99 ${lag.p99Ms} ms (${lag.delivered}/${lag.produced} delivered)`,
+    );
     return rows;
   } finally {
     await stopProcess(server.child);
@@ -86,7 +94,9 @@ try {
   console.log(
     `compile event-loop delay p99: pool ${compileEventLoop.pool.p99Ms.toFixed(1)} ms, on the event loop ${compileEventLoop.onEventLoop.p99Ms.toFixed(1)} ms`,
   );
-  const markdown = renderResults(rows, { seconds, connections, loadAverage: os.loadavg(), helloRssMiB: helloRss, compileEventLoop });
+  const markdown =
+    renderResults(rows, { seconds, connections, loadAverage: os.loadavg(), helloRssMiB: helloRss, compileEventLoop }) +
+    renderWebhookLag(webhookLags);
   writeFileSync(path.join(root, "bench", "results.md"), markdown);
   console.log(markdown);
 } finally {

@@ -1,7 +1,7 @@
 // `npm run docs`: builds the docs portal into docs/portal/index.html (not committed; GET /docs serves it when present).
-// Redocly's build-docs renders the bundled spec (openapi/generated/openapi.yaml) with docs/getting-started.md placed in
-// front of the reference (as info.description, so its sections appear in the portal's navigation), and the simulators'
-// magic values collected from the operation descriptions. Scripts are inlined: the portal loads nothing from elsewhere.
+// Redocly's build-docs renders the bundled spec (openapi/generated/openapi.yaml) with docs/getting-started.md and
+// docs/webhooks.md placed in front of the reference (as info.description, so their sections appear in the portal's
+// navigation), and the simulators' magic values collected from the operation descriptions. Scripts are inlined: the portal loads nothing from elsewhere.
 // `--best-effort` (used by `npm start`): a failed build warns instead of failing.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -9,6 +9,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import YAML from "yaml";
+import type { Doc } from "./sdk-generator/spec.ts";
+import { WEBHOOKS_GUIDE, withCatalogue } from "./webhook-catalogue.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const PORTAL_DIR = path.join(root, "docs", "portal");
@@ -50,8 +52,10 @@ export function collectMagicValues(spec: Json): string {
 export function buildDocs(outDir = PORTAL_DIR): string {
   const { "x-generated": _notice, ...spec } = JSON.parse(readFileSync(path.join(root, "openapi/generated/openapi.json"), "utf8")) as Json;
   const guide = readFileSync(path.join(root, "docs/getting-started.md"), "utf8").replace("<!-- magic-values -->", collectMagicValues(spec));
+  // The webhooks guide's event catalogue is regenerated here too, so the portal never shows a stale one.
+  const webhooksGuide = withCatalogue(readFileSync(WEBHOOKS_GUIDE, "utf8"), spec as Doc);
   const info = spec.info as Json;
-  const portalSpec = { ...spec, info: { ...info, description: `${String(info.description ?? "")}\n\n${guide}` } };
+  const portalSpec = { ...spec, info: { ...info, description: `${String(info.description ?? "")}\n\n${guide}\n\n${webhooksGuide}` } };
   const tmp = mkdtempSync(path.join(tmpdir(), "coinplane-docs-"));
   try {
     const input = path.join(tmp, "openapi.yaml");
@@ -81,6 +85,7 @@ function portalIsFresh(): boolean {
   const inputs = [
     path.join(root, "openapi", "generated", "openapi.json"),
     path.join(root, "docs", "getting-started.md"),
+    WEBHOOKS_GUIDE,
     fileURLToPath(import.meta.url),
   ];
   const built = statSync(portal).mtimeMs;

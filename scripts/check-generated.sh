@@ -3,7 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 npm run --silent generate >/dev/null
-paths=(openapi/generated server/generated sdk/src/generated)
+paths=(openapi/generated server/generated sdk/src/generated docs/webhooks.md)
 if ! git diff --quiet -- "${paths[@]}" || [ -n "$(git status --porcelain -- "${paths[@]}")" ]; then
   echo "Generated files are stale. Run 'npm run generate' and commit the result:" >&2
   git status --short -- "${paths[@]}" >&2

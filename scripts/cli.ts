@@ -15,7 +15,7 @@ Commands:
   connections list --org ID
   connections remove CONNECTION_ID
 
-Scopes are <resource>:<read|write>; resources: wallets, payments, cards, compliance, projects, analytics, fx.
+Scopes are <resource>:<read|write>; resources: wallets, payments, cards, compliance, projects, analytics, fx, webhooks.
 Connection categories: bank_transfer, custody, card_issuance, token_issuance, chain_read, compliance_screening, fx.
 
 Environment:

@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import openapiTS, { astToString } from "openapi-typescript";
 import YAML from "yaml";
 import { generateSdkArtifacts } from "./sdk-generator/index.ts";
+import { updateWebhooksGuide } from "./webhook-catalogue.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
@@ -36,6 +37,8 @@ writeFileSync(path.join(root, "server/generated/openapi.ts"), `${header}export t
 const sdkArtifacts = generateSdkArtifacts(spec, NOTICE);
 writeFileSync(path.join(root, "sdk/src/generated/operations.ts"), sdkArtifacts.operationsTs);
 writeFileSync(path.join(root, "sdk/src/generated/mock-data.ts"), sdkArtifacts.mockDataTs);
+// The event catalogue of docs/webhooks.md, from the spec's `webhooks`.
+updateWebhooksGuide(spec);
 
 // 4. Prisma client (Rust-free, offline).
 run(bin("prisma"), ["generate"]);

@@ -35,6 +35,7 @@ import { providerRoutes } from "./routes/provider-handlers.ts";
 import type { Routes } from "./routes/route.ts";
 import { treasuryRoutes } from "./routes/treasury-handlers.ts";
 import { v1Routes } from "./routes/v1-handlers.ts";
+import { webhookRoutes } from "./routes/webhook-handlers.ts";
 import { loadSpec, loadSpecYaml, type OpenApiDocument } from "./spec/load-spec.ts";
 import { OperationIndex } from "./spec/operations.ts";
 
@@ -72,6 +73,7 @@ export function createApp(deps: AppDeps): App {
     ...contractRoutes,
     ...treasuryRoutes,
     ...cardRoutes,
+    ...webhookRoutes,
   ];
 
   const inFlight = new InFlightRequests();

@@ -76,7 +76,7 @@ export interface WebhookConfig {
   leaseSeconds: number;
 }
 
-/** After the first attempt: 5 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h, 24 h → 10 attempts over ≈70.6 h (±20% jitter). */
+/** After the first attempt: 5 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h, 24 h → 10 attempts over ≈68.6 h, ≈2.9 days (±20% jitter). */
 export const DEFAULT_WEBHOOK_RETRY_SCHEDULE_SECONDS = [5, 60, 300, 1800, 7200, 21600, 43200, 86400, 86400];
 
 function secondsList(env: NodeJS.ProcessEnv, name: string, fallback: number[]): number[] {

@@ -12,14 +12,17 @@ import { createLogger } from "./logger.ts";
 import { createRateLimiter } from "./rate-limit/rate-limiter.ts";
 import { startScheduler } from "./scheduler/in-process-scheduler.ts";
 import { exitOnStartupFailure } from "./startup-failure.ts";
+import { resolveWebhookSecretsKey } from "./webhook-secrets-key.ts";
+import { startWebhookDelivery } from "./webhooks/delivery-worker.ts";
 
 // Configuration errors (a bad number, an unusable DATABASE_URL, a missing production secret) end the start with one line.
-const { config, target, dataDir, admin } = (() => {
+const { config, target, dataDir, admin, webhookSecretsKey } = (() => {
   try {
     const config = loadConfig();
     const target = parseDatabaseUrl(config.databaseUrl);
     const dataDir = target.kind === "pglite" && target.dataDir ? target.dataDir.replace(/\/pglite\/?$/, "") : "./.data";
-    return { config, target, dataDir, admin: resolveAdminToken(config, dataDir) };
+    const admin = resolveAdminToken(config, dataDir);
+    return { config, target, dataDir, admin, webhookSecretsKey: resolveWebhookSecretsKey(config, dataDir) };
   } catch (error) {
     return exitOnStartupFailure(error);
   }
@@ -29,6 +32,8 @@ configureCompiler(config.compile);
 // Read before it is overwritten: the banner says where a token not given in ADMIN_TOKEN is kept.
 const adminTokenFromEnv = config.adminToken !== undefined;
 config.adminToken = admin.token;
+// Sealed endpoint secrets (server/lib/webhooks/secret-box.ts) need the key; a generated one lives in the data folder.
+config.webhooks.secretsKey = webhookSecretsKey.key;
 
 const db = await openDatabase({ url: config.databaseUrl, poolSize: config.databasePoolSize, timeouts: config.database }).catch((error) =>
   exitOnStartupFailure(error, { database: target.label }),
@@ -63,6 +68,9 @@ server.headersTimeout = Math.min(60_000, config.requestTimeoutMs);
 
 // In-process scheduler: dispatches due corridor workflow runs (the same code as POST corridor/workflows/dispatch).
 const scheduler = config.schedulerIntervalMs > 0 ? startScheduler({ db: db.kysely, intervalMs: config.schedulerIntervalMs, logger }) : null;
+// Webhook delivery (server/webhooks/): polls the due deliveries; several instances share them (SKIP LOCKED and a lease).
+const webhookDelivery =
+  config.webhooks.pollIntervalMs > 0 ? startWebhookDelivery({ db: db.kysely, config: config.webhooks, logger }) : null;
 
 const purge = setInterval(() => {
   purgeExpiredIdempotencyRecords(db.kysely).catch((err) => logger.warn({ err }, "idempotency purge failed"));
@@ -94,6 +102,8 @@ async function shutdown(signal: string): Promise<void> {
   await Promise.race([drained, deadline]);
   // The scheduler finishes the dispatch in flight (its step commits or rolls back whole) before the database closes.
   await scheduler?.stop();
+  // Attempts in flight finish and are recorded (each bounded by WEBHOOK_ATTEMPT_TIMEOUT_MS); one cut off is sent again after its lease.
+  await webhookDelivery?.stop();
   await rateLimiter.close();
   await closeCompiler();
   // Bounded: a pool cannot end while a forced-out handler still holds a connection.

@@ -16,6 +16,7 @@ import {
   successSchema,
   successStatuses,
 } from "./spec.ts";
+import { type MockWebhookJson, mockWebhooks } from "./webhook-events.ts";
 
 export interface MockSchema {
   idField?: string;
@@ -26,10 +27,11 @@ export interface MockSchema {
 export interface MockDataJson {
   operations: Json[];
   schemas: Record<string, MockSchema>;
+  webhooks: MockWebhookJson[];
   values: unknown[];
 }
 
-const CONSTRAINT_KEYS = ["type", "enum", "pattern", "minimum", "maximum", "minLength", "maxLength", "default"];
+const CONSTRAINT_KEYS = ["type", "enum", "pattern", "minimum", "maximum", "minLength", "maxLength", "minItems", "maxItems", "default"];
 
 /** Example values stored once (error examples repeat across operations) and referenced by index. */
 export class ExampleValues {
@@ -62,6 +64,8 @@ export function paramConstraints(doc: Doc, p: Json): Json {
   const s = deref(doc, p.schema);
   const pick: Json = {};
   for (const key of CONSTRAINT_KEYS) if (s[key] !== undefined) pick[key] = s[key];
+  // An array parameter (`?type=a&type=b`): its items' schema, refs resolved.
+  if (s.items !== undefined) pick.items = normalize(doc, s.items);
   return pick;
 }
 
@@ -181,5 +185,6 @@ export function mockData(doc: Doc, ops: SpecOperation[], lists: ReadonlyMap<stri
     .filter(({ op }) => op.surface !== "admin" && !op.operationId.startsWith("placeholder_"))
     .map((o) => builder.operation(o));
   for (const entry of Object.values(builder.schemas)) entry.exampleIds = [...new Set(entry.exampleIds)].sort();
-  return { operations, schemas: builder.schemas, values: builder.values.values };
+  const webhooks = mockWebhooks(doc, builder.values);
+  return { operations, schemas: builder.schemas, webhooks, values: builder.values.values };
 }

@@ -38,3 +38,18 @@ export type {
   RequestOptions,
   ResponseBody,
 } from "./types.ts";
+export {
+  DEFAULT_WEBHOOK_TOLERANCE_SECONDS,
+  type SignWebhookInput,
+  signWebhook,
+  type VerifyWebhookOptions,
+  verifyWebhook,
+  type WebhookEvent,
+  type WebhookEventEnvelope,
+  type WebhookEventOf,
+  type WebhookEventType,
+  type WebhookHeaders,
+  WebhookVerificationError,
+  webhookHeaders,
+  webhooks,
+} from "./webhooks/index.ts";

@@ -67,6 +67,18 @@ export const operationMap = {
   simulateCardAuthorization: ["cards", "simulateAuthorization"],
   captureCardAuthorization: ["cards", "captureAuthorization"],
   reverseCardAuthorization: ["cards", "reverseAuthorization"],
+  // Events and webhook endpoints (verifying a delivery is `webhooks.verify`, sdk/src/webhooks/)
+  createWebhookEndpoint: ["webhookEndpoints", "create"],
+  listWebhookEndpoints: ["webhookEndpoints", "list"],
+  getWebhookEndpoint: ["webhookEndpoints", "retrieve"],
+  updateWebhookEndpoint: ["webhookEndpoints", "update"],
+  deleteWebhookEndpoint: ["webhookEndpoints", "delete"],
+  rotateWebhookEndpointSecret: ["webhookEndpoints", "rotateSecret"],
+  sendTestWebhookEvent: ["webhookEndpoints", "sendTestEvent"],
+  listWebhookDeliveries: ["webhookEndpoints", "listDeliveries"],
+  retryWebhookDelivery: ["webhookEndpoints", "retryDelivery"],
+  listEvents: ["events", "list"],
+  getEvent: ["events", "retrieve"],
 } as const satisfies { readonly [K in keyof operations]?: readonly [string, string] };
 
 export type OperationMap = typeof operationMap;

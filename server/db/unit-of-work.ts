@@ -246,6 +246,12 @@ async function flush(db: Kysely<DB>, writes: DeferredWrite[], last?: (db: Kysely
   return (await (main as { execute(): Promise<unknown[]> }).execute()) as unknown[];
 }
 
+/** The deferred writes of a unit of work that is not a request's (the workflow dispatcher's transaction, the approval
+ * expiry sweeper's), in one statement, before its transaction commits. */
+export async function flushDeferred(uow: UnitOfWork): Promise<void> {
+  await flush(uow.tx, uow.takeDeferred());
+}
+
 function recordValues(claim: IdempotencyClaim, now: Date, ttlHours: number) {
   return {
     id: newId("idem"),

@@ -8,8 +8,10 @@
 // `rehearse_with_failures`: the first attempt of every step fails with PROVIDER_TIMEOUT before any provider call.
 
 import type { Tx } from "../db/kysely.ts";
+import { flushDeferred, UnitOfWork } from "../db/unit-of-work.ts";
 import { runStep, type StepContext, type StepOutcome } from "../domain/corridors/run-step.ts";
 import type { StepName, WorkflowRunRow, WorkflowStepRow } from "../domain/corridors/workflow-dto.ts";
+import { emitWorkflowRunMoves } from "../domain/events/workflow-run-events.ts";
 
 export const MAX_ATTEMPTS = 5;
 export const RETRY_BASE_MS = 30_000;
@@ -32,11 +34,13 @@ export async function advanceRun(tx: Tx, run: WorkflowRunRow, now: Date): Promis
   const step = steps.find((s) => s.status === "pending");
   if (!step) {
     // Nothing left to run (a run is completed with its last step); settle it rather than claim it forever.
-    await tx
+    const settled = await tx
       .updateTable("WorkflowRun")
       .set({ status: "completed", nextRunAt: null, version: run.version + 1, updatedAt: now })
       .where("id", "=", run.id)
-      .execute();
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await emitRunEvents(tx, run, settled, steps, now);
     return null;
   }
   const outputs: StepContext["outputs"] = {};
@@ -85,37 +89,51 @@ async function recordOutcome(
     updatedAt: finishedAt,
   };
   let stepStatus: DispatchedStep["status"];
+  const changed: WorkflowStepRow[] = [];
   let runUpdate: { status: string; nextRunAt: Date | null };
   if (outcome.kind === "succeeded") {
     stepStatus = "succeeded";
     const last = steps.every((s) => s.id === step.id || s.status === "succeeded" || s.status === "skipped");
     runUpdate = last ? { status: "completed", nextRunAt: null } : { status: "running", nextRunAt: finishedAt };
     // The error of an earlier attempt stays on record.
-    await guardedStepUpdate(tx, step, { ...common, status: "succeeded", output: JSON.stringify(outcome.output) });
+    changed.push(await guardedStepUpdate(tx, step, { ...common, status: "succeeded", output: JSON.stringify(outcome.output) }));
   } else if (outcome.retryable && attempts < MAX_ATTEMPTS) {
     stepStatus = "pending";
     runUpdate = { status: "running", nextRunAt: new Date(finishedAt.getTime() + retryDelayMs(attempts)) };
-    await guardedStepUpdate(tx, step, { ...common, status: "pending", error: JSON.stringify(errorOf(outcome, true)) });
+    changed.push(await guardedStepUpdate(tx, step, { ...common, status: "pending", error: JSON.stringify(errorOf(outcome, true)) }));
   } else {
     stepStatus = "failed";
     const message = outcome.retryable ? `${outcome.message} (gave up after ${attempts} attempts)` : outcome.message;
     runUpdate = { status: "failed", nextRunAt: null };
-    await guardedStepUpdate(tx, step, { ...common, status: "failed", error: JSON.stringify({ ...errorOf(outcome, false), message }) });
-    await tx
+    changed.push(
+      await guardedStepUpdate(tx, step, { ...common, status: "failed", error: JSON.stringify({ ...errorOf(outcome, false), message }) }),
+    );
+    const skipped = await tx
       .updateTable("WorkflowStep")
       .set({ status: "skipped", updatedAt: finishedAt })
       .where("runId", "=", run.id)
       .where("position", ">", step.position)
       .where("status", "=", "pending")
+      .returningAll()
       .execute();
+    changed.push(...skipped);
   }
   const updated = await tx
     .updateTable("WorkflowRun")
     .set({ ...runUpdate, simulated: run.simulated || outcome.simulated, version: run.version + 1, updatedAt: finishedAt })
     .where("id", "=", run.id)
     .where("version", "=", run.version)
+    .returningAll()
     .executeTakeFirst();
-  if (updated.numUpdatedRows === 0n) throw new Error(`workflow run ${run.id} changed while it was claimed`);
+  if (!updated) throw new Error(`workflow run ${run.id} changed while it was claimed`);
+  const byId = new Map(changed.map((s) => [s.id, s]));
+  await emitRunEvents(
+    tx,
+    run,
+    updated,
+    steps.map((s) => byId.get(s.id) ?? s),
+    finishedAt,
+  );
   return { workflowRunId: run.id, step: step.name as StepName, status: stepStatus };
 }
 
@@ -152,13 +170,23 @@ type StepChanges = Partial<
 };
 
 /** Compare-and-set on the attempt count: a second dispatcher that somehow reached the same attempt changes nothing. */
-async function guardedStepUpdate(tx: Tx, step: WorkflowStepRow, changes: StepChanges): Promise<void> {
-  const result = await tx
+async function guardedStepUpdate(tx: Tx, step: WorkflowStepRow, changes: StepChanges): Promise<WorkflowStepRow> {
+  const updated = await tx
     .updateTable("WorkflowStep")
     .set(changes)
     .where("id", "=", step.id)
     .where("status", "=", "pending")
     .where("attempts", "=", step.attempts)
+    .returningAll()
     .executeTakeFirst();
-  if (result.numUpdatedRows !== 1n) throw new Error(`workflow step ${step.id} changed while its run was claimed`);
+  if (!updated) throw new Error(`workflow step ${step.id} changed while its run was claimed`);
+  return updated;
+}
+
+/** The run's events (started, completed, failed), written in the dispatcher's transaction with the move (one statement
+ * when there are any). */
+async function emitRunEvents(tx: Tx, before: WorkflowRunRow, after: WorkflowRunRow, steps: WorkflowStepRow[], now: Date): Promise<void> {
+  const uow = new UnitOfWork(tx, now);
+  emitWorkflowRunMoves(uow, before, after, steps);
+  await flushDeferred(uow);
 }

@@ -1,5 +1,5 @@
 // The docs portal renders in Chromium: built from the current spec (npm run docs), served at GET /docs by the real
-// server, every v1, v2 and metrics operation listed, the getting-started sections present, no console errors.
+// server, every v1, v2 and metrics operation listed, the getting-started and webhooks guides present, no console errors.
 // Debian's Chromium (/usr/bin/chromium, installed by scripts/ensure-chromium.sh) driven by playwright-core.
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -96,6 +96,13 @@ describe("GET /docs in Chromium", () => {
       expect(pageText).toContain(section);
     }
     expect(pageText).toContain("666.66");
+  });
+
+  it("has the webhooks guide with its event catalogue", () => {
+    for (const section of ["Receive and verify", "Retries, duplicates and ordering", "Rotating the secret", "Event catalogue"]) {
+      expect(pageText).toContain(section);
+    }
+    expect(pageText).toContain("express.raw");
   });
 
   it("logs no console errors", () => {

@@ -7,6 +7,7 @@ import { type Database, openDatabase } from "../../server/db/open-database.ts";
 import { closeCompiler, configureCompiler } from "../../server/domain/contracts/compile-solidity.ts";
 import { createLogger } from "../../server/logger.ts";
 import { createRateLimiter, type RateLimiter } from "../../server/rate-limit/rate-limiter.ts";
+import { startWebhookDelivery, type WebhookDeliveryWorker } from "../../server/webhooks/delivery-worker.ts";
 import { createTestDatabase, type TestDatabase } from "./test-database.ts";
 
 export interface CreateKeyOptions {
@@ -23,6 +24,8 @@ export interface TestServer {
   config: Config;
   adminToken: string;
   createKey(options: CreateKeyOptions): Promise<{ id: string; key: string }>;
+  /** The webhook delivery worker, when started with `webhookDelivery: true`. */
+  webhookDelivery?: WebhookDeliveryWorker;
   close(): Promise<void>;
 }
 
@@ -31,6 +34,8 @@ export interface StartOptions {
   rateLimiter?: RateLimiter;
   /** Where the server's log lines go (the level is LOG_LEVEL from `env`); default stdout. */
   logDestination?: DestinationStream;
+  /** Start the webhook delivery worker (config.webhooks, e.g. WEBHOOK_POLL_INTERVAL_MS in `env`); default off. */
+  webhookDelivery?: boolean;
 }
 
 export async function startTestServer(options: StartOptions = {}): Promise<TestServer> {
@@ -39,6 +44,8 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
   const config = loadConfig({
     ADMIN_TOKEN: adminToken,
     SCHEDULER_SECRET: "test-scheduler-secret",
+    // Fixed 32-byte key (base64) sealing webhook endpoint secrets.
+    WEBHOOK_SECRETS_KEY: "dGVzdC13ZWJob29rLXNlY3JldHMta2V5LTMyYnl0ZXM=",
     VALIDATE_RESPONSES: "true",
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent",
     RATE_LIMIT_PER_KEY: "100000",
@@ -51,7 +58,9 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
   const db = await openDatabase({ url: testDb.url, poolSize: 5 });
   const rateLimiter = options.rateLimiter ?? createRateLimiter({ ...config.rateLimit, redisUrl: config.redisUrl });
   await rateLimiter.ready();
-  const { app } = createApp({ config, db, logger: createLogger(config.logLevel, options.logDestination), rateLimiter });
+  const logger = createLogger(config.logLevel, options.logDestination);
+  const { app } = createApp({ config, db, logger, rateLimiter });
+  const webhookDelivery = options.webhookDelivery ? startWebhookDelivery({ db: db.kysely, config: config.webhooks, logger }) : undefined;
   const server = app.listen(0, "127.0.0.1");
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -61,6 +70,7 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     testDb,
     config,
     adminToken,
+    webhookDelivery,
     async createKey({ organizationId = "org_test", environment = "sandbox", scopes, actor }) {
       const res = await fetch(`${url}/api/admin/keys`, {
         method: "POST",
@@ -73,6 +83,7 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
+      await webhookDelivery?.stop();
       await rateLimiter.close();
       await closeCompiler();
       await db.close();

@@ -10,6 +10,7 @@ export const ALL_WRITE_SCOPES = [
   "projects:write",
   "analytics:read",
   "fx:write",
+  "webhooks:write",
 ];
 
 export async function connect(

@@ -22,7 +22,7 @@ import {
   withFailingWrites,
 } from "../helpers/cards.ts";
 import { api, startTestServer, type TestServer } from "../helpers/test-server.ts";
-import { connect, idem } from "../helpers/v2.ts";
+import { idem } from "../helpers/v2.ts";
 
 type Res = Awaited<ReturnType<Call>>;
 interface Req {

@@ -1,6 +1,6 @@
 // The published package as an integrator gets it: `npm pack` (prepack builds ESM + CJS + declarations) → installed into a
 // fresh TypeScript project with nothing else from this repository → a consumer file type-checks under strict NodeNext
-// and runs against the real server (ESM and CJS); a wrong field in the consumer fails tsc.
+// and runs against the real server (ESM and CJS), and verifies a signed webhook; a wrong field in the consumer fails tsc.
 import { execFile } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -15,7 +15,7 @@ let server: TestServer;
 let project: string;
 let key: string;
 
-const CONSUMER = `import { Coinplane, isCoinplaneError, NotFoundError, type components } from "@coinplane/sdk";
+const CONSUMER = `import { Coinplane, isCoinplaneError, NotFoundError, type components, webhooks } from "@coinplane/sdk";
 
 const coinplane = new Coinplane({ apiKey: process.env.COINPLANE_API_KEY ?? "", baseUrl: process.env.COINPLANE_URL ?? "", environment: "sandbox" });
 const wallet: components["schemas"]["Wallet"] = await coinplane.wallets.create({ chain: "polygon", label: "from the tarball" });
@@ -28,7 +28,12 @@ try {
 } catch (err) {
   if (err instanceof NotFoundError && isCoinplaneError(err, "not_found")) notFound = \`\${err.status} \${err.code} \${err.requestId}\`;
 }
-console.log(JSON.stringify({ wallet: wallet.id, chain: wallet.chain, payment: payment.status, ids, notFound }));
+const secret = "whsec_" + Buffer.from("0123456789abcdef0123456789abcdef").toString("base64");
+const body = JSON.stringify({ id: "evt_pack", type: "card.frozen", data: { cardId: "card_1" } });
+const signed = webhooks.headers({ id: "evt_pack", timestamp: Math.floor(Date.now() / 1000), body, secrets: [secret] });
+const event = webhooks.verify(body, signed, secret);
+const webhook = event.type === "card.frozen" ? event.data.cardId : "";
+console.log(JSON.stringify({ wallet: wallet.id, chain: wallet.chain, payment: payment.status, ids, notFound, webhook }));
 `;
 
 const CJS_CONSUMER = `const { Coinplane, CoinplaneError } = require("@coinplane/sdk");
@@ -99,6 +104,7 @@ describe("the packed SDK in a fresh project", () => {
     expect(out).toMatchObject({ chain: "polygon", payment: "confirmed" });
     expect(out.ids).toHaveLength(1);
     expect(out.notFound).toMatch(/^404 not_found req_/);
+    expect(out.webhook).toBe("card_1");
     const stored = await server.db.prisma.wallet.findFirst({ where: { id: out.wallet } });
     expect(stored?.label).toBe("from the tarball");
   });

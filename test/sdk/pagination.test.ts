@@ -41,6 +41,9 @@ describe("the generated table", () => {
       ["listPayments", "offset"],
       ["listIssuanceRequests", "offset"],
       ["listCardTransactions", "cursor"],
+      ["listWebhookEndpoints", "cursor"],
+      ["listWebhookDeliveries", "cursor"],
+      ["listEvents", "cursor"],
     ]);
   });
 });

@@ -48,4 +48,23 @@ export class SpecValidator {
     if (validate(body)) return [];
     return (validate.errors ?? []).map((e) => `${status} ${e.instancePath || "/"} ${e.message} ${JSON.stringify(e.params)}`);
   }
+
+  /** Problems with an event sent for `type`, empty when it matches the request body of the spec's `webhooks[type]`. */
+  checkWebhook(type: string, body: unknown): string[] {
+    let pointer = `#/webhooks/${pointerEscape(type)}/post/requestBody`;
+    let requestBody = this.node(pointer);
+    if (!requestBody) return [`webhook ${type} is not in the spec`];
+    while (typeof requestBody?.$ref === "string") {
+      pointer = requestBody.$ref;
+      requestBody = this.node(pointer);
+    }
+    const schemaPointer = `${pointer}/content/application~1json/schema`;
+    let validate = this.compiled.get(schemaPointer);
+    if (!validate) {
+      validate = this.ajv.compile({ $ref: `spec${schemaPointer}` });
+      this.compiled.set(schemaPointer, validate);
+    }
+    if (validate(body)) return [];
+    return (validate.errors ?? []).map((e) => `${type} ${e.instancePath || "/"} ${e.message} ${JSON.stringify(e.params)}`);
+  }
 }

@@ -209,6 +209,28 @@ const ATTACKS: Attack[] = [
     body: { programmeId: ref("programme"), cardholder: cardholderBody() },
     replaceBody: true,
   },
+  ...[
+    "getWebhookEndpoint",
+    "updateWebhookEndpoint",
+    "deleteWebhookEndpoint",
+    "rotateWebhookEndpointSecret",
+    "sendTestWebhookEvent",
+    "listWebhookDeliveries",
+  ].map((operationId) => ({ name: "webhook endpoint", operationId, refs: ["path:endpointId"], path: { endpointId: "webhookEndpoint" } })),
+  {
+    name: "webhook endpoint + delivery",
+    operationId: "retryWebhookDelivery",
+    refs: ["path:endpointId"],
+    path: { endpointId: "webhookEndpoint", deliveryId: "webhookDelivery" },
+  },
+  // B's own endpoint with A's delivery: the delivery must be looked up within the endpoint, not by id alone.
+  {
+    name: "own endpoint + A's delivery",
+    operationId: "retryWebhookDelivery",
+    refs: ["path:deliveryId"],
+    path: { endpointId: "own:webhookEndpoint", deliveryId: "webhookDelivery" },
+  },
+  { name: "event", operationId: "getEvent", refs: ["path:eventId"], path: { eventId: "event" } },
   {
     name: "cardholder (on B's own programme)",
     operationId: "issueCard",
@@ -350,6 +372,19 @@ beforeAll(async () => {
   ).authorizationId;
   ids["own:programme"] = await createProgramme(mallory);
   ids["own:card"] = await issueCard(mallory, id("own:programme"));
+
+  // Webhooks: an endpoint with a test event and its (pending: no worker runs here) delivery; B's own endpoint.
+  const endpoint = { url: "http://localhost:9/hooks", enabledEvents: ["card.issued"] };
+  ids.webhookEndpoint = (await ok(await alice("POST", "/api/v2/agent/webhook-endpoints", endpoint, idem()))).id;
+  ids.event = (await ok(await alice("POST", `/api/v2/agent/webhook-endpoints/${ids.webhookEndpoint}/test`, undefined, idem()), 202)).id;
+  ids.webhookDelivery = (
+    await server.db.kysely
+      .selectFrom("WebhookDelivery")
+      .select("id")
+      .where("endpointId", "=", id("webhookEndpoint"))
+      .executeTakeFirstOrThrow()
+  ).id;
+  ids["own:webhookEndpoint"] = (await ok(await mallory("POST", "/api/v2/agent/webhook-endpoints", endpoint, idem()))).id;
 }, 120_000);
 afterAll(() => server?.close());
 

@@ -1905,6 +1905,288 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/agent/webhook-endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints
+         * @description Lists the webhook endpoints of the key's organization and environment, newest first, with cursor pagination: pass
+         *     the previous page's `nextCursor` as `startingAfter` while `hasMore` is `true`. Secrets are never listed.
+         *
+         *     Requires `webhooks:read`. Requires an organization-bound key; everything is scoped to the key's organization and environment.
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Create a webhook endpoint
+         * @description Registers a URL that receives the organization's events of the key's environment, for the types in `enabledEvents`
+         *     (`["*"]`: every type, including types added later). Events are POSTed as JSON and signed per
+         *     [Standard Webhooks](https://www.standardwebhooks.com/): headers `webhook-id` (the event id), `webhook-timestamp` and
+         *     `webhook-signature` (`v1,<base64 HMAC-SHA256>`); verify them with the SDK's `webhooks.verify` or any Standard
+         *     Webhooks library. The top-level `webhooks` of this document lists every event type and its payload.
+         *
+         *     The answer carries the signing `secret` (`whsec_…`) **once**: it is stored encrypted and never returned again (rotate
+         *     it to get a new one). The endpoint is `enabled` at once and receives the events of changes committed from now on.
+         *
+         *     **URL rules.** In production the URL must be `https` and its host must not be, or resolve to, a loopback, private,
+         *     link-local, CGNAT, unique-local or cloud metadata address (e.g. `127.0.0.1`, `10.0.0.1`, `169.254.169.254`); the
+         *     check runs here and again at every delivery, on the address actually connected to, so DNS rebinding cannot redirect
+         *     a delivery. Sandbox endpoints may target anything, `http://localhost:3000/webhooks` included, for local development.
+         *     A URL that breaks a rule → 400 `VALIDATION_ERROR` naming `/body/url`.
+         *
+         *     **Delivery.** At least once; 10 s per attempt; redirects are not followed; any 2xx is success. Failed attempts are
+         *     retried with exponential backoff and jitter (5 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h, 24 h: about three days in
+         *     all); an endpoint whose delivery failed for the whole schedule is disabled (`disabledReason: failing`) and the event
+         *     `webhook_endpoint.disabled` says so. See docs/webhooks.md.
+         *
+         *     Requires `webhooks:write`. Requires an organization-bound key; everything is scoped to the key's organization and environment.
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/agent/webhook-endpoints/{endpointId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook endpoint's id (`we_…`). Unknown, or another organization's or environment's → 404 `NOT_FOUND`.
+                 * @example we_4Hq8Vn2Tx6Rz1Kb9Md3Wc
+                 */
+                endpointId: components["schemas"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a webhook endpoint
+         * @description Returns a webhook endpoint (never its secret). `secretRotation` is set while a rotated-out secret still signs.
+         *
+         *     Requires `webhooks:read`. Requires an organization-bound key; everything is scoped to the key's organization and environment.
+         */
+        get: operations["getWebhookEndpoint"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Deletes the endpoint, its pending deliveries and its delivery history; nothing is sent to it any more (an attempt
+         *     already in flight may still arrive). Events stay listed under `/events`. A second delete answers 404.
+         *
+         *     Requires `webhooks:write`. Requires an organization-bound key; everything is scoped to the key's organization and environment.
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a webhook endpoint
+         * @description Changes any of `url`, `description` (`null` clears it), `enabledEvents` and `enabled`; fields left out keep their
+         *     value. The URL rules of create apply to a new `url`. `enabled: false` stops deliveries (`disabledReason: requested`);
+         *     `enabled: true` enables the endpoint again, also one disabled as `failing` (deliveries given up meanwhile are not
+         *     resent: retry them one by one). A change applies to events committed after it.
+         *
+         *     Requires `webhooks:write`. Requires an organization-bound key; everything is scoped to the key's organization and environment.
+         */
+        patch: operations["updateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/api/v2/agent/webhook-endpoints/{endpointId}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook endpoint's id (`we_…`). Unknown, or another organization's or environment's → 404 `NOT_FOUND`.
+                 * @example we_4Hq8Vn2Tx6Rz1Kb9Md3Wc
+                 */
+                endpointId: components["schemas"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a webhook endpoint's signing secret
+         * @description Issues a new signing secret and answers it **once**. The new secret signs every delivery from now on; the previous one
+         *     keeps signing next to it for `overlapSeconds` (default 86400, one day; 0–604800): until
+         *     `secretRotation.previousSecretExpiresAt` each delivery's `webhook-signature` carries two signatures, new and previous,
+         *     so receivers can deploy the new secret without rejecting events. A rotation during an overlap makes the current
+         *     secret the previous one (the older one stops signing at once). `overlapSeconds: 0` retires the old secret at once.
+         *
+         *     Requires `webhooks:write`. Requires an organization-bound key; everything is scoped to the key's organization and environment.
+         */
+        post: operations["rotateWebhookEndpointSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/agent/webhook-endpoints/{endpointId}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook endpoint's id (`we_…`). Unknown, or another organization's or environment's → 404 `NOT_FOUND`.
+                 * @example we_4Hq8Vn2Tx6Rz1Kb9Md3Wc
+                 */
+                endpointId: components["schemas"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event to a webhook endpoint
+         * @description Records a `webhook_endpoint.tested` event (its `data` is the endpoint) and queues its delivery to this endpoint only,
+         *     whatever its `enabledEvents`; no other endpoint receives it. Answers 202 with the event at once: the delivery runs in
+         *     the background like any other (signed, retried on the schedule) and shows up in the endpoint's deliveries. A disabled
+         *     endpoint receives nothing: 409 `STATE_CONFLICT` (enable it first).
+         *
+         *     Requires `webhooks:write`. Requires an organization-bound key; everything is scoped to the key's organization and environment.
+         */
+        post: operations["sendTestWebhookEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/agent/webhook-endpoints/{endpointId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook endpoint's id (`we_…`). Unknown, or another organization's or environment's → 404 `NOT_FOUND`.
+                 * @example we_4Hq8Vn2Tx6Rz1Kb9Md3Wc
+                 */
+                endpointId: components["schemas"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a webhook endpoint's deliveries
+         * @description Lists the endpoint's deliveries (one per event sent to it), newest first, each with every attempt so far: when it
+         *     was made, the HTTP status (`null` when no response came), its duration and why it failed. `nextAttemptAt` is when a
+         *     `pending` delivery is tried next. Cursor pagination: pass the previous page's `nextCursor` as `startingAfter` while
+         *     `hasMore` is `true`. Filter by `status`.
+         *
+         *     Requires `webhooks:read`. Requires an organization-bound key; everything is scoped to the key's organization and environment.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/agent/webhook-endpoints/{endpointId}/deliveries/{deliveryId}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook endpoint's id (`we_…`). Unknown, or another organization's or environment's → 404 `NOT_FOUND`.
+                 * @example we_4Hq8Vn2Tx6Rz1Kb9Md3Wc
+                 */
+                endpointId: components["schemas"]["WebhookEndpointId"];
+                /**
+                 * @description The delivery's id (`wdl_…`), of this endpoint. Unknown or of another endpoint → 404 `NOT_FOUND`.
+                 * @example wdl_3f1c9a7e2b4d6f8a0c1e3b
+                 */
+                deliveryId: components["schemas"]["WebhookDeliveryId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retry a webhook delivery
+         * @description Sends the delivery's event to this endpoint again, now: the delivery becomes `pending`, due at once, and the attempt
+         *     is added to its `attempts`. If it fails, the delivery continues with the attempts its retry schedule has left (a
+         *     delivery that had used them all becomes `failed` again). Works on a `failed` delivery (resend after fixing the
+         *     receiver), a `succeeded` one (the receiver lost it) and a `pending` one (try now instead of waiting).
+         *     The event is the same (same `webhook-id`), so an idempotent receiver processes it once. A disabled endpoint receives
+         *     nothing: 409 `STATE_CONFLICT` (enable it first).
+         *
+         *     Requires `webhooks:write`. Requires an organization-bound key; everything is scoped to the key's organization and environment.
+         */
+        post: operations["retryWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/agent/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List events
+         * @description Lists the events of the key's organization and environment, newest first: every state change, recorded in the same
+         *     transaction as the change (see the top-level `webhooks` for the types and their `data`). Events are kept whether or
+         *     not any endpoint receives them, so a client can also poll this list or replay what it missed.
+         *
+         *     Filters: `type` (repeat the parameter for several types: `?type=bank_transfer.completed&type=bank_transfer.failed`;
+         *     any of them matches), `createdAfter` and `createdBefore` (exclusive bounds, ISO 8601 date-times, percent-encoded like any query value:
+         *     `createdAfter=2026-11-22T00%3A00%3A00Z`). Cursor pagination:
+         *     pass the previous page's `nextCursor` as `startingAfter` while `hasMore` is `true`. The order is `createdAt` (the time
+         *     of the request that made the change), then `id`.
+         *
+         *     Requires `webhooks:read`. Requires an organization-bound key; everything is scoped to the key's organization and environment.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/agent/events/{eventId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The event's id (`evt_…`; the `webhook-id` header of its deliveries). Unknown or another organization's or environment's → 404 `NOT_FOUND`.
+                 * @example evt_7Kc3Xm9Qd1Vr5Tn8Bw2Hs
+                 */
+                eventId: components["schemas"]["EventId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get an event
+         * @description Returns one event exactly as it is POSTed to endpoints (the `Event` envelope; `data` is the resource at the time of
+         *     the change).
+         *
+         *     Requires `webhooks:read`. Requires an organization-bound key; everything is scoped to the key's organization and environment.
+         */
+        get: operations["getEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/keys": {
         parameters: {
             query?: never;
@@ -2046,7 +2328,7 @@ export interface paths {
         };
         /**
          * Liveness probe
-         * @description 200 while the process is up.
+         * @description 200 while the process is up. A query string is ignored (monitors and load balancers may add one).
          */
         get: operations["getHealth"];
         put?: never;
@@ -2066,7 +2348,7 @@ export interface paths {
         };
         /**
          * Readiness probe
-         * @description 200 when the database answers and the specification is loaded; 503 otherwise (a draining server also answers 503).
+         * @description 200 when the database answers and the specification is loaded; 503 otherwise (a draining server also answers 503). A query string is ignored (monitors and load balancers may add one).
          */
         get: operations["getReadiness"];
         put?: never;
@@ -2078,7 +2360,1232 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "bank_transfer.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A bank transfer was created (status `pending`).
+         * @description A bank transfer was created (status `pending`). `data` is the `BankTransfer` as the API returns it.
+         *
+         *     POSTed to every enabled endpoint of the organization and environment whose `enabledEvents` contain `bank_transfer.created` or
+         *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
+         *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
+         */
+        post: operations["bankTransferCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "bank_transfer.submitted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A bank transfer was submitted to the rail (status `processing`).
+         * @description A bank transfer was submitted to the rail (status `processing`). `data` is the `BankTransfer` as the API returns it.
+         *
+         *     POSTed to every enabled endpoint of the organization and environment whose `enabledEvents` contain `bank_transfer.submitted` or
+         *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
+         *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
+         */
+        post: operations["bankTransferSubmittedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "bank_transfer.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A bank transfer completed.
+         * @description A bank transfer completed. `data` is the `BankTransfer` as the API returns it.
+         *
+         *     POSTed to every enabled endpoint of the organization and environment whose `enabledEvents` contain `bank_transfer.completed` or
+         *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
+         *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
+         */
+        post: operations["bankTransferCompletedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "bank_transfer.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A bank transfer failed (see `failureReason`).
+         * @description A bank transfer failed (see `failureReason`). `data` is the `BankTransfer` as the API returns it.
+         *
+         *     POSTed to every enabled endpoint of the organization and environment whose `enabledEvents` contain `bank_transfer.failed` or
+         *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
+         *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
+         */
+        post: operations["bankTransferFailedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "bank_transfer.returned": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A completed bank transfer was returned by the receiving bank.
+         * @description A completed bank transfer was returned by the receiving bank. `data` is the `BankTransfer` as the API returns it.
+         *
+         *     POSTed to every enabled endpoint of the organization and environment whose `enabledEvents` contain `bank_transfer.returned` or
+         *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
+         *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
+         */
+        post: operations["bankTransferReturnedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "bank_transfer.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A bank transfer was cancelled.
+         * @description A bank transfer was cancelled. `data` is the `BankTransfer` as the API returns it.
+         *
+         *     POSTed to every enabled endpoint of the organization and environment whose `enabledEvents` contain `bank_transfer.cancelled` or
+         *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
+         *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
+         */
+        post: operations["bankTransferCancelledWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "workflow_run.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A corridor workflow run was created (corridor simulate).
+         * @description A corridor workflow run was created (corridor simulate). `data` is the `WorkflowRun` as the API returns it.
+         *
+         *     POSTed to every enabled endpoint of the organization and environment whose `enabledEvents` contain `workflow_run.created` or
+         *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
+         *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
+         */
+        post: operations["workflowRunCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "workflow_run.started": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A corridor workflow run's first step was dispatched (status `running`).
+         * @description A corridor workflow run's first step was dispatched (status `running`). `data` is the `WorkflowRun` as the API returns it.
+         *
+         *     POSTed to every enabled endpoint of the organization and environment whose `enabledEvents` contain `workflow_run.started` or
+         *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
+         *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
+         */
+        post: operations["workflowRunStartedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "workflow_run.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A corridor workflow run completed every step.
+         * @description A corridor workflow run completed every step. `data` is the `WorkflowRun` as the API returns it.
+         *
+         *     POSTed to every enabled endpoint of the organization and environment whose `enabledEvents` contain `workflow_run.completed` or
+         *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
+         *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
+         */
+        post: operations["workflowRunCompletedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "workflow_run.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A corridor workflow run failed (a step failed permanently or ran out of attempts).
+         * @description A corridor workflow run failed (a step failed permanently or ran out of attempts). `data` is the `WorkflowRun` as the API returns it.
+         *
+         *     POSTed to every enabled endpoint of the organization and environment whose `enabledEvents` contain `workflow_run.failed` or
+         *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
+         *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
+         */
+        post: operations["workflowRunFailedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "custody_wallet.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A custody wallet was requested (status `pending_approval`).
+         * @description A custody wallet was requested (status `pending_approval`). `data` is the `CustodyWallet` as the API returns it.
+         *
+         *     POSTed to every enabled endpoint of the organization and environment whose `enabledEvents` contain `custody_wallet.created` or
+         *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
+         *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
+         */
+        post: operations["custodyWalletCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "custody_wallet.activated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A custody wallet was activated by the custodian (status `active`).
+         * @description A custody wallet was activated by the custodian (status `active`). `data` is the `CustodyWallet` as the API returns it.
+         *
+         *     POSTed to every enabled endpoint of the organization and environment whose `enabledEvents` contain `custody_wallet.activated` or
+         *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
+         *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
+         */
+        post: operations["custodyWalletActivatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "custody_wallet.rejected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A custody wallet request was rejected.
+         * @description A custody wallet request was rejected. `data` is the `CustodyWallet` as the API returns it.
+         *
+         *     POSTed to every enabled endpoint of the organization and environment whose `enabledEvents` contain `custody_wallet.rejected` or
+         *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
+         *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
+         */
+        post: operations["custodyWalletRejectedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "custody_transfer.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A custody transfer was requested (status `pending_approval`).
+         * @description A custody transfer was requested (status `pending_approval`). `data` is the `CustodyTransfer` as the API returns it.
+         *
+         *     POSTed to every enabled endpoint of the organization and environment whose `enabledEvents` contain `custody_transfer.created` or
+         *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
+         *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
+         */
+        post: operations["custodyTransferCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "custody_transfer.approved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A custody transfer was approved (status `approved`).
+         * @description A custody transfer was approved (status `approved`). `data` is the `CustodyTransfer` as the API returns it.
+         *
+         *     POSTed to every enabled endpoint of the organization and environment whose `enabledEvents` contain `custody_transfer.approved` or
+         *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
+         *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
+         */
+        post: operations["custodyTransferApprovedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "custody_transfer.submitted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A custody transfer was submitted to the custodian (status `submitted`).
+         * @description A custody transfer was submitted to the custodian (status `submitted`). `data` is the `CustodyTransfer` as the API returns it.
+         *
+         *     POSTed to every enabled endpoint of the organization and environment whose `enabledEvents` contain `custody_transfer.submitted` or
+         *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
+         *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
+         */
+        post: operations["custodyTransferSubmittedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "custody_transfer.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A custody transfer completed on chain.
+         * @description A custody transfer completed on chain. `data` is the `CustodyTransfer` as the API returns it.
+         *
+         *     POSTed to every enabled endpoint of the organization and environment whose `enabledEvents` contain `custody_transfer.completed` or
+         *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
+         *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
+         */
+        post: operations["custodyTransferCompletedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "custody_transfer.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A custody transfer failed (see `failureReason`).
+         * @description A custody transfer failed (see `failureReason`). `data` is the `CustodyTransfer` as the API returns it.
+         *
+         *     POSTed to every enabled endpoint of the organization and environment whose `enabledEvents` contain `custody_transfer.failed` or
+         *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
+         *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
+         */
+        post: operations["custodyTransferFailedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "custody_transfer.rejected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A custody transfer was rejected.
+         * @description A custody transfer was rejected. `data` is the `CustodyTransfer` as the API returns it.
+         *
+         *     POSTed to every enabled endpoint of the organization and environment whose `enabledEvents` contain `custody_transfer.rejected` or
+         *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
+         *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
+         */
+        post: operations["custodyTransferRejectedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "custody_transfer.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A custody transfer was cancelled.
+         * @description A custody transfer was cancelled. `data` is the `CustodyTransfer` as the API returns it.
+         *
+         *     POSTed to every enabled endpoint of the organization and environment whose `enabledEvents` contain `custody_transfer.cancelled` or
+         *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
+         *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
+         */
+        post: operations["custodyTransferCancelledWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "approval_request.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A four-eyes approval request was created (status `pending`).
+         * @description A four-eyes approval request was created (status `pending`). `data` is the `ApprovalRequest` as the API returns it.
+         *
+         *     POSTed to every enabled endpoint of the organization and environment whose `enabledEvents` contain `approval_request.created` or
+         *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
+         *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
+         */
+        post: operations["approvalRequestCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "approval_request.approved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An approval request was approved by a second person.
+         * @description An approval request was approved by a second person. `data` is the `ApprovalRequest` as the API returns it.
+         *
+         *     POSTed to every enabled endpoint of the organization and environment whose `enabledEvents` contain `approval_request.approved` or
+         *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
+         *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
+         */
+        post: operations["approvalRequestApprovedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "approval_request.rejected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An approval request was rejected.
+         * @description An approval request was rejected. `data` is the `ApprovalRequest` as the API returns it.
+         *
+         *     POSTed to every enabled endpoint of the organization and environment whose `enabledEvents` contain `approval_request.rejected` or
+         *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
+         *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
+         */
+        post: operations["approvalRequestRejectedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "approval_request.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An approval request passed its `expiresAt` undecided or unused (status `expired`).
+         * @description An approval request passed its `expiresAt` undecided or unused (status `expired`). `data` is the `ApprovalRequest` as the API returns it.
+         *
+         *     POSTed to every enabled endpoint of the organization and environment whose `enabledEvents` contain `approval_request.expired` or
+         *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
+         *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
+         */
+        post: operations["approvalRequestExpiredWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "issuance_request.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A mint or burn request was created (status `pending_approval`).
+         * @description A mint or burn request was created (status `pending_approval`). `data` is the `IssuanceRequest` as the API returns it.
+         *
+         *     POSTed to every enabled endpoint of the organization and environment whose `enabledEvents` contain `issuance_request.created` or
+         *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
+         *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
+         */
+        post: operations["issuanceRequestCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "issuance_request.approved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A mint or burn request was approved.
+         * @description A mint or burn request was approved. `data` is the `IssuanceRequest` as the API returns it.
+         *
+         *     POSTed to every enabled endpoint of the organization and environment whose `enabledEvents` contain `issuance_request.approved` or
+         *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
+         *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
+         */
+        post: operations["issuanceRequestApprovedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "issuance_request.rejected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A mint or burn request was rejected.
+         * @description A mint or burn request was rejected. `data` is the `IssuanceRequest` as the API returns it.
+         *
+         *     POSTed to every enabled endpoint of the organization and environment whose `enabledEvents` contain `issuance_request.rejected` or
+         *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
+         *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
+         */
+        post: operations["issuanceRequestRejectedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "issuance_request.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A mint or burn request expired before it was decided or used.
+         * @description A mint or burn request expired before it was decided or used. `data` is the `IssuanceRequest` as the API returns it.
+         *
+         *     POSTed to every enabled endpoint of the organization and environment whose `enabledEvents` contain `issuance_request.expired` or
+         *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
+         *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
+         */
+        post: operations["issuanceRequestExpiredWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "contract.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A contract project was generated from a template (stage `generated`).
+         * @description A contract project was generated from a template (stage `generated`). `data` is the `ContractProject` as the API returns it.
+         *
+         *     POSTed to every enabled endpoint of the organization and environment whose `enabledEvents` contain `contract.created` or
+         *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
+         *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
+         */
+        post: operations["contractCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "contract.compiled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A contract project compiled (stage `compiled`).
+         * @description A contract project compiled (stage `compiled`). `data` is the `ContractProject` as the API returns it.
+         *
+         *     POSTed to every enabled endpoint of the organization and environment whose `enabledEvents` contain `contract.compiled` or
+         *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
+         *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
+         */
+        post: operations["contractCompiledWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "contract.validated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A contract project passed validation (stage `validated`).
+         * @description A contract project passed validation (stage `validated`). `data` is the `ContractProject` as the API returns it.
+         *
+         *     POSTed to every enabled endpoint of the organization and environment whose `enabledEvents` contain `contract.validated` or
+         *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
+         *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
+         */
+        post: operations["contractValidatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "contract.simulated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A contract project's simulation passed (stage `simulated`).
+         * @description A contract project's simulation passed (stage `simulated`). `data` is the `ContractProject` as the API returns it.
+         *
+         *     POSTed to every enabled endpoint of the organization and environment whose `enabledEvents` contain `contract.simulated` or
+         *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
+         *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
+         */
+        post: operations["contractSimulatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "contract.deployed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A contract was deployed (stage `deployed`).
+         * @description A contract was deployed (stage `deployed`). `data` is the `ContractProject` as the API returns it.
+         *
+         *     POSTed to every enabled endpoint of the organization and environment whose `enabledEvents` contain `contract.deployed` or
+         *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
+         *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
+         */
+        post: operations["contractDeployedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "contract.verified": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A deployed contract was verified (stage `verified`).
+         * @description A deployed contract was verified (stage `verified`). `data` is the `ContractProject` as the API returns it.
+         *
+         *     POSTed to every enabled endpoint of the organization and environment whose `enabledEvents` contain `contract.verified` or
+         *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
+         *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
+         */
+        post: operations["contractVerifiedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "contract.launched": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A contract was launched (stage `launched`).
+         * @description A contract was launched (stage `launched`). `data` is the `ContractProject` as the API returns it.
+         *
+         *     POSTed to every enabled endpoint of the organization and environment whose `enabledEvents` contain `contract.launched` or
+         *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
+         *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
+         */
+        post: operations["contractLaunchedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "contract.stage_failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A contract lifecycle stage failed; the project stays at its last completed stage (see its `stages`).
+         * @description A contract lifecycle stage failed; the project stays at its last completed stage (see its `stages`). `data` is the `ContractProject` as the API returns it.
+         *
+         *     POSTed to every enabled endpoint of the organization and environment whose `enabledEvents` contain `contract.stage_failed` or
+         *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
+         *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
+         */
+        post: operations["contractStageFailedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "card_programme.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A card programme was created.
+         * @description A card programme was created. `data` is the `CardProgramme` as the API returns it.
+         *
+         *     POSTed to every enabled endpoint of the organization and environment whose `enabledEvents` contain `card_programme.created` or
+         *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
+         *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
+         */
+        post: operations["cardProgrammeCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "card.issued": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A card was issued (status `active`).
+         * @description A card was issued (status `active`). `data` is the `Card` as the API returns it.
+         *
+         *     POSTed to every enabled endpoint of the organization and environment whose `enabledEvents` contain `card.issued` or
+         *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
+         *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
+         */
+        post: operations["cardIssuedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "card.funded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A card was funded (its balance changed).
+         * @description A card was funded (its balance changed). `data` is the `Card` as the API returns it.
+         *
+         *     POSTed to every enabled endpoint of the organization and environment whose `enabledEvents` contain `card.funded` or
+         *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
+         *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
+         */
+        post: operations["cardFundedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "card.frozen": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A card was frozen.
+         * @description A card was frozen. `data` is the `Card` as the API returns it.
+         *
+         *     POSTed to every enabled endpoint of the organization and environment whose `enabledEvents` contain `card.frozen` or
+         *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
+         *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
+         */
+        post: operations["cardFrozenWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "card.unfrozen": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A frozen card was unfrozen.
+         * @description A frozen card was unfrozen. `data` is the `Card` as the API returns it.
+         *
+         *     POSTed to every enabled endpoint of the organization and environment whose `enabledEvents` contain `card.unfrozen` or
+         *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
+         *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
+         */
+        post: operations["cardUnfrozenWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "card.deactivated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A card was deactivated (terminal).
+         * @description A card was deactivated (terminal). `data` is the `Card` as the API returns it.
+         *
+         *     POSTed to every enabled endpoint of the organization and environment whose `enabledEvents` contain `card.deactivated` or
+         *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
+         *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
+         */
+        post: operations["cardDeactivatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "card.limits_updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A card's spending limits changed.
+         * @description A card's spending limits changed. `data` is the `Card` as the API returns it.
+         *
+         *     POSTed to every enabled endpoint of the organization and environment whose `enabledEvents` contain `card.limits_updated` or
+         *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
+         *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
+         */
+        post: operations["cardLimitsUpdatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "card.authorization.approved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A card authorization was approved (a hold was placed).
+         * @description A card authorization was approved (a hold was placed). `data` is the `CardAuthorization` as the API returns it.
+         *
+         *     POSTed to every enabled endpoint of the organization and environment whose `enabledEvents` contain `card.authorization.approved` or
+         *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
+         *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
+         */
+        post: operations["cardAuthorizationApprovedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "card.authorization.declined": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A card authorization was declined (see `declineReason`).
+         * @description A card authorization was declined (see `declineReason`). `data` is the `CardAuthorization` as the API returns it.
+         *
+         *     POSTed to every enabled endpoint of the organization and environment whose `enabledEvents` contain `card.authorization.declined` or
+         *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
+         *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
+         */
+        post: operations["cardAuthorizationDeclinedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "card.authorization.captured": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A card authorization was captured.
+         * @description A card authorization was captured. `data` is the `CardAuthorization` as the API returns it.
+         *
+         *     POSTed to every enabled endpoint of the organization and environment whose `enabledEvents` contain `card.authorization.captured` or
+         *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
+         *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
+         */
+        post: operations["cardAuthorizationCapturedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "card.authorization.reversed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A card authorization was reversed (its hold released).
+         * @description A card authorization was reversed (its hold released). `data` is the `CardAuthorization` as the API returns it.
+         *
+         *     POSTed to every enabled endpoint of the organization and environment whose `enabledEvents` contain `card.authorization.reversed` or
+         *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
+         *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
+         */
+        post: operations["cardAuthorizationReversedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "wallet.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A sandbox wallet was created (`/api/v1`).
+         * @description A sandbox wallet was created (`/api/v1`). `data` is the `Wallet` as the API returns it.
+         *
+         *     POSTed to every enabled endpoint of the organization and environment whose `enabledEvents` contain `wallet.created` or
+         *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
+         *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
+         */
+        post: operations["walletCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A sandbox payment was created (`/api/v1`).
+         * @description A sandbox payment was created (`/api/v1`). `data` is the `Payment` as the API returns it.
+         *
+         *     POSTed to every enabled endpoint of the organization and environment whose `enabledEvents` contain `payment.created` or
+         *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
+         *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
+         */
+        post: operations["paymentCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook_endpoint.disabled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A webhook endpoint was disabled because a delivery failed for its whole retry schedule (`disabledReason: failing`).
+         * @description A webhook endpoint was disabled because a delivery failed for its whole retry schedule (`disabledReason: failing`). `data` is the `WebhookEndpoint` as the API returns it.
+         *
+         *     POSTed to every enabled endpoint of the organization and environment whose `enabledEvents` contain `webhook_endpoint.disabled` or
+         *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
+         *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
+         */
+        post: operations["webhookEndpointDisabledWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook_endpoint.tested": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A test event requested with `POST /api/v2/agent/webhook-endpoints/{endpointId}/test`; delivered to that endpoint only.
+         * @description A test event requested with `POST /api/v2/agent/webhook-endpoints/{endpointId}/test`; delivered to that endpoint only. `data` is the `WebhookEndpoint` as the API returns it.
+         *
+         *     POSTed to every enabled endpoint of the organization and environment whose `enabledEvents` contain `webhook_endpoint.tested` or
+         *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
+         *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
+         */
+        post: operations["webhookEndpointTestedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /**
@@ -2876,7 +4383,8 @@ export interface components {
             expiresAt: components["schemas"]["Timestamp"];
         };
         /**
-         * @description ISO 3166-1 alpha-2 country code, optionally with an ISO 3166-2 subdivision (`US-NY`).
+         * Format: iso3166-region
+         * @description An assigned ISO 3166-1 alpha-2 country code, optionally with an ISO 3166-2 subdivision (`US-NY`). A code no country has (`QQ`, `ZZ`, `XX-1`) → 400 `VALIDATION_ERROR` naming the field (format `iso3166-region`: the country part must be assigned; `XK` Kosovo is accepted, as payment networks use it).
          * @example DE
          */
         CountryCode: string;
@@ -3253,7 +4761,8 @@ export interface components {
          */
         AccountHolderName: string;
         /**
-         * @description ISO 3166-1 alpha-2 country of the account's bank.
+         * Format: iso3166-alpha2
+         * @description ISO 3166-1 alpha-2 country of the account's bank (an assigned code; `QQ` → 400).
          * @example DE
          */
         AccountCountry: string;
@@ -4645,7 +6154,8 @@ export interface components {
              */
             state?: string;
             /**
-             * @description ISO 3166-1 alpha-2 country; must be one of the programme's `jurisdictions` (else 422 `CARD_REQUEST_REJECTED`).
+             * Format: iso3166-alpha2
+             * @description ISO 3166-1 alpha-2 country (an assigned code); must be one of the programme's `jurisdictions` (else 422 `CARD_REQUEST_REJECTED`).
              * @example US
              */
             country: string;
@@ -4782,7 +6292,8 @@ export interface components {
              */
             city?: string;
             /**
-             * @description Merchant country (ISO 3166-1 alpha-2).
+             * Format: iso3166-alpha2
+             * @description Merchant country (an assigned ISO 3166-1 alpha-2 code).
              * @example US
              */
             country?: string;
@@ -4949,8 +6460,234 @@ export interface components {
             /** @description Amount of the hold to release, at most `pendingAmount`; default the whole hold. The authorization closes when nothing is held any more. See the operation for sandbox magic amounts. */
             amount?: components["schemas"]["DecimalAmount"];
         };
+        /**
+         * @description A webhook endpoint id (`we_…`).
+         * @example we_4Hq8Vn2Tx6Rz1Kb9Md3Wc
+         */
+        WebhookEndpointId: string;
         /** @enum {string} */
         Environment: "sandbox" | "production";
+        /**
+         * Format: uri
+         * @description Where events are POSTed: an absolute `http://` or `https://` URL of at most 2048 characters. Production endpoints must
+         *     be `https` and their host must not be, or resolve to, a loopback, private, link-local, CGNAT, unique-local or cloud
+         *     metadata address (checked here and again, against DNS rebinding, at every delivery). Sandbox endpoints may target
+         *     anything, `http://localhost` included, for local development. A URL that breaks a rule → 400 `VALIDATION_ERROR`
+         *     naming `/body/url`.
+         * @example https://hooks.acme.example/coinplane
+         */
+        WebhookUrl: string;
+        /**
+         * @description Free text for your own reference, at most 256 characters.
+         * @example Ledger sync
+         */
+        WebhookEndpointDescription: string;
+        /**
+         * @description An event type, `<resource>.<past tense>`. The spec's top-level `webhooks` describes each one and the resource in its
+         *     `data` (docs/webhooks.md has the catalogue). An unknown type → 400 `VALIDATION_ERROR` naming the field.
+         * @example bank_transfer.completed
+         * @enum {string}
+         */
+        EventType: "bank_transfer.created" | "bank_transfer.submitted" | "bank_transfer.completed" | "bank_transfer.failed" | "bank_transfer.returned" | "bank_transfer.cancelled" | "workflow_run.created" | "workflow_run.started" | "workflow_run.completed" | "workflow_run.failed" | "custody_wallet.created" | "custody_wallet.activated" | "custody_wallet.rejected" | "custody_transfer.created" | "custody_transfer.approved" | "custody_transfer.submitted" | "custody_transfer.completed" | "custody_transfer.failed" | "custody_transfer.rejected" | "custody_transfer.cancelled" | "approval_request.created" | "approval_request.approved" | "approval_request.rejected" | "approval_request.expired" | "issuance_request.created" | "issuance_request.approved" | "issuance_request.rejected" | "issuance_request.expired" | "contract.created" | "contract.compiled" | "contract.validated" | "contract.simulated" | "contract.deployed" | "contract.verified" | "contract.launched" | "contract.stage_failed" | "card_programme.created" | "card.issued" | "card.funded" | "card.frozen" | "card.unfrozen" | "card.deactivated" | "card.limits_updated" | "card.authorization.approved" | "card.authorization.declined" | "card.authorization.captured" | "card.authorization.reversed" | "wallet.created" | "payment.created" | "webhook_endpoint.disabled" | "webhook_endpoint.tested";
+        /**
+         * @description An event type, or `*` for every type (including types added later).
+         * @example bank_transfer.completed
+         */
+        EnabledEvent: components["schemas"]["EventType"] | "*";
+        /**
+         * @description The event types sent to this endpoint; `["*"]` sends all. 1–52 distinct entries.
+         * @example [
+         *       "bank_transfer.completed",
+         *       "bank_transfer.failed"
+         *     ]
+         */
+        EnabledEvents: components["schemas"]["EnabledEvent"][];
+        /**
+         * @description `enabled`: events are delivered. `disabled`: nothing is delivered (`disabledReason` says why: `requested` by a PATCH
+         *     with `enabled: false`, or `failing` after a delivery failed for its whole retry schedule, announced by the event
+         *     `webhook_endpoint.disabled`). PATCH `enabled: true` re-enables it; deliveries already given up are not resent (retry
+         *     them one by one).
+         * @example enabled
+         * @enum {string}
+         */
+        WebhookEndpointStatus: "enabled" | "disabled";
+        /**
+         * @example null
+         * @enum {string|null}
+         */
+        WebhookEndpointDisabledReason: "requested" | "failing" | null;
+        /**
+         * @description Present after a rotation while the previous secret still signs: until `previousSecretExpiresAt` every delivery
+         *     carries two signatures in `webhook-signature` (new and previous), so receivers can switch without losing events.
+         */
+        WebhookSecretRotation: {
+            previousSecretExpiresAt: components["schemas"]["Timestamp"];
+        };
+        /**
+         * @description Where an organization's events of one environment are sent, signed per Standard Webhooks (`webhook-id`,
+         *     `webhook-timestamp`, `webhook-signature`). The signing secret is never part of it (see `WebhookEndpointWithSecret`).
+         */
+        WebhookEndpoint: {
+            id: components["schemas"]["WebhookEndpointId"];
+            /** @example org_acme */
+            organizationId: string;
+            environment: components["schemas"]["Environment"];
+            url: components["schemas"]["WebhookUrl"];
+            description: components["schemas"]["WebhookEndpointDescription"] | null;
+            enabledEvents: components["schemas"]["EnabledEvents"];
+            status: components["schemas"]["WebhookEndpointStatus"];
+            disabledReason: components["schemas"]["WebhookEndpointDisabledReason"];
+            secretRotation: components["schemas"]["WebhookSecretRotation"] | null;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        /** @description A page of webhook endpoints, newest first. */
+        WebhookEndpointList: {
+            /** @description Up to `limit` endpoints, newest first. */
+            data: components["schemas"]["WebhookEndpoint"][];
+            /** @description `true` when older endpoints follow this page. */
+            hasMore: boolean;
+            /** @description Pass as `startingAfter` for the next page (the last item's id); `null` when `hasMore` is `false`. */
+            nextCursor: components["schemas"]["WebhookEndpointId"] | null;
+        };
+        CreateWebhookEndpointRequest: {
+            url: components["schemas"]["WebhookUrl"];
+            description?: components["schemas"]["WebhookEndpointDescription"];
+            enabledEvents: components["schemas"]["EnabledEvents"];
+        };
+        /**
+         * @description The signing secret, `whsec_` + base64 of 32 random bytes (Standard Webhooks). Shown only in the answer of create and
+         *     rotate-secret; stored encrypted and never returned again. The HMAC key is the base64-decoded part after `whsec_`.
+         * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw1jYVQ0E2c0Y=
+         */
+        WebhookSecret: string;
+        /** @description The endpoint with its signing `secret`, answered by create and rotate-secret only. Store the secret now. */
+        WebhookEndpointWithSecret: {
+            id: components["schemas"]["WebhookEndpointId"];
+            /** @example org_acme */
+            organizationId: string;
+            environment: components["schemas"]["Environment"];
+            url: components["schemas"]["WebhookUrl"];
+            description: components["schemas"]["WebhookEndpointDescription"] | null;
+            enabledEvents: components["schemas"]["EnabledEvents"];
+            status: components["schemas"]["WebhookEndpointStatus"];
+            disabledReason: components["schemas"]["WebhookEndpointDisabledReason"];
+            secretRotation: components["schemas"]["WebhookSecretRotation"] | null;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+            secret: components["schemas"]["WebhookSecret"];
+        };
+        /** @description Any of the fields; those left out keep their value. At least one. */
+        UpdateWebhookEndpointRequest: {
+            url?: components["schemas"]["WebhookUrl"];
+            /** @description A new description; `null` clears it. */
+            description?: components["schemas"]["WebhookEndpointDescription"] | null;
+            enabledEvents?: components["schemas"]["EnabledEvents"];
+            /** @description `false` disables the endpoint (`disabledReason: requested`); `true` enables it again, also one disabled as `failing`. */
+            enabled?: boolean;
+        };
+        RotateWebhookSecretRequest: {
+            /**
+             * @description How long the previous secret keeps signing next to the new one (0–604800 s, 7 days; default 86400, one day). `0`
+             *     retires it at once. A rotation during an overlap replaces the previous secret with the current one.
+             * @default 86400
+             * @example 86400
+             */
+            overlapSeconds: number;
+        };
+        /**
+         * @description An event id (`evt_…`); also the `webhook-id` header of its deliveries.
+         * @example evt_7Kc3Xm9Qd1Vr5Tn8Bw2Hs
+         */
+        EventId: string;
+        /**
+         * @description Something that changed, written in the same transaction as the change (transactional outbox). Listed by
+         *     `GET /api/v2/agent/events` and POSTed, exactly like this, to every enabled endpoint subscribed to its `type`.
+         */
+        Event: {
+            id: components["schemas"]["EventId"];
+            type: components["schemas"]["EventType"];
+            createdAt: components["schemas"]["Timestamp"];
+            /** @example org_acme */
+            organizationId: string;
+            environment: components["schemas"]["Environment"];
+            /**
+             * @description Present where the resource has the notion; `true` when a sandbox simulator made the change.
+             * @example true
+             */
+            simulated?: boolean;
+            /** @description The resource exactly as the API returns it from its GET at the time of the change (the `webhooks` entry of the type names its schema). */
+            data: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * @description A webhook delivery id (`wdl_…`), one per (event, endpoint).
+         * @example wdl_3f1c9a7e2b4d6f8a0c1e3b
+         */
+        WebhookDeliveryId: string;
+        /**
+         * @description `pending`: not yet delivered (due at `nextAttemptAt`). `succeeded`: the endpoint answered 2xx. `failed`: every attempt of the retry schedule failed, or the endpoint was disabled.
+         * @example succeeded
+         * @enum {string}
+         */
+        WebhookDeliveryStatus: "pending" | "succeeded" | "failed";
+        WebhookDeliveryAttempt: {
+            /** @example 1 */
+            attemptNumber: number;
+            attemptedAt: components["schemas"]["Timestamp"];
+            /**
+             * @description The endpoint's HTTP status; `null` when no response came (see `error`).
+             * @example 200
+             */
+            httpStatus: number | null;
+            /**
+             * @description From connecting to the end of the response (or the failure).
+             * @example 142
+             */
+            durationMs: number;
+            /**
+             * @description Why the attempt failed; `null` on success. `timeout` (no answer within 10 s), `connection_failed`, `redirect` (a
+             *     3xx: redirects are not followed), `blocked_address` (a production URL resolved to a non-public address),
+             *     `http_error` (any other non-2xx status).
+             * @example null
+             * @enum {string|null}
+             */
+            error: "timeout" | "connection_failed" | "redirect" | "blocked_address" | "http_error" | null;
+        };
+        /** @description One event sent to one endpoint, with every attempt so far. */
+        WebhookDelivery: {
+            id: components["schemas"]["WebhookDeliveryId"];
+            endpointId: components["schemas"]["WebhookEndpointId"];
+            eventId: components["schemas"]["EventId"];
+            eventType: components["schemas"]["EventType"];
+            status: components["schemas"]["WebhookDeliveryStatus"];
+            /** @example 1 */
+            attemptCount: number;
+            /** @description When the next attempt is due (`pending` only); `null` once the delivery is final. */
+            nextAttemptAt: components["schemas"]["Timestamp"] | null;
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Every attempt, oldest first. */
+            attempts: components["schemas"]["WebhookDeliveryAttempt"][];
+        };
+        /** @description A page of an endpoint's deliveries, newest first. */
+        WebhookDeliveryList: {
+            /** @description Up to `limit` deliveries, newest first. */
+            data: components["schemas"]["WebhookDelivery"][];
+            /** @description `true` when older deliveries follow this page. */
+            hasMore: boolean;
+            /** @description Pass as `startingAfter` for the next page (the last item's id); `null` when `hasMore` is `false`. */
+            nextCursor: components["schemas"]["WebhookDeliveryId"] | null;
+        };
+        /** @description A page of events, newest first. */
+        EventList: {
+            /** @description Up to `limit` events, newest first. */
+            data: components["schemas"]["Event"][];
+            /** @description `true` when older events follow this page. */
+            hasMore: boolean;
+            /** @description Pass as `startingAfter` for the next page (the last item's id); `null` when `hasMore` is `false`. */
+            nextCursor: components["schemas"]["EventId"] | null;
+        };
         /** @example payments:write */
         Scope: string;
         ApiKey: {
@@ -5044,7 +6781,7 @@ export interface components {
             environment: components["schemas"]["Environment"];
             category: components["schemas"]["ConnectionCategory"];
             /**
-             * @description `simulator` connects the sandbox simulator of the category.
+             * @description An adapter of this build for the category: `simulator` (the sandbox simulator, every category) or `json_rpc` (live, `chain_read`). Another slug → 400 `invalid_request` naming the valid ones.
              * @example simulator
              */
             providerSlug: string;
@@ -5104,6 +6841,22 @@ export interface components {
                 /** @enum {string} */
                 spec: "ok" | "error";
             };
+        };
+        /**
+         * @description The fields every event shares; each entry of the top-level `webhooks` adds its `type` (a constant) and its `data`
+         *     (the resource's schema). Same fields as `Event`.
+         */
+        EventEnvelope: {
+            id: components["schemas"]["EventId"];
+            createdAt: components["schemas"]["Timestamp"];
+            /** @example org_acme */
+            organizationId: string;
+            environment: components["schemas"]["Environment"];
+            /**
+             * @description Present where the resource has the notion; `true` when a sandbox simulator made the change.
+             * @example true
+             */
+            simulated?: boolean;
         };
     };
     responses: {
@@ -5327,6 +7080,24 @@ export interface components {
          * @example cauth_4Ty8Mk2Vb6Rn1Qz7Hx3Lc
          */
         AuthorizationIdPath: string;
+        /**
+         * @description The event id (`evt_…`). The same on every retry of the event to this endpoint; deduplicate on it.
+         * @example evt_7Kc3Xm9Qd1Vr5Tn8Bw2Hs
+         */
+        WebhookId: string;
+        /**
+         * @description When this attempt was signed, in Unix seconds. Reject a delivery whose timestamp is more than 5 minutes away from your
+         *     clock (replay protection); the SDK's `webhooks.verify` does.
+         * @example 1795342530
+         */
+        WebhookTimestamp: string;
+        /**
+         * @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+         *     base64-decoded part of the endpoint secret after `whsec_`. One signature normally; two during a secret rotation's
+         *     overlap (the new and the previous secret): accept the delivery when any one matches, comparing in constant time.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        WebhookSignature: string;
     };
     requestBodies: never;
     headers: {
@@ -14308,6 +16079,1735 @@ export interface operations {
             };
         };
     };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–100 (400 `VALIDATION_ERROR` outside). */
+                limit?: number;
+                /**
+                 * @description Cursor; the id of an endpoint of this organization and environment (the previous page's `nextCursor`). The page starts after it. Not one of these → 400 `VALIDATION_ERROR`.
+                 * @example we_4Hq8Vn2Tx6Rz1Kb9Md3Wc
+                 */
+                startingAfter?: components["schemas"]["WebhookEndpointId"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of endpoints, newest first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointList"];
+                };
+            };
+            /**
+             * @description Bad request.
+             *
+             *     - `VALIDATION_ERROR`: `limit` or `startingAfter` is invalid, or `startingAfter` is not an endpoint of this organization and environment; `errors` lists each failure.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Unauthorized.
+             *
+             *     - `UNAUTHORIZED`: the API key is missing, malformed, unknown or revoked.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Forbidden.
+             *
+             *     - `FORBIDDEN`: the key lacks `webhooks:read`.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Service unavailable.
+             *
+             *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
+                 *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
+                 *     (SHA-256 of the canonical JSON body). The first response — success or error,
+                 *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
+                 *     Same key with another body, path or method → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409
+                 *     `IDEMPOTENCY_IN_PROGRESS` at once (never a wait).
+                 *     Only final outcomes are stored: a 2xx, a business 4xx, and a 500 (a defect) only when nothing else of the request was
+                 *     written (its transaction rolls back whole, so the stored 500 is the key's only effect). Rate-limited (429) and
+                 *     unavailable (503: the database, Redis or a provider unreachable or too slow, or concurrent writes that outlived the
+                 *     service's own bounded retries) outcomes are never stored: nothing was written, the key is released, and the same request
+                 *     with the same key executes once the fault heals. The key, the effect and the stored response commit in one
+                 *     transaction, and the key is held by a transaction-scoped lock: a request that died before committing (process killed,
+                 *     connection reset) leaves its key free at once. A write that calls a provider holds its key between its two
+                 *     transactions by a lease instead; if its holder dies there, the key is free again after at most 20 s
+                 *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
+                 * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
+                 */
+                "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookEndpointRequest"];
+            };
+        };
+        responses: {
+            /** @description The endpoint with its signing `secret`, shown only here. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            /**
+             * @description Bad request.
+             *
+             *     - `IDEMPOTENCY_KEY_REQUIRED`: the `Idempotency-Key` header is missing.
+             *     - `VALIDATION_ERROR`: the body does not match the schema or breaks a URL rule: `url` (absolute `http(s)` URL, at most 2048 characters; in production `https` only, and a host that is not and does not resolve to a loopback, private, link-local, CGNAT, unique-local or metadata address), `description` (at most 256 characters), `enabledEvents` (1 or more distinct `EventType` values or `*`; an unknown type is refused naming `/body/enabledEvents/<index>`). `errors` lists each failure with its path (e.g. `/body/url`).
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Unauthorized.
+             *
+             *     - `UNAUTHORIZED`: the API key is missing, malformed, unknown or revoked.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Forbidden.
+             *
+             *     - `FORBIDDEN`: the key lacks `webhooks:write`.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Conflict.
+             *
+             *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Unprocessable request.
+             *
+             *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
+             */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Service unavailable.
+             *
+             *     - `IDEMPOTENCY_UNAVAILABLE`: the idempotency store is unavailable; nothing was executed.
+             *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook endpoint's id (`we_…`). Unknown, or another organization's or environment's → 404 `NOT_FOUND`.
+                 * @example we_4Hq8Vn2Tx6Rz1Kb9Md3Wc
+                 */
+                endpointId: components["schemas"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /**
+             * @description Bad request.
+             *
+             *     - `VALIDATION_ERROR`: `endpointId` is not a `we_…` id; `errors` lists each failure.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Unauthorized.
+             *
+             *     - `UNAUTHORIZED`: the API key is missing, malformed, unknown or revoked.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Forbidden.
+             *
+             *     - `FORBIDDEN`: the key lacks `webhooks:read`.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Not found.
+             *
+             *     - `NOT_FOUND`: the endpoint is unknown, deleted, or belongs to another organization or environment.
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Service unavailable.
+             *
+             *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional. Same semantics as on the endpoints where it is required; without it the request is not deduplicated.
+                 * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+            };
+            path: {
+                /**
+                 * @description The webhook endpoint's id (`we_…`). Unknown, or another organization's or environment's → 404 `NOT_FOUND`.
+                 * @example we_4Hq8Vn2Tx6Rz1Kb9Md3Wc
+                 */
+                endpointId: components["schemas"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description Bad request.
+             *
+             *     - `VALIDATION_ERROR`: `endpointId` is not a `we_…` id; `errors` lists each failure.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Unauthorized.
+             *
+             *     - `UNAUTHORIZED`: the API key is missing, malformed, unknown or revoked.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Forbidden.
+             *
+             *     - `FORBIDDEN`: the key lacks `webhooks:write`.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Not found.
+             *
+             *     - `NOT_FOUND`: the endpoint is unknown, deleted, or belongs to another organization or environment.
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Conflict.
+             *
+             *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Unprocessable request.
+             *
+             *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
+             */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Service unavailable.
+             *
+             *     - `IDEMPOTENCY_UNAVAILABLE`: the idempotency store is unavailable; nothing was executed.
+             *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional. Same semantics as on the endpoints where it is required; without it the request is not deduplicated.
+                 * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+            };
+            path: {
+                /**
+                 * @description The webhook endpoint's id (`we_…`). Unknown, or another organization's or environment's → 404 `NOT_FOUND`.
+                 * @example we_4Hq8Vn2Tx6Rz1Kb9Md3Wc
+                 */
+                endpointId: components["schemas"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWebhookEndpointRequest"];
+            };
+        };
+        responses: {
+            /** @description The endpoint as updated. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /**
+             * @description Bad request.
+             *
+             *     - `VALIDATION_ERROR`: the body does not match the schema (empty, unknown field) or breaks a rule of create: `url` (absolute `http(s)` URL, at most 2048 characters; in production `https` only, and a host that is not and does not resolve to a loopback, private, link-local, CGNAT, unique-local or metadata address), `description` (at most 256 characters), `enabledEvents` (1 or more distinct `EventType` values or `*`; an unknown type is refused naming `/body/enabledEvents/<index>`). `errors` lists each failure with its path.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Unauthorized.
+             *
+             *     - `UNAUTHORIZED`: the API key is missing, malformed, unknown or revoked.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Forbidden.
+             *
+             *     - `FORBIDDEN`: the key lacks `webhooks:write`.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Not found.
+             *
+             *     - `NOT_FOUND`: the endpoint is unknown, deleted, or belongs to another organization or environment.
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Conflict.
+             *
+             *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Unprocessable request.
+             *
+             *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
+             */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Service unavailable.
+             *
+             *     - `IDEMPOTENCY_UNAVAILABLE`: the idempotency store is unavailable; nothing was executed.
+             *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    rotateWebhookEndpointSecret: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
+                 *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
+                 *     (SHA-256 of the canonical JSON body). The first response — success or error,
+                 *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
+                 *     Same key with another body, path or method → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409
+                 *     `IDEMPOTENCY_IN_PROGRESS` at once (never a wait).
+                 *     Only final outcomes are stored: a 2xx, a business 4xx, and a 500 (a defect) only when nothing else of the request was
+                 *     written (its transaction rolls back whole, so the stored 500 is the key's only effect). Rate-limited (429) and
+                 *     unavailable (503: the database, Redis or a provider unreachable or too slow, or concurrent writes that outlived the
+                 *     service's own bounded retries) outcomes are never stored: nothing was written, the key is released, and the same request
+                 *     with the same key executes once the fault heals. The key, the effect and the stored response commit in one
+                 *     transaction, and the key is held by a transaction-scoped lock: a request that died before committing (process killed,
+                 *     connection reset) leaves its key free at once. A write that calls a provider holds its key between its two
+                 *     transactions by a lease instead; if its holder dies there, the key is free again after at most 20 s
+                 *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
+                 * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
+                 */
+                "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
+            };
+            path: {
+                /**
+                 * @description The webhook endpoint's id (`we_…`). Unknown, or another organization's or environment's → 404 `NOT_FOUND`.
+                 * @example we_4Hq8Vn2Tx6Rz1Kb9Md3Wc
+                 */
+                endpointId: components["schemas"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RotateWebhookSecretRequest"];
+            };
+        };
+        responses: {
+            /** @description The endpoint with its new signing `secret`, shown only here. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            /**
+             * @description Bad request.
+             *
+             *     - `IDEMPOTENCY_KEY_REQUIRED`: the `Idempotency-Key` header is missing.
+             *     - `VALIDATION_ERROR`: `endpointId` is not a `we_…` id, or `overlapSeconds` is not an integer 0–604800; `errors` lists each failure.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Unauthorized.
+             *
+             *     - `UNAUTHORIZED`: the API key is missing, malformed, unknown or revoked.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Forbidden.
+             *
+             *     - `FORBIDDEN`: the key lacks `webhooks:write`.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Not found.
+             *
+             *     - `NOT_FOUND`: the endpoint is unknown, deleted, or belongs to another organization or environment.
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Conflict.
+             *
+             *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Unprocessable request.
+             *
+             *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
+             */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Service unavailable.
+             *
+             *     - `IDEMPOTENCY_UNAVAILABLE`: the idempotency store is unavailable; nothing was executed.
+             *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    sendTestWebhookEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
+                 *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
+                 *     (SHA-256 of the canonical JSON body). The first response — success or error,
+                 *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
+                 *     Same key with another body, path or method → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409
+                 *     `IDEMPOTENCY_IN_PROGRESS` at once (never a wait).
+                 *     Only final outcomes are stored: a 2xx, a business 4xx, and a 500 (a defect) only when nothing else of the request was
+                 *     written (its transaction rolls back whole, so the stored 500 is the key's only effect). Rate-limited (429) and
+                 *     unavailable (503: the database, Redis or a provider unreachable or too slow, or concurrent writes that outlived the
+                 *     service's own bounded retries) outcomes are never stored: nothing was written, the key is released, and the same request
+                 *     with the same key executes once the fault heals. The key, the effect and the stored response commit in one
+                 *     transaction, and the key is held by a transaction-scoped lock: a request that died before committing (process killed,
+                 *     connection reset) leaves its key free at once. A write that calls a provider holds its key between its two
+                 *     transactions by a lease instead; if its holder dies there, the key is free again after at most 20 s
+                 *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
+                 * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
+                 */
+                "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
+            };
+            path: {
+                /**
+                 * @description The webhook endpoint's id (`we_…`). Unknown, or another organization's or environment's → 404 `NOT_FOUND`.
+                 * @example we_4Hq8Vn2Tx6Rz1Kb9Md3Wc
+                 */
+                endpointId: components["schemas"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The test event; its delivery is queued. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Event"];
+                };
+            };
+            /**
+             * @description Bad request.
+             *
+             *     - `IDEMPOTENCY_KEY_REQUIRED`: the `Idempotency-Key` header is missing.
+             *     - `VALIDATION_ERROR`: `endpointId` is not a `we_…` id, or a body was sent; `errors` lists each failure.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Unauthorized.
+             *
+             *     - `UNAUTHORIZED`: the API key is missing, malformed, unknown or revoked.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Forbidden.
+             *
+             *     - `FORBIDDEN`: the key lacks `webhooks:write`.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Not found.
+             *
+             *     - `NOT_FOUND`: the endpoint is unknown, deleted, or belongs to another organization or environment.
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Conflict.
+             *
+             *     - `STATE_CONFLICT`: the endpoint is disabled; enable it first (PATCH `enabled: true`).
+             *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Unprocessable request.
+             *
+             *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
+             */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Service unavailable.
+             *
+             *     - `IDEMPOTENCY_UNAVAILABLE`: the idempotency store is unavailable; nothing was executed.
+             *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–100 (400 `VALIDATION_ERROR` outside). */
+                limit?: number;
+                /**
+                 * @description Cursor; the id of a delivery of this endpoint (the previous page's `nextCursor`). The page starts after it. Not one of these → 400 `VALIDATION_ERROR`.
+                 * @example wdl_3f1c9a7e2b4d6f8a0c1e3b
+                 */
+                startingAfter?: components["schemas"]["WebhookDeliveryId"];
+                /** @description Only deliveries in this state. */
+                status?: components["schemas"]["WebhookDeliveryStatus"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook endpoint's id (`we_…`). Unknown, or another organization's or environment's → 404 `NOT_FOUND`.
+                 * @example we_4Hq8Vn2Tx6Rz1Kb9Md3Wc
+                 */
+                endpointId: components["schemas"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of deliveries, newest first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
+                };
+            };
+            /**
+             * @description Bad request.
+             *
+             *     - `VALIDATION_ERROR`: `endpointId`, `limit`, `startingAfter` or `status` is invalid, or `startingAfter` is not a delivery of this endpoint; `errors` lists each failure.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Unauthorized.
+             *
+             *     - `UNAUTHORIZED`: the API key is missing, malformed, unknown or revoked.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Forbidden.
+             *
+             *     - `FORBIDDEN`: the key lacks `webhooks:read`.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Not found.
+             *
+             *     - `NOT_FOUND`: the endpoint is unknown, deleted, or belongs to another organization or environment.
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Service unavailable.
+             *
+             *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    retryWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
+                 *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
+                 *     (SHA-256 of the canonical JSON body). The first response — success or error,
+                 *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
+                 *     Same key with another body, path or method → 422 `IDEMPOTENCY_KEY_REUSED`; while the first request runs → 409
+                 *     `IDEMPOTENCY_IN_PROGRESS` at once (never a wait).
+                 *     Only final outcomes are stored: a 2xx, a business 4xx, and a 500 (a defect) only when nothing else of the request was
+                 *     written (its transaction rolls back whole, so the stored 500 is the key's only effect). Rate-limited (429) and
+                 *     unavailable (503: the database, Redis or a provider unreachable or too slow, or concurrent writes that outlived the
+                 *     service's own bounded retries) outcomes are never stored: nothing was written, the key is released, and the same request
+                 *     with the same key executes once the fault heals. The key, the effect and the stored response commit in one
+                 *     transaction, and the key is held by a transaction-scoped lock: a request that died before committing (process killed,
+                 *     connection reset) leaves its key free at once. A write that calls a provider holds its key between its two
+                 *     transactions by a lease instead; if its holder dies there, the key is free again after at most 20 s
+                 *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
+                 * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
+                 */
+                "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
+            };
+            path: {
+                /**
+                 * @description The webhook endpoint's id (`we_…`). Unknown, or another organization's or environment's → 404 `NOT_FOUND`.
+                 * @example we_4Hq8Vn2Tx6Rz1Kb9Md3Wc
+                 */
+                endpointId: components["schemas"]["WebhookEndpointId"];
+                /**
+                 * @description The delivery's id (`wdl_…`), of this endpoint. Unknown or of another endpoint → 404 `NOT_FOUND`.
+                 * @example wdl_3f1c9a7e2b4d6f8a0c1e3b
+                 */
+                deliveryId: components["schemas"]["WebhookDeliveryId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery, `pending` and due now. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /**
+             * @description Bad request.
+             *
+             *     - `IDEMPOTENCY_KEY_REQUIRED`: the `Idempotency-Key` header is missing.
+             *     - `VALIDATION_ERROR`: `endpointId` or `deliveryId` is malformed, or a body was sent; `errors` lists each failure.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Unauthorized.
+             *
+             *     - `UNAUTHORIZED`: the API key is missing, malformed, unknown or revoked.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Forbidden.
+             *
+             *     - `FORBIDDEN`: the key lacks `webhooks:write`.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Not found.
+             *
+             *     - `NOT_FOUND`: the endpoint is unknown or another organization's or environment's, or the delivery is not one of its deliveries.
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Conflict.
+             *
+             *     - `STATE_CONFLICT`: the endpoint is disabled; enable it first (PATCH `enabled: true`).
+             *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Unprocessable request.
+             *
+             *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
+             */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Service unavailable.
+             *
+             *     - `IDEMPOTENCY_UNAVAILABLE`: the idempotency store is unavailable; nothing was executed.
+             *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–100 (400 `VALIDATION_ERROR` outside). */
+                limit?: number;
+                /**
+                 * @description Cursor; the id of an event of this organization and environment (the previous page's `nextCursor`). The page starts after it. Not one of these → 400 `VALIDATION_ERROR`.
+                 * @example evt_7Kc3Xm9Qd1Vr5Tn8Bw2Hs
+                 */
+                startingAfter?: components["schemas"]["EventId"];
+                /**
+                 * @description Only events of these types; repeat the parameter for several (`type=a&type=b`). An unknown type → 400 `VALIDATION_ERROR` naming it (`/query/type/<index>`).
+                 * @example [
+                 *       "bank_transfer.completed",
+                 *       "bank_transfer.failed"
+                 *     ]
+                 */
+                type?: components["schemas"]["EventType"][];
+                /**
+                 * @description Only events created after this instant (exclusive).
+                 * @example 2026-11-22T00:00:00.000Z
+                 */
+                createdAfter?: string;
+                /**
+                 * @description Only events created before this instant (exclusive).
+                 * @example 2026-11-23T00:00:00.000Z
+                 */
+                createdBefore?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events, newest first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventList"];
+                };
+            };
+            /**
+             * @description Bad request.
+             *
+             *     - `VALIDATION_ERROR`: `limit`, `startingAfter`, `type`, `createdAfter` or `createdBefore` is invalid (an unknown event type, a malformed date-time), or `startingAfter` is not an event of this organization and environment; `errors` lists each failure.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Unauthorized.
+             *
+             *     - `UNAUTHORIZED`: the API key is missing, malformed, unknown or revoked.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Forbidden.
+             *
+             *     - `FORBIDDEN`: the key lacks `webhooks:read`.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Service unavailable.
+             *
+             *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The event's id (`evt_…`; the `webhook-id` header of its deliveries). Unknown or another organization's or environment's → 404 `NOT_FOUND`.
+                 * @example evt_7Kc3Xm9Qd1Vr5Tn8Bw2Hs
+                 */
+                eventId: components["schemas"]["EventId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Event"];
+                };
+            };
+            /**
+             * @description Bad request.
+             *
+             *     - `VALIDATION_ERROR`: `eventId` is not an `evt_…` id; `errors` lists each failure.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Unauthorized.
+             *
+             *     - `UNAUTHORIZED`: the API key is missing, malformed, unknown or revoked.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Forbidden.
+             *
+             *     - `FORBIDDEN`: the key lacks `webhooks:read`.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Not found.
+             *
+             *     - `NOT_FOUND`: the event is unknown or belongs to another organization or environment.
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Service unavailable.
+             *
+             *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     adminListApiKeys: {
         parameters: {
             query: {
@@ -14586,6 +18086,2658 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Readiness"];
                 };
+            };
+        };
+    };
+    bankTransferCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_…`). The same on every retry of the event to this endpoint; deduplicate on it.
+                 * @example evt_7Kc3Xm9Qd1Vr5Tn8Bw2Hs
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description When this attempt was signed, in Unix seconds. Reject a delivery whose timestamp is more than 5 minutes away from your
+                 *     clock (replay protection); the SDK's `webhooks.verify` does.
+                 * @example 1795342530
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint secret after `whsec_`. One signature normally; two during a secret rotation's
+                 *     overlap (the new and the previous secret): accept the delivery when any one matches, comparing in constant time.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "bank_transfer.created";
+                    data: components["schemas"]["BankTransfer"];
+                } & components["schemas"]["EventEnvelope"];
+            };
+        };
+        responses: {
+            /** @description Received. The delivery succeeded; nothing is sent again. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status (3xx included), a timeout or a refused connection fails the attempt; it is retried. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    bankTransferSubmittedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_…`). The same on every retry of the event to this endpoint; deduplicate on it.
+                 * @example evt_7Kc3Xm9Qd1Vr5Tn8Bw2Hs
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description When this attempt was signed, in Unix seconds. Reject a delivery whose timestamp is more than 5 minutes away from your
+                 *     clock (replay protection); the SDK's `webhooks.verify` does.
+                 * @example 1795342530
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint secret after `whsec_`. One signature normally; two during a secret rotation's
+                 *     overlap (the new and the previous secret): accept the delivery when any one matches, comparing in constant time.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "bank_transfer.submitted";
+                    data: components["schemas"]["BankTransfer"];
+                } & components["schemas"]["EventEnvelope"];
+            };
+        };
+        responses: {
+            /** @description Received. The delivery succeeded; nothing is sent again. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status (3xx included), a timeout or a refused connection fails the attempt; it is retried. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    bankTransferCompletedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_…`). The same on every retry of the event to this endpoint; deduplicate on it.
+                 * @example evt_7Kc3Xm9Qd1Vr5Tn8Bw2Hs
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description When this attempt was signed, in Unix seconds. Reject a delivery whose timestamp is more than 5 minutes away from your
+                 *     clock (replay protection); the SDK's `webhooks.verify` does.
+                 * @example 1795342530
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint secret after `whsec_`. One signature normally; two during a secret rotation's
+                 *     overlap (the new and the previous secret): accept the delivery when any one matches, comparing in constant time.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "bank_transfer.completed";
+                    data: components["schemas"]["BankTransfer"];
+                } & components["schemas"]["EventEnvelope"];
+            };
+        };
+        responses: {
+            /** @description Received. The delivery succeeded; nothing is sent again. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status (3xx included), a timeout or a refused connection fails the attempt; it is retried. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    bankTransferFailedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_…`). The same on every retry of the event to this endpoint; deduplicate on it.
+                 * @example evt_7Kc3Xm9Qd1Vr5Tn8Bw2Hs
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description When this attempt was signed, in Unix seconds. Reject a delivery whose timestamp is more than 5 minutes away from your
+                 *     clock (replay protection); the SDK's `webhooks.verify` does.
+                 * @example 1795342530
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint secret after `whsec_`. One signature normally; two during a secret rotation's
+                 *     overlap (the new and the previous secret): accept the delivery when any one matches, comparing in constant time.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "bank_transfer.failed";
+                    data: components["schemas"]["BankTransfer"];
+                } & components["schemas"]["EventEnvelope"];
+            };
+        };
+        responses: {
+            /** @description Received. The delivery succeeded; nothing is sent again. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status (3xx included), a timeout or a refused connection fails the attempt; it is retried. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    bankTransferReturnedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_…`). The same on every retry of the event to this endpoint; deduplicate on it.
+                 * @example evt_7Kc3Xm9Qd1Vr5Tn8Bw2Hs
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description When this attempt was signed, in Unix seconds. Reject a delivery whose timestamp is more than 5 minutes away from your
+                 *     clock (replay protection); the SDK's `webhooks.verify` does.
+                 * @example 1795342530
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint secret after `whsec_`. One signature normally; two during a secret rotation's
+                 *     overlap (the new and the previous secret): accept the delivery when any one matches, comparing in constant time.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "bank_transfer.returned";
+                    data: components["schemas"]["BankTransfer"];
+                } & components["schemas"]["EventEnvelope"];
+            };
+        };
+        responses: {
+            /** @description Received. The delivery succeeded; nothing is sent again. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status (3xx included), a timeout or a refused connection fails the attempt; it is retried. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    bankTransferCancelledWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_…`). The same on every retry of the event to this endpoint; deduplicate on it.
+                 * @example evt_7Kc3Xm9Qd1Vr5Tn8Bw2Hs
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description When this attempt was signed, in Unix seconds. Reject a delivery whose timestamp is more than 5 minutes away from your
+                 *     clock (replay protection); the SDK's `webhooks.verify` does.
+                 * @example 1795342530
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint secret after `whsec_`. One signature normally; two during a secret rotation's
+                 *     overlap (the new and the previous secret): accept the delivery when any one matches, comparing in constant time.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "bank_transfer.cancelled";
+                    data: components["schemas"]["BankTransfer"];
+                } & components["schemas"]["EventEnvelope"];
+            };
+        };
+        responses: {
+            /** @description Received. The delivery succeeded; nothing is sent again. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status (3xx included), a timeout or a refused connection fails the attempt; it is retried. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    workflowRunCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_…`). The same on every retry of the event to this endpoint; deduplicate on it.
+                 * @example evt_7Kc3Xm9Qd1Vr5Tn8Bw2Hs
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description When this attempt was signed, in Unix seconds. Reject a delivery whose timestamp is more than 5 minutes away from your
+                 *     clock (replay protection); the SDK's `webhooks.verify` does.
+                 * @example 1795342530
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint secret after `whsec_`. One signature normally; two during a secret rotation's
+                 *     overlap (the new and the previous secret): accept the delivery when any one matches, comparing in constant time.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "workflow_run.created";
+                    data: components["schemas"]["WorkflowRun"];
+                } & components["schemas"]["EventEnvelope"];
+            };
+        };
+        responses: {
+            /** @description Received. The delivery succeeded; nothing is sent again. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status (3xx included), a timeout or a refused connection fails the attempt; it is retried. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    workflowRunStartedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_…`). The same on every retry of the event to this endpoint; deduplicate on it.
+                 * @example evt_7Kc3Xm9Qd1Vr5Tn8Bw2Hs
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description When this attempt was signed, in Unix seconds. Reject a delivery whose timestamp is more than 5 minutes away from your
+                 *     clock (replay protection); the SDK's `webhooks.verify` does.
+                 * @example 1795342530
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint secret after `whsec_`. One signature normally; two during a secret rotation's
+                 *     overlap (the new and the previous secret): accept the delivery when any one matches, comparing in constant time.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "workflow_run.started";
+                    data: components["schemas"]["WorkflowRun"];
+                } & components["schemas"]["EventEnvelope"];
+            };
+        };
+        responses: {
+            /** @description Received. The delivery succeeded; nothing is sent again. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status (3xx included), a timeout or a refused connection fails the attempt; it is retried. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    workflowRunCompletedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_…`). The same on every retry of the event to this endpoint; deduplicate on it.
+                 * @example evt_7Kc3Xm9Qd1Vr5Tn8Bw2Hs
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description When this attempt was signed, in Unix seconds. Reject a delivery whose timestamp is more than 5 minutes away from your
+                 *     clock (replay protection); the SDK's `webhooks.verify` does.
+                 * @example 1795342530
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint secret after `whsec_`. One signature normally; two during a secret rotation's
+                 *     overlap (the new and the previous secret): accept the delivery when any one matches, comparing in constant time.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "workflow_run.completed";
+                    data: components["schemas"]["WorkflowRun"];
+                } & components["schemas"]["EventEnvelope"];
+            };
+        };
+        responses: {
+            /** @description Received. The delivery succeeded; nothing is sent again. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status (3xx included), a timeout or a refused connection fails the attempt; it is retried. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    workflowRunFailedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_…`). The same on every retry of the event to this endpoint; deduplicate on it.
+                 * @example evt_7Kc3Xm9Qd1Vr5Tn8Bw2Hs
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description When this attempt was signed, in Unix seconds. Reject a delivery whose timestamp is more than 5 minutes away from your
+                 *     clock (replay protection); the SDK's `webhooks.verify` does.
+                 * @example 1795342530
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint secret after `whsec_`. One signature normally; two during a secret rotation's
+                 *     overlap (the new and the previous secret): accept the delivery when any one matches, comparing in constant time.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "workflow_run.failed";
+                    data: components["schemas"]["WorkflowRun"];
+                } & components["schemas"]["EventEnvelope"];
+            };
+        };
+        responses: {
+            /** @description Received. The delivery succeeded; nothing is sent again. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status (3xx included), a timeout or a refused connection fails the attempt; it is retried. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    custodyWalletCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_…`). The same on every retry of the event to this endpoint; deduplicate on it.
+                 * @example evt_7Kc3Xm9Qd1Vr5Tn8Bw2Hs
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description When this attempt was signed, in Unix seconds. Reject a delivery whose timestamp is more than 5 minutes away from your
+                 *     clock (replay protection); the SDK's `webhooks.verify` does.
+                 * @example 1795342530
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint secret after `whsec_`. One signature normally; two during a secret rotation's
+                 *     overlap (the new and the previous secret): accept the delivery when any one matches, comparing in constant time.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "custody_wallet.created";
+                    data: components["schemas"]["CustodyWallet"];
+                } & components["schemas"]["EventEnvelope"];
+            };
+        };
+        responses: {
+            /** @description Received. The delivery succeeded; nothing is sent again. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status (3xx included), a timeout or a refused connection fails the attempt; it is retried. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    custodyWalletActivatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_…`). The same on every retry of the event to this endpoint; deduplicate on it.
+                 * @example evt_7Kc3Xm9Qd1Vr5Tn8Bw2Hs
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description When this attempt was signed, in Unix seconds. Reject a delivery whose timestamp is more than 5 minutes away from your
+                 *     clock (replay protection); the SDK's `webhooks.verify` does.
+                 * @example 1795342530
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint secret after `whsec_`. One signature normally; two during a secret rotation's
+                 *     overlap (the new and the previous secret): accept the delivery when any one matches, comparing in constant time.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "custody_wallet.activated";
+                    data: components["schemas"]["CustodyWallet"];
+                } & components["schemas"]["EventEnvelope"];
+            };
+        };
+        responses: {
+            /** @description Received. The delivery succeeded; nothing is sent again. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status (3xx included), a timeout or a refused connection fails the attempt; it is retried. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    custodyWalletRejectedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_…`). The same on every retry of the event to this endpoint; deduplicate on it.
+                 * @example evt_7Kc3Xm9Qd1Vr5Tn8Bw2Hs
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description When this attempt was signed, in Unix seconds. Reject a delivery whose timestamp is more than 5 minutes away from your
+                 *     clock (replay protection); the SDK's `webhooks.verify` does.
+                 * @example 1795342530
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint secret after `whsec_`. One signature normally; two during a secret rotation's
+                 *     overlap (the new and the previous secret): accept the delivery when any one matches, comparing in constant time.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "custody_wallet.rejected";
+                    data: components["schemas"]["CustodyWallet"];
+                } & components["schemas"]["EventEnvelope"];
+            };
+        };
+        responses: {
+            /** @description Received. The delivery succeeded; nothing is sent again. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status (3xx included), a timeout or a refused connection fails the attempt; it is retried. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    custodyTransferCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_…`). The same on every retry of the event to this endpoint; deduplicate on it.
+                 * @example evt_7Kc3Xm9Qd1Vr5Tn8Bw2Hs
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description When this attempt was signed, in Unix seconds. Reject a delivery whose timestamp is more than 5 minutes away from your
+                 *     clock (replay protection); the SDK's `webhooks.verify` does.
+                 * @example 1795342530
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint secret after `whsec_`. One signature normally; two during a secret rotation's
+                 *     overlap (the new and the previous secret): accept the delivery when any one matches, comparing in constant time.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "custody_transfer.created";
+                    data: components["schemas"]["CustodyTransfer"];
+                } & components["schemas"]["EventEnvelope"];
+            };
+        };
+        responses: {
+            /** @description Received. The delivery succeeded; nothing is sent again. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status (3xx included), a timeout or a refused connection fails the attempt; it is retried. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    custodyTransferApprovedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_…`). The same on every retry of the event to this endpoint; deduplicate on it.
+                 * @example evt_7Kc3Xm9Qd1Vr5Tn8Bw2Hs
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description When this attempt was signed, in Unix seconds. Reject a delivery whose timestamp is more than 5 minutes away from your
+                 *     clock (replay protection); the SDK's `webhooks.verify` does.
+                 * @example 1795342530
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint secret after `whsec_`. One signature normally; two during a secret rotation's
+                 *     overlap (the new and the previous secret): accept the delivery when any one matches, comparing in constant time.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "custody_transfer.approved";
+                    data: components["schemas"]["CustodyTransfer"];
+                } & components["schemas"]["EventEnvelope"];
+            };
+        };
+        responses: {
+            /** @description Received. The delivery succeeded; nothing is sent again. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status (3xx included), a timeout or a refused connection fails the attempt; it is retried. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    custodyTransferSubmittedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_…`). The same on every retry of the event to this endpoint; deduplicate on it.
+                 * @example evt_7Kc3Xm9Qd1Vr5Tn8Bw2Hs
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description When this attempt was signed, in Unix seconds. Reject a delivery whose timestamp is more than 5 minutes away from your
+                 *     clock (replay protection); the SDK's `webhooks.verify` does.
+                 * @example 1795342530
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint secret after `whsec_`. One signature normally; two during a secret rotation's
+                 *     overlap (the new and the previous secret): accept the delivery when any one matches, comparing in constant time.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "custody_transfer.submitted";
+                    data: components["schemas"]["CustodyTransfer"];
+                } & components["schemas"]["EventEnvelope"];
+            };
+        };
+        responses: {
+            /** @description Received. The delivery succeeded; nothing is sent again. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status (3xx included), a timeout or a refused connection fails the attempt; it is retried. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    custodyTransferCompletedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_…`). The same on every retry of the event to this endpoint; deduplicate on it.
+                 * @example evt_7Kc3Xm9Qd1Vr5Tn8Bw2Hs
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description When this attempt was signed, in Unix seconds. Reject a delivery whose timestamp is more than 5 minutes away from your
+                 *     clock (replay protection); the SDK's `webhooks.verify` does.
+                 * @example 1795342530
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint secret after `whsec_`. One signature normally; two during a secret rotation's
+                 *     overlap (the new and the previous secret): accept the delivery when any one matches, comparing in constant time.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "custody_transfer.completed";
+                    data: components["schemas"]["CustodyTransfer"];
+                } & components["schemas"]["EventEnvelope"];
+            };
+        };
+        responses: {
+            /** @description Received. The delivery succeeded; nothing is sent again. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status (3xx included), a timeout or a refused connection fails the attempt; it is retried. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    custodyTransferFailedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_…`). The same on every retry of the event to this endpoint; deduplicate on it.
+                 * @example evt_7Kc3Xm9Qd1Vr5Tn8Bw2Hs
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description When this attempt was signed, in Unix seconds. Reject a delivery whose timestamp is more than 5 minutes away from your
+                 *     clock (replay protection); the SDK's `webhooks.verify` does.
+                 * @example 1795342530
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint secret after `whsec_`. One signature normally; two during a secret rotation's
+                 *     overlap (the new and the previous secret): accept the delivery when any one matches, comparing in constant time.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "custody_transfer.failed";
+                    data: components["schemas"]["CustodyTransfer"];
+                } & components["schemas"]["EventEnvelope"];
+            };
+        };
+        responses: {
+            /** @description Received. The delivery succeeded; nothing is sent again. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status (3xx included), a timeout or a refused connection fails the attempt; it is retried. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    custodyTransferRejectedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_…`). The same on every retry of the event to this endpoint; deduplicate on it.
+                 * @example evt_7Kc3Xm9Qd1Vr5Tn8Bw2Hs
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description When this attempt was signed, in Unix seconds. Reject a delivery whose timestamp is more than 5 minutes away from your
+                 *     clock (replay protection); the SDK's `webhooks.verify` does.
+                 * @example 1795342530
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint secret after `whsec_`. One signature normally; two during a secret rotation's
+                 *     overlap (the new and the previous secret): accept the delivery when any one matches, comparing in constant time.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "custody_transfer.rejected";
+                    data: components["schemas"]["CustodyTransfer"];
+                } & components["schemas"]["EventEnvelope"];
+            };
+        };
+        responses: {
+            /** @description Received. The delivery succeeded; nothing is sent again. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status (3xx included), a timeout or a refused connection fails the attempt; it is retried. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    custodyTransferCancelledWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_…`). The same on every retry of the event to this endpoint; deduplicate on it.
+                 * @example evt_7Kc3Xm9Qd1Vr5Tn8Bw2Hs
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description When this attempt was signed, in Unix seconds. Reject a delivery whose timestamp is more than 5 minutes away from your
+                 *     clock (replay protection); the SDK's `webhooks.verify` does.
+                 * @example 1795342530
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint secret after `whsec_`. One signature normally; two during a secret rotation's
+                 *     overlap (the new and the previous secret): accept the delivery when any one matches, comparing in constant time.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "custody_transfer.cancelled";
+                    data: components["schemas"]["CustodyTransfer"];
+                } & components["schemas"]["EventEnvelope"];
+            };
+        };
+        responses: {
+            /** @description Received. The delivery succeeded; nothing is sent again. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status (3xx included), a timeout or a refused connection fails the attempt; it is retried. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    approvalRequestCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_…`). The same on every retry of the event to this endpoint; deduplicate on it.
+                 * @example evt_7Kc3Xm9Qd1Vr5Tn8Bw2Hs
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description When this attempt was signed, in Unix seconds. Reject a delivery whose timestamp is more than 5 minutes away from your
+                 *     clock (replay protection); the SDK's `webhooks.verify` does.
+                 * @example 1795342530
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint secret after `whsec_`. One signature normally; two during a secret rotation's
+                 *     overlap (the new and the previous secret): accept the delivery when any one matches, comparing in constant time.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "approval_request.created";
+                    data: components["schemas"]["ApprovalRequest"];
+                } & components["schemas"]["EventEnvelope"];
+            };
+        };
+        responses: {
+            /** @description Received. The delivery succeeded; nothing is sent again. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status (3xx included), a timeout or a refused connection fails the attempt; it is retried. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    approvalRequestApprovedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_…`). The same on every retry of the event to this endpoint; deduplicate on it.
+                 * @example evt_7Kc3Xm9Qd1Vr5Tn8Bw2Hs
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description When this attempt was signed, in Unix seconds. Reject a delivery whose timestamp is more than 5 minutes away from your
+                 *     clock (replay protection); the SDK's `webhooks.verify` does.
+                 * @example 1795342530
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint secret after `whsec_`. One signature normally; two during a secret rotation's
+                 *     overlap (the new and the previous secret): accept the delivery when any one matches, comparing in constant time.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "approval_request.approved";
+                    data: components["schemas"]["ApprovalRequest"];
+                } & components["schemas"]["EventEnvelope"];
+            };
+        };
+        responses: {
+            /** @description Received. The delivery succeeded; nothing is sent again. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status (3xx included), a timeout or a refused connection fails the attempt; it is retried. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    approvalRequestRejectedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_…`). The same on every retry of the event to this endpoint; deduplicate on it.
+                 * @example evt_7Kc3Xm9Qd1Vr5Tn8Bw2Hs
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description When this attempt was signed, in Unix seconds. Reject a delivery whose timestamp is more than 5 minutes away from your
+                 *     clock (replay protection); the SDK's `webhooks.verify` does.
+                 * @example 1795342530
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint secret after `whsec_`. One signature normally; two during a secret rotation's
+                 *     overlap (the new and the previous secret): accept the delivery when any one matches, comparing in constant time.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "approval_request.rejected";
+                    data: components["schemas"]["ApprovalRequest"];
+                } & components["schemas"]["EventEnvelope"];
+            };
+        };
+        responses: {
+            /** @description Received. The delivery succeeded; nothing is sent again. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status (3xx included), a timeout or a refused connection fails the attempt; it is retried. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    approvalRequestExpiredWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_…`). The same on every retry of the event to this endpoint; deduplicate on it.
+                 * @example evt_7Kc3Xm9Qd1Vr5Tn8Bw2Hs
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description When this attempt was signed, in Unix seconds. Reject a delivery whose timestamp is more than 5 minutes away from your
+                 *     clock (replay protection); the SDK's `webhooks.verify` does.
+                 * @example 1795342530
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint secret after `whsec_`. One signature normally; two during a secret rotation's
+                 *     overlap (the new and the previous secret): accept the delivery when any one matches, comparing in constant time.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "approval_request.expired";
+                    data: components["schemas"]["ApprovalRequest"];
+                } & components["schemas"]["EventEnvelope"];
+            };
+        };
+        responses: {
+            /** @description Received. The delivery succeeded; nothing is sent again. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status (3xx included), a timeout or a refused connection fails the attempt; it is retried. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    issuanceRequestCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_…`). The same on every retry of the event to this endpoint; deduplicate on it.
+                 * @example evt_7Kc3Xm9Qd1Vr5Tn8Bw2Hs
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description When this attempt was signed, in Unix seconds. Reject a delivery whose timestamp is more than 5 minutes away from your
+                 *     clock (replay protection); the SDK's `webhooks.verify` does.
+                 * @example 1795342530
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint secret after `whsec_`. One signature normally; two during a secret rotation's
+                 *     overlap (the new and the previous secret): accept the delivery when any one matches, comparing in constant time.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "issuance_request.created";
+                    data: components["schemas"]["IssuanceRequest"];
+                } & components["schemas"]["EventEnvelope"];
+            };
+        };
+        responses: {
+            /** @description Received. The delivery succeeded; nothing is sent again. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status (3xx included), a timeout or a refused connection fails the attempt; it is retried. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    issuanceRequestApprovedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_…`). The same on every retry of the event to this endpoint; deduplicate on it.
+                 * @example evt_7Kc3Xm9Qd1Vr5Tn8Bw2Hs
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description When this attempt was signed, in Unix seconds. Reject a delivery whose timestamp is more than 5 minutes away from your
+                 *     clock (replay protection); the SDK's `webhooks.verify` does.
+                 * @example 1795342530
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint secret after `whsec_`. One signature normally; two during a secret rotation's
+                 *     overlap (the new and the previous secret): accept the delivery when any one matches, comparing in constant time.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "issuance_request.approved";
+                    data: components["schemas"]["IssuanceRequest"];
+                } & components["schemas"]["EventEnvelope"];
+            };
+        };
+        responses: {
+            /** @description Received. The delivery succeeded; nothing is sent again. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status (3xx included), a timeout or a refused connection fails the attempt; it is retried. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    issuanceRequestRejectedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_…`). The same on every retry of the event to this endpoint; deduplicate on it.
+                 * @example evt_7Kc3Xm9Qd1Vr5Tn8Bw2Hs
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description When this attempt was signed, in Unix seconds. Reject a delivery whose timestamp is more than 5 minutes away from your
+                 *     clock (replay protection); the SDK's `webhooks.verify` does.
+                 * @example 1795342530
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint secret after `whsec_`. One signature normally; two during a secret rotation's
+                 *     overlap (the new and the previous secret): accept the delivery when any one matches, comparing in constant time.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "issuance_request.rejected";
+                    data: components["schemas"]["IssuanceRequest"];
+                } & components["schemas"]["EventEnvelope"];
+            };
+        };
+        responses: {
+            /** @description Received. The delivery succeeded; nothing is sent again. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status (3xx included), a timeout or a refused connection fails the attempt; it is retried. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    issuanceRequestExpiredWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_…`). The same on every retry of the event to this endpoint; deduplicate on it.
+                 * @example evt_7Kc3Xm9Qd1Vr5Tn8Bw2Hs
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description When this attempt was signed, in Unix seconds. Reject a delivery whose timestamp is more than 5 minutes away from your
+                 *     clock (replay protection); the SDK's `webhooks.verify` does.
+                 * @example 1795342530
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint secret after `whsec_`. One signature normally; two during a secret rotation's
+                 *     overlap (the new and the previous secret): accept the delivery when any one matches, comparing in constant time.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "issuance_request.expired";
+                    data: components["schemas"]["IssuanceRequest"];
+                } & components["schemas"]["EventEnvelope"];
+            };
+        };
+        responses: {
+            /** @description Received. The delivery succeeded; nothing is sent again. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status (3xx included), a timeout or a refused connection fails the attempt; it is retried. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    contractCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_…`). The same on every retry of the event to this endpoint; deduplicate on it.
+                 * @example evt_7Kc3Xm9Qd1Vr5Tn8Bw2Hs
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description When this attempt was signed, in Unix seconds. Reject a delivery whose timestamp is more than 5 minutes away from your
+                 *     clock (replay protection); the SDK's `webhooks.verify` does.
+                 * @example 1795342530
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint secret after `whsec_`. One signature normally; two during a secret rotation's
+                 *     overlap (the new and the previous secret): accept the delivery when any one matches, comparing in constant time.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "contract.created";
+                    data: components["schemas"]["ContractProject"];
+                } & components["schemas"]["EventEnvelope"];
+            };
+        };
+        responses: {
+            /** @description Received. The delivery succeeded; nothing is sent again. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status (3xx included), a timeout or a refused connection fails the attempt; it is retried. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    contractCompiledWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_…`). The same on every retry of the event to this endpoint; deduplicate on it.
+                 * @example evt_7Kc3Xm9Qd1Vr5Tn8Bw2Hs
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description When this attempt was signed, in Unix seconds. Reject a delivery whose timestamp is more than 5 minutes away from your
+                 *     clock (replay protection); the SDK's `webhooks.verify` does.
+                 * @example 1795342530
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint secret after `whsec_`. One signature normally; two during a secret rotation's
+                 *     overlap (the new and the previous secret): accept the delivery when any one matches, comparing in constant time.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "contract.compiled";
+                    data: components["schemas"]["ContractProject"];
+                } & components["schemas"]["EventEnvelope"];
+            };
+        };
+        responses: {
+            /** @description Received. The delivery succeeded; nothing is sent again. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status (3xx included), a timeout or a refused connection fails the attempt; it is retried. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    contractValidatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_…`). The same on every retry of the event to this endpoint; deduplicate on it.
+                 * @example evt_7Kc3Xm9Qd1Vr5Tn8Bw2Hs
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description When this attempt was signed, in Unix seconds. Reject a delivery whose timestamp is more than 5 minutes away from your
+                 *     clock (replay protection); the SDK's `webhooks.verify` does.
+                 * @example 1795342530
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint secret after `whsec_`. One signature normally; two during a secret rotation's
+                 *     overlap (the new and the previous secret): accept the delivery when any one matches, comparing in constant time.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "contract.validated";
+                    data: components["schemas"]["ContractProject"];
+                } & components["schemas"]["EventEnvelope"];
+            };
+        };
+        responses: {
+            /** @description Received. The delivery succeeded; nothing is sent again. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status (3xx included), a timeout or a refused connection fails the attempt; it is retried. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    contractSimulatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_…`). The same on every retry of the event to this endpoint; deduplicate on it.
+                 * @example evt_7Kc3Xm9Qd1Vr5Tn8Bw2Hs
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description When this attempt was signed, in Unix seconds. Reject a delivery whose timestamp is more than 5 minutes away from your
+                 *     clock (replay protection); the SDK's `webhooks.verify` does.
+                 * @example 1795342530
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint secret after `whsec_`. One signature normally; two during a secret rotation's
+                 *     overlap (the new and the previous secret): accept the delivery when any one matches, comparing in constant time.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "contract.simulated";
+                    data: components["schemas"]["ContractProject"];
+                } & components["schemas"]["EventEnvelope"];
+            };
+        };
+        responses: {
+            /** @description Received. The delivery succeeded; nothing is sent again. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status (3xx included), a timeout or a refused connection fails the attempt; it is retried. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    contractDeployedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_…`). The same on every retry of the event to this endpoint; deduplicate on it.
+                 * @example evt_7Kc3Xm9Qd1Vr5Tn8Bw2Hs
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description When this attempt was signed, in Unix seconds. Reject a delivery whose timestamp is more than 5 minutes away from your
+                 *     clock (replay protection); the SDK's `webhooks.verify` does.
+                 * @example 1795342530
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint secret after `whsec_`. One signature normally; two during a secret rotation's
+                 *     overlap (the new and the previous secret): accept the delivery when any one matches, comparing in constant time.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "contract.deployed";
+                    data: components["schemas"]["ContractProject"];
+                } & components["schemas"]["EventEnvelope"];
+            };
+        };
+        responses: {
+            /** @description Received. The delivery succeeded; nothing is sent again. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status (3xx included), a timeout or a refused connection fails the attempt; it is retried. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    contractVerifiedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_…`). The same on every retry of the event to this endpoint; deduplicate on it.
+                 * @example evt_7Kc3Xm9Qd1Vr5Tn8Bw2Hs
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description When this attempt was signed, in Unix seconds. Reject a delivery whose timestamp is more than 5 minutes away from your
+                 *     clock (replay protection); the SDK's `webhooks.verify` does.
+                 * @example 1795342530
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint secret after `whsec_`. One signature normally; two during a secret rotation's
+                 *     overlap (the new and the previous secret): accept the delivery when any one matches, comparing in constant time.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "contract.verified";
+                    data: components["schemas"]["ContractProject"];
+                } & components["schemas"]["EventEnvelope"];
+            };
+        };
+        responses: {
+            /** @description Received. The delivery succeeded; nothing is sent again. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status (3xx included), a timeout or a refused connection fails the attempt; it is retried. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    contractLaunchedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_…`). The same on every retry of the event to this endpoint; deduplicate on it.
+                 * @example evt_7Kc3Xm9Qd1Vr5Tn8Bw2Hs
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description When this attempt was signed, in Unix seconds. Reject a delivery whose timestamp is more than 5 minutes away from your
+                 *     clock (replay protection); the SDK's `webhooks.verify` does.
+                 * @example 1795342530
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint secret after `whsec_`. One signature normally; two during a secret rotation's
+                 *     overlap (the new and the previous secret): accept the delivery when any one matches, comparing in constant time.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "contract.launched";
+                    data: components["schemas"]["ContractProject"];
+                } & components["schemas"]["EventEnvelope"];
+            };
+        };
+        responses: {
+            /** @description Received. The delivery succeeded; nothing is sent again. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status (3xx included), a timeout or a refused connection fails the attempt; it is retried. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    contractStageFailedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_…`). The same on every retry of the event to this endpoint; deduplicate on it.
+                 * @example evt_7Kc3Xm9Qd1Vr5Tn8Bw2Hs
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description When this attempt was signed, in Unix seconds. Reject a delivery whose timestamp is more than 5 minutes away from your
+                 *     clock (replay protection); the SDK's `webhooks.verify` does.
+                 * @example 1795342530
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint secret after `whsec_`. One signature normally; two during a secret rotation's
+                 *     overlap (the new and the previous secret): accept the delivery when any one matches, comparing in constant time.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "contract.stage_failed";
+                    data: components["schemas"]["ContractProject"];
+                } & components["schemas"]["EventEnvelope"];
+            };
+        };
+        responses: {
+            /** @description Received. The delivery succeeded; nothing is sent again. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status (3xx included), a timeout or a refused connection fails the attempt; it is retried. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    cardProgrammeCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_…`). The same on every retry of the event to this endpoint; deduplicate on it.
+                 * @example evt_7Kc3Xm9Qd1Vr5Tn8Bw2Hs
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description When this attempt was signed, in Unix seconds. Reject a delivery whose timestamp is more than 5 minutes away from your
+                 *     clock (replay protection); the SDK's `webhooks.verify` does.
+                 * @example 1795342530
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint secret after `whsec_`. One signature normally; two during a secret rotation's
+                 *     overlap (the new and the previous secret): accept the delivery when any one matches, comparing in constant time.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "card_programme.created";
+                    data: components["schemas"]["CardProgramme"];
+                } & components["schemas"]["EventEnvelope"];
+            };
+        };
+        responses: {
+            /** @description Received. The delivery succeeded; nothing is sent again. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status (3xx included), a timeout or a refused connection fails the attempt; it is retried. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    cardIssuedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_…`). The same on every retry of the event to this endpoint; deduplicate on it.
+                 * @example evt_7Kc3Xm9Qd1Vr5Tn8Bw2Hs
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description When this attempt was signed, in Unix seconds. Reject a delivery whose timestamp is more than 5 minutes away from your
+                 *     clock (replay protection); the SDK's `webhooks.verify` does.
+                 * @example 1795342530
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint secret after `whsec_`. One signature normally; two during a secret rotation's
+                 *     overlap (the new and the previous secret): accept the delivery when any one matches, comparing in constant time.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "card.issued";
+                    data: components["schemas"]["Card"];
+                } & components["schemas"]["EventEnvelope"];
+            };
+        };
+        responses: {
+            /** @description Received. The delivery succeeded; nothing is sent again. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status (3xx included), a timeout or a refused connection fails the attempt; it is retried. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    cardFundedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_…`). The same on every retry of the event to this endpoint; deduplicate on it.
+                 * @example evt_7Kc3Xm9Qd1Vr5Tn8Bw2Hs
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description When this attempt was signed, in Unix seconds. Reject a delivery whose timestamp is more than 5 minutes away from your
+                 *     clock (replay protection); the SDK's `webhooks.verify` does.
+                 * @example 1795342530
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint secret after `whsec_`. One signature normally; two during a secret rotation's
+                 *     overlap (the new and the previous secret): accept the delivery when any one matches, comparing in constant time.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "card.funded";
+                    data: components["schemas"]["Card"];
+                } & components["schemas"]["EventEnvelope"];
+            };
+        };
+        responses: {
+            /** @description Received. The delivery succeeded; nothing is sent again. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status (3xx included), a timeout or a refused connection fails the attempt; it is retried. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    cardFrozenWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_…`). The same on every retry of the event to this endpoint; deduplicate on it.
+                 * @example evt_7Kc3Xm9Qd1Vr5Tn8Bw2Hs
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description When this attempt was signed, in Unix seconds. Reject a delivery whose timestamp is more than 5 minutes away from your
+                 *     clock (replay protection); the SDK's `webhooks.verify` does.
+                 * @example 1795342530
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint secret after `whsec_`. One signature normally; two during a secret rotation's
+                 *     overlap (the new and the previous secret): accept the delivery when any one matches, comparing in constant time.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "card.frozen";
+                    data: components["schemas"]["Card"];
+                } & components["schemas"]["EventEnvelope"];
+            };
+        };
+        responses: {
+            /** @description Received. The delivery succeeded; nothing is sent again. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status (3xx included), a timeout or a refused connection fails the attempt; it is retried. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    cardUnfrozenWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_…`). The same on every retry of the event to this endpoint; deduplicate on it.
+                 * @example evt_7Kc3Xm9Qd1Vr5Tn8Bw2Hs
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description When this attempt was signed, in Unix seconds. Reject a delivery whose timestamp is more than 5 minutes away from your
+                 *     clock (replay protection); the SDK's `webhooks.verify` does.
+                 * @example 1795342530
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint secret after `whsec_`. One signature normally; two during a secret rotation's
+                 *     overlap (the new and the previous secret): accept the delivery when any one matches, comparing in constant time.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "card.unfrozen";
+                    data: components["schemas"]["Card"];
+                } & components["schemas"]["EventEnvelope"];
+            };
+        };
+        responses: {
+            /** @description Received. The delivery succeeded; nothing is sent again. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status (3xx included), a timeout or a refused connection fails the attempt; it is retried. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    cardDeactivatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_…`). The same on every retry of the event to this endpoint; deduplicate on it.
+                 * @example evt_7Kc3Xm9Qd1Vr5Tn8Bw2Hs
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description When this attempt was signed, in Unix seconds. Reject a delivery whose timestamp is more than 5 minutes away from your
+                 *     clock (replay protection); the SDK's `webhooks.verify` does.
+                 * @example 1795342530
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint secret after `whsec_`. One signature normally; two during a secret rotation's
+                 *     overlap (the new and the previous secret): accept the delivery when any one matches, comparing in constant time.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "card.deactivated";
+                    data: components["schemas"]["Card"];
+                } & components["schemas"]["EventEnvelope"];
+            };
+        };
+        responses: {
+            /** @description Received. The delivery succeeded; nothing is sent again. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status (3xx included), a timeout or a refused connection fails the attempt; it is retried. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    cardLimitsUpdatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_…`). The same on every retry of the event to this endpoint; deduplicate on it.
+                 * @example evt_7Kc3Xm9Qd1Vr5Tn8Bw2Hs
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description When this attempt was signed, in Unix seconds. Reject a delivery whose timestamp is more than 5 minutes away from your
+                 *     clock (replay protection); the SDK's `webhooks.verify` does.
+                 * @example 1795342530
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint secret after `whsec_`. One signature normally; two during a secret rotation's
+                 *     overlap (the new and the previous secret): accept the delivery when any one matches, comparing in constant time.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "card.limits_updated";
+                    data: components["schemas"]["Card"];
+                } & components["schemas"]["EventEnvelope"];
+            };
+        };
+        responses: {
+            /** @description Received. The delivery succeeded; nothing is sent again. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status (3xx included), a timeout or a refused connection fails the attempt; it is retried. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    cardAuthorizationApprovedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_…`). The same on every retry of the event to this endpoint; deduplicate on it.
+                 * @example evt_7Kc3Xm9Qd1Vr5Tn8Bw2Hs
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description When this attempt was signed, in Unix seconds. Reject a delivery whose timestamp is more than 5 minutes away from your
+                 *     clock (replay protection); the SDK's `webhooks.verify` does.
+                 * @example 1795342530
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint secret after `whsec_`. One signature normally; two during a secret rotation's
+                 *     overlap (the new and the previous secret): accept the delivery when any one matches, comparing in constant time.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "card.authorization.approved";
+                    data: components["schemas"]["CardAuthorization"];
+                } & components["schemas"]["EventEnvelope"];
+            };
+        };
+        responses: {
+            /** @description Received. The delivery succeeded; nothing is sent again. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status (3xx included), a timeout or a refused connection fails the attempt; it is retried. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    cardAuthorizationDeclinedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_…`). The same on every retry of the event to this endpoint; deduplicate on it.
+                 * @example evt_7Kc3Xm9Qd1Vr5Tn8Bw2Hs
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description When this attempt was signed, in Unix seconds. Reject a delivery whose timestamp is more than 5 minutes away from your
+                 *     clock (replay protection); the SDK's `webhooks.verify` does.
+                 * @example 1795342530
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint secret after `whsec_`. One signature normally; two during a secret rotation's
+                 *     overlap (the new and the previous secret): accept the delivery when any one matches, comparing in constant time.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "card.authorization.declined";
+                    data: components["schemas"]["CardAuthorization"];
+                } & components["schemas"]["EventEnvelope"];
+            };
+        };
+        responses: {
+            /** @description Received. The delivery succeeded; nothing is sent again. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status (3xx included), a timeout or a refused connection fails the attempt; it is retried. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    cardAuthorizationCapturedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_…`). The same on every retry of the event to this endpoint; deduplicate on it.
+                 * @example evt_7Kc3Xm9Qd1Vr5Tn8Bw2Hs
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description When this attempt was signed, in Unix seconds. Reject a delivery whose timestamp is more than 5 minutes away from your
+                 *     clock (replay protection); the SDK's `webhooks.verify` does.
+                 * @example 1795342530
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint secret after `whsec_`. One signature normally; two during a secret rotation's
+                 *     overlap (the new and the previous secret): accept the delivery when any one matches, comparing in constant time.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "card.authorization.captured";
+                    data: components["schemas"]["CardAuthorization"];
+                } & components["schemas"]["EventEnvelope"];
+            };
+        };
+        responses: {
+            /** @description Received. The delivery succeeded; nothing is sent again. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status (3xx included), a timeout or a refused connection fails the attempt; it is retried. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    cardAuthorizationReversedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_…`). The same on every retry of the event to this endpoint; deduplicate on it.
+                 * @example evt_7Kc3Xm9Qd1Vr5Tn8Bw2Hs
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description When this attempt was signed, in Unix seconds. Reject a delivery whose timestamp is more than 5 minutes away from your
+                 *     clock (replay protection); the SDK's `webhooks.verify` does.
+                 * @example 1795342530
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint secret after `whsec_`. One signature normally; two during a secret rotation's
+                 *     overlap (the new and the previous secret): accept the delivery when any one matches, comparing in constant time.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "card.authorization.reversed";
+                    data: components["schemas"]["CardAuthorization"];
+                } & components["schemas"]["EventEnvelope"];
+            };
+        };
+        responses: {
+            /** @description Received. The delivery succeeded; nothing is sent again. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status (3xx included), a timeout or a refused connection fails the attempt; it is retried. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    walletCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_…`). The same on every retry of the event to this endpoint; deduplicate on it.
+                 * @example evt_7Kc3Xm9Qd1Vr5Tn8Bw2Hs
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description When this attempt was signed, in Unix seconds. Reject a delivery whose timestamp is more than 5 minutes away from your
+                 *     clock (replay protection); the SDK's `webhooks.verify` does.
+                 * @example 1795342530
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint secret after `whsec_`. One signature normally; two during a secret rotation's
+                 *     overlap (the new and the previous secret): accept the delivery when any one matches, comparing in constant time.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "wallet.created";
+                    data: components["schemas"]["Wallet"];
+                } & components["schemas"]["EventEnvelope"];
+            };
+        };
+        responses: {
+            /** @description Received. The delivery succeeded; nothing is sent again. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status (3xx included), a timeout or a refused connection fails the attempt; it is retried. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_…`). The same on every retry of the event to this endpoint; deduplicate on it.
+                 * @example evt_7Kc3Xm9Qd1Vr5Tn8Bw2Hs
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description When this attempt was signed, in Unix seconds. Reject a delivery whose timestamp is more than 5 minutes away from your
+                 *     clock (replay protection); the SDK's `webhooks.verify` does.
+                 * @example 1795342530
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint secret after `whsec_`. One signature normally; two during a secret rotation's
+                 *     overlap (the new and the previous secret): accept the delivery when any one matches, comparing in constant time.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "payment.created";
+                    data: components["schemas"]["Payment"];
+                } & components["schemas"]["EventEnvelope"];
+            };
+        };
+        responses: {
+            /** @description Received. The delivery succeeded; nothing is sent again. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status (3xx included), a timeout or a refused connection fails the attempt; it is retried. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookEndpointDisabledWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_…`). The same on every retry of the event to this endpoint; deduplicate on it.
+                 * @example evt_7Kc3Xm9Qd1Vr5Tn8Bw2Hs
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description When this attempt was signed, in Unix seconds. Reject a delivery whose timestamp is more than 5 minutes away from your
+                 *     clock (replay protection); the SDK's `webhooks.verify` does.
+                 * @example 1795342530
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint secret after `whsec_`. One signature normally; two during a secret rotation's
+                 *     overlap (the new and the previous secret): accept the delivery when any one matches, comparing in constant time.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "webhook_endpoint.disabled";
+                    data: components["schemas"]["WebhookEndpoint"];
+                } & components["schemas"]["EventEnvelope"];
+            };
+        };
+        responses: {
+            /** @description Received. The delivery succeeded; nothing is sent again. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status (3xx included), a timeout or a refused connection fails the attempt; it is retried. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookEndpointTestedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_…`). The same on every retry of the event to this endpoint; deduplicate on it.
+                 * @example evt_7Kc3Xm9Qd1Vr5Tn8Bw2Hs
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description When this attempt was signed, in Unix seconds. Reject a delivery whose timestamp is more than 5 minutes away from your
+                 *     clock (replay protection); the SDK's `webhooks.verify` does.
+                 * @example 1795342530
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint secret after `whsec_`. One signature normally; two during a secret rotation's
+                 *     overlap (the new and the previous secret): accept the delivery when any one matches, comparing in constant time.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "webhook_endpoint.tested";
+                    data: components["schemas"]["WebhookEndpoint"];
+                } & components["schemas"]["EventEnvelope"];
+            };
+        };
+        responses: {
+            /** @description Received. The delivery succeeded; nothing is sent again. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status (3xx included), a timeout or a refused connection fails the attempt; it is retried. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -586,6 +586,150 @@ export const operationTable = {
     "query": [],
     "pagination": null
   },
+  "listWebhookEndpoints": {
+    "method": "GET",
+    "path": "/api/v2/agent/webhook-endpoints",
+    "surface": "v2",
+    "security": "apiKey",
+    "idempotency": "none",
+    "body": "none",
+    "query": [
+      "limit",
+      "startingAfter"
+    ],
+    "pagination": {
+      "kind": "cursor",
+      "param": "startingAfter",
+      "items": "data",
+      "nextCursor": "nextCursor",
+      "limitParam": "limit",
+      "hasMore": "hasMore"
+    }
+  },
+  "createWebhookEndpoint": {
+    "method": "POST",
+    "path": "/api/v2/agent/webhook-endpoints",
+    "surface": "v2",
+    "security": "apiKey",
+    "idempotency": "required",
+    "body": "required",
+    "query": [],
+    "pagination": null
+  },
+  "getWebhookEndpoint": {
+    "method": "GET",
+    "path": "/api/v2/agent/webhook-endpoints/{endpointId}",
+    "surface": "v2",
+    "security": "apiKey",
+    "idempotency": "none",
+    "body": "none",
+    "query": [],
+    "pagination": null
+  },
+  "deleteWebhookEndpoint": {
+    "method": "DELETE",
+    "path": "/api/v2/agent/webhook-endpoints/{endpointId}",
+    "surface": "v2",
+    "security": "apiKey",
+    "idempotency": "optional",
+    "body": "none",
+    "query": [],
+    "pagination": null
+  },
+  "updateWebhookEndpoint": {
+    "method": "PATCH",
+    "path": "/api/v2/agent/webhook-endpoints/{endpointId}",
+    "surface": "v2",
+    "security": "apiKey",
+    "idempotency": "optional",
+    "body": "required",
+    "query": [],
+    "pagination": null
+  },
+  "rotateWebhookEndpointSecret": {
+    "method": "POST",
+    "path": "/api/v2/agent/webhook-endpoints/{endpointId}/rotate-secret",
+    "surface": "v2",
+    "security": "apiKey",
+    "idempotency": "required",
+    "body": "optional",
+    "query": [],
+    "pagination": null
+  },
+  "sendTestWebhookEvent": {
+    "method": "POST",
+    "path": "/api/v2/agent/webhook-endpoints/{endpointId}/test",
+    "surface": "v2",
+    "security": "apiKey",
+    "idempotency": "required",
+    "body": "none",
+    "query": [],
+    "pagination": null
+  },
+  "listWebhookDeliveries": {
+    "method": "GET",
+    "path": "/api/v2/agent/webhook-endpoints/{endpointId}/deliveries",
+    "surface": "v2",
+    "security": "apiKey",
+    "idempotency": "none",
+    "body": "none",
+    "query": [
+      "limit",
+      "startingAfter",
+      "status"
+    ],
+    "pagination": {
+      "kind": "cursor",
+      "param": "startingAfter",
+      "items": "data",
+      "nextCursor": "nextCursor",
+      "limitParam": "limit",
+      "hasMore": "hasMore"
+    }
+  },
+  "retryWebhookDelivery": {
+    "method": "POST",
+    "path": "/api/v2/agent/webhook-endpoints/{endpointId}/deliveries/{deliveryId}/retry",
+    "surface": "v2",
+    "security": "apiKey",
+    "idempotency": "required",
+    "body": "none",
+    "query": [],
+    "pagination": null
+  },
+  "listEvents": {
+    "method": "GET",
+    "path": "/api/v2/agent/events",
+    "surface": "v2",
+    "security": "apiKey",
+    "idempotency": "none",
+    "body": "none",
+    "query": [
+      "limit",
+      "startingAfter",
+      "type",
+      "createdAfter",
+      "createdBefore"
+    ],
+    "pagination": {
+      "kind": "cursor",
+      "param": "startingAfter",
+      "items": "data",
+      "nextCursor": "nextCursor",
+      "limitParam": "limit",
+      "hasMore": "hasMore"
+    }
+  },
+  "getEvent": {
+    "method": "GET",
+    "path": "/api/v2/agent/events/{eventId}",
+    "surface": "v2",
+    "security": "apiKey",
+    "idempotency": "none",
+    "body": "none",
+    "query": [],
+    "pagination": null
+  },
   "adminListApiKeys": {
     "method": "GET",
     "path": "/api/admin/keys",

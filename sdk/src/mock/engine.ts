@@ -209,12 +209,13 @@ export class MockEngine {
 
     // Parameters.
     for (const p of op.params) {
+      const repeated = p.in === "query" && p.schema.type === "array" ? url.searchParams.getAll(p.name) : undefined;
       const raw = p.in === "path" ? params[p.name] : (url.searchParams.get(p.name) ?? undefined);
       if (raw === undefined) {
         if (p.required) return fail({ status: 400 }, `${p.in} parameter ${p.name} is required`);
         continue;
       }
-      const value = p.schema.type === "integer" || p.schema.type === "number" ? Number(raw) : raw;
+      const value = repeated ?? (p.schema.type === "integer" || p.schema.type === "number" ? Number(raw) : raw);
       if (!conforms(p.schema as Json, value) || (p.schema.type === "integer" && !Number.isInteger(value))) {
         return fail({ status: 400 }, `${p.in} parameter ${p.name} is invalid`);
       }

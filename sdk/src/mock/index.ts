@@ -5,9 +5,10 @@ import { type HttpHandler, HttpResponse, http } from "msw";
 import { MockEngine, type MockEngineOptions, type MockRequest, type MockResult } from "./engine.ts";
 import { parseRequestBody } from "./request-body.ts";
 
+export { buildMockEvent, type EmitMockEventOptions, type EmitMockEventResult, emitMockEvent, mockEventTypes } from "./emit-event.ts";
 export { MockEngine, type MockEngineOptions, type MockRequest, type MockResult } from "./engine.ts";
 export { type MockServer, type MockServerOptions, startMockServer } from "./server.ts";
-export type { MockData, MockOperationSpec } from "./types.ts";
+export type { MockData, MockOperationSpec, MockWebhookSpec } from "./types.ts";
 
 export const DEFAULT_MOCK_BASE_URL = "http://localhost:8080";
 

@@ -32,6 +32,10 @@ export interface MockParamSpec {
     maximum?: number;
     minLength?: number;
     maxLength?: number;
+    /** An array parameter, sent repeated (`?type=a&type=b`): its count bounds and items' schema. */
+    minItems?: number;
+    maxItems?: number;
+    items?: MockJsonSchema;
     default?: unknown;
   };
   /** For a path parameter: the component schema of the resource it names (e.g. `Card` for `cardId`). */
@@ -71,6 +75,17 @@ export interface MockSchemaSpec {
 export interface MockData {
   operations: MockOperationSpec[];
   schemas: Record<string, MockSchemaSpec>;
+  /** The spec's event types (top-level `webhooks`), each with a plausible `data` for `emitMockEvent`. */
+  webhooks?: MockWebhookSpec[];
   /** Example values, stored once. */
   values: unknown[];
+}
+
+export interface MockWebhookSpec {
+  /** The event type, e.g. `bank_transfer.completed`. */
+  type: string;
+  /** The component schema of the event's `data`, when it names one. */
+  dataSchema?: string;
+  /** Index of a sample `data` in `MockData.values`: the event's example, else an example of the same resource. */
+  data: number;
 }

@@ -2,6 +2,7 @@ import type { AuthContext } from "../../context.ts";
 import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import { newId } from "../../lib/ids.ts";
 import { recordActivity } from "../activity/record-activity.ts";
+import { emitApprovalEvent } from "../events/approval-events.ts";
 import { APPROVAL_KINDS, APPROVAL_TTL_HOURS, type ApprovalDto, type ApprovalKind, toApprovalDto } from "./approval-dto.ts";
 import { canonicalApprovalPayload } from "./approval-payload.ts";
 
@@ -62,5 +63,6 @@ export async function createApprovalRequest(uow: UnitOfWork, options: CreateAppr
     type: "approval.requested",
     resourceId: row.id,
   });
+  emitApprovalEvent(uow, row, "approval_request.created");
   return toApprovalDto(row, now);
 }

@@ -2,6 +2,7 @@ import type { AuthContext } from "../../context.ts";
 import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import { recordActivity } from "../activity/record-activity.ts";
+import { emitApprovalEvent, emitIssuanceEvent, issuanceRequestsOf } from "../events/approval-events.ts";
 import { type ApprovalDto, toApprovalDto } from "./approval-dto.ts";
 import { decisionRefusal } from "./approval-rules.ts";
 import { findApprovalRequest } from "./find-approval-request.ts";
@@ -51,5 +52,10 @@ export async function decideApprovalRequest(uow: UnitOfWork, options: DecideAppr
     type: `approval.${decision}`,
     resourceId: row.id,
   });
+  emitApprovalEvent(uow, updated, decision === "approved" ? "approval_request.approved" : "approval_request.rejected");
+  // An issuance request's status is its approval's decision: it changes with it (one read, of that request only).
+  if (row.kind === "issuance") {
+    for (const issuance of await issuanceRequestsOf(uow.tx, row, [row.id], now)) emitIssuanceEvent(uow, issuance, row);
+  }
   return toApprovalDto(updated, now);
 }

@@ -39,7 +39,7 @@ export async function cancelBankTransfer(options: {
         provider.api.cancel({ config: provider.config, now }, knownTransfer(found)),
       ),
     async onResult(uow2) {
-      const cancel = (row: BankTransferRow) => moveBankTransfer(uow2.tx, row, "cancelled", now);
+      const cancel = (row: BankTransferRow) => moveBankTransfer(uow2, row, "cancelled", now);
       let updated = await cancel(found);
       if (!updated) {
         // A status refresh moved the transfer after the first transaction read it.

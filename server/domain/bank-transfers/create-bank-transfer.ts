@@ -14,6 +14,7 @@ import type { OperationOutcome } from "../../spec/operation-types.ts";
 import { recordActivity } from "../activity/record-activity.ts";
 import { enforceCompliance } from "../compliance/enforce-compliance.ts";
 import { formatUsd36, toUsdMinor36 } from "../compliance/usd-rates.ts";
+import { emitBankTransferEvent } from "../events/bank-transfer-events.ts";
 import { connectProvider, servedBy } from "../providers/connect-provider.ts";
 import { callProvider } from "../providers/provider-call.ts";
 import { validateBankOrder } from "./bank-rails.ts";
@@ -119,7 +120,9 @@ export async function createBankTransfer(
         resourceId: id,
         ...(usd.kind === "ok" ? { amountUsd: formatUsd36(usd.usdMinor) } : {}),
       });
-      return { status: 201, body: toBankTransferDto({ ...row, providerTransferId }) };
+      const created = { ...row, providerTransferId };
+      emitBankTransferEvent(uow2, created);
+      return { status: 201, body: toBankTransferDto(created) };
     },
     // The provider refused or could not be reached: the transfer was never created; nothing stays recorded.
     async onFailure(uow2) {

@@ -65,7 +65,7 @@ export async function getBankTransferStatus(options: {
     async onResult(uow2, state) {
       const current = () => uow2.tx.selectFrom("BankTransfer").selectAll().where("id", "=", row.id).executeTakeFirstOrThrow();
       if (state.status === row.status) return { status: 200, body: toBankTransferDto(await current()) };
-      const updated = await moveBankTransfer(uow2.tx, row, state.status, now, {
+      const updated = await moveBankTransfer(uow2, row, state.status, now, {
         providerReference: state.providerReference ?? row.providerReference,
         ...(state.failureReason ? { failureReason: JSON.stringify(state.failureReason) } : {}),
       });

@@ -1,16 +1,18 @@
-import type { Tx } from "../../db/kysely.ts";
+import type { UnitOfWork } from "../../db/unit-of-work.ts";
+import { emitBankTransferEvent } from "../events/bank-transfer-events.ts";
 import type { BankTransferRow, StatusChange } from "./bank-transfer-dto.ts";
 
 /** A status change of a transfer, appended to its history: compare-and-set on the version read, so it answers undefined
- * when another writer (a cancel, a status refresh) moved the transfer first. `columns` are written with it. */
-export function moveBankTransfer(
-  tx: Tx,
+ * when another writer (a cancel, a status refresh) moved the transfer first. `columns` are written with it. The change's
+ * event is emitted only when this request's compare-and-set won, so concurrent refreshes emit it once. */
+export async function moveBankTransfer(
+  uow: UnitOfWork,
   row: BankTransferRow,
   status: string,
   now: Date,
   columns: { providerReference?: string | null; failureReason?: string } = {},
 ): Promise<BankTransferRow | undefined> {
-  return tx
+  const moved = await uow.tx
     .updateTable("BankTransfer")
     .set({
       status,
@@ -23,4 +25,6 @@ export function moveBankTransfer(
     .where("version", "=", row.version)
     .returningAll()
     .executeTakeFirst();
+  if (moved) emitBankTransferEvent(uow, moved);
+  return moved;
 }

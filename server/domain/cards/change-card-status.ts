@@ -5,6 +5,7 @@ import type { CardIssuerFailure } from "../../providers/capabilities/card-issuin
 import type { OperationOutcome } from "../../spec/operation-types.ts";
 import { recordActivity } from "../activity/record-activity.ts";
 import { enforceCompliance } from "../compliance/enforce-compliance.ts";
+import { emitCardEvent } from "../events/card-events.ts";
 import { connectProvider } from "../providers/connect-provider.ts";
 import { afterCardIssuerCall } from "./after-card-issuer-call.ts";
 import { bumpCardVersion, revertCardUpdate } from "./bump-card-version.ts";
@@ -15,7 +16,11 @@ import { findCard } from "./find-card.ts";
 import { guardCardWrite } from "./guard-card-write.ts";
 import { readCardBalance } from "./read-card-balance.ts";
 
-const ACTIVITY: Record<CardStatusAction, string> = { freeze: "card.frozen", unfreeze: "card.unfrozen", deactivate: "card.deactivated" };
+/** The activity type and the event type of each action (the same names). */
+const ACTIVITY = { freeze: "card.frozen", unfreeze: "card.unfrozen", deactivate: "card.deactivated" } as const satisfies Record<
+  CardStatusAction,
+  string
+>;
 
 /** Freeze, unfreeze or deactivate (see nextCardStatus); anything else → 409 CARD_RECORD_CONFLICT. Unfreezing re-enables
  * spend, so it re-screens the cardholder and the programme's jurisdictions first; freezing and deactivating are
@@ -65,6 +70,7 @@ export async function changeCardStatus(options: {
         type: ACTIVITY[action],
         resourceId: cardId,
       });
+      emitCardEvent(uow2, auth, ACTIVITY[action], cardId, body);
       return { status: 200, body };
     },
     compensate: (uow2) => revertCardUpdate(uow2, card, updated, ["status", "statusReason"]),

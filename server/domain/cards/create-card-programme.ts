@@ -9,6 +9,7 @@ import type { CardIssuerFailure } from "../../providers/capabilities/card-issuin
 import type { OperationOutcome } from "../../spec/operation-types.ts";
 import { recordActivity } from "../activity/record-activity.ts";
 import { enforceCompliance } from "../compliance/enforce-compliance.ts";
+import { emitCardEvent } from "../events/card-events.ts";
 import { ASSET_DECIMALS, type Stablecoin } from "../money/assets.ts";
 import { connectProvider } from "../providers/connect-provider.ts";
 import { afterCardIssuerCall } from "./after-card-issuer-call.ts";
@@ -115,7 +116,9 @@ export async function createCardProgramme(options: {
           .where("status", "=", "pending"),
       );
       recordActivity(uow2, { ...scope, type: "card_programme.created", resourceId: id });
-      return { status: 201, body: toCardProgrammeDto(programme) };
+      const body = toCardProgrammeDto(programme);
+      emitCardEvent(uow2, scope, "card_programme.created", id, body);
+      return { status: 201, body };
     },
     async compensate(uow2) {
       await deleteLedgerJournals(uow2.tx, [id]);

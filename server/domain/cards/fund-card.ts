@@ -7,6 +7,7 @@ import type { CardIssuerFailure } from "../../providers/capabilities/card-issuin
 import type { OperationOutcome } from "../../spec/operation-types.ts";
 import { recordActivity } from "../activity/record-activity.ts";
 import { enforceCompliance } from "../compliance/enforce-compliance.ts";
+import { emitCardEvent } from "../events/card-events.ts";
 import { connectProvider } from "../providers/connect-provider.ts";
 import { afterCardIssuerCall } from "./after-card-issuer-call.ts";
 import { bumpCardVersion, revertCardUpdate } from "./bump-card-version.ts";
@@ -127,6 +128,7 @@ export async function fundCard(options: {
         db.updateTable("CardTransaction").set({ status: "posted" }).where("id", "=", transactionId).where("status", "=", "pending"),
       );
       recordActivity(uow2, { ...scope, type: "card.funded", resourceId: transactionId, amountUsd: request.amount });
+      emitCardEvent(uow2, scope, "card.funded", cardId, result.card);
       return { status: 200, body: result };
     },
     async compensate(uow2) {

@@ -9,6 +9,7 @@ import type { CardIssuerFailure } from "../../providers/capabilities/card-issuin
 import type { OperationOutcome } from "../../spec/operation-types.ts";
 import { recordActivity } from "../activity/record-activity.ts";
 import { enforceCompliance } from "../compliance/enforce-compliance.ts";
+import { emitCardEvent } from "../events/card-events.ts";
 import { connectProvider } from "../providers/connect-provider.ts";
 import { afterCardIssuerCall } from "./after-card-issuer-call.ts";
 import { cardComplianceSubject } from "./card-compliance-subject.ts";
@@ -174,7 +175,9 @@ export async function issueCard(options: {
           .where("status", "=", "pending"),
       );
       recordActivity(uow2, { ...scope, type: "card.issued", resourceId: cardId });
-      return { status: 201, body: toCardDto({ ...card, ...details }, programme.fundingAsset, { availableMinor: 0n, pendingMinor: 0n }) };
+      const body = toCardDto({ ...card, ...details }, programme.fundingAsset, { availableMinor: 0n, pendingMinor: 0n });
+      emitCardEvent(uow2, scope, "card.issued", cardId, body);
+      return { status: 201, body };
     },
     async compensate(uow2) {
       await uow2.tx.deleteFrom("Card").where("id", "=", cardId).execute();

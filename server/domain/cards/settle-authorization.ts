@@ -4,6 +4,7 @@ import { ServiceError } from "../../errors/service-error.ts";
 import type { CardIssuerFailure } from "../../providers/capabilities/card-issuing.ts";
 import type { OperationOutcome } from "../../spec/operation-types.ts";
 import { recordActivity } from "../activity/record-activity.ts";
+import { emitCardEvent } from "../events/card-events.ts";
 import { connectProvider } from "../providers/connect-provider.ts";
 import { afterCardIssuerCall } from "./after-card-issuer-call.ts";
 import { formatCardAmount, parseCardAmount } from "./card-amount.ts";
@@ -98,6 +99,13 @@ export async function settleAuthorization(options: {
         type: action === "capture" ? "card.authorization_captured" : "card.authorization_reversed",
         resourceId: authorizationId,
       });
+      emitCardEvent(
+        uow2,
+        auth,
+        action === "capture" ? "card.authorization.captured" : "card.authorization.reversed",
+        authorizationId,
+        body,
+      );
       return { status: 200, body };
     },
     async compensate(uow2) {

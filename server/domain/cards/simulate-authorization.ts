@@ -5,6 +5,7 @@ import { newId } from "../../lib/ids.ts";
 import type { CardIssuerFailure } from "../../providers/capabilities/card-issuing.ts";
 import type { OperationOutcome } from "../../spec/operation-types.ts";
 import { recordActivity } from "../activity/record-activity.ts";
+import { emitCardEvent } from "../events/card-events.ts";
 import { connectProvider } from "../providers/connect-provider.ts";
 import { afterCardIssuerCall } from "./after-card-issuer-call.ts";
 import { authorizedSince } from "./authorized-since.ts";
@@ -132,6 +133,7 @@ export async function simulateAuthorization(options: {
         type: declineReason ? "card.authorization_declined" : "card.authorized",
         resourceId: authorization.id,
       });
+      emitCardEvent(uow2, scope, declineReason ? "card.authorization.declined" : "card.authorization.approved", authorization.id, body);
       return { status: 201, body };
     },
     async compensate(uow2) {

@@ -5,6 +5,7 @@ import type { CardIssuerFailure } from "../../providers/capabilities/card-issuin
 import type { OperationOutcome } from "../../spec/operation-types.ts";
 import { recordActivity } from "../activity/record-activity.ts";
 import { enforceCompliance } from "../compliance/enforce-compliance.ts";
+import { emitCardEvent } from "../events/card-events.ts";
 import { connectProvider } from "../providers/connect-provider.ts";
 import { afterCardIssuerCall } from "./after-card-issuer-call.ts";
 import { bumpCardVersion, revertCardUpdate } from "./bump-card-version.ts";
@@ -61,6 +62,7 @@ export async function updateCardLimits(options: {
         type: "card.limits_updated",
         resourceId: cardId,
       });
+      emitCardEvent(uow2, auth, "card.limits_updated", cardId, body);
       return { status: 200, body };
     },
     compensate: (uow2) => revertCardUpdate(uow2, card, updated, ["limits"]),

@@ -88,7 +88,7 @@ export async function compileContract(
       return { status: 200, body };
     },
     async onFailure(uow2, error) {
-      if (compilerErrors && error instanceof ServiceError) failStage(uow2, project, "compile", error, { compilerErrors });
+      if (compilerErrors && error instanceof ServiceError) await failStage(uow2, project, "compile", error, { compilerErrors });
     },
   });
 }

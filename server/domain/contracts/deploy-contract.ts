@@ -120,7 +120,7 @@ export async function deployContract(options: DeployContractOptions): Promise<Co
     });
   } catch (error) {
     if (!(error instanceof ChainTxReverted)) throw error;
-    throw failStage(
+    throw await failStage(
       uow,
       project,
       "deploy",

@@ -4,8 +4,9 @@ import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import type { components } from "../../generated/openapi.ts";
 import { newId } from "../../lib/ids.ts";
 import { recordActivity } from "../activity/record-activity.ts";
+import { emitEvent } from "../events/emit-event.ts";
 import { assertDeploymentTarget } from "./deployment-target.ts";
-import { type ContractProject, type ContractProjectDto, toProjectDto } from "./lifecycle.ts";
+import { type ContractProject, type ContractProjectDto, STAGE_EVENT, toProjectDto } from "./lifecycle.ts";
 import { findTemplate } from "./templates.ts";
 
 export interface GenerateContractOptions {
@@ -65,5 +66,14 @@ export async function generateContract({ uow, auth, request }: GenerateContractO
     type: "contract.generated",
     resourceId: project.id,
   });
-  return toProjectDto(project, [{ stage: "generate", status: "completed", output, createdAt: now }], null);
+  const dto = toProjectDto(project, [{ stage: "generate", status: "completed", output, createdAt: now }], null);
+  // Nothing of the project exists before this commit: the event carries the answer itself (no read).
+  emitEvent(uow, {
+    organizationId: auth.organizationId,
+    environment: auth.environment,
+    type: STAGE_EVENT.generate,
+    resourceId: project.id,
+    data: dto,
+  });
+  return dto;
 }

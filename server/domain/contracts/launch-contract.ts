@@ -36,7 +36,7 @@ export async function launchContract(options: OnChainStageOptions): Promise<Comp
     };
   }, uow.tx);
   if (onChain.unauthorised.length > 0) {
-    throw failStage(
+    throw await failStage(
       uow,
       project,
       "launch",
@@ -72,7 +72,7 @@ export async function launchContract(options: OnChainStageOptions): Promise<Comp
     createdAt: issuer.createdAt.toISOString(),
   };
   // The stage's compare-and-set first: of two concurrent launches only one registers an issuer.
-  const result = await completeStage(uow, project, "launch", output);
+  const result = await completeStage(uow, project, "launch", output, { issuerId: issuer.id });
   uow.insertLater("Issuer", issuer);
   recordActivity(uow, {
     organizationId: auth.organizationId,

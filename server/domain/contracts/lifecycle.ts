@@ -8,6 +8,8 @@ import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
 import { newId } from "../../lib/ids.ts";
+import { emitEvent } from "../events/emit-event.ts";
+import type { EventType } from "../events/event-types.ts";
 
 export type StageName = components["schemas"]["LifecycleStageName"];
 export type ProjectStage = components["schemas"]["ProjectStage"];
@@ -86,10 +88,10 @@ export async function completeStage<T>(
   project: ContractProject,
   stage: StageName,
   output: T,
-  data: { source?: string; sourceSha256?: string; artifact?: object; deployment?: object } = {},
+  data: { source?: string; sourceSha256?: string; artifact?: object; deployment?: object; issuerId?: string } = {},
 ): Promise<CompletedStage<T>> {
   const now = uow.now;
-  const { numUpdatedRows } = await uow.tx
+  const updated = await uow.tx
     .updateTable("ContractProject")
     .set({
       ...(data.source !== undefined ? { source: data.source } : {}),
@@ -103,8 +105,9 @@ export async function completeStage<T>(
     .where("id", "=", project.id)
     .where("version", "=", project.version)
     .where("stage", "=", requiredStageFor(stage))
+    .returningAll()
     .executeTakeFirst();
-  if (numUpdatedRows === 0n) {
+  if (!updated) {
     throw new ServiceError("STATE_CONFLICT", `Project ${project.id} changed concurrently (another ${stage} won); read it again`, {
       extensions: { stage },
     });
@@ -119,6 +122,15 @@ export async function completeStage<T>(
     output: JSON.stringify(output),
     createdAt: now,
   });
+  await emitContractEvent(
+    uow,
+    STAGE_EVENT[stage],
+    updated,
+    { stage, status: "completed", output, createdAt: now },
+    {
+      issuerId: data.issuerId,
+    },
+  );
   return {
     projectId: project.id,
     stage,
@@ -130,9 +142,17 @@ export async function completeStage<T>(
   };
 }
 
-/** Records a failed run and returns the error to throw. The row is kept when the unit of work rolls back on that error
- * (stored with the key's answer); the project stays at its stage, and the stage can run again. */
-export function failStage(uow: UnitOfWork, project: ContractProject, stage: StageName, error: ServiceError, details: object): ServiceError {
+/** Records a failed run and returns the error to throw. The row and its contract.stage_failed event are kept when the
+ * unit of work rolls back on that error (stored with the key's answer); the project stays at its stage, and the stage
+ * can run again. */
+export async function failStage(
+  uow: UnitOfWork,
+  project: ContractProject,
+  stage: StageName,
+  error: ServiceError,
+  details: object,
+): Promise<ServiceError> {
+  const output = { failure: { code: error.code, detail: error.message, ...details } };
   uow.insertLater(
     "ContractStageRun",
     {
@@ -142,9 +162,16 @@ export function failStage(uow: UnitOfWork, project: ContractProject, stage: Stag
       environment: project.environment,
       stage,
       status: "failed",
-      output: JSON.stringify({ failure: { code: error.code, detail: error.message, ...details } }),
+      output: JSON.stringify(output),
       createdAt: uow.now,
     },
+    { keepOnError: true },
+  );
+  await emitContractEvent(
+    uow,
+    "contract.stage_failed",
+    project,
+    { stage, status: "failed", output, createdAt: uow.now },
     { keepOnError: true },
   );
   return error;
@@ -191,4 +218,45 @@ export function selectStageRuns(db: Queryable, projectId: string) {
     .where("projectId", "=", projectId)
     .orderBy("createdAt", "asc")
     .orderBy("id", "asc");
+}
+
+/** The event of each completed stage (generate writes its project itself: generate-contract.ts). */
+export const STAGE_EVENT = {
+  generate: "contract.created",
+  compile: "contract.compiled",
+  validate: "contract.validated",
+  simulate: "contract.simulated",
+  deploy: "contract.deployed",
+  verify: "contract.verified",
+  launch: "contract.launched",
+} as const satisfies Record<StageName, EventType>;
+
+/** Stages run on the sandbox chain (a simulator) when the project's network is `sandbox`. */
+const ON_CHAIN: ReadonlySet<StageName> = new Set(["deploy", "verify", "launch"]);
+
+/**
+ * The lifecycle's events (contract.created, contract.<stage past tense>, contract.stage_failed) with the project as
+ * GET contracts/projects/{id} answers it: `project` as stored after this request's change, `run` the run this unit of
+ * work writes at commit (not readable yet), added to the earlier runs read in the transaction (one statement).
+ */
+export async function emitContractEvent(
+  uow: UnitOfWork,
+  type: EventType & `contract.${string}`,
+  project: ContractProject,
+  run: ContractStageRun,
+  options: { issuerId?: string | null; keepOnError?: boolean } = {},
+): Promise<void> {
+  const earlier = await selectStageRuns(uow.tx, project.id).execute();
+  emitEvent(
+    uow,
+    {
+      organizationId: project.organizationId,
+      environment: project.environment,
+      type,
+      resourceId: project.id,
+      data: toProjectDto(project, [...earlier, run], options.issuerId ?? null),
+      ...(ON_CHAIN.has(run.stage as StageName) ? { simulated: project.network === "sandbox" } : {}),
+    },
+    { keepOnError: options.keepOnError },
+  );
 }

@@ -45,7 +45,7 @@ export async function simulateContract(options: {
       return { status: 200, body: await completeStage(uow2, project, "simulate", output) };
     },
     async onFailure(uow2, error) {
-      if (failedOutput && error instanceof ServiceError) failStage(uow2, project, "simulate", error, failedOutput);
+      if (failedOutput && error instanceof ServiceError) await failStage(uow2, project, "simulate", error, failedOutput);
     },
   });
 }

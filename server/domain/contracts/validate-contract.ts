@@ -24,7 +24,7 @@ export async function validateContract(options: {
   const failed = checks.filter((c) => !c.passed);
   const output: ValidateOutput = { passed: failed.length === 0, checks };
   if (failed.length > 0) {
-    throw failStage(
+    throw await failStage(
       uow,
       project,
       "validate",

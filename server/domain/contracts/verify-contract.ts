@@ -30,7 +30,7 @@ export async function verifyContract(options: OnChainStageOptions): Promise<Comp
     runtimeBytecodeSize: (code.length - 2) / 2,
   };
   if (!output.match) {
-    throw failStage(
+    throw await failStage(
       uow,
       project,
       "verify",

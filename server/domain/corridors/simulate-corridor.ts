@@ -16,6 +16,7 @@ import type { OperationOutcome } from "../../spec/operation-types.ts";
 import { recordActivity } from "../activity/record-activity.ts";
 import { deriveRail, validateBankOrder } from "../bank-transfers/bank-rails.ts";
 import { chainCarries, isValidChainAddress } from "../custody/custody-assets.ts";
+import { emitWorkflowRunEvent } from "../events/workflow-run-events.ts";
 import { callProvider } from "../providers/provider-call.ts";
 import { offrampDepositAddress, rampAccount, rampAccountForRail } from "./corridor-accounts.ts";
 import { hasLocalRate } from "./corridor-fx.ts";
@@ -180,6 +181,9 @@ export async function simulateCorridor(options: {
       type: "corridor_run.created",
       resourceId: workflowRunId,
     });
+    emitWorkflowRunEvent(u, "workflow_run.created", run, steps);
+    // plan_only: nothing is queued; the run is created completed.
+    if (planOnly) emitWorkflowRunEvent(u, "workflow_run.completed", run, steps);
     return {
       status: 202,
       body: toWorkflowRunDto(run, steps),

@@ -22,6 +22,7 @@ import { consumeApproval } from "../approvals/consume-approval.ts";
 import { createApprovalRequest } from "../approvals/create-approval-request.ts";
 import { enforceCompliance } from "../compliance/enforce-compliance.ts";
 import { formatUsd36, toUsdMinor36 } from "../compliance/usd-rates.ts";
+import { emitCustodyTransferEvent } from "../events/custody-events.ts";
 import { servedBy } from "../providers/connect-provider.ts";
 import { findCustodyWallet } from "./create-custody-wallet.ts";
 import { approvalFor, TRANSFER_ACTION, transferApprovalPayload } from "./custody-approvals.ts";
@@ -140,6 +141,7 @@ async function requestTransfer(options: TransferOptions, request: RequestShape, 
     resourceId: id,
     ...(usd.kind === "ok" ? { amountUsd: formatUsd36(usd.usdMinor) } : {}),
   });
+  emitCustodyTransferEvent(uow, row);
   return { status: 201, body: toCustodyTransferDto(row) };
 }
 

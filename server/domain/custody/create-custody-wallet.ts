@@ -17,6 +17,7 @@ import { approvalStillPending } from "../approvals/approval-rules.ts";
 import { consumeApproval } from "../approvals/consume-approval.ts";
 import { createApprovalRequest } from "../approvals/create-approval-request.ts";
 import { enforceCompliance } from "../compliance/enforce-compliance.ts";
+import { emitCustodyWalletEvent } from "../events/custody-events.ts";
 import { servedBy } from "../providers/connect-provider.ts";
 import { callProvider } from "../providers/provider-call.ts";
 import { approvalFor, WALLET_ACTION, walletApprovalPayload } from "./custody-approvals.ts";
@@ -105,6 +106,7 @@ async function requestWallet(options: WalletOptions, request: RequestShape, prov
     type: "custody_wallet.requested",
     resourceId: id,
   });
+  emitCustodyWalletEvent(uow, row);
   return { status: 201, body: toCustodyWalletDto(row) };
 }
 
@@ -172,7 +174,8 @@ async function activateWallet(options: WalletOptions, request: ActivateShape, pr
 
 type WalletMove = Partial<Pick<CustodyWalletRow, "status" | "address" | "providerWalletId" | "provider" | "connectionId" | "simulated">>;
 
-/** Compare-and-set on the version read; 409 with the wallet's current status when another writer moved it first. */
+/** Compare-and-set on the version read; 409 with the wallet's current status when another writer moved it first. Emits
+ * the move's event. */
 async function moveWallet(uow: UnitOfWork, wallet: CustodyWalletRow, data: WalletMove): Promise<CustodyWalletRow> {
   const row = await uow.tx
     .updateTable("CustodyWallet")
@@ -181,7 +184,10 @@ async function moveWallet(uow: UnitOfWork, wallet: CustodyWalletRow, data: Walle
     .where("version", "=", wallet.version)
     .returningAll()
     .executeTakeFirst();
-  if (row) return row;
+  if (row) {
+    emitCustodyWalletEvent(uow, row);
+    return row;
+  }
   const current = await uow.tx.selectFrom("CustodyWallet").select("status").where("id", "=", wallet.id).executeTakeFirstOrThrow();
   throw notPending({ ...wallet, status: current.status });
 }

@@ -13,6 +13,7 @@ import { numericToMinor } from "../../lib/money/minor-units.ts";
 import type { ProviderCustodyTransfer } from "../../providers/capabilities/custody.ts";
 import type { OperationOutcome } from "../../spec/operation-types.ts";
 import { approvalStatusOf } from "../approvals/approval-dto.ts";
+import { emitCustodyTransferEvent } from "../events/custody-events.ts";
 import { callProvider } from "../providers/provider-call.ts";
 import { type CustodyTransferRow, toCustodyTransferDto } from "./custody-dto.ts";
 import { type CustodyProvider, conflict, custodyStep } from "./custody-provider.ts";
@@ -28,7 +29,8 @@ const lostByDefault: OnLost = (_current, read) =>
 
 type Move = Partial<Pick<CustodyTransferRow, "status" | "providerTransferId" | "txHash">> & { failureReason?: unknown };
 
-/** One move, compare-and-set on the version read; `onLost` decides the answer when another writer moved it first. */
+/** One move, compare-and-set on the version read; `onLost` decides the answer when another writer moved it first. The
+ * move's event is emitted only when this request's compare-and-set won (a lost move emits nothing). */
 export async function moveTransfer(
   uow: UnitOfWork,
   row: CustodyTransferRow,
@@ -48,7 +50,10 @@ export async function moveTransfer(
     .where("version", "=", row.version)
     .returningAll()
     .executeTakeFirst();
-  if (updated) return updated;
+  if (updated) {
+    emitCustodyTransferEvent(uow, updated);
+    return updated;
+  }
   const current = await uow.tx.selectFrom("CustodyTransfer").selectAll().where("id", "=", row.id).executeTakeFirstOrThrow();
   const answer = onLost(current, row);
   if (answer instanceof Error) throw answer;

@@ -5,6 +5,7 @@ import { newId } from "../../lib/ids.ts";
 import { formatMinor, parseDecimalToMinor } from "../../lib/money/minor-units.ts";
 import { recordActivity } from "../activity/record-activity.ts";
 import { type Chain, isValidAddress, mockTxHash } from "../chains/addresses.ts";
+import { emitEvent } from "../events/emit-event.ts";
 import { ASSET_DECIMALS, type Stablecoin } from "../money/assets.ts";
 import { FEE_DECIMALS, sandboxFeeMicros } from "./fees.ts";
 import { type PaymentDto, toPaymentDto } from "./payment-dto.ts";
@@ -55,5 +56,15 @@ export async function createPayment(options: CreatePaymentOptions): Promise<Paym
     resourceId: id,
     amountUsd: amountText,
   });
-  return toPaymentDto(payment);
+  const dto = toPaymentDto(payment);
+  // A sandbox payment: confirmed at once with a mock txHash.
+  emitEvent(uow, {
+    organizationId: auth.organizationId,
+    environment: auth.environment,
+    type: "payment.created",
+    resourceId: id,
+    data: dto,
+    simulated: true,
+  });
+  return dto;
 }

@@ -1,7 +1,6 @@
 // An issuance request as the API shows it. Its status is derived from its four-eyes approval request (the single
 // source of truth for the decision): pending → pending_approval (or expired past expiresAt), approved, rejected.
 import type { Selectable } from "kysely";
-import type { AuthContext } from "../../context.ts";
 import type { DB, Queryable } from "../../db/kysely.ts";
 import type { components } from "../../generated/openapi.ts";
 import { numericToMinor } from "../../lib/money/minor-units.ts";
@@ -64,7 +63,7 @@ export function toIssuanceRequestDto(
 
 /** The caller's issuance requests joined with their approval requests (the status lives there) and, left-joined, their
  * issuers; one statement. */
-export function selectIssuanceRequests(db: Queryable, auth: AuthContext) {
+export function selectIssuanceRequests(db: Queryable, auth: { organizationId: string; environment: string }) {
   return db
     .selectFrom("IssuanceRequest as ir")
     .innerJoin("ApprovalRequest as ar", "ar.id", "ir.approvalRequestId")

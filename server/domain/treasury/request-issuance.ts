@@ -11,6 +11,7 @@ import { newId } from "../../lib/ids.ts";
 import type { OperationOutcome } from "../../spec/operation-types.ts";
 import { recordActivity } from "../activity/record-activity.ts";
 import { createApprovalRequest } from "../approvals/create-approval-request.ts";
+import { emitIssuanceEvent } from "../events/approval-events.ts";
 import { resolveProvider } from "../providers/resolve-provider.ts";
 import { precheckAddress } from "./addresses.ts";
 import { assertChainCapability } from "./chain-capabilities.ts";
@@ -156,5 +157,7 @@ async function record(uow: UnitOfWork, auth: AuthContext, checked: CheckedIssuan
   });
   // A new approval request is pending and undecided.
   const pending = { status: "pending", decidedByActor: null, decidedByKeyId: null, decidedAt: null, decisionReason: null };
-  return { status: 201, body: toIssuanceRequestDto(row, { ...pending, expiresAt: row.expiresAt }, issuer, uow.now) };
+  const body = toIssuanceRequestDto(row, { ...pending, expiresAt: row.expiresAt }, issuer, uow.now);
+  emitIssuanceEvent(uow, body, auth);
+  return { status: 201, body };
 }

@@ -3,6 +3,7 @@ import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import { newId } from "../../lib/ids.ts";
 import { recordActivity } from "../activity/record-activity.ts";
 import { type Chain, generateAddress } from "../chains/addresses.ts";
+import { emitEvent } from "../events/emit-event.ts";
 import { ASSET_DECIMALS, SANDBOX_TEST_FUNDS_UNITS, STABLECOINS } from "../money/assets.ts";
 import { toWalletDto, type WalletDto } from "./wallet-dto.ts";
 
@@ -35,5 +36,15 @@ export async function createWallet({ uow, auth, chain, label }: CreateWalletOpti
   }));
   uow.insertLater("WalletAsset", assets);
   recordActivity(uow, { organizationId: auth.organizationId, environment: auth.environment, type: "wallet.created", resourceId: id });
-  return toWalletDto({ ...wallet, assets });
+  const dto = toWalletDto({ ...wallet, assets });
+  // A sandbox wallet: generated address, simulated test funds.
+  emitEvent(uow, {
+    organizationId: auth.organizationId,
+    environment: auth.environment,
+    type: "wallet.created",
+    resourceId: id,
+    data: dto,
+    simulated: true,
+  });
+  return dto;
 }

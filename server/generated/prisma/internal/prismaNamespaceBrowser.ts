@@ -627,7 +627,8 @@ export const ApprovalRequestScalarFieldEnum = {
   resourceId: 'resourceId',
   version: 'version',
   createdAt: 'createdAt',
-  updatedAt: 'updatedAt'
+  updatedAt: 'updatedAt',
+  expirySweptAt: 'expirySweptAt'
 } as const
 
 export type ApprovalRequestScalarFieldEnum = (typeof ApprovalRequestScalarFieldEnum)[keyof typeof ApprovalRequestScalarFieldEnum]

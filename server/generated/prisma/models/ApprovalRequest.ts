@@ -55,6 +55,7 @@ export type ApprovalRequestMinAggregateOutputType = {
   version: number | null
   createdAt: Date | null
   updatedAt: Date | null
+  expirySweptAt: Date | null
 }
 
 export type ApprovalRequestMaxAggregateOutputType = {
@@ -78,6 +79,7 @@ export type ApprovalRequestMaxAggregateOutputType = {
   version: number | null
   createdAt: Date | null
   updatedAt: Date | null
+  expirySweptAt: Date | null
 }
 
 export type ApprovalRequestCountAggregateOutputType = {
@@ -102,6 +104,7 @@ export type ApprovalRequestCountAggregateOutputType = {
   version: number
   createdAt: number
   updatedAt: number
+  expirySweptAt: number
   _all: number
 }
 
@@ -135,6 +138,7 @@ export type ApprovalRequestMinAggregateInputType = {
   version?: true
   createdAt?: true
   updatedAt?: true
+  expirySweptAt?: true
 }
 
 export type ApprovalRequestMaxAggregateInputType = {
@@ -158,6 +162,7 @@ export type ApprovalRequestMaxAggregateInputType = {
   version?: true
   createdAt?: true
   updatedAt?: true
+  expirySweptAt?: true
 }
 
 export type ApprovalRequestCountAggregateInputType = {
@@ -182,6 +187,7 @@ export type ApprovalRequestCountAggregateInputType = {
   version?: true
   createdAt?: true
   updatedAt?: true
+  expirySweptAt?: true
   _all?: true
 }
 
@@ -293,6 +299,7 @@ export type ApprovalRequestGroupByOutputType = {
   version: number
   createdAt: Date
   updatedAt: Date
+  expirySweptAt: Date | null
   _count: ApprovalRequestCountAggregateOutputType | null
   _avg: ApprovalRequestAvgAggregateOutputType | null
   _sum: ApprovalRequestSumAggregateOutputType | null
@@ -340,6 +347,7 @@ export type ApprovalRequestWhereInput = {
   version?: Prisma.IntFilter<"ApprovalRequest"> | number
   createdAt?: Prisma.DateTimeFilter<"ApprovalRequest"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"ApprovalRequest"> | Date | string
+  expirySweptAt?: Prisma.DateTimeNullableFilter<"ApprovalRequest"> | Date | string | null
 }
 
 export type ApprovalRequestOrderByWithRelationInput = {
@@ -364,6 +372,7 @@ export type ApprovalRequestOrderByWithRelationInput = {
   version?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
+  expirySweptAt?: Prisma.SortOrderInput | Prisma.SortOrder
 }
 
 export type ApprovalRequestWhereUniqueInput = Prisma.AtLeast<{
@@ -391,6 +400,7 @@ export type ApprovalRequestWhereUniqueInput = Prisma.AtLeast<{
   version?: Prisma.IntFilter<"ApprovalRequest"> | number
   createdAt?: Prisma.DateTimeFilter<"ApprovalRequest"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"ApprovalRequest"> | Date | string
+  expirySweptAt?: Prisma.DateTimeNullableFilter<"ApprovalRequest"> | Date | string | null
 }, "id">
 
 export type ApprovalRequestOrderByWithAggregationInput = {
@@ -415,6 +425,7 @@ export type ApprovalRequestOrderByWithAggregationInput = {
   version?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
+  expirySweptAt?: Prisma.SortOrderInput | Prisma.SortOrder
   _count?: Prisma.ApprovalRequestCountOrderByAggregateInput
   _avg?: Prisma.ApprovalRequestAvgOrderByAggregateInput
   _max?: Prisma.ApprovalRequestMaxOrderByAggregateInput
@@ -447,6 +458,7 @@ export type ApprovalRequestScalarWhereWithAggregatesInput = {
   version?: Prisma.IntWithAggregatesFilter<"ApprovalRequest"> | number
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"ApprovalRequest"> | Date | string
   updatedAt?: Prisma.DateTimeWithAggregatesFilter<"ApprovalRequest"> | Date | string
+  expirySweptAt?: Prisma.DateTimeNullableWithAggregatesFilter<"ApprovalRequest"> | Date | string | null
 }
 
 export type ApprovalRequestCreateInput = {
@@ -471,6 +483,7 @@ export type ApprovalRequestCreateInput = {
   version?: number
   createdAt?: Date | string
   updatedAt?: Date | string
+  expirySweptAt?: Date | string | null
 }
 
 export type ApprovalRequestUncheckedCreateInput = {
@@ -495,6 +508,7 @@ export type ApprovalRequestUncheckedCreateInput = {
   version?: number
   createdAt?: Date | string
   updatedAt?: Date | string
+  expirySweptAt?: Date | string | null
 }
 
 export type ApprovalRequestUpdateInput = {
@@ -519,6 +533,7 @@ export type ApprovalRequestUpdateInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  expirySweptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
 
 export type ApprovalRequestUncheckedUpdateInput = {
@@ -543,6 +558,7 @@ export type ApprovalRequestUncheckedUpdateInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  expirySweptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
 
 export type ApprovalRequestCreateManyInput = {
@@ -567,6 +583,7 @@ export type ApprovalRequestCreateManyInput = {
   version?: number
   createdAt?: Date | string
   updatedAt?: Date | string
+  expirySweptAt?: Date | string | null
 }
 
 export type ApprovalRequestUpdateManyMutationInput = {
@@ -591,6 +608,7 @@ export type ApprovalRequestUpdateManyMutationInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  expirySweptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
 
 export type ApprovalRequestUncheckedUpdateManyInput = {
@@ -615,6 +633,7 @@ export type ApprovalRequestUncheckedUpdateManyInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  expirySweptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
 
 export type ApprovalRequestCountOrderByAggregateInput = {
@@ -639,6 +658,7 @@ export type ApprovalRequestCountOrderByAggregateInput = {
   version?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
+  expirySweptAt?: Prisma.SortOrder
 }
 
 export type ApprovalRequestAvgOrderByAggregateInput = {
@@ -666,6 +686,7 @@ export type ApprovalRequestMaxOrderByAggregateInput = {
   version?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
+  expirySweptAt?: Prisma.SortOrder
 }
 
 export type ApprovalRequestMinOrderByAggregateInput = {
@@ -689,6 +710,7 @@ export type ApprovalRequestMinOrderByAggregateInput = {
   version?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
+  expirySweptAt?: Prisma.SortOrder
 }
 
 export type ApprovalRequestSumOrderByAggregateInput = {
@@ -719,6 +741,7 @@ export type ApprovalRequestSelect<ExtArgs extends runtime.Types.Extensions.Inter
   version?: boolean
   createdAt?: boolean
   updatedAt?: boolean
+  expirySweptAt?: boolean
 }, ExtArgs["result"]["approvalRequest"]>
 
 export type ApprovalRequestSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -743,6 +766,7 @@ export type ApprovalRequestSelectCreateManyAndReturn<ExtArgs extends runtime.Typ
   version?: boolean
   createdAt?: boolean
   updatedAt?: boolean
+  expirySweptAt?: boolean
 }, ExtArgs["result"]["approvalRequest"]>
 
 export type ApprovalRequestSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -767,6 +791,7 @@ export type ApprovalRequestSelectUpdateManyAndReturn<ExtArgs extends runtime.Typ
   version?: boolean
   createdAt?: boolean
   updatedAt?: boolean
+  expirySweptAt?: boolean
 }, ExtArgs["result"]["approvalRequest"]>
 
 export type ApprovalRequestSelectScalar = {
@@ -791,9 +816,10 @@ export type ApprovalRequestSelectScalar = {
   version?: boolean
   createdAt?: boolean
   updatedAt?: boolean
+  expirySweptAt?: boolean
 }
 
-export type ApprovalRequestOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "organizationId" | "environment" | "kind" | "action" | "scope" | "payload" | "payloadHash" | "status" | "requestedByActor" | "requestedByKeyId" | "decidedByActor" | "decidedByKeyId" | "decisionReason" | "decidedAt" | "expiresAt" | "consumedAt" | "resourceId" | "version" | "createdAt" | "updatedAt", ExtArgs["result"]["approvalRequest"]>
+export type ApprovalRequestOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "organizationId" | "environment" | "kind" | "action" | "scope" | "payload" | "payloadHash" | "status" | "requestedByActor" | "requestedByKeyId" | "decidedByActor" | "decidedByKeyId" | "decisionReason" | "decidedAt" | "expiresAt" | "consumedAt" | "resourceId" | "version" | "createdAt" | "updatedAt" | "expirySweptAt", ExtArgs["result"]["approvalRequest"]>
 
 export type $ApprovalRequestPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "ApprovalRequest"
@@ -835,6 +861,12 @@ export type $ApprovalRequestPayload<ExtArgs extends runtime.Types.Extensions.Int
     version: number
     createdAt: Date
     updatedAt: Date
+    /**
+     * When the expiry sweeper (server/domain/events/sweep-expired-approvals.ts) handled the request after expiresAt:
+     * it emits approval_request.expired (and issuance_request.expired) once, for a request that expired unused.
+     * Null until then; not part of the API (version and updatedAt do not move).
+     */
+    expirySweptAt: Date | null
   }, ExtArgs["result"]["approvalRequest"]>
   composites: {}
 }
@@ -1279,6 +1311,7 @@ export interface ApprovalRequestFieldRefs {
   readonly version: Prisma.FieldRef<"ApprovalRequest", 'Int'>
   readonly createdAt: Prisma.FieldRef<"ApprovalRequest", 'DateTime'>
   readonly updatedAt: Prisma.FieldRef<"ApprovalRequest", 'DateTime'>
+  readonly expirySweptAt: Prisma.FieldRef<"ApprovalRequest", 'DateTime'>
 }
     
 

@@ -1,0 +1,20 @@
+// The event envelope as listed, fetched and POSTed: {id, type, createdAt, organizationId, environment, simulated?, data}.
+// The delivery worker builds the same shape from the same row (server/webhooks/event-envelope.ts).
+import type { Selectable } from "kysely";
+import type { DB } from "../../db/kysely.ts";
+import type { components } from "../../generated/openapi.ts";
+
+export type EventRow = Selectable<DB["Event"]>;
+export type EventDto = components["schemas"]["Event"];
+
+export function toEventDto(row: EventRow): EventDto {
+  return {
+    id: row.id,
+    type: row.type as EventDto["type"],
+    createdAt: new Date(row.createdAt).toISOString(),
+    organizationId: row.organizationId,
+    environment: row.environment as EventDto["environment"],
+    ...(row.simulated === null ? {} : { simulated: row.simulated }),
+    data: (typeof row.data === "string" ? JSON.parse(row.data) : row.data) as EventDto["data"],
+  };
+}

@@ -1,0 +1,25 @@
+import type { AuthContext } from "../../context.ts";
+import type { UnitOfWork } from "../../db/unit-of-work.ts";
+import { ServiceError } from "../../errors/service-error.ts";
+import { emitEvent } from "../events/emit-event.ts";
+import type { EventDto } from "./event-dto.ts";
+import { findWebhookEndpoint } from "./find-webhook-endpoint.ts";
+import { toWebhookEndpointDto } from "./webhook-endpoint-dto.ts";
+
+/** Records a `webhook_endpoint.tested` event delivered to this endpoint only (whatever its enabledEvents) and answers
+ * it; the worker sends it like any other. A disabled endpoint receives nothing, so the test is refused rather than
+ * queued for nobody. */
+export async function sendTestEvent(uow: UnitOfWork, options: { auth: AuthContext; endpointId: string }): Promise<EventDto> {
+  const endpoint = await findWebhookEndpoint(uow.tx, options.auth, options.endpointId);
+  if (endpoint.status !== "enabled") {
+    throw new ServiceError(
+      "STATE_CONFLICT",
+      "The webhook endpoint is disabled; enable it (PATCH enabled: true) before sending a test event",
+    );
+  }
+  const data = toWebhookEndpointDto(endpoint, uow.now);
+  const type = "webhook_endpoint.tested";
+  const scope = { organizationId: endpoint.organizationId, environment: endpoint.environment };
+  const id = emitEvent(uow, { ...scope, type, resourceId: endpoint.id, data, onlyEndpointId: endpoint.id });
+  return { id, type, createdAt: uow.now.toISOString(), ...scope, environment: data.environment, data };
+}

@@ -1,0 +1,92 @@
+// Events and webhook endpoints (v2). Thin: shape the request, call one domain function, answer. A URL is checked
+// (DNS included, in production) before the unit of work opens its transaction: no transaction waits on DNS.
+
+import { checkWebhookUrl } from "../domain/webhooks/check-webhook-url.ts";
+import { createWebhookEndpoint } from "../domain/webhooks/create-webhook-endpoint.ts";
+import { deleteWebhookEndpoint } from "../domain/webhooks/delete-webhook-endpoint.ts";
+import { getEvent } from "../domain/webhooks/get-event.ts";
+import { getWebhookEndpoint } from "../domain/webhooks/get-webhook-endpoint.ts";
+import { listEvents } from "../domain/webhooks/list-events.ts";
+import { listWebhookDeliveries } from "../domain/webhooks/list-webhook-deliveries.ts";
+import { listWebhookEndpoints } from "../domain/webhooks/list-webhook-endpoints.ts";
+import { retryWebhookDelivery } from "../domain/webhooks/retry-webhook-delivery.ts";
+import { rotateWebhookSecret } from "../domain/webhooks/rotate-webhook-secret.ts";
+import { webhookSecretsKey } from "../domain/webhooks/secrets-key.ts";
+import { sendTestEvent } from "../domain/webhooks/send-test-event.ts";
+import { updateWebhookEndpoint } from "../domain/webhooks/update-webhook-endpoint.ts";
+import { type Routes, route } from "./route.ts";
+
+const DEFAULT_PAGE_SIZE = 10;
+
+export const webhookRoutes: Routes = [
+  route("createWebhookEndpoint", async ({ body, auth, deps, respond }) => {
+    await checkWebhookUrl(auth, body.url);
+    const secretsKey = webhookSecretsKey(deps.config.webhooks);
+    return respond(async (uow) => ({ status: 201, body: await createWebhookEndpoint(uow, { auth, request: body, secretsKey }) }));
+  }),
+  route("listWebhookEndpoints", async ({ query, auth, deps }) => ({
+    status: 200,
+    body: await listWebhookEndpoints(deps.db.kysely, { auth, limit: query.limit ?? DEFAULT_PAGE_SIZE, startingAfter: query.startingAfter }),
+  })),
+  route("getWebhookEndpoint", async ({ path, auth, deps }) => ({
+    status: 200,
+    body: await getWebhookEndpoint(deps.db.kysely, { auth, endpointId: path.endpointId }),
+  })),
+  route("updateWebhookEndpoint", async ({ path, body, auth, respond }) => {
+    await checkWebhookUrl(auth, body.url);
+    return respond(async (uow) => ({
+      status: 200,
+      body: await updateWebhookEndpoint(uow, { auth, endpointId: path.endpointId, request: body }),
+    }));
+  }),
+  route("deleteWebhookEndpoint", ({ path, auth, respond }) =>
+    respond(async (uow) => {
+      await deleteWebhookEndpoint(uow, { auth, endpointId: path.endpointId });
+      return { status: 204 };
+    }),
+  ),
+  route("rotateWebhookEndpointSecret", ({ path, body, auth, deps, respond }) => {
+    const secretsKey = webhookSecretsKey(deps.config.webhooks);
+    return respond(async (uow) => ({
+      status: 200,
+      body: await rotateWebhookSecret(uow, { auth, endpointId: path.endpointId, overlapSeconds: body?.overlapSeconds, secretsKey }),
+    }));
+  }),
+  route("sendTestWebhookEvent", ({ path, auth, respond }) =>
+    respond(async (uow) => ({ status: 202, body: await sendTestEvent(uow, { auth, endpointId: path.endpointId }) })),
+  ),
+  route("listWebhookDeliveries", async ({ path, query, auth, deps }) => ({
+    status: 200,
+    body: await listWebhookDeliveries(deps.db.kysely, {
+      auth,
+      endpointId: path.endpointId,
+      limit: query.limit ?? DEFAULT_PAGE_SIZE,
+      startingAfter: query.startingAfter,
+      status: query.status,
+    }),
+  })),
+  route("retryWebhookDelivery", ({ path, auth, respond }) =>
+    respond(async (uow) => ({
+      status: 202,
+      body: await retryWebhookDelivery(uow, { auth, endpointId: path.endpointId, deliveryId: path.deliveryId }),
+    })),
+  ),
+  route("listEvents", async ({ query, auth, deps }) => ({
+    status: 200,
+    body: await listEvents(deps.db.kysely, {
+      auth,
+      limit: query.limit ?? DEFAULT_PAGE_SIZE,
+      startingAfter: query.startingAfter,
+      filter: {
+        // One `type=` arrives as a string, several as an array (the parameter is repeatable).
+        types: query.type === undefined ? undefined : [query.type].flat(),
+        createdAfter: query.createdAfter,
+        createdBefore: query.createdBefore,
+      },
+    }),
+  })),
+  route("getEvent", async ({ path, auth, deps }) => ({
+    status: 200,
+    body: await getEvent(deps.db.kysely, { auth, eventId: path.eventId }),
+  })),
+];

@@ -1,0 +1,131 @@
+// Records one attempt of a claimed delivery: the attempt row and the delivery's new state (succeeded, pending with its
+// next retry, or failed at the end of the schedule), both only while this worker still holds the lease — a worker whose
+// lease ran out (it was too slow, another worker took the delivery over) records nothing. The usual case is one
+// statement (data-modifying CTE). A final failure runs as a unit of work: if the endpoint had no successful delivery
+// since this delivery was created it has failed for the whole schedule, so it is disabled (reason failing) and
+// `webhook_endpoint.disabled` is emitted, in the transaction that records the failure.
+import type { Queryable, Tx } from "../db/kysely.ts";
+import { flushDeferred, UnitOfWork } from "../db/unit-of-work.ts";
+import { emitEvent } from "../domain/events/emit-event.ts";
+import { toWebhookEndpointDto } from "../domain/webhooks/webhook-endpoint-dto.ts";
+import { newId } from "../lib/ids.ts";
+import type { ClaimedDelivery } from "./claim-deliveries.ts";
+import { maxAttempts, nextAttemptAt } from "./retry-schedule.ts";
+import type { AttemptResult } from "./send-webhook.ts";
+
+export type RecordedOutcome = "succeeded" | "retrying" | "failed" | "lease_lost";
+
+export interface Recorded {
+  outcome: RecordedOutcome;
+  /** The endpoint was disabled by this failure (and webhook_endpoint.disabled emitted). */
+  endpointDisabled: boolean;
+}
+
+export async function recordAttempt(
+  db: Queryable,
+  delivery: ClaimedDelivery,
+  result: AttemptResult,
+  options: { attemptedAt: Date; retryScheduleSeconds: readonly number[]; now?: Date },
+): Promise<Recorded> {
+  const now = options.now ?? new Date();
+  const attemptNumber = delivery.attemptCount + 1;
+  const succeeded = result.error === null;
+  const next = succeeded ? null : nextAttemptAt(attemptNumber, now, options.retryScheduleSeconds);
+  const status = succeeded ? "succeeded" : next ? "pending" : "failed";
+  const write = (q: Queryable | Tx) =>
+    q
+      .with("updated", (qc) =>
+        qc
+          .updateTable("WebhookDelivery")
+          .set({
+            status,
+            attemptCount: attemptNumber,
+            nextAttemptAt: next,
+            leaseUntil: null,
+            leaseToken: null,
+            lastAttemptAt: options.attemptedAt,
+            lastHttpStatus: result.httpStatus,
+          })
+          .where("id", "=", delivery.id)
+          .where("leaseToken", "=", delivery.leaseToken)
+          .returning("id"),
+      )
+      .insertInto("WebhookDeliveryAttempt")
+      .columns(["id", "deliveryId", "attemptNumber", "attemptedAt", "durationMs", "httpStatus", "error"])
+      .expression((eb) =>
+        eb
+          .selectFrom("updated")
+          .select((s) => [
+            s.val(newId("wda")).as("id"),
+            "updated.id as deliveryId",
+            s.val(attemptNumber).as("attemptNumber"),
+            s.val(options.attemptedAt).as("attemptedAt"),
+            s.val(result.durationMs).as("durationMs"),
+            s.val(result.httpStatus).as("httpStatus"),
+            s.val(result.error).as("error"),
+          ]),
+      )
+      .returning("id")
+      .execute();
+
+  if (status !== "failed") {
+    const rows = await write(db);
+    return { outcome: rows.length === 0 ? "lease_lost" : succeeded ? "succeeded" : "retrying", endpointDisabled: false };
+  }
+  return db.transaction().execute(async (tx) => {
+    const rows = await write(tx);
+    if (rows.length === 0) return { outcome: "lease_lost", endpointDisabled: false } satisfies Recorded;
+    const uow = new UnitOfWork(tx, now);
+    // Only the schedule's own last attempt judges the endpoint. A manual retry of a delivery that already ran its
+    // schedule (POST …/deliveries/{id}/retry) gets one attempt, and its failure fails that delivery alone.
+    const endOfSchedule = attemptNumber === maxAttempts(options.retryScheduleSeconds);
+    const endpointDisabled = endOfSchedule && (await disableIfFailingThroughout(uow, delivery));
+    await flushDeferred(uow);
+    return { outcome: "failed", endpointDisabled } satisfies Recorded;
+  });
+}
+
+/** No success to the endpoint since this delivery was created → disable it and say so with an event. */
+async function disableIfFailingThroughout(uow: UnitOfWork, delivery: ClaimedDelivery): Promise<boolean> {
+  const success = await uow.tx
+    .selectFrom("WebhookDelivery")
+    .select("id")
+    .where("endpointId", "=", delivery.endpointId)
+    .where("status", "=", "succeeded")
+    .where("lastAttemptAt", ">=", delivery.createdAt)
+    .limit(1)
+    .executeTakeFirst();
+  if (success) return false;
+  const endpoint = await uow.tx
+    .updateTable("WebhookEndpoint")
+    .set({ status: "disabled", disabledReason: "failing", updatedAt: uow.now })
+    .where("id", "=", delivery.endpointId)
+    .where("status", "=", "enabled")
+    .returningAll()
+    .executeTakeFirst();
+  // Already disabled (by its owner, or by another delivery's final failure): nothing more to say.
+  if (!endpoint) return false;
+  emitEvent(uow, {
+    organizationId: endpoint.organizationId,
+    environment: endpoint.environment,
+    type: "webhook_endpoint.disabled",
+    resourceId: endpoint.id,
+    data: toWebhookEndpointDto(endpoint, uow.now),
+  });
+  return true;
+}
+
+/**
+ * A claimed delivery whose endpoint is no longer enabled (disabled by its owner or for failing) is not sent: it is
+ * marked failed with no attempt, so it leaves the due queue. It can be sent again with the retry operation.
+ */
+export async function recordNotSent(db: Queryable, delivery: ClaimedDelivery): Promise<boolean> {
+  const rows = await db
+    .updateTable("WebhookDelivery")
+    .set({ status: "failed", nextAttemptAt: null, leaseUntil: null, leaseToken: null })
+    .where("id", "=", delivery.id)
+    .where("leaseToken", "=", delivery.leaseToken)
+    .returning("id")
+    .execute();
+  return rows.length > 0;
+}

@@ -1,0 +1,122 @@
+// Events of approval requests and issuance requests (issue 16): created, approved, rejected once each with the resource
+// as its GET answers it; expired once, by the expiry sweeper (sweepExpiredApprovals, which the delivery worker runs on
+// its tick), however often and however concurrently it runs.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sweepExpiredApprovals } from "../../server/domain/events/sweep-expired-approvals.ts";
+import { HOLDER, type LaunchedToken, launchToken, SIGNER } from "../helpers/contracts.ts";
+import { eventsOf, eventTypesOf, expectOneEvent } from "../helpers/events.ts";
+import { api, startTestServer, type TestServer } from "../helpers/test-server.ts";
+import { connect, idem } from "../helpers/v2.ts";
+
+const ORG = "org_evt_apr";
+const T = "/api/v2/agent/treasury";
+const APPROVALS = "/api/v2/agent/approvals";
+
+type Call = ReturnType<typeof api>;
+let server: TestServer;
+let alice: Call;
+let bob: Call;
+let token: LaunchedToken;
+
+const ok = async (res: Promise<{ status: number; json: unknown; text: string }>, status = 200) => {
+  const answer = await res;
+  expect(answer.status, answer.text).toBe(status);
+  return answer.json as Record<string, string> & { approvalRequestId: string; issuanceRequestId: string; custodyWalletId: string };
+};
+const mint = (amountMinor: string) =>
+  ok(alice("POST", `${T}/mint`, { issuerId: token.issuerId, amountMinor, signerAddress: SIGNER, to: HOLDER }, idem()), 201);
+const getApproval = (id: string) => ok(alice("GET", `${APPROVALS}/${id}`));
+const getIssuance = (id: string) => ok(alice("GET", `${T}/issuance-requests/${id}`));
+const expire = (approvalRequestId: string) =>
+  server.db.kysely
+    .updateTable("ApprovalRequest")
+    .set({ expiresAt: new Date(Date.now() - 1000) })
+    .where("id", "=", approvalRequestId)
+    .execute();
+
+beforeAll(async () => {
+  server = await startTestServer();
+  alice = api(
+    server.url,
+    (await server.createKey({ organizationId: ORG, scopes: ["wallets:write", "projects:write"], actor: "alice" })).key,
+  );
+  bob = api(server.url, (await server.createKey({ organizationId: ORG, scopes: ["wallets:write"], actor: "bob" })).key);
+  await connect(server, { organizationId: ORG, category: "custody" });
+  token = await launchToken(alice);
+}, 120_000);
+afterAll(() => server?.close());
+
+describe("approval and issuance request events", () => {
+  it("created: issuance_request.created and approval_request.created, each = its GET", async () => {
+    const minted = await mint("1000");
+    await expectOneEvent(server, "issuance_request.created", minted.issuanceRequestId, await getIssuance(minted.issuanceRequestId), {
+      simulated: true,
+    });
+    await expectOneEvent(server, "approval_request.created", minted.approvalRequestId, await getApproval(minted.approvalRequestId));
+  });
+
+  it("approved by a second actor: approval_request.approved and issuance_request.approved; a refused decision emits nothing", async () => {
+    const minted = await mint("2000");
+    expect((await alice("POST", `${APPROVALS}/${minted.approvalRequestId}/approve`, {})).status).toBe(403); // four eyes
+    const approved = await ok(bob("POST", `${APPROVALS}/${minted.approvalRequestId}/approve`, {}));
+    expect(approved.status).toBe("approved");
+    expect(await getApproval(minted.approvalRequestId)).toEqual(approved);
+    await expectOneEvent(server, "approval_request.approved", minted.approvalRequestId, approved);
+    await expectOneEvent(server, "issuance_request.approved", minted.issuanceRequestId, await getIssuance(minted.issuanceRequestId));
+    expect((await bob("POST", `${APPROVALS}/${minted.approvalRequestId}/reject`, {})).status).toBe(409);
+    expect(await eventTypesOf(server, minted.approvalRequestId)).toEqual(["approval_request.created", "approval_request.approved"]);
+  });
+
+  it("rejected: approval_request.rejected and issuance_request.rejected", async () => {
+    const minted = await mint("3000");
+    const rejected = await ok(bob("POST", `${APPROVALS}/${minted.approvalRequestId}/reject`, { reason: "not needed" }));
+    await expectOneEvent(server, "approval_request.rejected", minted.approvalRequestId, rejected);
+    await expectOneEvent(server, "issuance_request.rejected", minted.issuanceRequestId, await getIssuance(minted.issuanceRequestId));
+    expect(await eventTypesOf(server, minted.issuanceRequestId)).toEqual(["issuance_request.created", "issuance_request.rejected"]);
+  });
+
+  it("expired undecided: the sweeper emits approval_request.expired and issuance_request.expired once, even when run concurrently", async () => {
+    const minted = await mint("4000");
+    await expire(minted.approvalRequestId);
+    await Promise.all(Array.from({ length: 5 }, () => sweepExpiredApprovals(server.db.kysely, new Date())));
+    await sweepExpiredApprovals(server.db.kysely, new Date());
+    const approval = await getApproval(minted.approvalRequestId);
+    expect(approval.status).toBe("expired");
+    await expectOneEvent(server, "approval_request.expired", minted.approvalRequestId, approval);
+    const issuance = await getIssuance(minted.issuanceRequestId);
+    expect(issuance.status).toBe("expired");
+    await expectOneEvent(server, "issuance_request.expired", minted.issuanceRequestId, issuance);
+  });
+
+  it("approved but unused past expiresAt: the approval reads expired (event), the issuance request stays approved (no event)", async () => {
+    const minted = await mint("5000");
+    await ok(bob("POST", `${APPROVALS}/${minted.approvalRequestId}/approve`, {}));
+    await expire(minted.approvalRequestId);
+    await sweepExpiredApprovals(server.db.kysely, new Date());
+    await expectOneEvent(server, "approval_request.expired", minted.approvalRequestId, await getApproval(minted.approvalRequestId));
+    expect((await getIssuance(minted.issuanceRequestId)).status).toBe("approved");
+    expect(await eventsOf(server, minted.issuanceRequestId, "issuance_request.expired")).toEqual([]);
+  });
+
+  it("a used (consumed) or rejected approval past expiresAt emits nothing; nothing due costs no transaction", async () => {
+    const wallet = await ok(alice("POST", "/api/v2/agent/custody/wallets", { label: "Ops", chain: "base", type: "mpc" }, idem()), 201);
+    await ok(bob("POST", `${APPROVALS}/${wallet.approvalRequestId}/approve`, {}));
+    await ok(
+      alice(
+        "POST",
+        "/api/v2/agent/custody/wallets",
+        { custodyWalletId: wallet.custodyWalletId, approvalRequestId: wallet.approvalRequestId },
+        idem(),
+      ),
+    );
+    await expire(wallet.approvalRequestId);
+    expect((await getApproval(wallet.approvalRequestId)).status).toBe("approved");
+    const swept = await sweepExpiredApprovals(server.db.kysely, new Date());
+    expect(swept).toEqual({ swept: 1, expired: 0 });
+    expect(await eventsOf(server, wallet.approvalRequestId, "approval_request.expired")).toEqual([]);
+    const before = server.db.statements.snapshot();
+    expect(await sweepExpiredApprovals(server.db.kysely, new Date())).toEqual({ swept: 0, expired: 0 });
+    const after = server.db.statements.snapshot();
+    expect(after.transactions - before.transactions).toBe(0);
+  });
+});
