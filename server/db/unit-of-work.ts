@@ -118,9 +118,20 @@ export class UnitOfWork {
   }
 }
 
+/** How a key's answer rests in its record: as sent, or sealed where the answer carries a secret (a webhook signing
+ * secret): the replay opens it, so a retry gets the same answer while no plaintext secret is stored. */
+export interface StoredBodyCodec {
+  seal(body: string): string;
+  open(stored: string): string;
+}
+
+const AS_SENT: StoredBodyCodec = { seal: (body) => body, open: (stored) => stored };
+
 export interface UnitOfWorkOptions {
   db: Kysely<DB>;
   claim?: IdempotencyClaim;
+  /** Default: stored as sent. */
+  storedBody?: StoredBodyCodec;
   ttlHours: number;
   lockSeconds: number;
   renderError: ErrorRenderer;
@@ -195,7 +206,7 @@ async function lockAndRead(tx: Tx, claim: IdempotencyClaim): Promise<ExistingRec
 }
 
 /** Decides from the key's record: replay, 409, 422, or run the work (after clearing an expired or abandoned record). */
-async function decide(tx: Tx, claim: IdempotencyClaim, now: Date): Promise<Decided> {
+async function decide(tx: Tx, claim: IdempotencyClaim, now: Date, codec: StoredBodyCodec): Promise<Decided> {
   const record = await lockAndRead(tx, claim);
   const inProgress = () =>
     new ServiceError("IDEMPOTENCY_IN_PROGRESS", "A request with this Idempotency-Key is still being processed; retry later", {
@@ -214,7 +225,7 @@ async function decide(tx: Tx, claim: IdempotencyClaim, now: Date): Promise<Decid
       response: {
         status: record.responseStatus,
         contentType: headers.contentType ?? JSON_TYPE,
-        body: record.responseBody,
+        body: codec.open(record.responseBody),
         headers: headers.extra ?? {},
         replayed: true,
       },
@@ -265,13 +276,13 @@ function recordValues(claim: IdempotencyClaim, now: Date, ttlHours: number) {
   };
 }
 
-function responseColumns(response: SentResponse) {
+function responseColumns(response: SentResponse, codec: StoredBodyCodec) {
   const extra = Object.keys(response.headers).length > 0 ? { extra: response.headers } : {};
   return {
     state: "completed",
     responseStatus: response.status,
     responseHeaders: JSON.stringify({ contentType: response.contentType, ...extra }),
-    responseBody: response.body,
+    responseBody: codec.seal(response.body),
   };
 }
 
@@ -286,7 +297,7 @@ async function commitFinal(uow: UnitOfWork, options: UnitOfWorkOptions, response
   const inserted = await flush(uow.tx, writes, (db) =>
     db
       .insertInto("IdempotencyRecord")
-      .values({ ...recordValues(claim, uow.now, options.ttlHours), ...responseColumns(response), lockToken: "", lockedUntil: uow.now })
+      .values({ ...recordValues(claim, uow.now, options.ttlHours), ...responseColumns(response, options.storedBody ?? AS_SENT), lockToken: "", lockedUntil: uow.now })
       .onConflict((oc) => oc.columns(["organizationId", "apiKeyId", "key"]).doNothing())
       .returning("id"),
   );
@@ -352,7 +363,7 @@ async function runFirst(
     first = await db.transaction().execute(async (tx) => {
       const uow = new UnitOfWork(tx, now);
       if (claim) {
-        const decided = await decide(tx, claim, now).catch((error) => {
+        const decided = await decide(tx, claim, now, options.storedBody ?? AS_SENT).catch((error) => {
           if (error instanceof ServiceError) throw error;
           throw new ServiceError("IDEMPOTENCY_UNAVAILABLE", "The idempotency store is unavailable; the request was not executed", {
             retryAfterSeconds: 5,
@@ -422,10 +433,10 @@ interface Claim {
   lockToken: string;
 }
 
-function completeClaim(db: Kysely<DB>, claim: Claim, response: SentResponse) {
+function completeClaim(db: Kysely<DB>, claim: Claim, response: SentResponse, codec: StoredBodyCodec) {
   return db
     .updateTable("IdempotencyRecord")
-    .set(responseColumns(response))
+    .set(responseColumns(response, codec))
     .where("id", "=", claim.recordId)
     .where("state", "=", "in_progress")
     .where("lockToken", "=", claim.lockToken)
@@ -451,6 +462,7 @@ async function finishAfterProvider(
   lockToken: string,
   now: Date,
 ): Promise<SentResponse> {
+  const codec = options.storedBody ?? AS_SENT;
   let result: { ok: true; value: unknown } | { ok: false; error: unknown };
   try {
     result = { ok: true, value: await step.call() };
@@ -464,7 +476,7 @@ async function finishAfterProvider(
       const uow = new UnitOfWork(tx, now);
       if (result.ok) {
         const response = serialise(await step.onResult(uow, result.value));
-        const done = await flush(tx, uow.takeDeferred(), claim ? (q) => completeClaim(q, claim, response) : undefined);
+        const done = await flush(tx, uow.takeDeferred(), claim ? (q) => completeClaim(q, claim, response, codec) : undefined);
         if (claim && done.length === 0) throw lostLease();
         return { response };
       }
@@ -472,7 +484,7 @@ async function finishAfterProvider(
       const { error } = toServiceError(result.error);
       // A transient failure is not an answer: the claim goes, so a retry executes.
       const last = claim
-        ? (q: Kysely<DB>) => (isTransient(error) ? releaseClaim(q, claim) : completeClaim(q, claim, errorResponse(options, error)))
+        ? (q: Kysely<DB>) => (isTransient(error) ? releaseClaim(q, claim) : completeClaim(q, claim, errorResponse(options, error), codec))
         : undefined;
       await flush(tx, uow.takeDeferred(), last);
       return { rethrow: result.error };
@@ -484,7 +496,7 @@ async function finishAfterProvider(
       const { error: serviceError } = toServiceError(error);
       const settle = isTransient(serviceError)
         ? releaseClaim(options.db, claim)
-        : completeClaim(options.db, claim, errorResponse(options, serviceError));
+        : completeClaim(options.db, claim, errorResponse(options, serviceError), codec);
       await settle.execute().catch(() => {});
     }
     throw error;

@@ -3,13 +3,21 @@
 import type { Request, Response } from "express";
 import type { Config } from "../config.ts";
 import type { Database } from "../db/open-database.ts";
-import { type Outcome, type PendingProviderStep, runUnitOfWork, type UnitOfWork } from "../db/unit-of-work.ts";
+import { type Outcome, type PendingProviderStep, runUnitOfWork, type StoredBodyCodec, type UnitOfWork } from "../db/unit-of-work.ts";
+import { webhookSecretsKey } from "../domain/webhooks/secrets-key.ts";
+import { openSecret, sealSecret } from "../lib/webhooks/secret-box.ts";
 import { renderError } from "../middleware/error-handler.ts";
 import { crashAfterCommitIfInjected } from "./fault-injection.ts";
 
 export interface UnitOfWorkDeps {
   db: Database;
-  config: Pick<Config, "idempotencyTtlHours" | "idempotencyLockSeconds" | "faultInjection">;
+  config: Pick<Config, "idempotencyTtlHours" | "idempotencyLockSeconds" | "faultInjection" | "webhooks">;
+}
+
+/** An answer that carries a secret (`x-seal-stored-answer` in the spec) rests sealed in the Idempotency-Key's record. */
+function sealedAtRest(config: UnitOfWorkDeps["config"]): StoredBodyCodec {
+  const key = webhookSecretsKey(config.webhooks);
+  return { seal: (body) => sealSecret(body, key), open: (stored) => openSecret(stored, key) };
 }
 
 export async function respondWithUnitOfWork(
@@ -22,6 +30,7 @@ export async function respondWithUnitOfWork(
     {
       db: deps.db.kysely,
       claim: req.ctx.idempotency,
+      storedBody: req.ctx.operation?.sealStoredAnswer ? sealedAtRest(deps.config) : undefined,
       ttlHours: deps.config.idempotencyTtlHours,
       lockSeconds: deps.config.idempotencyLockSeconds,
       renderError: (error) => renderError(req, error),

@@ -21,6 +21,8 @@ export interface Operation {
   unavailableCodes: string[];
   /** Query parameters of type integer: they arrive as text and reach the handler as numbers. */
   integerQuery: string[];
+  /** `x-seal-stored-answer`: the answer carries a secret, so the Idempotency-Key's stored copy is sealed at rest. */
+  sealStoredAnswer: boolean;
 }
 
 export type OperationMatch =
@@ -120,6 +122,7 @@ export class OperationIndex {
           sandboxOnly: surface === "v1",
           unavailableCodes: unavailableCodesOf(op, doc),
           integerQuery: integerQueryOf(item as Record<string, unknown>, op, doc),
+          sealStoredAnswer: op["x-seal-stored-answer"] === true,
         };
         operations.set(operation.method, operation);
         this.all.push(operation);

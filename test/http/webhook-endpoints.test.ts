@@ -95,6 +95,30 @@ describe("create and read", () => {
     expect(second.json).toEqual(first.json);
     const rows = await server.db.kysely.selectFrom("WebhookEndpoint").select("id").where("url", "=", body.url).execute();
     expect(rows).toHaveLength(1);
+    // The key's stored answer holds the secret sealed, never in plaintext (x-seal-stored-answer).
+    const stored = await server.db.kysely
+      .selectFrom("IdempotencyRecord")
+      .select("responseBody")
+      .where("key", "=", headers["idempotency-key"])
+      .executeTakeFirstOrThrow();
+    expect(stored.responseBody).not.toContain(first.json.secret);
+    expect(stored.responseBody).not.toContain("whsec_");
+    expect(openSecret(stored.responseBody as string, parseSecretsKey(server.config.webhooks.secretsKey as string))).toBe(first.text);
+  });
+
+  it("rotation's stored answer is sealed too, and its replay gives the same new secret", async () => {
+    const endpoint = await createOk(sandbox);
+    const headers = idem();
+    const first = await sandbox("POST", `${BASE}/${endpoint.id}/rotate-secret`, { overlapSeconds: 60 }, headers);
+    const replay = await sandbox("POST", `${BASE}/${endpoint.id}/rotate-secret`, { overlapSeconds: 60 }, headers);
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    expect(replay.text).toBe(first.text);
+    const stored = await server.db.kysely
+      .selectFrom("IdempotencyRecord")
+      .select("responseBody")
+      .where("key", "=", headers["idempotency-key"])
+      .executeTakeFirstOrThrow();
+    expect(stored.responseBody).not.toContain("whsec_");
   });
 
   it("requires the Idempotency-Key on create", async () => {

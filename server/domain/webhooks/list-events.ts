@@ -1,5 +1,6 @@
 import type { AuthContext } from "../../context.ts";
 import type { Queryable } from "../../db/kysely.ts";
+import { newestFirstPage } from "../../db/newest-first-page.ts";
 import { validationError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
 import { toEventDto } from "./event-dto.ts";
@@ -31,25 +32,20 @@ export async function listEvents(
   const { auth, limit, startingAfter, filter } = options;
   const createdAfter = instant(filter.createdAfter, "createdAfter");
   const createdBefore = instant(filter.createdBefore, "createdBefore");
-  let query = db
+  const scoped = db
     .selectFrom("Event")
     .selectAll()
     .where("organizationId", "=", auth.organizationId)
     .where("environment", "=", auth.environment);
-  if (startingAfter !== undefined) {
-    const cursor = await query.clearSelect().select(["createdAt", "id"]).where("id", "=", startingAfter).executeTakeFirst();
-    if (!cursor) throw validationError("/query/startingAfter", "is not an event of this organization and environment");
-    query = query.where((eb) => eb(eb.refTuple("createdAt", "id"), "<", eb.tuple(cursor.createdAt, cursor.id)));
-  }
-  if (filter.types && filter.types.length > 0) query = query.where("type", "in", filter.types);
-  if (createdAfter) query = query.where("createdAt", ">", createdAfter);
-  if (createdBefore) query = query.where("createdAt", "<", createdBefore);
-  const rows = await query
-    .orderBy("createdAt", "desc")
-    .orderBy("id", "desc")
-    .limit(limit + 1)
-    .execute();
-  const page = rows.slice(0, limit);
-  const hasMore = rows.length > limit;
-  return { data: page.map(toEventDto), hasMore, nextCursor: hasMore ? (page.at(-1)?.id ?? null) : null };
+  const page = await newestFirstPage(scoped, {
+    limit,
+    startingAfter,
+    unknownCursor: () => validationError("/query/startingAfter", "is not an event of this organization and environment"),
+    filter: (query) =>
+      query
+        .$if(filter.types !== undefined && filter.types.length > 0, (q) => q.where("type", "in", filter.types as EventType[]))
+        .$if(createdAfter !== undefined, (q) => q.where("createdAt", ">", createdAfter as Date))
+        .$if(createdBefore !== undefined, (q) => q.where("createdAt", "<", createdBefore as Date)),
+  });
+  return { data: page.rows.map(toEventDto), hasMore: page.hasMore, nextCursor: page.nextCursor };
 }

@@ -1,5 +1,6 @@
 import type { AuthContext } from "../../context.ts";
 import type { Queryable } from "../../db/kysely.ts";
+import { newestFirstPage } from "../../db/newest-first-page.ts";
 import { validationError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
 import { toWebhookEndpointDto } from "./webhook-endpoint-dto.ts";
@@ -13,23 +14,16 @@ export async function listWebhookEndpoints(
   options: { auth: AuthContext; limit: number; startingAfter?: string },
 ): Promise<Page> {
   const { auth, limit, startingAfter } = options;
-  let query = db
+  const scoped = db
     .selectFrom("WebhookEndpoint")
     .selectAll()
     .where("organizationId", "=", auth.organizationId)
     .where("environment", "=", auth.environment);
-  if (startingAfter !== undefined) {
-    const cursor = await query.clearSelect().select(["createdAt", "id"]).where("id", "=", startingAfter).executeTakeFirst();
-    if (!cursor) throw validationError("/query/startingAfter", "is not an endpoint of this organization and environment");
-    query = query.where((eb) => eb(eb.refTuple("createdAt", "id"), "<", eb.tuple(cursor.createdAt, cursor.id)));
-  }
-  const rows = await query
-    .orderBy("createdAt", "desc")
-    .orderBy("id", "desc")
-    .limit(limit + 1)
-    .execute();
+  const page = await newestFirstPage(scoped, {
+    limit,
+    startingAfter,
+    unknownCursor: () => validationError("/query/startingAfter", "is not an endpoint of this organization and environment"),
+  });
   const now = new Date();
-  const page = rows.slice(0, limit);
-  const hasMore = rows.length > limit;
-  return { data: page.map((row) => toWebhookEndpointDto(row, now)), hasMore, nextCursor: hasMore ? (page.at(-1)?.id ?? null) : null };
+  return { data: page.rows.map((row) => toWebhookEndpointDto(row, now)), hasMore: page.hasMore, nextCursor: page.nextCursor };
 }
