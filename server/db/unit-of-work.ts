@@ -297,7 +297,12 @@ async function commitFinal(uow: UnitOfWork, options: UnitOfWorkOptions, response
   const inserted = await flush(uow.tx, writes, (db) =>
     db
       .insertInto("IdempotencyRecord")
-      .values({ ...recordValues(claim, uow.now, options.ttlHours), ...responseColumns(response, options.storedBody ?? AS_SENT), lockToken: "", lockedUntil: uow.now })
+      .values({
+        ...recordValues(claim, uow.now, options.ttlHours),
+        ...responseColumns(response, options.storedBody ?? AS_SENT),
+        lockToken: "",
+        lockedUntil: uow.now,
+      })
       .onConflict((oc) => oc.columns(["organizationId", "apiKeyId", "key"]).doNothing())
       .returning("id"),
   );
