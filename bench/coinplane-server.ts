@@ -33,6 +33,8 @@ export function startCoinplane(databaseUrl: string, port: number): Promise<Start
       ADMIN_TOKEN,
       // Required in production (it seals webhook signing secrets); a fixed bench-only value.
       WEBHOOK_SECRETS_KEY: Buffer.alloc(32, 7).toString("base64"),
+      // The delivery-lag scenario's receiver listens on 127.0.0.1 (a sandbox endpoint on the bench machine).
+      WEBHOOK_SANDBOX_PRIVATE_TARGETS: "true",
       SCHEDULER_INTERVAL_MS: "0",
       // The benchmark measures the server, not the rate limiter's verdict: budgets far above what a run can spend.
       RATE_LIMIT_PER_KEY: "1000000000",

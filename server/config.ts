@@ -74,6 +74,9 @@ export interface WebhookConfig {
   batchSize: number;
   /** How long a claimed delivery stays with its worker; a worker that died loses it after this. */
   leaseSeconds: number;
+  /** WEBHOOK_SANDBOX_PRIVATE_TARGETS: sandbox endpoints may target loopback and private addresses (local development).
+   * Default: true, except when NODE_ENV=production (a hosted deployment's sandbox must not reach its own network). */
+  sandboxPrivateTargets: boolean;
 }
 
 /** After the first attempt: 5 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h, 24 h → 10 attempts over ≈68.6 h, ≈2.9 days (±20% jitter). */
@@ -113,6 +116,14 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): n
   const value = Number(raw);
   if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer ≥ ${min}, got "${raw}"`);
   return value;
+}
+
+function bool(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  if (raw === "true") return true;
+  if (raw === "false") return false;
+  throw new Error(`${name} must be true or false, got "${raw}"`);
 }
 
 /** TRUST_PROXY in Express's terms: `false`/unset, `true` (any hop — only behind a proxy that strips the header), a hop
@@ -170,6 +181,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryScheduleSeconds: secondsList(env, "WEBHOOK_RETRY_SCHEDULE_SECONDS", DEFAULT_WEBHOOK_RETRY_SCHEDULE_SECONDS),
       batchSize: int(env, "WEBHOOK_BATCH_SIZE", 20, 1),
       leaseSeconds: int(env, "WEBHOOK_LEASE_SECONDS", 30, 1),
+      sandboxPrivateTargets: bool(env, "WEBHOOK_SANDBOX_PRIVATE_TARGETS", env.NODE_ENV !== "production"),
     },
   };
 }

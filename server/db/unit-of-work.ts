@@ -517,12 +517,12 @@ async function storeError(options: UnitOfWorkOptions, uow: UnitOfWork, error: Se
     await options.db.transaction().execute(async (tx) => {
       const again = new UnitOfWork(tx, uow.now);
       if (keepRows) for (const write of uow.takeDeferred(true)) again.deferLater(write);
-      await commitFinal(again, options, response).catch((e) => {
-        // Someone else answered the key in the meantime: theirs stands.
-        if (!(e instanceof LostKeyRace)) throw e;
-      });
+      // A LostKeyRace (someone else answered the key in the meantime) rolls this transaction back: theirs stands, and
+      // the rows kept on error (decisions, a failure's event) go with it — the key's work happened once, as theirs.
+      await commitFinal(again, options, response);
     });
   } catch {
-    // The store is unreachable: the error is answered but not stored, so a retry executes (nothing was written).
+    // The key was answered by another request, or the store is unreachable: the error is answered but not stored (a
+    // retry then replays theirs, or executes); nothing of this attempt was written.
   }
 }

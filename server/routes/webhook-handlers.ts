@@ -20,7 +20,7 @@ const DEFAULT_PAGE_SIZE = 10;
 
 export const webhookRoutes: Routes = [
   route("createWebhookEndpoint", async ({ body, auth, deps, respond }) => {
-    await checkWebhookUrl(auth, body.url);
+    await checkWebhookUrl(auth, body.url, deps.config.webhooks);
     const secretsKey = webhookSecretsKey(deps.config.webhooks);
     return respond(async (uow) => ({ status: 201, body: await createWebhookEndpoint(uow, { auth, request: body, secretsKey }) }));
   }),
@@ -32,8 +32,8 @@ export const webhookRoutes: Routes = [
     status: 200,
     body: await getWebhookEndpoint(deps.db.kysely, { auth, endpointId: path.endpointId }),
   })),
-  route("updateWebhookEndpoint", async ({ path, body, auth, respond }) => {
-    await checkWebhookUrl(auth, body.url);
+  route("updateWebhookEndpoint", async ({ path, body, auth, deps, respond }) => {
+    await checkWebhookUrl(auth, body.url, deps.config.webhooks);
     return respond(async (uow) => ({
       status: 200,
       body: await updateWebhookEndpoint(uow, { auth, endpointId: path.endpointId, request: body }),

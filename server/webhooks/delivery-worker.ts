@@ -99,6 +99,15 @@ export function startWebhookDelivery(options: {
     }
   };
 
+  /** The endpoint's secret, and during a rotation's overlap the old one too: receivers still holding it keep verifying. */
+  const signingSecrets = (delivery: ClaimedDelivery, at: Date): string[] => {
+    const secrets = [openSecret(delivery.endpoint.secretSealed, secretsKey)];
+    const { previousSecretSealed, previousSecretExpiresAt } = delivery.endpoint;
+    if (previousSecretSealed && previousSecretExpiresAt && previousSecretExpiresAt > at)
+      secrets.push(openSecret(previousSecretSealed, secretsKey));
+    return secrets;
+  };
+
   const deliver = async (delivery: ClaimedDelivery): Promise<void> => {
     if (delivery.endpoint.status !== "enabled") {
       await recordNotSent(db, delivery);
@@ -106,11 +115,24 @@ export function startWebhookDelivery(options: {
       return;
     }
     const attemptedAt = now();
-    const secrets = [openSecret(delivery.endpoint.secretSealed, secretsKey)];
-    const { previousSecretSealed, previousSecretExpiresAt } = delivery.endpoint;
-    // During a rotation's overlap the old secret signs too: receivers still holding it keep verifying.
-    if (previousSecretSealed && previousSecretExpiresAt && previousSecretExpiresAt > attemptedAt) {
-      secrets.push(openSecret(previousSecretSealed, secretsKey));
+    let secrets: string[];
+    try {
+      secrets = signingSecrets(delivery, attemptedAt);
+    } catch (err) {
+      // The sealed secret does not open under this key (WEBHOOK_SECRETS_KEY changed): a failed attempt like any other,
+      // so the delivery follows its schedule and ends, instead of being reclaimed at the head of the queue forever.
+      logger?.error({ err, deliveryId: delivery.id, endpointId: delivery.endpointId }, "webhook signing secret could not be opened");
+      await recordAttempt(
+        db,
+        delivery,
+        { httpStatus: null, error: "signing_failed", durationMs: 0 },
+        {
+          attemptedAt,
+          retryScheduleSeconds: config.retryScheduleSeconds,
+          now: now(),
+        },
+      );
+      return;
     }
     const body = eventEnvelopeJson(delivery.event);
     const headers = webhookHeaders({ id: delivery.event.id, timestamp: Math.floor(attemptedAt.getTime() / 1000), body, secrets });
@@ -120,6 +142,7 @@ export function startWebhookDelivery(options: {
       body,
       headers,
       timeoutMs: config.attemptTimeoutMs,
+      sandboxPrivateTargets: config.sandboxPrivateTargets,
     });
     const recorded = await recordAttempt(db, delivery, result, {
       attemptedAt,

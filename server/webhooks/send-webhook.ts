@@ -5,14 +5,14 @@
 // checked (pinnedLookup), so a name re-resolved to a private address after the endpoint was created is refused.
 import http from "node:http";
 import https from "node:https";
-import { checkDeliveryUrl, type EndpointEnvironment, pinnedLookup } from "../lib/webhooks/address-policy.ts";
+import { checkDeliveryUrl, type EndpointEnvironment, pinnedLookup, publicOnly } from "../lib/webhooks/address-policy.ts";
 
 export const USER_AGENT = "Coinplane-Webhooks/1";
 /** What is read of a receiver's answer before it is dropped. */
 export const RESPONSE_BODY_CAP_BYTES = 16 * 1024;
 
-/** null | timeout | connection_failed | redirect | blocked_address | http_error (WebhookDeliveryAttempt.error). */
-export type AttemptError = "timeout" | "connection_failed" | "redirect" | "blocked_address" | "http_error";
+/** null | timeout | connection_failed | redirect | blocked_address | http_error | signing_failed (WebhookDeliveryAttempt.error). */
+export type AttemptError = "timeout" | "connection_failed" | "redirect" | "blocked_address" | "http_error" | "signing_failed";
 
 export interface AttemptResult {
   httpStatus: number | null;
@@ -27,13 +27,15 @@ export interface WebhookRequest {
   /** webhook-id, webhook-timestamp, webhook-signature. */
   headers: Record<string, string>;
   timeoutMs: number;
+  /** Sandbox endpoints may reach private and loopback addresses (config.webhooks.sandboxPrivateTargets). */
+  sandboxPrivateTargets: boolean;
 }
 
-// Keep-alive sockets per environment: a production request must never reuse a socket a sandbox request opened to the
-// same host without the address check.
+// Keep-alive sockets per address rule: a request held to public addresses must never reuse a socket a request allowed
+// to reach private ones opened to the same host without the address check.
 const agents = {
-  sandbox: { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) },
-  production: {
+  any: { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) },
+  publicOnly: {
     http: new http.Agent({ keepAlive: true, lookup: pinnedLookup("production") }),
     https: new https.Agent({ keepAlive: true, lookup: pinnedLookup("production") }),
   },
@@ -45,11 +47,13 @@ export async function sendWebhook(request: WebhookRequest): Promise<AttemptResul
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   // Address literals never reach a lookup function; sandbox URLs pass unless malformed.
-  const allowed = checkDeliveryUrl(request.url, request.environment);
+  const options = { sandboxPrivateTargets: request.sandboxPrivateTargets };
+  const allowed = checkDeliveryUrl(request.url, request.environment, options);
   if (!allowed.ok) return { httpStatus: null, error: "blocked_address", durationMs: elapsed() };
+  const checked = publicOnly(request.environment, options);
   const url = new URL(request.url);
   const transport = url.protocol === "https:" ? https : http;
-  const agent = agents[request.environment][url.protocol === "https:" ? "https" : "http"];
+  const agent = agents[checked ? "publicOnly" : "any"][url.protocol === "https:" ? "https" : "http"];
   const body = Buffer.from(request.body);
 
   return new Promise<AttemptResult>((resolve) => {
@@ -63,7 +67,7 @@ export async function sendWebhook(request: WebhookRequest): Promise<AttemptResul
     const req = transport.request(url, {
       method: "POST",
       agent,
-      ...(request.environment === "production" ? { lookup: pinnedLookup("production") } : {}),
+      ...(checked ? { lookup: pinnedLookup("production") } : {}),
       headers: {
         ...request.headers,
         "content-type": "application/json",

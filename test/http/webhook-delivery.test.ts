@@ -402,6 +402,26 @@ describe("webhook delivery", () => {
     expect(row).toMatchObject({ status: "enabled", disabledReason: null });
   });
 
+  it("a secret that no longer opens (WEBHOOK_SECRETS_KEY changed) is a failed attempt on the schedule, never sent", async () => {
+    const org = await organization();
+    const endpoint = await createEndpoint(org, "/resealed");
+    const otherKey = parseSecretsKey(Buffer.alloc(32, 9).toString("base64"));
+    await server.db.kysely
+      .updateTable("WebhookEndpoint")
+      .set({ secretSealed: sealSecret(endpoint.secret, otherKey) })
+      .where("id", "=", endpoint.id)
+      .execute();
+    await org.call("POST", "/api/v1/wallets", { chain: "base", label: "resealed" });
+    const delivery = await until(
+      () => deliveryOf(endpoint.id),
+      (d) => d.status === "failed",
+    );
+    const attempts = await attemptsOf(delivery.id);
+    expect(attempts).toHaveLength(SCHEDULE.length + 1);
+    expect(attempts.every((a) => a.error === "signing_failed" && a.httpStatus === null)).toBe(true);
+    expect(receiver.at("/resealed")).toHaveLength(0);
+  });
+
   it("does not send a delivery whose endpoint was disabled: it is marked failed with no attempt", async () => {
     const org = await organization();
     const { organizationId } = org;

@@ -6648,12 +6648,14 @@ export interface components {
             durationMs: number;
             /**
              * @description Why the attempt failed; `null` on success. `timeout` (no answer within 10 s), `connection_failed`, `redirect` (a
-             *     3xx: redirects are not followed), `blocked_address` (a production URL resolved to a non-public address),
-             *     `http_error` (any other non-2xx status).
+             *     3xx: redirects are not followed), `blocked_address` (the URL resolved to an address its environment may not
+             *     reach), `http_error` (any other non-2xx status), `signing_failed` (the server could not open the endpoint's
+             *     signing secret — an operator changed `WEBHOOK_SECRETS_KEY`; nothing was sent, and the delivery is retried on the
+             *     schedule like any failure).
              * @example null
              * @enum {string|null}
              */
-            error: "timeout" | "connection_failed" | "redirect" | "blocked_address" | "http_error" | null;
+            error: "timeout" | "connection_failed" | "redirect" | "blocked_address" | "http_error" | "signing_failed" | null;
         };
         /** @description One event sent to one endpoint, with every attempt so far. */
         WebhookDelivery: {

@@ -6,8 +6,12 @@ import type { AuthContext } from "../../context.ts";
 import { validationError } from "../../errors/service-error.ts";
 import { checkEndpointUrl, type Resolve } from "../../lib/webhooks/address-policy.ts";
 
-export async function checkWebhookUrl(auth: AuthContext, url: string | undefined, resolve?: Resolve): Promise<void> {
+export async function checkWebhookUrl(
+  auth: AuthContext,
+  url: string | undefined,
+  options: { sandboxPrivateTargets: boolean; resolve?: Resolve },
+): Promise<void> {
   if (url === undefined) return;
-  const check = await checkEndpointUrl(url, auth.environment, resolve);
+  const check = await checkEndpointUrl(url, auth.environment, options.resolve, { sandboxPrivateTargets: options.sandboxPrivateTargets });
   if (!check.ok) throw validationError("/body/url", check.reason);
 }

@@ -621,7 +621,7 @@ export type WebhookDeliveryAttempt = {
      */
     httpStatus: number | null;
     /**
-     * null | timeout | connection_failed | redirect | blocked_address | http_error
+     * null | timeout | connection_failed | redirect | blocked_address | http_error | signing_failed
      */
     error: string | null;
 };

@@ -15,6 +15,18 @@ export type UrlCheck = { ok: true } | { ok: false; reason: string };
 /** Every address `hostname` resolves to (A and AAAA). */
 export type Resolve = (hostname: string) => Promise<string[]>;
 
+/** Sandbox endpoints may reach loopback and private addresses (local development) unless the deployment says no:
+ * `WEBHOOK_SANDBOX_PRIVATE_TARGETS`, off by default when NODE_ENV=production, so a sandbox key on a hosted deployment
+ * cannot make the server call its own network. Production endpoints never may. */
+export interface AddressOptions {
+  sandboxPrivateTargets?: boolean;
+}
+
+/** Whether the addresses of a URL in `environment` must all be public. */
+export function publicOnly(environment: EndpointEnvironment, options: AddressOptions = {}): boolean {
+  return environment === "production" || options.sandboxPrivateTargets === false;
+}
+
 export const RESOLVE_TIMEOUT_MS = 5_000;
 
 interface Range {
@@ -79,9 +91,14 @@ export function classifyAddress(ip: string): AddressClass {
  * Whether `url` may be a webhook endpoint in `environment`: production needs https and a host whose every address is
  * public (resolved now); sandbox takes any http or https URL. `reason` is a sentence fragment for a 400 problem detail.
  */
-export async function checkEndpointUrl(url: string, environment: EndpointEnvironment, resolve: Resolve = resolveAll): Promise<UrlCheck> {
-  const syntax = checkDeliveryUrl(url, environment);
-  if (!syntax.ok || environment === "sandbox") return syntax;
+export async function checkEndpointUrl(
+  url: string,
+  environment: EndpointEnvironment,
+  resolve: Resolve = resolveAll,
+  options: AddressOptions = {},
+): Promise<UrlCheck> {
+  const syntax = checkDeliveryUrl(url, environment, options);
+  if (!syntax.ok || !publicOnly(environment, options)) return syntax;
   const host = hostOf(new URL(url));
   if (net.isIP(host)) return syntax; // literal addresses were judged by checkDeliveryUrl
   let addresses: string[];
@@ -102,7 +119,7 @@ export async function checkEndpointUrl(url: string, environment: EndpointEnviron
  * The checks that need no DNS: a parseable http(s) URL without credentials; in production https and, when the host is an
  * address literal (which node connects to without a lookup, so pinnedLookup never sees it), a public address.
  */
-export function checkDeliveryUrl(url: string, environment: EndpointEnvironment): UrlCheck {
+export function checkDeliveryUrl(url: string, environment: EndpointEnvironment, options: AddressOptions = {}): UrlCheck {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -112,8 +129,8 @@ export function checkDeliveryUrl(url: string, environment: EndpointEnvironment):
   if (parsed.protocol !== "https:" && parsed.protocol !== "http:") return { ok: false, reason: "must be an http or https URL" };
   // Credentials in the URL would be stored and shown in plain text with the endpoint; the signature authenticates us.
   if (parsed.username || parsed.password) return { ok: false, reason: "must not contain a user name or password" };
-  if (environment === "sandbox") return { ok: true };
-  if (parsed.protocol !== "https:") return { ok: false, reason: "must use https in production" };
+  if (environment === "production" && parsed.protocol !== "https:") return { ok: false, reason: "must use https in production" };
+  if (!publicOnly(environment, options)) return { ok: true };
   const host = hostOf(parsed);
   if (net.isIP(host)) {
     const kind = classifyAddress(host);
@@ -130,12 +147,13 @@ export type PinnedLookup = (hostname: string, options: LookupOneOptions | Lookup
  * are public, then hands node only those checked addresses. Node connects to what lookup returned, without resolving
  * again. (Address literals skip lookup: check them with checkDeliveryUrl first.)
  */
-export function pinnedLookup(environment: EndpointEnvironment): PinnedLookup {
+export function pinnedLookup(environment: EndpointEnvironment, options: AddressOptions = {}): PinnedLookup {
+  const checked = publicOnly(environment, options);
   return (hostname, options, callback) => {
     dns.lookup(hostname, { all: true, verbatim: true, family: options.family ?? 0 }, (error, addresses) => {
       if (error) return callback(error, "");
       if (addresses.length === 0) return callback(lookupError(hostname, "ENOTFOUND", `${hostname} has no address`), "");
-      if (environment === "production") {
+      if (checked) {
         const bad = addresses.map((a) => ({ a, kind: classifyAddress(a.address) })).find((x) => x.kind !== "public");
         if (bad) return callback(lookupError(hostname, "EADDRNOTPUBLIC", notPublic(hostname, bad.a.address, bad.kind)), "");
       }

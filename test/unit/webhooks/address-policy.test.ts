@@ -2,12 +2,14 @@
 // that keeps a production delivery off private addresses even when DNS changes its answer.
 import type { LookupAddress } from "node:dns";
 import { describe, expect, it } from "vitest";
+import { loadConfig } from "../../../server/config.ts";
 import {
   type AddressClass,
   checkDeliveryUrl,
   checkEndpointUrl,
   classifyAddress,
   pinnedLookup,
+  publicOnly,
 } from "../../../server/lib/webhooks/address-policy.ts";
 
 const CLASSES: [string, AddressClass][] = [
@@ -154,6 +156,42 @@ function lookup(environment: "sandbox" | "production", host: string, all: boolea
     pinnedLookup(environment)(host, { all }, (error, address, family) => resolve({ error, address, family })),
   );
 }
+
+describe("sandbox on a deployment that keeps it off private networks (WEBHOOK_SANDBOX_PRIVATE_TARGETS=false)", () => {
+  const closed = { sandboxPrivateTargets: false };
+  it.each([
+    ["http://127.0.0.1:3000/hook", false],
+    ["http://localhost.example/hook", false],
+    ["http://rebind.example.com/hook", false],
+    ["http://metadata.example.com/latest", false],
+    ["http://10.0.0.7/hook", false],
+    ["http://hooks.example.com/hook", true], // http stays allowed in the sandbox; the address must be public
+    ["https://hooks.example.com/hook", true],
+  ] as const)("%s → ok=%s", async (url, ok) => {
+    const resolve = fakeDns({
+      "localhost.example": ["127.0.0.1"],
+      "rebind.example.com": ["127.0.0.1"],
+      "metadata.example.com": ["169.254.169.254"],
+      "hooks.example.com": ["93.184.216.34"],
+    });
+    expect((await checkEndpointUrl(url, "sandbox", resolve, closed)).ok).toBe(ok);
+  });
+
+  it("checks the sandbox's addresses at delivery too", () => {
+    expect(checkDeliveryUrl("http://127.0.0.1/hook", "sandbox", closed).ok).toBe(false);
+    expect(checkDeliveryUrl("http://127.0.0.1/hook", "sandbox").ok).toBe(true);
+    expect(publicOnly("sandbox", closed)).toBe(true);
+    expect(publicOnly("sandbox")).toBe(false);
+    expect(publicOnly("production", { sandboxPrivateTargets: true })).toBe(true);
+  });
+
+  it("is the default when NODE_ENV=production, and can be set either way", () => {
+    expect(loadConfig({ NODE_ENV: "production" }).webhooks.sandboxPrivateTargets).toBe(false);
+    expect(loadConfig({}).webhooks.sandboxPrivateTargets).toBe(true);
+    expect(loadConfig({ NODE_ENV: "production", WEBHOOK_SANDBOX_PRIVATE_TARGETS: "true" }).webhooks.sandboxPrivateTargets).toBe(true);
+    expect(() => loadConfig({ WEBHOOK_SANDBOX_PRIVATE_TARGETS: "yes" })).toThrow(/true or false/);
+  });
+});
 
 describe("pinnedLookup", () => {
   it("refuses a name that resolves to loopback in production, in both callback shapes node uses", async () => {

@@ -630,7 +630,7 @@ export type $WebhookDeliveryAttemptPayload<ExtArgs extends runtime.Types.Extensi
      */
     httpStatus: number | null
     /**
-     * null | timeout | connection_failed | redirect | blocked_address | http_error
+     * null | timeout | connection_failed | redirect | blocked_address | http_error | signing_failed
      */
     error: string | null
   }, ExtArgs["result"]["webhookDeliveryAttempt"]>
