@@ -136,6 +136,16 @@ function trustProxy(raw: string | undefined): boolean | number | string {
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const config = readConfig(env);
+  const { leaseSeconds, attemptTimeoutMs } = config.webhooks;
+  // A lease that ends while its attempt may still run lets another worker send the same attempt again.
+  if (leaseSeconds * 1000 <= attemptTimeoutMs) {
+    throw new Error(`WEBHOOK_LEASE_SECONDS (${leaseSeconds}) must be longer than WEBHOOK_ATTEMPT_TIMEOUT_MS (${attemptTimeoutMs} ms)`);
+  }
+  return config;
+}
+
+function readConfig(env: NodeJS.ProcessEnv): Config {
   return {
     port: int(env, "PORT", 8080),
     host: env.HOST || "0.0.0.0",

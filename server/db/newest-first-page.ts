@@ -1,7 +1,9 @@
 // Keyset pagination, newest first on (createdAt, id): the cursor is the last row's id of the previous page, looked up
 // in the same tenant-scoped query, so a cursor from another organization, environment or parent is an unknown cursor
-// (a 400, never a page of someone else's list). Rows written after the first page appear at the head, never inside
-// later pages. Every table paged this way has an index ending in (createdAt, id).
+// (a 400, never a page of someone else's list). Rows whose createdAt is newer than the first page's appear at the head,
+// never inside later pages; a row stamped with an older createdAt but committed later (an event whose request ran long)
+// can land behind the cursor, which is why docs/webhooks.md tells integrators to catch up with an overlap. Every table
+// paged this way has an index ending in (createdAt, id).
 import { type SelectQueryBuilder, sql } from "kysely";
 import type { DB } from "./kysely.ts";
 

@@ -41,13 +41,6 @@ export function startWebhookDelivery(options: {
   if (!config.secretsKey) throw new Error("webhook delivery needs WEBHOOK_SECRETS_KEY (server/webhook-secrets-key.ts resolves it)");
   const secretsKey = parseSecretsKey(config.secretsKey);
   const maxInFlight = config.batchSize * IN_FLIGHT_BATCHES;
-  if (config.leaseSeconds * 1000 <= config.attemptTimeoutMs) {
-    // A lease shorter than an attempt lets another worker take the delivery over while it is still being sent.
-    logger?.warn(
-      { leaseSeconds: config.leaseSeconds, attemptTimeoutMs: config.attemptTimeoutMs },
-      "WEBHOOK_LEASE_SECONDS should exceed WEBHOOK_ATTEMPT_TIMEOUT_MS",
-    );
-  }
 
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;

@@ -68,7 +68,7 @@ describe("emitEvent", () => {
         resourceId: "bt_1",
         data,
         simulated: true,
-      });
+      }).id;
       return { status: 201, body: {} };
     });
     const event = await db.kysely.selectFrom("Event").selectAll().where("id", "=", eventId).executeTakeFirstOrThrow();
@@ -112,7 +112,7 @@ describe("emitEvent", () => {
         resourceId: "we_other",
         data: {},
         onlyEndpointId: "we_other",
-      });
+      }).id;
       return { status: 202, body: {} };
     });
     const deliveries = await db.kysely.selectFrom("WebhookDelivery").select("endpointId").where("eventId", "=", eventId).execute();
@@ -123,7 +123,7 @@ describe("emitEvent", () => {
     const ids: string[] = [];
     await runUnitOfWork(options(), async (uow) => {
       for (const type of ["bank_transfer.created", "bank_transfer.completed", "card.issued"] as const) {
-        ids.push(emitEvent(uow, { organizationId: ORG, environment: "sandbox", type, resourceId: "r", data: { type } }));
+        ids.push(emitEvent(uow, { organizationId: ORG, environment: "sandbox", type, resourceId: "r", data: { type } }).id);
       }
       return { status: 200, body: {} };
     });
@@ -147,7 +147,7 @@ describe("emitEvent", () => {
           type: "bank_transfer.created",
           resourceId: "r",
           data: {},
-        });
+        }).id;
         throw new ServiceError("VALIDATION_ERROR", "no");
       }),
     ).rejects.toThrow();

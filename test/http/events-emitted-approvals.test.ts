@@ -88,6 +88,19 @@ describe("approval and issuance request events", () => {
     await expectOneEvent(server, "issuance_request.expired", minted.issuanceRequestId, issuance);
   });
 
+  it("a decision racing the sweep loses: once expired was announced, no approval follows it", async () => {
+    const minted = await mint("4500");
+    // The sweep has run (its clock past expiresAt) while the decision's clock still read a time before it.
+    await server.db.kysely
+      .updateTable("ApprovalRequest")
+      .set({ expirySweptAt: new Date() })
+      .where("id", "=", minted.approvalRequestId)
+      .execute();
+    const late = await bob("POST", `${APPROVALS}/${minted.approvalRequestId}/approve`, {});
+    expect(late.status).toBe(409);
+    expect(await eventTypesOf(server, minted.approvalRequestId)).toEqual(["approval_request.created"]);
+  });
+
   it("approved but unused past expiresAt: the approval reads expired (event), the issuance request stays approved (no event)", async () => {
     const minted = await mint("5000");
     await ok(bob("POST", `${APPROVALS}/${minted.approvalRequestId}/approve`, {}));

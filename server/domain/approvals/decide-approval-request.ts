@@ -41,6 +41,9 @@ export async function decideApprovalRequest(uow: UnitOfWork, options: DecideAppr
     .where("version", "=", row.version)
     .where("status", "=", "pending")
     .where("expiresAt", ">", now)
+    // The expiry sweeper already announced it expired (approval_request.expired): a decision whose clock was read just
+    // before expiresAt must not follow that event with an approval.
+    .where("expirySweptAt", "is", null)
     .returningAll()
     .executeTakeFirst();
   if (!updated) {

@@ -7,6 +7,12 @@ import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import { newId } from "../../lib/ids.ts";
 import type { EventType } from "./event-types.ts";
 
+/** The event as recorded: its id and the createdAt it carries (the list, GET and every delivery show the same). */
+export interface EmittedEvent {
+  id: string;
+  createdAt: Date;
+}
+
 export interface EventInput {
   organizationId: string;
   environment: string;
@@ -33,9 +39,9 @@ function eventClock(now: Date): Date {
   return new Date(lastCreatedAt);
 }
 
-/** Appends the event and its deliveries to the unit of work; returns the event id. `keepOnError`: written even when the
+/** Appends the event and its deliveries to the unit of work; returns the event id and createdAt. `keepOnError`: written even when the
  * work then fails with a business error (the event of a failure that stays on record, e.g. contract.stage_failed). */
-export function emitEvent(uow: UnitOfWork, e: EventInput, options: { keepOnError?: boolean } = {}): string {
+export function emitEvent(uow: UnitOfWork, e: EventInput, options: { keepOnError?: boolean } = {}): EmittedEvent {
   const id = newId("evt");
   const createdAt = eventClock(uow.now);
   uow.insertLater(
@@ -84,5 +90,5 @@ export function emitEvent(uow: UnitOfWork, e: EventInput, options: { keepOnError
         ),
     options,
   );
-  return id;
+  return { id, createdAt };
 }

@@ -20,6 +20,6 @@ export async function sendTestEvent(uow: UnitOfWork, options: { auth: AuthContex
   const data = toWebhookEndpointDto(endpoint, uow.now);
   const type = "webhook_endpoint.tested";
   const scope = { organizationId: endpoint.organizationId, environment: endpoint.environment };
-  const id = emitEvent(uow, { ...scope, type, resourceId: endpoint.id, data, onlyEndpointId: endpoint.id });
-  return { id, type, createdAt: uow.now.toISOString(), ...scope, environment: data.environment, data };
+  const { id, createdAt } = emitEvent(uow, { ...scope, type, resourceId: endpoint.id, data, onlyEndpointId: endpoint.id });
+  return { id, type, createdAt: createdAt.toISOString(), ...scope, environment: data.environment, data };
 }
