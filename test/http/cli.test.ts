@@ -145,7 +145,18 @@ describe("connections", () => {
       config: { reserveRatio: "1.02" },
     });
 
-    const unreviewed = await cli(["connections", "add", "--org", ORG, "--env", "sandbox", "--category", "custody", "--provider", "acme"]);
+    const unreviewed = await cli([
+      "connections",
+      "add",
+      "--org",
+      ORG,
+      "--env",
+      "sandbox",
+      "--category",
+      "custody",
+      "--provider",
+      "simulator",
+    ]);
     expect(unreviewed.json).toMatchObject({ reviewed: false, config: {} });
 
     const listed = await cli(["connections", "list", "--org", ORG]);

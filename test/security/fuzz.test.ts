@@ -4,7 +4,9 @@
 // operation declares; no internals in error bodies; no record created or changed by a rejected request.
 // Reproduce a run: FUZZ_SEED=<seed printed below / in the failure> npx vitest run --project pglite test/security/fuzz.test.ts
 // (FUZZ_COUNT=<n> changes the number of requests; request i depends only on the seed and i.)
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openSecret, parseSecretsKey } from "../../server/lib/webhooks/secret-box.ts";
 import { loadSpec } from "../../server/spec/load-spec.ts";
 import { authorize, createProgramme, fund, issueCard } from "../helpers/cards.ts";
 import { ResponseJudge } from "../helpers/fuzz-checks.ts";
@@ -185,6 +187,11 @@ function tally(values: string[]): Record<string, number> {
   return out;
 }
 
+/** A stored answer as sent: operations whose answer carries a secret (x-seal-stored-answer) keep it sealed. */
+function storedAnswer(body: string): string {
+  return body.startsWith("v1.") ? openSecret(body, parseSecretsKey(server.config.webhooks.secretsKey as string)) : body;
+}
+
 /** Idempotency records of the run: none left in progress (a leaked reservation would block the key), each stored
  * answer is the one its request got, and no request rejected before reservation left a record. */
 async function idempotencyProblems(outcomes: Outcome[]): Promise<string[]> {
@@ -202,7 +209,9 @@ async function idempotencyProblems(outcomes: Outcome[]): Promise<string[]> {
     const mine = byKey.get(record.key);
     if (mine?.length !== 1) continue;
     const [outcome] = mine as [Outcome];
-    const storedRequestId = record.responseBody ? (JSON.parse(record.responseBody) as { requestId?: string }).requestId : undefined;
+    const storedRequestId = record.responseBody
+      ? (JSON.parse(storedAnswer(record.responseBody)) as { requestId?: string }).requestId
+      : undefined;
     const observedRequestId = (outcome.response.json as { requestId?: string } | undefined)?.requestId;
     if (record.responseStatus !== outcome.response.status || (observedRequestId && storedRequestId !== observedRequestId))
       problems.push(`idempotency record stores ${record.responseStatus} but the request got:\n${describeOutcome(outcome)}`);
