@@ -77,6 +77,8 @@ export interface WebhookConfig {
   /** WEBHOOK_SANDBOX_PRIVATE_TARGETS: sandbox endpoints may target loopback and private addresses (local development).
    * Default: true, except when NODE_ENV=production (a hosted deployment's sandbox must not reach its own network). */
   sandboxPrivateTargets: boolean;
+  /** EVENT_RETENTION_DAYS: events and finished deliveries older than this are purged (a pending delivery keeps its event). */
+  retentionDays: number;
 }
 
 /** After the first attempt: 5 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h, 24 h → 10 attempts over ≈68.6 h, ≈2.9 days (±20% jitter). */
@@ -192,6 +194,7 @@ function readConfig(env: NodeJS.ProcessEnv): Config {
       batchSize: int(env, "WEBHOOK_BATCH_SIZE", 20, 1),
       leaseSeconds: int(env, "WEBHOOK_LEASE_SECONDS", 30, 1),
       sandboxPrivateTargets: bool(env, "WEBHOOK_SANDBOX_PRIVATE_TARGETS", env.NODE_ENV !== "production"),
+      retentionDays: int(env, "EVENT_RETENTION_DAYS", 30, 1),
     },
   };
 }

@@ -7,6 +7,7 @@ import { loadConfig } from "./config.ts";
 import { parseDatabaseUrl } from "./db/database-url.ts";
 import { openDatabase } from "./db/open-database.ts";
 import { closeCompiler, configureCompiler } from "./domain/contracts/compile-solidity.ts";
+import { purgeOldEvents } from "./domain/events/purge-old-events.ts";
 import { purgeExpiredIdempotencyRecords } from "./idempotency/idempotency-store.ts";
 import { createLogger } from "./logger.ts";
 import { createRateLimiter } from "./rate-limit/rate-limiter.ts";
@@ -74,6 +75,9 @@ const webhookDelivery =
 
 const purge = setInterval(() => {
   purgeExpiredIdempotencyRecords(db.kysely).catch((err) => logger.warn({ err }, "idempotency purge failed"));
+  purgeOldEvents(db.kysely, { now: new Date(), retentionDays: config.webhooks.retentionDays }).catch((err) =>
+    logger.warn({ err }, "event retention purge failed"),
+  );
 }, 10 * 60_000);
 purge.unref();
 

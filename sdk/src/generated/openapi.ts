@@ -2139,7 +2139,8 @@ export interface paths {
          * List events
          * @description Lists the events of the key's organization and environment, newest first: every state change, recorded in the same
          *     transaction as the change (see the top-level `webhooks` for the types and their `data`). Events are kept whether or
-         *     not any endpoint receives them, so a client can also poll this list or replay what it missed.
+         *     not any endpoint receives them, so a client can also poll this list or replay what it missed. They are kept 30 days
+         *     (the deployment's `EVENT_RETENTION_DAYS`), longer while a delivery of theirs is still being retried.
          *
          *     Filters: `type` (repeat the parameter for several types: `?type=bank_transfer.completed&type=bank_transfer.failed`;
          *     any of them matches), `createdAfter` and `createdBefore` (exclusive bounds, ISO 8601 date-times, percent-encoded like any query value:
