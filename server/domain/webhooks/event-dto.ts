@@ -1,5 +1,5 @@
 // The event envelope as listed, fetched and POSTed: {id, type, createdAt, organizationId, environment, simulated?, data}.
-// The delivery worker builds the same shape from the same row (server/webhooks/event-envelope.ts).
+// The delivery worker sends exactly this (server/webhooks/event-envelope.ts calls it).
 import type { Selectable } from "kysely";
 import type { DB } from "../../db/kysely.ts";
 import type { components } from "../../generated/openapi.ts";
@@ -7,7 +7,8 @@ import type { components } from "../../generated/openapi.ts";
 export type EventRow = Selectable<DB["Event"]>;
 export type EventDto = components["schemas"]["Event"];
 
-export function toEventDto(row: EventRow): EventDto {
+/** From the stored row (the delivery worker's claim selects the same columns, without resourceId). */
+export function toEventDto(row: Omit<EventRow, "resourceId">): EventDto {
   return {
     id: row.id,
     type: row.type as EventDto["type"],
