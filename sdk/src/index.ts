@@ -38,18 +38,5 @@ export type {
   RequestOptions,
   ResponseBody,
 } from "./types.ts";
-export {
-  DEFAULT_WEBHOOK_TOLERANCE_SECONDS,
-  type SignWebhookInput,
-  signWebhook,
-  type VerifyWebhookOptions,
-  verifyWebhook,
-  type WebhookEvent,
-  type WebhookEventEnvelope,
-  type WebhookEventOf,
-  type WebhookEventType,
-  type WebhookHeaders,
-  WebhookVerificationError,
-  webhookHeaders,
-  webhooks,
-} from "./webhooks/index.ts";
+// Receiving webhooks: `webhooks.verify`, the Standard Webhooks helpers and the typed events (their list is in webhooks/index.ts).
+export * from "./webhooks/index.ts";
