@@ -3,12 +3,15 @@
 import { mkdirSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
-import { Kysely, PostgresDialect } from "kysely";
+import { type Dialect, Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "../generated/prisma/client.ts";
+import { attachReadCache, ReadCache } from "./cached-read.ts";
+import { type ChangeFeed, type ChangeFeedTiming, PgliteChangeFeed, PostgresChangeFeed } from "./change-feed.ts";
 import { type DatabaseTarget, parseDatabaseUrl } from "./database-url.ts";
 import type { DB } from "./kysely.ts";
+import { lazyTransactions } from "./lazy-transaction.ts";
 import { applyMigrations } from "./migrate.ts";
 import { PGliteDialect } from "./pglite-dialect.ts";
 import { lockPgliteFolder } from "./pglite-folder-lock.ts";
@@ -23,6 +26,11 @@ export interface Database {
   kysely: Kysely<DB>;
   /** Every statement `kysely` sent (the statement-budget tests read it). */
   statements: StatementCounter;
+  /** Operator changes to the rows request paths cache (server/db/change-feed.ts): an operator write awaits
+   * `changes.barrier()` before it answers, so every instance acts on it from the next request on. */
+  changes: ChangeFeed;
+  /** The cached copies of those rows (server/db/cached-read.ts); its hit and miss counts are for tests. */
+  readCache: ReadCache;
   /** Operator paths only (admin API, scripts, migration runner). */
   prisma: PrismaClient;
   target: DatabaseTarget;
@@ -38,6 +46,8 @@ export interface OpenDatabaseOptions {
   migrate?: boolean;
   /** Bounded time on every PostgreSQL connection (server/config.ts `database`; README "Operations"). */
   timeouts?: Partial<DatabaseTimeouts>;
+  /** The change feed's heartbeat, trust and barrier bounds (tests shorten them). */
+  changeFeed?: ChangeFeedTiming;
 }
 
 export interface DatabaseTimeouts {
@@ -94,6 +104,18 @@ class BoundedClient extends pg.Client {
   }
 }
 
+/** The driver's dialect as request paths use it: transactions begin lazily (lazy-transaction.ts), below that every
+ * statement and the BEGIN/COMMIT actually sent are counted, and a failed rollback keeps the error that caused it. */
+function requestPathDialect(driverDialect: Dialect, statements: StatementCounter): Dialect {
+  return rollbackKeepsCause(lazyTransactions(countingDialect(driverDialect, statements)));
+}
+
+function withReadCache(kysely: Kysely<DB>, changes: ChangeFeed): ReadCache {
+  const cache = new ReadCache(changes);
+  attachReadCache(kysely, cache);
+  return cache;
+}
+
 export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<Database> {
   const target = parseDatabaseUrl(options.url);
   const migrate = options.migrate ?? true;
@@ -111,15 +133,22 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
     // pglite-prisma-adapter 0.6 is typed against an older @prisma/driver-adapter-utils; the runtime interface is the same.
     const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) as never });
     const statements = new StatementCounter();
+    const changes = new PgliteChangeFeed(pglite);
+    await changes.start();
+    const kysely = new Kysely<DB>({ dialect: requestPathDialect(new PGliteDialect(pglite), statements) });
+    const readCache = withReadCache(kysely, changes);
     return {
-      kysely: new Kysely<DB>({ dialect: rollbackKeepsCause(countingDialect(new PGliteDialect(pglite), statements)) }),
+      kysely,
       statements,
+      changes,
+      readCache,
       prisma,
       target,
       ping: async (timeoutMs = 2_000) => {
         await within(pglite.query("SELECT 1"), timeoutMs, "PGlite");
       },
       close: async () => {
+        await changes.close();
         await prisma.$disconnect();
         await pglite.close();
         releaseFolder();
@@ -151,9 +180,15 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
   if (migrate) await applyMigrations(pgPoolRunner(pool));
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   const statements = new StatementCounter();
+  const changes = new PostgresChangeFeed(target.connectionString, options.changeFeed);
+  await changes.start();
+  const kysely = new Kysely<DB>({ dialect: requestPathDialect(new PostgresDialect({ pool }), statements) });
+  const readCache = withReadCache(kysely, changes);
   return {
-    kysely: new Kysely<DB>({ dialect: rollbackKeepsCause(countingDialect(new PostgresDialect({ pool }), statements)) }),
+    kysely,
     statements,
+    changes,
+    readCache,
     prisma,
     target,
     ping: async (timeoutMs = 2_000) => {
@@ -161,6 +196,7 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
       await within(pool.query({ text: "SELECT 1", query_timeout: timeoutMs } as pg.QueryConfig), timeoutMs, "PostgreSQL");
     },
     close: async () => {
+      await changes.close();
       await prisma.$disconnect();
       await pool.end();
     },

@@ -2,13 +2,19 @@
 // (activity, compliance decisions) and the stored response commit in one transaction, so the effect and its stored
 // answer exist together or not at all.
 //
-//   1. One statement takes a transaction-scoped advisory lock on the key and reads its record. A concurrent duplicate
-//      does not wait: its lock attempt fails and it answers 409 IDEMPOTENCY_IN_PROGRESS at once. A completed record is
-//      replayed; another body under the same key is 422.
+//   1. One plain read fetches the key's record (no transaction yet: server/db/lazy-transaction.ts). A completed record
+//      is replayed; another body under the same key is 422; a live in-progress claim (a two-transaction write between
+//      its transactions) is 409 IDEMPOTENCY_IN_PROGRESS at once.
 //   2. The work runs on the transaction. Rows that nothing reads back (activity events, compliance decisions, the
 //      idempotency record itself) are deferred and flushed at the end in one statement (data-modifying CTEs).
-//   3. Commit. A business error (a ServiceError that is not transient) rolls the work back and is stored as the key's
-//      answer together with the deferred rows marked `keepOnError` (a compliance block stays on record).
+//   3. The closing statement writes the key's record with the deferred rows, guarded: when another request wrote the
+//      record first (a concurrent duplicate), the whole statement aborts and the run starts again from 1, which then
+//      replays the winner's answer (or answers 409 while the winner is between its transactions). Then commit. A
+//      business error (a ServiceError that is not transient) rolls the work back and is stored as the key's answer
+//      together with the deferred rows marked `keepOnError` (a compliance block stays on record).
+//
+// A write whose work sends no statement of its own (a v1 payment: its rows are all deferred) is therefore two round
+// trips with a key (read, closing statement) and one without, with no BEGIN or COMMIT: a single statement is atomic.
 //
 // Two transactions, never three, where a write calls a provider: the work returns `afterProviderCall(...)`; the first
 // transaction commits the intent and an in-progress claim on the key (a lease of IDEMPOTENCY_LOCK_SECONDS), the
@@ -25,12 +31,13 @@
 // (the error as the key's answer, or the claim released when transient), never a third transaction of business work.
 
 import { randomBytes } from "node:crypto";
-import type { Insertable, Kysely } from "kysely";
+import { type CompiledQuery, type Insertable, type Kysely, sql } from "kysely";
 import { classifyFailure } from "../errors/classify-failure.ts";
 import { ServiceError } from "../errors/service-error.ts";
 import { toServiceError } from "../errors/to-service-error.ts";
 import { newId } from "../lib/ids.ts";
 import type { DB, Tx } from "./kysely.ts";
+import { markFinal } from "./lazy-transaction.ts";
 import { precompiled } from "./precompiled-query.ts";
 
 /** The request's Idempotency-Key, already parsed and fingerprinted (server/middleware/idempotency.ts). */
@@ -141,8 +148,7 @@ export interface UnitOfWorkOptions {
 const JSON_TYPE = "application/json; charset=utf-8";
 
 interface ExistingRecord {
-  locked: boolean;
-  id: string | null;
+  id: string;
   fingerprint: string | null;
   state: string | null;
   lockedUntil: Date | null;
@@ -154,6 +160,9 @@ interface ExistingRecord {
 
 /** Thrown inside the transaction when another request committed the key's record first; the run restarts and replays. */
 class LostKeyRace extends Error {}
+
+/** The closing statement's guard found no row to write the key's record to (see guardedFlush). */
+class GuardFailed extends Error {}
 
 /** Where a key's answer comes from when it was decided without running the work. */
 type Decided = { kind: "replay"; response: SentResponse } | { kind: "fresh" };
@@ -168,56 +177,25 @@ function serialise(outcome: Outcome, replayed = false): SentResponse {
   return { status: outcome.status, contentType: JSON_TYPE, body: JSON.stringify(outcome.body), headers: outcome.headers ?? {}, replayed };
 }
 
-// The first statement of every keyed write: the key's transaction-scoped lock and its record, in one round trip.
-const lockAndReadRecord = precompiled((db, p: { lockKey: string; organizationId: string; apiKeyId: string; key: string }) =>
+// The first statement of every keyed write: the key's record, a plain read (it runs before any BEGIN).
+const readRecord = precompiled((db, p: { organizationId: string; apiKeyId: string; key: string }) =>
   db
-    .selectFrom(
-      db
-        .selectNoFrom((eb) =>
-          eb.fn<boolean>("pg_try_advisory_xact_lock", [eb.fn("hashtextextended", [eb.val(p.lockKey), eb.lit(0)])]).as("locked"),
-        )
-        .as("lock"),
-    )
-    .leftJoin("IdempotencyRecord as r", (join) =>
-      join.on("r.organizationId", "=", p.organizationId).on("r.apiKeyId", "=", p.apiKeyId).on("r.key", "=", p.key),
-    )
-    .select([
-      "lock.locked",
-      "r.id",
-      "r.fingerprint",
-      "r.state",
-      "r.lockedUntil",
-      "r.expiresAt",
-      "r.responseStatus",
-      "r.responseHeaders",
-      "r.responseBody",
-    ]),
+    .selectFrom("IdempotencyRecord")
+    .select(["id", "fingerprint", "state", "lockedUntil", "expiresAt", "responseStatus", "responseHeaders", "responseBody"])
+    .where("organizationId", "=", p.organizationId)
+    .where("apiKeyId", "=", p.apiKeyId)
+    .where("key", "=", p.key),
 );
-
-async function lockAndRead(tx: Tx, claim: IdempotencyClaim): Promise<ExistingRecord> {
-  const lockKey = `${claim.organizationId}\n${claim.apiKeyId}\n${claim.key}`; // keys are printable ASCII: no newline
-  const [row] = await lockAndReadRecord.execute(tx, {
-    lockKey,
-    organizationId: claim.organizationId,
-    apiKeyId: claim.apiKeyId,
-    key: claim.key,
-  });
-  return row as ExistingRecord;
-}
 
 /** Decides from the key's record: replay, 409, 422, or run the work (after clearing an expired or abandoned record). */
 async function decide(tx: Tx, claim: IdempotencyClaim, now: Date, codec: StoredBodyCodec): Promise<Decided> {
-  const record = await lockAndRead(tx, claim);
-  const inProgress = () =>
-    new ServiceError("IDEMPOTENCY_IN_PROGRESS", "A request with this Idempotency-Key is still being processed; retry later", {
-      retryAfterSeconds: 1,
-    });
-  const live = record.id !== null && (record.expiresAt as Date) > now;
+  const [record] = (await readRecord.execute(tx, claim)) as ExistingRecord[];
+  if (!record) return { kind: "fresh" };
+  const live = (record.expiresAt as Date) > now;
   if (live && record.fingerprint !== claim.fingerprint) {
     throw new ServiceError("IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was already used with a different request");
   }
-  // A completed record never changes again: replay it whether or not this request got the lock (concurrent replays of
-  // one key must all be answered, not turned away as in progress).
+  // A completed record never changes again: replay it (concurrent replays of one key are all answered).
   if (live && record.state === "completed" && record.responseStatus !== null && record.responseBody !== null) {
     const headers = (record.responseHeaders ?? {}) as { contentType?: string; extra?: Record<string, string> };
     return {
@@ -231,31 +209,57 @@ async function decide(tx: Tx, claim: IdempotencyClaim, now: Date, codec: StoredB
       },
     };
   }
-  // Another request holds the key's lock: it is executing this key right now.
-  if (!record.locked) throw inProgress();
-  if (record.id === null) return { kind: "fresh" };
   // In progress with a live lease: a two-transaction write between its transactions.
-  if (live && (record.lockedUntil as Date) > now) throw inProgress();
-  // Expired (not purged yet), or in progress whose holder's lease ran out (presumed dead): the key is free again.
-  await tx
-    .deleteFrom("IdempotencyRecord")
-    .where("id", "=", record.id as string)
-    .execute();
+  if (live && (record.lockedUntil as Date) > now) {
+    throw new ServiceError("IDEMPOTENCY_IN_PROGRESS", "A request with this Idempotency-Key is still being processed; retry later", {
+      retryAfterSeconds: 1,
+    });
+  }
+  // Expired (not purged yet), or in progress whose holder's lease ran out (presumed dead): the key is free again. Only
+  // that record goes (by id): if another request replaced it meanwhile, this run loses the race at commit.
+  await tx.deleteFrom("IdempotencyRecord").where("id", "=", record.id).execute();
   return { kind: "fresh" };
 }
 
-/** One statement: the deferred writes as data-modifying CTEs in front of the last write (or the record's write). */
-async function flush(db: Kysely<DB>, writes: DeferredWrite[], last?: (db: Kysely<DB>) => { execute(): Promise<unknown[]> }) {
-  if (writes.length === 0 && !last) return [];
+/** A write of the key's record that returns the rows it wrote (the claim's insert, completion or release). */
+type RecordWrite = (db: Kysely<DB>) => { compile(): CompiledQuery };
+
+interface FlushOptions {
+  /** The key's record write: the statement aborts as a whole (GuardFailed) unless it wrote exactly one row. */
+  guard?: RecordWrite;
+  /** The unit of work's closing statement: nothing follows it in its transaction (lazy-transaction.ts markFinal). */
+  final?: boolean;
+}
+
+/** One statement: the deferred writes as data-modifying CTEs in front of the last write, or of the record's guarded
+ * write. A guard selects `1 / count(*)` over the record write's returned rows: when the write found nothing to write
+ * (another request's record stands, or this claim's lease was taken over), the division fails and PostgreSQL rolls back
+ * every CTE of the statement with it — also when the statement runs on its own, without BEGIN. */
+async function flush(db: Kysely<DB>, writes: DeferredWrite[], options: FlushOptions = {}): Promise<void> {
+  const { guard, final = false } = options;
+  if (writes.length === 0 && !guard) return;
   let creator = db as Kysely<DB>;
-  const cteWrites = last ? writes : writes.slice(0, -1);
+  const cteWrites = guard ? writes : writes.slice(0, -1);
   cteWrites.forEach((write, i) => {
     // Each CTE runs exactly once whether or not the main statement reads it (PostgreSQL semantics).
     creator = creator.with(`deferred_${i}`, (qc) => write(qc as Kysely<DB>) as never) as unknown as Kysely<DB>;
   });
-  const main = last ? last(creator) : (writes[writes.length - 1] as DeferredWrite)(creator);
-  return (await (main as { execute(): Promise<unknown[]> }).execute()) as unknown[];
+  const main = guard
+    ? creator
+        .with("record_write", (qc) => guard(qc as Kysely<DB>) as never)
+        .selectFrom("record_write" as never)
+        .select(sql<number>`1 / count(*)`.as("written"))
+    : (writes[writes.length - 1] as DeferredWrite)(creator);
+  const compiled = main.compile() as CompiledQuery;
+  try {
+    await db.executeQuery(final ? markFinal(compiled) : compiled);
+  } catch (error) {
+    if (guard && (error as { code?: unknown }).code === DIVISION_BY_ZERO) throw new GuardFailed();
+    throw error;
+  }
 }
+
+const DIVISION_BY_ZERO = "22012";
 
 /** The deferred writes of a unit of work that is not a request's (the workflow dispatcher's transaction, the approval
  * expiry sweeper's), in one statement, before its transaction commits. */
@@ -286,27 +290,36 @@ function responseColumns(response: SentResponse, codec: StoredBodyCodec) {
   };
 }
 
-/** Flushes the deferred writes and inserts the completed record in one statement; a lost race restarts the run. */
+/** Inserts the key's record unless another request's record stands (then it returns no row: the guard fails). */
+function insertRecord(values: ReturnType<typeof recordValues> & Record<string, unknown>): RecordWrite {
+  return (db) =>
+    db
+      .insertInto("IdempotencyRecord")
+      .values(values as Insertable<DB["IdempotencyRecord"]>)
+      .onConflict((oc) => oc.columns(["organizationId", "apiKeyId", "key"]).doNothing())
+      .returning("id");
+}
+
+/** The closing statement: the deferred writes and the completed record; a lost race restarts the run. */
 async function commitFinal(uow: UnitOfWork, options: UnitOfWorkOptions, response: SentResponse, keptOnly = false) {
   const { claim } = options;
   const writes = uow.takeDeferred(keptOnly);
   if (!claim) {
-    await flush(uow.tx, writes);
+    await flush(uow.tx, writes, { final: true });
     return;
   }
-  const inserted = await flush(uow.tx, writes, (db) =>
-    db
-      .insertInto("IdempotencyRecord")
-      .values({
-        ...recordValues(claim, uow.now, options.ttlHours),
-        ...responseColumns(response, options.storedBody ?? AS_SENT),
-        lockToken: "",
-        lockedUntil: uow.now,
-      })
-      .onConflict((oc) => oc.columns(["organizationId", "apiKeyId", "key"]).doNothing())
-      .returning("id"),
-  );
-  if (inserted.length === 0) throw new LostKeyRace();
+  const guard = insertRecord({
+    ...recordValues(claim, uow.now, options.ttlHours),
+    ...responseColumns(response, options.storedBody ?? AS_SENT),
+    lockToken: "",
+    lockedUntil: uow.now,
+  });
+  await flush(uow.tx, writes, { guard, final: true }).catch(lostTheKey);
+}
+
+/** A failed guard on the record's insert: another request committed the key's record first. */
+function lostTheKey(error: unknown): never {
+  throw error instanceof GuardFailed ? new LostKeyRace() : error;
 }
 
 /** How often a transaction that met a serialization failure or deadlock is run again before the request answers 503. */
@@ -396,22 +409,16 @@ async function runFirst(
         const lockToken = randomBytes(16).toString("hex");
         const recordId = claim ? newId("idem") : "";
         const writes = uow.takeDeferred();
-        if (claim) {
-          const inserted = await flush(tx, writes, (q) =>
-            q
-              .insertInto("IdempotencyRecord")
-              .values({
-                ...recordValues(claim, now, options.ttlHours),
-                id: recordId,
-                state: "in_progress",
-                lockToken,
-                lockedUntil: new Date(now.getTime() + options.lockSeconds * 1000),
-              })
-              .onConflict((oc) => oc.columns(["organizationId", "apiKeyId", "key"]).doNothing())
-              .returning("id"),
-          );
-          if (inserted.length === 0) throw new LostKeyRace();
-        } else await flush(tx, writes);
+        const guard = claim
+          ? insertRecord({
+              ...recordValues(claim, now, options.ttlHours),
+              id: recordId,
+              state: "in_progress",
+              lockToken,
+              lockedUntil: new Date(now.getTime() + options.lockSeconds * 1000),
+            })
+          : undefined;
+        await flush(tx, writes, { guard, final: true }).catch(lostTheKey);
         return { step: result, recordId, lockToken };
       }
       const response = serialise(result as Outcome);
@@ -481,17 +488,22 @@ async function finishAfterProvider(
       const uow = new UnitOfWork(tx, now);
       if (result.ok) {
         const response = serialise(await step.onResult(uow, result.value));
-        const done = await flush(tx, uow.takeDeferred(), claim ? (q) => completeClaim(q, claim, response, codec) : undefined);
-        if (claim && done.length === 0) throw lostLease();
+        const guard = claim ? (q: Kysely<DB>) => completeClaim(q, claim, response, codec) : undefined;
+        await flush(tx, uow.takeDeferred(), { guard, final: true }).catch((error) => {
+          throw error instanceof GuardFailed ? lostLease() : error;
+        });
         return { response };
       }
       await step.onFailure?.(uow, result.error);
       const { error } = toServiceError(result.error);
-      // A transient failure is not an answer: the claim goes, so a retry executes.
-      const last = claim
-        ? (q: Kysely<DB>) => (isTransient(error) ? releaseClaim(q, claim) : completeClaim(q, claim, errorResponse(options, error), codec))
-        : undefined;
-      await flush(tx, uow.takeDeferred(), last);
+      // A transient failure is not an answer: the claim goes, so a retry executes. The compensation commits whether or
+      // not the claim is still this request's (no guard): this request's intent is undone either way.
+      if (claim) {
+        uow.deferLater((q) =>
+          isTransient(error) ? releaseClaim(q, claim) : completeClaim(q, claim, errorResponse(options, error), codec),
+        );
+      }
+      await flush(tx, uow.takeDeferred(), { final: true });
       return { rethrow: result.error };
     });
   } catch (error) {

@@ -2,6 +2,7 @@ import type { RequestHandler } from "express";
 import { digestsEqual, hashApiKey, isWellFormedApiKey, secretsEqual } from "../auth/api-keys.ts";
 import type { Config } from "../config.ts";
 import type { Environment } from "../context.ts";
+import { cachedRead } from "../db/cached-read.ts";
 import type { Queryable } from "../db/kysely.ts";
 import { precompiled } from "../db/precompiled-query.ts";
 import { isDatabaseUnavailable } from "../errors/classify-failure.ts";
@@ -25,8 +26,9 @@ function bearer(header: string | undefined): string | undefined {
 }
 
 /** Resolves the caller by the operation's security scheme: API key, admin token, scheduler secret, or none.
- * The key is looked up on every request (one indexed statement, no cache), so a revoked key fails on the very next
- * request on every instance. With `failures`, every 401 is counted against the client address; once its budget is spent
+ * A key is read from the database once and then from memory (server/db/cached-read.ts): revoking it drops every
+ * instance's copy before the revocation answers, so a revoked key fails on the very next request on every instance.
+ * With `failures`, every 401 is counted against the client address; once its budget is spent
  * a failed authentication answers 429 instead (successes never count, so a valid credential from that address works). */
 export function authenticate(
   db: Queryable,
@@ -58,7 +60,7 @@ export function authenticate(
       const key = bearer(req.get("authorization"));
       if (!key || !isWellFormedApiKey(key)) throw new ServiceError("UNAUTHORIZED", "Missing or invalid API key");
       const hash = hashApiKey(key);
-      const [record] = await findApiKeyByHash.execute(db, { hash });
+      const record = await cachedRead(db, "ApiKey", hash, "", async () => (await findApiKeyByHash.execute(db, { hash }))[0]);
       if (!record || record.revokedAt || !digestsEqual(record.hash, hash)) {
         throw new ServiceError("UNAUTHORIZED", "Missing or invalid API key");
       }

@@ -1,4 +1,7 @@
-// Operator API (bearer ADMIN_TOKEN): API keys, provider connections and organization settings.
+// Operator API (bearer ADMIN_TOKEN): API keys, provider connections and organization settings. Every instance keeps
+// copies of keys, connections and settings (server/db/cached-read.ts): a change to them answers only after the change
+// feed's barrier, once every instance has dropped its copy — so the very next request, anywhere, sees the change.
+import type { Database } from "../db/open-database.ts";
 import { createApiKey, listApiKeys, revokeApiKey } from "../domain/admin/api-keys.ts";
 import { createConnection, deleteConnection, listConnections } from "../domain/admin/connections.ts";
 import { getOrganizationSettings } from "../domain/admin/get-organization-settings.ts";
@@ -11,18 +14,20 @@ export const adminRoutes: Routes = [
     status: 200,
     body: await listApiKeys(deps.db.prisma, query.organizationId),
   })),
-  // No instance caches keys: the next request with a revoked key, on any instance, is refused.
-  route("adminRevokeApiKey", async ({ path, deps }) => ({ status: 200, body: await revokeApiKey(deps.db.prisma, path.id) })),
+  route("adminRevokeApiKey", async ({ path, deps }) => ({
+    status: 200,
+    body: await everywhere(deps.db, revokeApiKey(deps.db.prisma, path.id)),
+  })),
   route("adminCreateConnection", async ({ body, deps }) => ({
     status: 201,
-    body: await createConnection(deps.db.prisma, body),
+    body: await everywhere(deps.db, createConnection(deps.db.prisma, body)),
   })),
   route("adminListConnections", async ({ query, deps }) => ({
     status: 200,
     body: await listConnections(deps.db.prisma, query.organizationId),
   })),
   route("adminDeleteConnection", async ({ path, deps }) => {
-    await deleteConnection(deps.db.prisma, path.id);
+    await everywhere(deps.db, deleteConnection(deps.db.prisma, path.id));
     return { status: 204 };
   }),
   route("adminGetOrganizationSettings", async ({ path, deps }) => ({
@@ -31,6 +36,13 @@ export const adminRoutes: Routes = [
   })),
   route("adminUpdateOrganizationSettings", async ({ path, body, deps }) => ({
     status: 200,
-    body: await updateOrganizationSettings(deps.db.prisma, path.organizationId, body),
+    body: await everywhere(deps.db, updateOrganizationSettings(deps.db.prisma, path.organizationId, body)),
   })),
 ];
+
+/** The change's answer, once every instance has applied it (the change feed's barrier). */
+async function everywhere<T>(db: Database, change: Promise<T>): Promise<T> {
+  const answer = await change;
+  await db.changes.barrier();
+  return answer;
+}

@@ -1,6 +1,10 @@
 // Statement budgets of the hot paths, counted on the driver (server/db/statement-counter.ts) around one request.
 // A statement is one data round trip; BEGIN/COMMIT/ROLLBACK are counted apart (as transaction control) and the number
 // of transactions has its own budget. Adding a statement to one of these paths fails here, on both databases.
+//
+// The budgets are what the paths cost today, below the issue's ceilings (GET ≤ 2, replay ≤ 2, v1 payment ≤ 4, v2 bank
+// transfer ≤ 6): with the API key, the provider connection and the policy settings answered from memory
+// (server/db/cached-read.ts) as they are after an organization's first request, and once more with every copy cold.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, startTestServer, type TestServer } from "../helpers/test-server.ts";
 import { idem } from "../helpers/v2.ts";
@@ -8,13 +12,20 @@ import { BANK_TRANSFER, sepaTransfer } from "../system/bodies.ts";
 
 const EVM = "0x52908400098527886E0F7030069857D2E4169EE7";
 const SEPA_TRANSFER = sepaTransfer("INV-2026-0042");
+const PAYMENT = { amount: "125.50", stablecoin: "USDC", chain: "base", toAddress: EVM };
 
 let server: TestServer;
 let call: ReturnType<typeof api>;
 let walletId: string;
 
+interface Cost {
+  statements: number;
+  transactions: number;
+  transactionControl: number;
+}
+
 /** The statements, transaction-control round trips and transactions one request cost. */
-async function cost(request: () => Promise<{ status: number; text: string }>, expectedStatus: number) {
+async function cost(request: () => Promise<{ status: number; text: string }>, expectedStatus: number): Promise<Cost> {
   const before = server.db.statements.snapshot();
   const res = await request();
   expect(res.status, res.text).toBe(expectedStatus);
@@ -26,39 +37,40 @@ async function cost(request: () => Promise<{ status: number; text: string }>, ex
   };
 }
 
+const noTransaction = (statements: number): Cost => ({ statements, transactions: 0, transactionControl: 0 });
+
 beforeAll(async () => {
   server = await startTestServer();
   const key = await server.createKey({ scopes: ["wallets:write", "payments:write"] });
   call = api(server.url, key.key);
   const wallet = await call("POST", "/api/v1/wallets", { chain: "base", label: "budget" });
   walletId = wallet.json.id;
+  // The organization's first bank transfer reads its connection and settings into memory.
+  expect((await call("POST", BANK_TRANSFER, sepaTransfer("INV-WARM-UP"), idem())).status).toBe(201);
 });
 afterAll(() => server?.close());
 
-describe("statement budgets per request", () => {
-  it("authenticated GET /api/v1/wallets/{id}: ≤ 2 statements, no transaction", async () => {
-    const spent = await cost(() => call("GET", `/api/v1/wallets/${walletId}`), 200);
-    expect(spent.statements).toBeLessThanOrEqual(2);
-    expect(spent.transactions).toBe(0);
+describe("statement budgets per request (copies in memory)", () => {
+  it("authenticated GET /api/v1/wallets/{id}: the wallet read alone", async () => {
+    expect(await cost(() => call("GET", `/api/v1/wallets/${walletId}`), 200)).toEqual(noTransaction(1));
   });
 
-  it("POST /api/v1/payments with an Idempotency-Key: ≤ 4 statements in 1 transaction", async () => {
-    const body = { amount: "125.50", stablecoin: "USDC", chain: "base", toAddress: EVM };
-    const spent = await cost(() => call("POST", "/api/v1/payments", body, idem()), 201);
-    expect(spent.statements).toBeLessThanOrEqual(4);
-    expect(spent.transactions).toBe(1);
+  it("POST /api/v1/payments without an Idempotency-Key: one statement, no BEGIN (its rows are all deferred)", async () => {
+    expect(await cost(() => call("POST", "/api/v1/payments", PAYMENT), 201)).toEqual(noTransaction(1));
   });
 
-  it("POST /api/v2/agent/payments/bank-transfer: ≤ 6 statements in ≤ 2 transactions (the provider call between them)", async () => {
-    const spent = await cost(() => call("POST", BANK_TRANSFER, SEPA_TRANSFER, idem()), 201);
-    expect(spent.statements).toBeLessThanOrEqual(6);
-    expect(spent.transactions).toBeLessThanOrEqual(2);
+  it("POST /api/v1/payments with an Idempotency-Key: the key's record read, then the closing statement", async () => {
+    expect(await cost(() => call("POST", "/api/v1/payments", PAYMENT, idem()), 201)).toEqual(noTransaction(2));
+  });
+
+  it("POST /api/v2/agent/payments/bank-transfer: the record read and one closing statement on each side of the provider call", async () => {
+    expect(await cost(() => call("POST", BANK_TRANSFER, SEPA_TRANSFER, idem()), 201)).toEqual(noTransaction(3));
   });
 
   it.each([
     ["POST /api/v1/payments", "/api/v1/payments", { amount: "1.00", stablecoin: "USDC", chain: "base", toAddress: EVM }, 201],
     ["POST /api/v2/agent/payments/bank-transfer", BANK_TRANSFER, SEPA_TRANSFER, 201],
-  ])("idempotent replay of %s: ≤ 2 statements, the stored bytes", async (_name, path, body, status) => {
+  ])("idempotent replay of %s: the record read alone, the stored bytes", async (_name, path, body, status) => {
     const headers = idem();
     const first = await call("POST", path, body, headers);
     expect(first.status).toBe(status);
@@ -70,7 +82,22 @@ describe("statement budgets per request", () => {
       return res;
     }, status);
     expect(replayed).toBe(first.text);
-    expect(spent.statements).toBeLessThanOrEqual(2);
-    expect(spent.transactions).toBeLessThanOrEqual(1);
+    expect(spent).toEqual(noTransaction(1));
+  });
+});
+
+describe("statement budgets with every copy cold (an organization's first requests)", () => {
+  /** A key nobody used yet, of `organizationId`. */
+  const coldKey = async (organizationId: string) =>
+    api(server.url, (await server.createKey({ organizationId, scopes: ["wallets:write", "payments:write"] })).key);
+
+  it("GET: the key and the wallet (≤ 2)", async () => {
+    const cold = await coldKey("org_test");
+    expect(await cost(() => cold("GET", `/api/v1/wallets/${walletId}`), 200)).toEqual(noTransaction(2));
+  });
+
+  it("bank transfer: the key, the record, the connection, the settings and two closing statements (≤ 6)", async () => {
+    const cold = await coldKey("org_budget_cold");
+    expect(await cost(() => cold("POST", BANK_TRANSFER, SEPA_TRANSFER, idem()), 201)).toEqual(noTransaction(6));
   });
 });

@@ -36,10 +36,12 @@ export interface StartOptions {
   logDestination?: DestinationStream;
   /** Start the webhook delivery worker (config.webhooks, e.g. WEBHOOK_POLL_INTERVAL_MS in `env`); default off. */
   webhookDelivery?: boolean;
+  /** Another instance on this server's database (PostgreSQL only): a second app sharing it, as in a scale-out. */
+  sameDatabaseAs?: TestServer;
 }
 
 export async function startTestServer(options: StartOptions = {}): Promise<TestServer> {
-  const testDb = await createTestDatabase();
+  const testDb = options.sameDatabaseAs ? sharedDatabase(options.sameDatabaseAs.testDb) : await createTestDatabase();
   const adminToken = "test-admin-token-0123456789";
   const config = loadConfig({
     ADMIN_TOKEN: adminToken,
@@ -90,6 +92,12 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
       await testDb.drop();
     },
   };
+}
+
+/** The other instance's database, which that instance drops when it closes. */
+function sharedDatabase(owner: TestDatabase): TestDatabase {
+  if (owner.kind !== "postgres") throw new Error("several instances on one database need PostgreSQL");
+  return { ...owner, drop: async () => {} };
 }
 
 /** fetch with a bearer key and JSON body. */

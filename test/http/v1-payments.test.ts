@@ -47,6 +47,15 @@ describe("POST /api/v1/payments", () => {
     expect(got.json).toEqual(res.json);
   });
 
+  it("answers the created payment byte for byte as a later GET reads it (metadata keys in their stored order)", async () => {
+    const metadata = { zeta: "1", orderId: "6735", a: "x", ab: "y" };
+    const res = await call("POST", "/api/v1/payments", { amount: "10.5", stablecoin: "USDC", chain: "base", toAddress: EVM, metadata });
+    expect(res.status).toBe(201);
+    const got = await call("GET", `/api/v1/payments/${res.json.id}`);
+    expect(got.text).toBe(res.text);
+    expect(Object.keys(res.json.metadata)).toEqual(["a", "ab", "zeta", "orderId"]);
+  });
+
   it.each([
     ["exponent", { amount: "1e3" }, "/body/amount"],
     ["negative", { amount: "-1" }, "/body/amount"],

@@ -22,9 +22,10 @@ import { SUPPLY, startFakeRpcNode, TOKEN } from "./fake-rpc-node.ts";
 
 const ORG = "org_sys_pgfault";
 // What the server sends in PostgreSQL's wire protocol (the SQL text) at the two points we cut at: the bank transfer's
-// intent (inside the unit of work's first transaction) and the statement that locks and reads the Idempotency-Key.
+// intent (in the closing statement of the unit of work's first transaction) and the statement that reads the
+// Idempotency-Key's record (the first statement of every keyed write).
 const BUSINESS_INSERT = /insert into ("public"\.)?"BankTransfer"/i;
-const RESERVATION_LOCK = /pg_try_advisory_xact_lock/;
+const RECORD_READ = /from "IdempotencyRecord" where/i;
 
 const REQUEST_BOUND_MS = 6_000;
 
@@ -161,10 +162,10 @@ describe("PostgreSQL cut when the Idempotency-Key is locked and read", () => {
   it("503 IDEMPOTENCY_UNAVAILABLE: the request was not executed; after restore the same key succeeds at once", async () => {
     const ref = reference();
     const key = `pg-reserve-${ref}`;
-    const cutting = pgProxy.cutWhen(RESERVATION_LOCK);
+    const cutting = pgProxy.cutWhen(RECORD_READ);
     const res = await call("POST", BANK_TRANSFER, sepaTransfer(ref), { "idempotency-key": key });
     expect(pgProxy.isCut, "the proxy never saw the statement to cut at").toBe(true);
-    expect(await cutting).toMatch(RESERVATION_LOCK);
+    expect(await cutting).toMatch(RECORD_READ);
     expectProblem503(res, "IDEMPOTENCY_UNAVAILABLE");
     expect(await transfers(ref)).toBe(0);
     expect(await idempotencyRecords(key)).toBe(0);

@@ -1,5 +1,6 @@
 import { SANDBOX_SCREENING_LIST } from "../../lib/compliance/sandbox-screening-list.ts";
 import { recordActivity } from "../activity/record-activity.ts";
+import { organizationSettings } from "../organizations/organization-settings.ts";
 import { checkPolicy } from "./check-policy.ts";
 import { matchSanctions } from "./match-sanctions.ts";
 import { type PolicySettings, readPolicySettings } from "./policy-settings.ts";
@@ -28,8 +29,7 @@ export async function evaluateCompliance(options: ComplianceRunOptions): Promise
 export async function evaluateLocally(options: ComplianceRunOptions): Promise<ComplianceEvaluation> {
   const { uow, auth, subject, requestId } = options;
   const screeningReasons = matchSanctions(subject, SANDBOX_SCREENING_LIST);
-  const organization = await uow.tx.selectFrom("Organization").select("settings").where("id", "=", auth.organizationId).executeTakeFirst();
-  const policy = readPolicySettings(organization?.settings);
+  const policy = readPolicySettings(await organizationSettings(uow.tx, auth.organizationId));
   const { reasons: policyReasons, amountUsd } = checkPolicy(subject, policy);
   const screening = recordComplianceDecision(uow, { auth, kind: "screening", reasons: screeningReasons, subject, requestId });
   const policyDecision = recordComplianceDecision(uow, { auth, kind: "policy", reasons: policyReasons, subject, requestId });

@@ -2,6 +2,7 @@ import type { AuthContext } from "../../context.ts";
 import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import { validationError } from "../../errors/service-error.ts";
 import { newId } from "../../lib/ids.ts";
+import { inJsonbKeyOrder } from "../../lib/json/jsonb-key-order.ts";
 import { formatMinor, parseDecimalToMinor } from "../../lib/money/minor-units.ts";
 import { recordActivity } from "../activity/record-activity.ts";
 import { type Chain, isValidAddress, mockTxHash } from "../chains/addresses.ts";
@@ -31,24 +32,23 @@ export async function createPayment(options: CreatePaymentOptions): Promise<Paym
   if (!isValidAddress(chain, toAddress)) throw validationError("/body/toAddress", `is not a valid ${chain} address`);
   const id = newId("pay");
   const amountText = formatMinor(amountMinor, decimals);
-  const payment = await uow.tx
-    .insertInto("Payment")
-    .values({
-      id,
-      organizationId: auth.organizationId,
-      environment: auth.environment,
-      status: "confirmed",
-      amount: amountText,
-      stablecoin,
-      chain,
-      toAddress,
-      txHash: mockTxHash(chain),
-      fees: formatMinor(sandboxFeeMicros(chain, amountMinor, decimals), FEE_DECIMALS),
-      metadata: metadata === undefined ? null : JSON.stringify(metadata),
-      createdAt: uow.now,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  // Nothing in this request reads the row back: it is written with the commit, and the answer is built from it as a
+  // GET would read it (metadata in jsonb's key order).
+  const payment = {
+    id,
+    organizationId: auth.organizationId,
+    environment: auth.environment,
+    status: "confirmed",
+    amount: amountText,
+    stablecoin,
+    chain,
+    toAddress,
+    txHash: mockTxHash(chain),
+    fees: formatMinor(sandboxFeeMicros(chain, amountMinor, decimals), FEE_DECIMALS),
+    metadata: metadata === undefined ? null : inJsonbKeyOrder(metadata),
+    createdAt: uow.now,
+  };
+  uow.insertLater("Payment", { ...payment, metadata: payment.metadata === null ? null : JSON.stringify(payment.metadata) });
   recordActivity(uow, {
     organizationId: auth.organizationId,
     environment: auth.environment,

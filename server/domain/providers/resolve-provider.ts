@@ -1,5 +1,6 @@
 // Resolves (organization, environment, category) to a reviewed connection's adapter, or fails closed.
 import type { AuthContext } from "../../context.ts";
+import { cachedRead } from "../../db/cached-read.ts";
 import type { Queryable } from "../../db/kysely.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import { type ProviderAdapter, type ProviderCategory, ProviderConfigError } from "../../providers/provider-adapter.ts";
@@ -24,22 +25,28 @@ export interface ResolveOptions {
   sandboxFallback: boolean;
 }
 
-/** The newest reviewed connection of a category (it supersedes older ones), optionally only of one provider. */
+/** The newest reviewed connection of a category (it supersedes older ones), optionally only of one provider. Read
+ * through the organization's cached connections (server/db/cached-read.ts): an operator's change applies on the next
+ * request, and "none" is remembered too, until a connection is added. */
 export function newestReviewedConnection(
   db: Queryable,
   scope: { organizationId: string; environment: string },
   category: ProviderCategory,
   providerSlug?: string,
 ) {
-  let query = db
-    .selectFrom("ProviderConnection")
-    .select(["id", "providerSlug", "config"])
-    .where("organizationId", "=", scope.organizationId)
-    .where("environment", "=", scope.environment)
-    .where("category", "=", category)
-    .where("reviewed", "=", true);
-  if (providerSlug) query = query.where("providerSlug", "=", providerSlug);
-  return query.orderBy("createdAt", "desc").orderBy("id", "desc").limit(1).executeTakeFirst();
+  const load = () => {
+    let query = db
+      .selectFrom("ProviderConnection")
+      .select(["id", "providerSlug", "config"])
+      .where("organizationId", "=", scope.organizationId)
+      .where("environment", "=", scope.environment)
+      .where("category", "=", category)
+      .where("reviewed", "=", true);
+    if (providerSlug) query = query.where("providerSlug", "=", providerSlug);
+    return query.orderBy("createdAt", "desc").orderBy("id", "desc").limit(1).executeTakeFirst();
+  };
+  const key = `${scope.environment}\n${category}\n${providerSlug ?? ""}`;
+  return cachedRead(db, "ProviderConnection", scope.organizationId, key, load, { cacheMisses: true });
 }
 
 /** The connection's config as the adapter validates it; an unusable one is the server's misconfiguration (500). */

@@ -2,6 +2,7 @@
 // `{ "<chain>": { "mintBurn"?: boolean, "stressTest"?: boolean } }`. Everything is enabled unless set to false.
 import type { Queryable } from "../../db/kysely.ts";
 import { ServiceError } from "../../errors/service-error.ts";
+import { organizationSettings } from "../organizations/organization-settings.ts";
 
 export type ChainCapability = "mintBurn" | "stressTest";
 export type ChainCapabilities = Record<string, Partial<Record<ChainCapability, boolean>>>;
@@ -31,8 +32,7 @@ export async function assertChainCapability(
   chain: string,
   capability: ChainCapability,
 ): Promise<void> {
-  const organization = await db.selectFrom("Organization").select("settings").where("id", "=", organizationId).executeTakeFirst();
-  const enabled = readChainCapabilities(organization?.settings)[chain]?.[capability] ?? true;
+  const enabled = readChainCapabilities(await organizationSettings(db, organizationId))[chain]?.[capability] ?? true;
   if (!enabled) {
     throw new ServiceError("CHAIN_CAPABILITY_DISABLED", `${LABEL[capability]} are disabled for this organization on ${chain}`, {
       extensions: { chain, capability },
