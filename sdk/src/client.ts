@@ -50,6 +50,11 @@ const ENV_PREFIX = /^cp_(sandbox|production)_/;
 // documentation (generated from the spec: generated/namespaces.ts).
 export interface Coinplane extends Namespaces {}
 
+/**
+ * The Coinplane API client: `new Coinplane({ apiKey, baseUrl })`, then `coinplane.<namespace>.<method>(…)` — every method
+ * returns a promise of the parsed body with `.withResponse()` for status, headers and request id; list methods also
+ * iterate every item (`for await`) and collect them (`toArray({ limit })`). Failures are `CoinplaneError`s.
+ */
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: see the interface above
 export class Coinplane {
   /** The underlying openapi-fetch client (typed by the spec's paths), with auth, idempotency keys and retries applied. */

@@ -17,7 +17,6 @@ export {
   TimeoutError,
   UnprocessableEntityError,
 } from "./deprecated-errors.ts";
-export { errorClassFor } from "./error-response.ts";
 export {
   type ApiErrorBody,
   type ClientErrorCode,

@@ -5,6 +5,7 @@
 import { HttpResponse, http } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { errorClassFor } from "../../sdk/src/error-response.ts";
 import {
   AbortError,
   ApiPromise,
@@ -17,7 +18,6 @@ import {
   CoinplaneRateLimitError,
   CoinplaneTimeoutError,
   DEFAULT_TO_ARRAY_LIMIT,
-  errorClassFor,
   isCoinplaneError,
   NotFoundError,
   PagePromise,
