@@ -6,6 +6,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import openapiTS, { astToString } from "openapi-typescript";
 import YAML from "yaml";
+import { operationMap } from "../sdk/src/operation-map.ts";
 import { generateSdkArtifacts } from "./sdk-generator/index.ts";
 import { updateWebhooksGuide } from "./webhook-catalogue.ts";
 
@@ -33,9 +34,12 @@ writeFileSync(path.join(root, "sdk/src/generated/openapi.ts"), header + types);
 mkdirSync(path.join(root, "server/generated"), { recursive: true });
 writeFileSync(path.join(root, "server/generated/openapi.ts"), `${header}export type * from "../../sdk/src/generated/openapi.ts";\n`);
 
-// 3. SDK tables: operations (method, path, Idempotency-Key rule, pagination, error codes) and the partner mock's data.
-const sdkArtifacts = generateSdkArtifacts(spec, NOTICE);
+// 3. SDK tables: operations (method, path, Idempotency-Key rule, pagination, error codes), the documented method
+// signatures of the operation map and the schema aliases (JSDoc from the spec), and the partner mock's data.
+const sdkArtifacts = generateSdkArtifacts(spec, NOTICE, operationMap);
 writeFileSync(path.join(root, "sdk/src/generated/operations.ts"), sdkArtifacts.operationsTs);
+writeFileSync(path.join(root, "sdk/src/generated/namespaces.ts"), sdkArtifacts.namespacesTs);
+writeFileSync(path.join(root, "sdk/src/generated/schemas.ts"), sdkArtifacts.schemasTs);
 writeFileSync(path.join(root, "sdk/src/generated/mock-data.ts"), sdkArtifacts.mockDataTs);
 // The event catalogue of docs/webhooks.md, from the spec's `webhooks`.
 updateWebhooksGuide(spec);

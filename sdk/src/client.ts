@@ -1,12 +1,15 @@
 // The Coinplane client: openapi-fetch with the generated types underneath, resource namespaces on top.
 import createClient, { type Client, type Middleware } from "openapi-fetch";
-import { CoinplaneError, ConfigurationError, errorFromResponse } from "./errors.ts";
+import { ApiPromise, type ParsedResponse } from "./api-promise.ts";
+import { errorFromResponse } from "./error-response.ts";
+import { CoinplaneConfigurationError, CoinplaneError } from "./errors.ts";
+import type { Namespaces } from "./generated/namespaces.ts";
 import type { paths } from "./generated/openapi.ts";
 import { type OperationId, operationTable } from "./generated/operations.ts";
 import { operationMap, type SdkOperationId } from "./operation-map.ts";
-import { type Pagination, pagePromise } from "./pagination.ts";
+import { PagePromise, type Pagination } from "./pagination.ts";
 import { type Hooks, type RetryPolicy, Transport } from "./transport.ts";
-import type { MethodArgs, MethodResult, Namespaces, RequestOptions } from "./types.ts";
+import type { MethodArgs, MethodResult, RequestOptions } from "./types.ts";
 
 export type Environment = "sandbox" | "production";
 
@@ -43,9 +46,15 @@ const definition = (operationId: string): Def => (operationTable as Record<strin
 const pathParamNames = (path: string) => [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string);
 const ENV_PREFIX = /^cp_(sandbox|production)_/;
 
-// The namespaces are built from the operation map at run time; this interface gives them their types.
+// The namespaces are built from the operation map at run time; this interface gives them their types and their
+// documentation (generated from the spec: generated/namespaces.ts).
 export interface Coinplane extends Namespaces {}
 
+/**
+ * The Coinplane API client: `new Coinplane({ apiKey, baseUrl })`, then `coinplane.<namespace>.<method>(…)` — every method
+ * returns a promise of the parsed body with `.withResponse()` for status, headers and request id; list methods also
+ * iterate every item (`for await`) and collect them (`toArray({ limit })`). Failures are `CoinplaneError`s.
+ */
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: see the interface above
 export class Coinplane {
   /** The underlying openapi-fetch client (typed by the spec's paths), with auth, idempotency keys and retries applied. */
@@ -57,14 +66,14 @@ export class Coinplane {
 
   constructor(options: CoinplaneOptions) {
     if (!options || typeof options.apiKey !== "string" || options.apiKey.trim() === "") {
-      throw new ConfigurationError({ message: "apiKey is required", code: "INVALID_CONFIGURATION" });
+      throw new CoinplaneConfigurationError({ message: "apiKey is required", code: "INVALID_CONFIGURATION" });
     }
     if (typeof options.baseUrl !== "string" || !/^https?:\/\//.test(options.baseUrl)) {
-      throw new ConfigurationError({ message: "baseUrl must be an http(s) URL", code: "INVALID_CONFIGURATION" });
+      throw new CoinplaneConfigurationError({ message: "baseUrl must be an http(s) URL", code: "INVALID_CONFIGURATION" });
     }
     const keyEnvironment = ENV_PREFIX.exec(options.apiKey)?.[1] as Environment | undefined;
     if (options.environment && keyEnvironment && options.environment !== keyEnvironment) {
-      throw new ConfigurationError({
+      throw new CoinplaneConfigurationError({
         message: `environment is "${options.environment}" but the API key is a ${keyEnvironment} key`,
         code: "INVALID_CONFIGURATION",
       });
@@ -73,9 +82,9 @@ export class Coinplane {
     const maxRetries = options.maxRetries ?? 2;
     const timeoutMs = options.timeoutMs ?? 30_000;
     if (!Number.isInteger(maxRetries) || maxRetries < 0) {
-      throw new ConfigurationError({ message: "maxRetries must be a non-negative integer", code: "INVALID_CONFIGURATION" });
+      throw new CoinplaneConfigurationError({ message: "maxRetries must be a non-negative integer", code: "INVALID_CONFIGURATION" });
     }
-    if (!(timeoutMs > 0)) throw new ConfigurationError({ message: "timeoutMs must be positive", code: "INVALID_CONFIGURATION" });
+    if (!(timeoutMs > 0)) throw new CoinplaneConfigurationError({ message: "timeoutMs must be positive", code: "INVALID_CONFIGURATION" });
     const userFetch = options.fetch;
     this.transport = new Transport({
       fetch: userFetch ?? ((input, init) => globalThis.fetch(input, init)),
@@ -104,7 +113,8 @@ export class Coinplane {
     this.raw.use(...middleware);
   }
 
-  /** Calls any mapped operation by its operationId: `coinplane.request("getCard", cardId)`. */
+  /** Calls any mapped operation by its operationId: `coinplane.request("getCard", cardId)` (same result as the method,
+   * `.withResponse()` included). */
   request<K extends SdkOperationId>(operationId: K, ...args: MethodArgs<K>): MethodResult<K> {
     return this.call(operationId, args) as MethodResult<K>;
   }
@@ -141,8 +151,8 @@ export class Coinplane {
     const body = def.body !== "none" ? input : undefined;
     const baseQuery = (def.body === "none" ? input : options.query) as Record<string, unknown> | undefined;
     const send = (query: Record<string, unknown> | undefined) => this.send(operationId, def, path, query, body, options);
-    if (def.pagination) return pagePromise(def.pagination, baseQuery ?? {}, send);
-    return send(baseQuery);
+    if (def.pagination) return new PagePromise(def.pagination, baseQuery ?? {}, send);
+    return new ApiPromise(send(baseQuery));
   }
 
   private async send(
@@ -152,7 +162,7 @@ export class Coinplane {
     query: Record<string, unknown> | undefined,
     body: unknown,
     options: RequestOptions,
-  ): Promise<unknown> {
+  ): Promise<ParsedResponse<unknown>> {
     const headers: Record<string, string> = { ...options.headers };
     if (options.idempotencyKey !== undefined) headers["Idempotency-Key"] = options.idempotencyKey;
     const init: Record<string, unknown> = {
@@ -178,6 +188,6 @@ export class Coinplane {
       });
     }
     if (!result.response.ok) throw errorFromResponse(result.response, result.error, operationId);
-    return result.data;
+    return { data: result.data, response: result.response };
   }
 }

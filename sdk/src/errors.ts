@@ -1,5 +1,24 @@
-// One error hierarchy for everything a call can fail with: both error bodies of the API (v1/metrics `{error, code,
-// requestId}` and v2 RFC 9457 problem+json), network failures, timeouts and aborts. Never an opaque fetch error.
+// One error hierarchy for everything a call can fail with. Never an opaque fetch error:
+//
+//   CoinplaneError                         every failure of the SDK (`code`, `requestId`, `operationId`, …)
+//   ├─ CoinplaneApiError                   the API answered with an HTTP error (`status`, `headers`, `problem`)
+//   │  ├─ CoinplaneBadRequestError         400
+//   │  ├─ CoinplaneAuthenticationError     401
+//   │  ├─ CoinplanePermissionDeniedError   403
+//   │  ├─ CoinplaneNotFoundError           404
+//   │  ├─ CoinplaneConflictError           409
+//   │  ├─ CoinplaneUnprocessableEntityError 422
+//   │  ├─ CoinplaneFailedDependencyError   424
+//   │  ├─ CoinplaneRateLimitError          429 (`retryAfter`)
+//   │  └─ CoinplaneInternalServerError     5xx
+//   ├─ CoinplaneConnectionError            no response: network failure …
+//   │  ├─ CoinplaneTimeoutError            … an attempt ran out of `timeoutMs` …
+//   │  └─ CoinplaneAbortError              … or the caller's AbortSignal fired
+//   └─ CoinplaneConfigurationError         invalid client options
+//
+// Both error bodies of the API land in the same fields: v1/metrics `{error, code, requestId}` and v2 RFC 9457
+// problem+json. The pre-prefix names (`NotFoundError`, …) remain as deprecated aliases (deprecated-errors.ts).
+import type { components } from "./generated/openapi.ts";
 import type { ApiErrorCode } from "./generated/operations.ts";
 
 /** Codes the SDK itself assigns when there is no API error body. */
@@ -7,6 +26,9 @@ export type ClientErrorCode = "CONNECTION_ERROR" | "TIMEOUT" | "REQUEST_ABORTED"
 
 /** Every code a `CoinplaneError` can carry: the spec's documented codes plus the SDK's own. */
 export type CoinplaneErrorCode = ApiErrorCode | ClientErrorCode;
+
+/** The API's two error bodies: v2 RFC 9457 problem details, and v1/metrics `{error, code, requestId}`. */
+export type ApiErrorBody = components["schemas"]["Problem"] | components["schemas"]["V1Error"];
 
 export interface FieldError {
   path: string;
@@ -37,6 +59,13 @@ export interface CoinplaneErrorInit {
   cause?: unknown;
 }
 
+/** What an HTTP error answer always has. */
+export interface CoinplaneApiErrorInit extends CoinplaneErrorInit {
+  status: number;
+  headers: Headers;
+}
+
+/** Every failure of an SDK call. Narrow with `instanceof` on a subclass, or by code with `isCoinplaneError(err, code)`. */
 export class CoinplaneError extends Error {
   /** HTTP status, or undefined when no response was received (network error, timeout, abort). */
   readonly status: number | undefined;
@@ -48,15 +77,19 @@ export class CoinplaneError extends Error {
   readonly errors: FieldError[];
   /** Screening and policy rules that blocked the request (`COMPLIANCE_BLOCKED`); empty otherwise. */
   readonly reasons: ComplianceReason[];
+  /** RFC 9457 `type` of a v2 problem. */
   readonly type: string | undefined;
+  /** RFC 9457 `title` of a v2 problem. */
   readonly title: string | undefined;
+  /** RFC 9457 `detail` of a v2 problem. */
   readonly detail: string | undefined;
+  /** RFC 9457 `instance` of a v2 problem (the request path). */
   readonly instance: string | undefined;
   /** Seconds the server asked to wait (`Retry-After` on 429/503). */
   readonly retryAfterSeconds: number | undefined;
   /** Response headers, when there was a response. */
   readonly headers: Headers | undefined;
-  /** The parsed error body, when there was one. */
+  /** The parsed error body (the text when it was not JSON), when there was one. */
   readonly body: unknown;
   /** The SDK operation that failed (e.g. `createPayment`), when known. */
   readonly operationId: string | undefined;
@@ -85,89 +118,62 @@ export class CoinplaneError extends Error {
   }
 }
 
-export class BadRequestError extends CoinplaneError {}
-export class AuthenticationError extends CoinplaneError {}
-export class PermissionDeniedError extends CoinplaneError {}
-export class NotFoundError extends CoinplaneError {}
-export class ConflictError extends CoinplaneError {}
-export class UnprocessableEntityError extends CoinplaneError {}
-export class FailedDependencyError extends CoinplaneError {}
-export class RateLimitError extends CoinplaneError {}
-export class InternalServerError extends CoinplaneError {}
-/** No response was received (DNS, refused, reset, TLS …). */
-export class ConnectionError extends CoinplaneError {}
-/** An attempt took longer than `timeoutMs`. */
-export class TimeoutError extends ConnectionError {}
-/** The caller's `AbortSignal` fired. */
-export class AbortError extends CoinplaneError {}
+const isErrorBody = (body: unknown): body is ApiErrorBody =>
+  typeof body === "object" && body !== null && !Array.isArray(body) && typeof (body as { code?: unknown }).code === "string";
+
+/** The API answered with an HTTP error status (4xx/5xx). Statuses without a class of their own are this class. */
+export class CoinplaneApiError extends CoinplaneError {
+  declare readonly status: number;
+  declare readonly headers: Headers;
+  /** The error body when it is one of the API's error shapes (v2 problem+json or v1 `{error, code, requestId}`);
+   * undefined when the answer carried something else (e.g. an HTML page of a proxy — then see `body`). */
+  readonly problem: ApiErrorBody | undefined;
+
+  constructor(init: CoinplaneApiErrorInit) {
+    super(init);
+    this.problem = isErrorBody(init.body) ? init.body : undefined;
+  }
+}
+
+/** 400: the request is malformed or fails validation (see `errors`). */
+export class CoinplaneBadRequestError extends CoinplaneApiError {}
+/** 401: the API key is missing, unknown or revoked. */
+export class CoinplaneAuthenticationError extends CoinplaneApiError {}
+/** 403: the key lacks the scope or environment, or compliance blocked the request (see `reasons`). */
+export class CoinplanePermissionDeniedError extends CoinplaneApiError {}
+/** 404: no such resource for this organization. */
+export class CoinplaneNotFoundError extends CoinplaneApiError {}
+/** 409: the resource is in a state that does not allow this, or the same Idempotency-Key is still running. */
+export class CoinplaneConflictError extends CoinplaneApiError {}
+/** 422: semantically invalid, e.g. an Idempotency-Key reused with another body. */
+export class CoinplaneUnprocessableEntityError extends CoinplaneApiError {}
+/** 424: a provider the operation needs is not connected (production fails closed). */
+export class CoinplaneFailedDependencyError extends CoinplaneApiError {}
+/** 429: over the rate limit; the SDK already retried (honouring `Retry-After`) before surfacing this. */
+export class CoinplaneRateLimitError extends CoinplaneApiError {
+  /** Seconds the API asked to wait before the next request (`Retry-After`), when it said. */
+  readonly retryAfter: number | undefined;
+
+  constructor(init: CoinplaneApiErrorInit) {
+    super(init);
+    this.retryAfter = init.retryAfterSeconds;
+  }
+}
+/** 5xx: the API or a dependency failed; the SDK already retried (except 501). */
+export class CoinplaneInternalServerError extends CoinplaneApiError {}
+
+/** No response was received (DNS, refused, reset, TLS …); see the subclasses for a timeout and an abort. */
+export class CoinplaneConnectionError extends CoinplaneError {
+  declare readonly status: undefined;
+}
+/** An attempt took longer than `timeoutMs` (the SDK retried before surfacing this). */
+export class CoinplaneTimeoutError extends CoinplaneConnectionError {}
+/** The caller's `AbortSignal` fired; never retried. */
+export class CoinplaneAbortError extends CoinplaneConnectionError {}
 /** The client was constructed with invalid options. */
-export class ConfigurationError extends CoinplaneError {}
+export class CoinplaneConfigurationError extends CoinplaneError {}
 
 /** `err` is a `CoinplaneError` (optionally with this `code`): narrows both. */
 export function isCoinplaneError<C extends CoinplaneErrorCode>(err: unknown, code?: C): err is CoinplaneError & { readonly code: C } {
   return err instanceof CoinplaneError && (code === undefined || err.code === code);
-}
-
-function classFor(status: number): typeof CoinplaneError {
-  switch (status) {
-    case 400:
-      return BadRequestError;
-    case 401:
-      return AuthenticationError;
-    case 403:
-      return PermissionDeniedError;
-    case 404:
-      return NotFoundError;
-    case 409:
-      return ConflictError;
-    case 422:
-      return UnprocessableEntityError;
-    case 424:
-      return FailedDependencyError;
-    case 429:
-      return RateLimitError;
-    default:
-      return status >= 500 ? InternalServerError : CoinplaneError;
-  }
-}
-
-/** Seconds from a `Retry-After` header (delta-seconds or HTTP date); undefined when absent or invalid. */
-export function parseRetryAfter(value: string | null | undefined, now = Date.now()): number | undefined {
-  if (value == null || value.trim() === "") return undefined;
-  const trimmed = value.trim();
-  if (/^\d+(\.\d+)?$/.test(trimmed)) return Number(trimmed);
-  const date = Date.parse(trimmed);
-  if (Number.isNaN(date)) return undefined;
-  return Math.max(0, (date - now) / 1000);
-}
-
-const str = (v: unknown) => (typeof v === "string" ? v : undefined);
-
-/** Builds the typed error of an HTTP error response from its parsed body (either error shape, or anything else). */
-export function errorFromResponse(response: Response, body: unknown, operationId?: string): CoinplaneError {
-  const b = body && typeof body === "object" ? (body as Record<string, unknown>) : {};
-  const requestId = str(b.requestId) ?? response.headers.get("x-request-id") ?? undefined;
-  const code = str(b.code) ?? "UNEXPECTED_RESPONSE";
-  const message =
-    str(b.detail) ??
-    str(b.error) ??
-    str(b.title) ??
-    `${response.status} ${response.statusText || "error"}${typeof body === "string" && body ? `: ${body.slice(0, 200)}` : ""}`;
-  const Cls = classFor(response.status);
-  return new Cls({
-    message,
-    code,
-    status: response.status,
-    requestId,
-    errors: Array.isArray(b.errors) ? (b.errors as FieldError[]) : undefined,
-    reasons: Array.isArray(b.reasons) ? (b.reasons as ComplianceReason[]) : undefined,
-    type: str(b.type),
-    title: str(b.title),
-    detail: str(b.detail),
-    instance: str(b.instance),
-    headers: response.headers,
-    body,
-    retryAfterSeconds: parseRetryAfter(response.headers.get("retry-after")),
-    operationId,
-  });
 }

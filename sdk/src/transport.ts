@@ -1,7 +1,8 @@
 // The fetch that openapi-fetch calls: per-attempt timeout, retries with exponential backoff and full jitter (honouring
 // Retry-After), request/response hooks, and typed errors for failures without a response. The request — including its
 // Idempotency-Key — is cloned for each attempt, so every retry carries the same key.
-import { AbortError, CoinplaneError, ConnectionError, parseRetryAfter, TimeoutError } from "./errors.ts";
+import { parseRetryAfter } from "./error-response.ts";
+import { CoinplaneAbortError, CoinplaneConnectionError, CoinplaneError, CoinplaneTimeoutError } from "./errors.ts";
 
 export interface RetryPolicy {
   /** First backoff ceiling; attempt n waits a random time in [0, min(maxDelayMs, initialDelayMs·2ⁿ)] ("full jitter"). */
@@ -141,7 +142,8 @@ export class Transport {
       const canRetry = repeatable && attempt < maxRetries;
 
       if (outcome.error) {
-        const retryInMs = canRetry && !(outcome.error instanceof AbortError) ? backoffDelay(attempt, retry, this.random) : undefined;
+        const retryInMs =
+          canRetry && !(outcome.error instanceof CoinplaneAbortError) ? backoffDelay(attempt, retry, this.random) : undefined;
         await hooks.onResponse?.({ ...base, status: undefined, requestId: undefined, durationMs, error: outcome.error, retryInMs });
         if (retryInMs === undefined) throw outcome.error;
         await this.wait(retryInMs, userSignal);
@@ -171,7 +173,7 @@ export class Transport {
     try {
       await this.sleep(ms, signal);
     } catch (cause) {
-      throw new AbortError({ message: "The request was aborted", code: "REQUEST_ABORTED", cause });
+      throw new CoinplaneAbortError({ message: "The request was aborted", code: "REQUEST_ABORTED", cause });
     }
   }
 
@@ -184,7 +186,12 @@ export class Transport {
   ): Promise<{ error: CoinplaneError; response?: undefined; text?: undefined } | { error?: undefined; response: Response; text: string }> {
     if (userSignal?.aborted) {
       return {
-        error: new AbortError({ message: "The request was aborted", code: "REQUEST_ABORTED", operationId, cause: userSignal.reason }),
+        error: new CoinplaneAbortError({
+          message: "The request was aborted",
+          code: "REQUEST_ABORTED",
+          operationId,
+          cause: userSignal.reason,
+        }),
       };
     }
     const controller = new AbortController();
@@ -208,15 +215,17 @@ export class Transport {
     } catch (cause) {
       if (cause instanceof CoinplaneError) return { error: cause };
       if (timedOut) {
-        return { error: new TimeoutError({ message: `The request timed out after ${timeoutMs} ms`, code: "TIMEOUT", operationId, cause }) };
+        return {
+          error: new CoinplaneTimeoutError({ message: `The request timed out after ${timeoutMs} ms`, code: "TIMEOUT", operationId, cause }),
+        };
       }
       if (userSignal?.aborted) {
-        return { error: new AbortError({ message: "The request was aborted", code: "REQUEST_ABORTED", operationId, cause }) };
+        return { error: new CoinplaneAbortError({ message: "The request was aborted", code: "REQUEST_ABORTED", operationId, cause }) };
       }
       const detail =
         cause instanceof Error ? `${cause.message}${cause.cause instanceof Error ? `: ${cause.cause.message}` : ""}` : String(cause);
       return {
-        error: new ConnectionError({
+        error: new CoinplaneConnectionError({
           message: `Could not reach the Coinplane API (${detail})`,
           code: "CONNECTION_ERROR",
           operationId,

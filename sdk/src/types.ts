@@ -1,9 +1,11 @@
 // Type machinery: each SDK method's arguments and result, derived from the generated spec types.
 // A method takes its path parameters positionally (in path order), then the request body (writes) or the query (reads),
 // then per-request options: `cards.fund(cardId, { amount, asset }, { idempotencyKey })`.
+
+import type { ApiPromise } from "./api-promise.ts";
 import type { operations } from "./generated/openapi.ts";
 import type { OperationId, operationTable } from "./generated/operations.ts";
-import type { NamespaceName, OperationMap, SdkOperationId } from "./operation-map.ts";
+import type { SdkOperationId } from "./operation-map.ts";
 import type { PagePromise } from "./pagination.ts";
 
 type Table = typeof operationTable;
@@ -50,7 +52,8 @@ export interface RequestOptions {
 }
 
 type PathArgs<K extends OperationId> = PathStrings<Table[K]["path"]>;
-type InputArgs<K extends keyof operations> = [RequestBody<K>] extends [never]
+/** The arguments after the path parameters, before the options: the body (writes) or the query (reads), if any. */
+export type InputArgs<K extends keyof operations> = [RequestBody<K>] extends [never]
   ? [QueryParams<K>] extends [never]
     ? []
     : QueryRequired<K> extends true
@@ -60,17 +63,14 @@ type InputArgs<K extends keyof operations> = [RequestBody<K>] extends [never]
     ? [body: RequestBody<K>]
     : [body?: RequestBody<K>];
 
+/** A method's arguments: path parameters (in path order), then the body or query, then per-request options. */
 export type MethodArgs<K extends SdkOperationId> = [...PathArgs<K>, ...InputArgs<K>, options?: RequestOptions];
 
+/** What a method returns: an ApiPromise of the body, or for a paged list a PagePromise of the first page that also
+ * iterates every item. */
 export type MethodResult<K extends SdkOperationId> = Table[K]["pagination"] extends null
-  ? Promise<ResponseBody<K>>
+  ? ApiPromise<ResponseBody<K>>
   : PagePromise<ResponseBody<K>, ListItem<K>>;
 
+/** An SDK method by operationId (the documented signatures are in generated/namespaces.ts). */
 export type Method<K extends SdkOperationId> = (...args: MethodArgs<K>) => MethodResult<K>;
-
-/** `coinplane.<namespace>.<method>` for every entry of the operation map. */
-export type Namespaces = {
-  readonly [N in NamespaceName]: {
-    readonly [K in SdkOperationId as OperationMap[K][0] extends N ? OperationMap[K][1] : never]: Method<K>;
-  };
-};

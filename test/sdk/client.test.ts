@@ -5,21 +5,21 @@ import { HttpResponse, http } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
-  AuthenticationError,
   backoffDelay,
   Coinplane,
+  CoinplaneAuthenticationError,
+  CoinplaneConfigurationError,
+  CoinplaneConflictError,
+  CoinplaneConnectionError,
   CoinplaneError,
+  CoinplaneFailedDependencyError,
+  CoinplaneInternalServerError,
+  CoinplaneNotFoundError,
   type CoinplaneOptions,
-  ConfigurationError,
-  ConflictError,
-  ConnectionError,
-  FailedDependencyError,
-  InternalServerError,
+  CoinplaneRateLimitError,
+  CoinplaneTimeoutError,
   isCoinplaneError,
-  NotFoundError,
-  RateLimitError,
   type ResponseHookEvent,
-  TimeoutError,
 } from "../../sdk/src/index.ts";
 
 const BASE = "http://api.coinplane.test";
@@ -231,7 +231,7 @@ describe("retries", () => {
     );
     const { coinplane, sleeps } = client({ maxRetries: 5, retry: { initialDelayMs: 100, maxDelayMs: 1000 } });
     const err = await coinplane.balances.retrieve().catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(InternalServerError);
+    expect(err).toBeInstanceOf(CoinplaneInternalServerError);
     expect(err).toMatchObject({ status: 503, code: "service_unavailable" });
     expect(calls).toBe(6);
     // random() = 0.5: half of min(1000, 100·2^n)
@@ -250,15 +250,15 @@ describe("retries", () => {
     );
     const { coinplane, sleeps } = client({ maxRetries: 3 });
     const err = await coinplane.balances.retrieve().catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(RateLimitError);
-    expect((err as RateLimitError).retryAfterSeconds).toBe(120);
+    expect(err).toBeInstanceOf(CoinplaneRateLimitError);
+    expect((err as CoinplaneRateLimitError).retryAfterSeconds).toBe(120);
     expect(calls).toBe(2);
     expect(sleeps).toHaveLength(1);
     expect(sleeps[0]).toBeGreaterThan(1000);
     expect(sleeps[0]).toBeLessThanOrEqual(3000);
   });
 
-  it("retries network errors, then throws a ConnectionError (never an opaque fetch error)", async () => {
+  it("retries network errors, then throws a CoinplaneConnectionError (never an opaque fetch error)", async () => {
     let calls = 0;
     server.use(
       http.get(`${BASE}/api/v1/balances`, () => {
@@ -268,7 +268,7 @@ describe("retries", () => {
     );
     const { coinplane, sleeps } = client({ maxRetries: 2 });
     const err = await coinplane.balances.retrieve().catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(ConnectionError);
+    expect(err).toBeInstanceOf(CoinplaneConnectionError);
     expect(err).toMatchObject({ code: "CONNECTION_ERROR", status: undefined, operationId: "getBalances" });
     expect(calls).toBe(3);
     expect(sleeps).toHaveLength(2);
@@ -284,7 +284,7 @@ describe("retries", () => {
     );
     const { coinplane } = client();
     await expect(coinplane.corridors.dispatchWorkflows({ headers: { "X-Scheduler-Secret": "s" } })).rejects.toBeInstanceOf(
-      InternalServerError,
+      CoinplaneInternalServerError,
     );
     expect(calls).toBe(1);
   });
@@ -298,7 +298,7 @@ describe("retries", () => {
       }),
     );
     const { coinplane } = client({ maxRetries: 4 });
-    await expect(coinplane.balances.retrieve({ maxRetries: 0 })).rejects.toBeInstanceOf(InternalServerError);
+    await expect(coinplane.balances.retrieve({ maxRetries: 0 })).rejects.toBeInstanceOf(CoinplaneInternalServerError);
     expect(calls).toBe(1);
   });
 });
@@ -312,7 +312,7 @@ describe("errors", () => {
     );
     const { coinplane } = client();
     const err = await coinplane.custody.createWallet({ label: "Ops", chain: "base", type: "mpc" }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(FailedDependencyError);
+    expect(err).toBeInstanceOf(CoinplaneFailedDependencyError);
     expect(err).toBeInstanceOf(CoinplaneError);
     expect(isCoinplaneError(err, "PROVIDER_NOT_CONNECTED")).toBe(true);
     expect(isCoinplaneError(err, "NOT_FOUND")).toBe(false);
@@ -338,7 +338,7 @@ describe("errors", () => {
     server.use(http.get(`${BASE}/api/v1/wallets/:id`, () => v1Error(404, "not_found")));
     const { coinplane } = client();
     const err = await coinplane.wallets.retrieve("wal_x").catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(NotFoundError);
+    expect(err).toBeInstanceOf(CoinplaneNotFoundError);
     expect(err).toMatchObject({ status: 404, code: "not_found", requestId: "req_v1_1", message: "message of not_found", errors: [] });
   });
 
@@ -363,9 +363,9 @@ describe("errors", () => {
   });
 
   it.each([
-    [401, AuthenticationError],
-    [409, ConflictError],
-    [500, InternalServerError],
+    [401, CoinplaneAuthenticationError],
+    [409, CoinplaneConflictError],
+    [500, CoinplaneInternalServerError],
   ])("maps %s to its class", async (status, Cls) => {
     server.use(http.get(`${BASE}/api/v1/balances`, () => v1Error(status, "x")));
     const { coinplane } = client({ maxRetries: 0 });
@@ -382,7 +382,7 @@ describe("errors", () => {
 });
 
 describe("timeouts", () => {
-  it("times out an attempt, retries, then throws a TimeoutError", async () => {
+  it("times out an attempt, retries, then throws a CoinplaneTimeoutError", async () => {
     let calls = 0;
     server.use(
       http.get(`${BASE}/api/v1/balances`, async () => {
@@ -394,8 +394,8 @@ describe("timeouts", () => {
     const { coinplane } = client({ timeoutMs: 50, maxRetries: 1 });
     const started = Date.now();
     const err = await coinplane.balances.retrieve().catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(TimeoutError);
-    expect(err).toBeInstanceOf(ConnectionError);
+    expect(err).toBeInstanceOf(CoinplaneTimeoutError);
+    expect(err).toBeInstanceOf(CoinplaneConnectionError);
     expect(err).toMatchObject({ code: "TIMEOUT", status: undefined });
     expect(calls).toBe(2);
     expect(Date.now() - started).toBeLessThan(450);
@@ -534,7 +534,7 @@ describe("configuration", () => {
     [{ apiKey: "cp_production_x", environment: "sandbox" as const }, "production key"],
     [{ maxRetries: -1 }, "maxRetries"],
   ])("rejects %j", (options, message) => {
-    expect(() => new Coinplane({ apiKey: KEY, baseUrl: BASE, ...options })).toThrow(ConfigurationError);
+    expect(() => new Coinplane({ apiKey: KEY, baseUrl: BASE, ...options })).toThrow(CoinplaneConfigurationError);
     expect(() => new Coinplane({ apiKey: KEY, baseUrl: BASE, ...options })).toThrow(message);
   });
 

@@ -103,7 +103,7 @@ describe("readPagination: malformed declarations fail with the operation and the
   });
 
   it("fails the whole generation", () => {
-    expect(() => generateSdkArtifacts(listWidgets({ style: "offset", items: "data" }), "n")).toThrow(/x-pagination of listWidgets/);
+    expect(() => generateSdkArtifacts(listWidgets({ style: "offset", items: "data" }), "n", {})).toThrow(/x-pagination of listWidgets/);
   });
 });
 
