@@ -141,6 +141,8 @@ const scenarios: Scenario[] = [
       const coinplane = ctx.client();
       const pay = (amount: string) => coinplane.payments.create({ amount, stablecoin: "USDC", chain: "base", toAddress: EVM });
       const first = await pay("1.25");
+      // The API orders by creation time (milliseconds), then id: two payments in one millisecond could list either way.
+      await new Promise((resolve) => setTimeout(resolve, 5));
       const second = await pay("2.50");
       expect(await coinplane.payments.retrieve(first.id)).toEqual(first);
       const ids: string[] = [];
