@@ -8,11 +8,13 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
+import { mockApiKeys } from "../sdk/src/mock/api-keys.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
-const KEY = "cp_sandbox_bench000000000000000000000000000000000";
+// The mock answers 401 to keys it does not know: its documented sandbox test key (Prism accepts any bearer).
+const KEY = mockApiKeys.sandbox;
 const headers = { authorization: `Bearer ${KEY}`, "content-type": "application/json" };
 
 // The same three requests, cycled: a v1 list, a v1 write with a body, a v2 read by id.

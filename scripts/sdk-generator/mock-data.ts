@@ -1,6 +1,8 @@
 // What the partner mock serves (sdk/src/generated/mock-data.ts): per operation the documented examples of every status,
-// parameter constraints, and the resource model (schema, id field, fields echoed from the request) for its in-memory state.
-// Admin operations and placeholders are not part of the partner surface and are left out.
+// its scopes, what its request is validated against (mock-request.ts), and the resource model (mock-resources.ts) for
+// its in-memory state. Admin operations and placeholders are not part of the partner surface and are left out.
+import { allScopes, countryCodes, type MockRequestJson, mockRequest, requestSchemas } from "./mock-request.ts";
+import { type MockSchema, type ResourceOperation, resourceModel } from "./mock-resources.ts";
 import type { ListDeclaration } from "./pagination.ts";
 import {
   type Doc,
@@ -14,24 +16,22 @@ import {
   schemaName,
   schemaRef,
   successSchema,
-  successStatuses,
 } from "./spec.ts";
 import { type MockWebhookJson, mockWebhooks } from "./webhook-events.ts";
 
-export interface MockSchema {
-  idField?: string;
-  exampleIds: string[];
-  creatable: boolean;
-}
+export { idFieldOf } from "./mock-resources.ts";
 
 export interface MockDataJson {
   operations: Json[];
   schemas: Record<string, MockSchema>;
   webhooks: MockWebhookJson[];
+  requestSchemas: Record<string, unknown>;
+  scopes: string[];
+  countries: string[];
   values: unknown[];
 }
 
-const CONSTRAINT_KEYS = ["type", "enum", "pattern", "minimum", "maximum", "minLength", "maxLength", "minItems", "maxItems", "default"];
+const CONSTRAINT_KEYS = ["type", "default"];
 
 /** Example values stored once (error examples repeat across operations) and referenced by index. */
 export class ExampleValues {
@@ -49,23 +49,11 @@ export class ExampleValues {
   }
 }
 
-/** The field that identifies a resource: `id`, else `<schemaName>Id`, else the first required `…Id` property. */
-export function idFieldOf(doc: Doc, name: string): string | undefined {
-  const { properties, required } = objectProperties(doc, schemaRef(name));
-  const keys = Object.keys(properties);
-  if (keys.includes("id")) return "id";
-  const own = `${name[0]?.toLowerCase()}${name.slice(1)}Id`;
-  if (keys.includes(own)) return own;
-  return keys.find((k) => k.endsWith("Id") && required.includes(k));
-}
-
-/** The validation keywords of a parameter's schema the mock checks. */
+/** What the engine reads of a parameter's schema besides validation: its type (repeated array parameters) and default. */
 export function paramConstraints(doc: Doc, p: Json): Json {
   const s = deref(doc, p.schema);
   const pick: Json = {};
   for (const key of CONSTRAINT_KEYS) if (s[key] !== undefined) pick[key] = s[key];
-  // An array parameter (`?type=a&type=b`): its items' schema, refs resolved.
-  if (s.items !== undefined) pick.items = normalize(doc, s.items);
   return pick;
 }
 
@@ -101,90 +89,56 @@ export function mockResponses(doc: Doc, raw: Json, values: ExampleValues): Json[
   });
 }
 
-/** Builds the mock data; `schemas` collects every resource schema met, in the order first met. */
-class MockDataBuilder {
-  readonly schemas: Record<string, MockSchema> = {};
-  readonly values = new ExampleValues();
-  private readonly getByTemplate: Map<string, SpecOperation>;
-
-  constructor(
-    private readonly doc: Doc,
-    ops: SpecOperation[],
-    private readonly lists: ReadonlyMap<string, ListDeclaration>,
-  ) {
-    this.getByTemplate = new Map(ops.filter((o) => o.op.method === "GET").map((o) => [o.op.pathTemplate, o]));
-  }
-
-  schema(name: string): MockSchema {
-    this.schemas[name] ??= { idField: idFieldOf(this.doc, name), exampleIds: [], creatable: false };
-    return this.schemas[name];
-  }
-
-  /** Path and query parameters; a path parameter names the resource GET on the path up to it returns. */
-  params({ op, parameters }: SpecOperation): Json[] {
-    return parameters
-      .filter((p) => p.in === "path" || p.in === "query")
-      .map((p) => {
-        const entry: Json = { name: p.name, in: p.in, required: Boolean(p.required), schema: paramConstraints(this.doc, p) };
-        if (p.in !== "path") return entry;
-        const name = String(p.name);
-        const prefix = op.pathTemplate.slice(0, op.pathTemplate.indexOf(`{${name}}`) + name.length + 2);
-        const owner = this.getByTemplate.get(prefix);
-        const ownerSchema = owner && resourceSchemaOf(this.doc, owner.raw, this.lists.get(owner.op.operationId));
-        if (ownerSchema) {
-          entry.resource = ownerSchema;
-          const example = p.example ?? deref(this.doc, p.schema).example;
-          if (typeof example === "string") this.schema(ownerSchema).exampleIds.push(example);
-        }
-        return entry;
-      });
-  }
-
-  operation(o: SpecOperation): Json {
-    const { op, raw, parameters } = o;
-    const list = this.lists.get(op.operationId);
-    const responses = mockResponses(this.doc, raw, this.values);
+export function mockData(doc: Doc, ops: SpecOperation[], lists: ReadonlyMap<string, ListDeclaration>): MockDataJson {
+  const values = new ExampleValues();
+  const served = ops.filter(({ op }) => op.surface !== "admin" && !op.operationId.startsWith("placeholder_"));
+  const resourceOps: ResourceOperation[] = served.map((spec) => {
+    const list = lists.get(spec.op.operationId);
+    return { spec, resourceSchema: resourceSchemaOf(doc, spec.raw, list), itemSchema: list?.itemSchema };
+  });
+  const model = resourceModel(doc, resourceOps);
+  const requests: MockRequestJson[] = [];
+  const operations = resourceOps.map(({ spec, resourceSchema }) => {
+    const { op, raw, parameters } = spec;
+    const list = lists.get(op.operationId);
+    const pathResources = model.pathResources.get(op.operationId) ?? {};
+    const request = mockRequest(doc, spec);
+    requests.push(request);
     const mock: Json = {
       operationId: op.operationId,
       method: op.method,
       path: op.pathTemplate,
       surface: op.surface,
       security: op.security,
+      scopes: op.scopes,
       idempotency: op.idempotency,
-      params: this.params(o),
-      responses,
+      params: parameters
+        .filter((p) => p.in === "path" || p.in === "query")
+        .map((p) => {
+          const entry: Json = { name: p.name, in: p.in, required: Boolean(p.required), schema: paramConstraints(doc, p) };
+          const resource = pathResources[String(p.name)];
+          if (resource) entry.resource = resource;
+          return entry;
+        }),
+      request,
+      responses: mockResponses(doc, raw, values),
     };
-    const resourceSchema = resourceSchemaOf(this.doc, raw, list);
+    const bodyRefs = model.bodyRefs.get(op.operationId);
+    if (bodyRefs) mock.bodyRefs = bodyRefs;
     if (resourceSchema) {
-      const entry = this.schema(resourceSchema);
-      mock.resource = {
-        schema: resourceSchema,
-        echo: echoFields(this.doc, jsonContent(this.doc, raw.requestBody)?.media.schema, resourceSchema),
-      };
-      const hasPathParams = parameters.some((p) => p.in === "path");
-      if (op.method === "POST" && !hasPathParams && successStatuses(raw).includes(201)) entry.creatable = true;
-      for (const r of responses) {
-        if ((r.status as number) >= 300 || !entry.idField) continue;
-        for (const ex of r.examples as Array<{ value: number }>) {
-          const id = (this.values.values[ex.value] as Json | undefined)?.[entry.idField];
-          if (typeof id === "string") entry.exampleIds.push(id);
-        }
-      }
+      mock.resource = { schema: resourceSchema, echo: echoFields(doc, jsonContent(doc, raw.requestBody)?.media.schema, resourceSchema) };
     }
-    if (list) {
-      mock.list = { itemSchema: list.itemSchema, pagination: list.pagination };
-      if (list.itemSchema) this.schema(list.itemSchema);
-    }
+    if (list) mock.list = { itemSchema: list.itemSchema, pagination: list.pagination };
     return mock;
-  }
-}
-
-export function mockData(doc: Doc, ops: SpecOperation[], lists: ReadonlyMap<string, ListDeclaration>): MockDataJson {
-  const builder = new MockDataBuilder(doc, ops, lists);
-  const operations = ops
-    .filter(({ op }) => op.surface !== "admin" && !op.operationId.startsWith("placeholder_"))
-    .map((o) => builder.operation(o));
-  for (const entry of Object.values(builder.schemas)) entry.exampleIds = [...new Set(entry.exampleIds)].sort();
-  const webhooks = mockWebhooks(doc, builder.values);
-  return { operations, schemas: builder.schemas, webhooks, values: builder.values.values };
+  });
+  const webhooks = mockWebhooks(doc, values);
+  return {
+    operations,
+    schemas: model.schemas,
+    webhooks,
+    requestSchemas: requestSchemas(doc, requests),
+    scopes: allScopes(doc),
+    countries: countryCodes(),
+    values: values.values,
+  };
 }

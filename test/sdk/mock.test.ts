@@ -1,72 +1,25 @@
 // The partner mock (@coinplane/sdk/mock): every response it gives — for every operation of the spec, every documented
 // success example and every documented error — validates against the spec (ajv over the bundled spec); its in-memory
 // state, idempotency and error-on-request headers behave as documented; the standalone server answers the same.
+// (mock-rehearsal.test.ts: keys, validation, read-back of every created resource, 404 messages, the FX quote;
+// contract-server-and-mock.test.ts: the same scenarios against the real server and the mock.)
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { mockData } from "../../sdk/src/generated/mock-data.ts";
 import { Coinplane, isCoinplaneError } from "../../sdk/src/index.ts";
-import { createCoinplaneMock, type MockServer, startMockServer } from "../../sdk/src/mock/index.ts";
-import { loadSpec } from "../../server/spec/load-spec.ts";
-import { exampleRequest, type SpecOperation, specOperations } from "../helpers/spec-requests.ts";
-import { SpecValidator } from "./spec-validator.ts";
+import { createCoinplaneMock, type MockServer, mockApiKeys, startMockServer } from "../../sdk/src/mock/index.ts";
+import type { SpecOperation } from "../helpers/spec-requests.ts";
+import { expectValid, mockExampleRequest, sender, specOps, validator } from "./mock-helpers.ts";
 
 const BASE = "http://mock.coinplane.test";
-const KEY = "cp_sandbox_mockmockmockmockmockmockmockmockmock0";
-const doc = loadSpec();
-const validator = new SpecValidator(doc);
-const specOps = new Map(specOperations(doc).map((op) => [op.operation.operationId, op]));
+const KEY = mockApiKeys.sandbox;
 const mock = createCoinplaneMock({ baseUrl: BASE });
 const server = setupServer(...mock.handlers);
+const send = sender(BASE);
 
 beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
 afterEach(() => mock.reset());
 afterAll(() => server.close());
-
-interface Sent {
-  status: number;
-  contentType: string | null;
-  headers: Headers;
-  // biome-ignore lint/suspicious/noExplicitAny: tests assert on arbitrary bodies
-  body: any;
-}
-
-async function send(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Sent> {
-  const res = await fetch(`${BASE}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${KEY}`, ...(body !== undefined ? { "content-type": "application/json" } : {}), ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return {
-    status: res.status,
-    contentType: res.headers.get("content-type"),
-    headers: res.headers,
-    body: text ? JSON.parse(text) : undefined,
-  };
-}
-
-function expectValid(op: SpecOperation, res: Sent) {
-  const problems = validator.check(op.operation.method, op.operation.pathTemplate, res.status, res.contentType, res.body);
-  expect(problems, `${op.operation.operationId} ${res.status}: ${JSON.stringify(res.body)}`).toEqual([]);
-  expect(res.headers.get("x-request-id")).toBeTruthy();
-}
-
-/** The spec's example request, with path parameters that name a resource set to an id of the spec's examples. */
-function mockExampleRequest(op: SpecOperation) {
-  const req = exampleRequest(doc, op);
-  const spec = mockData.operations.find((o) => o.operationId === op.operation.operationId);
-  let path = op.operation.pathTemplate;
-  const actual = req.path.split("?")[0]?.split("/") ?? [];
-  path.split("/").forEach((segment, i) => {
-    const name = /^\{(.+)\}$/.exec(segment)?.[1];
-    if (!name) return;
-    const resource = spec?.params.find((p) => p.name === name)?.resource;
-    const id = resource ? mockData.schemas[resource]?.exampleIds[0] : undefined;
-    path = path.replace(segment, id ?? (actual[i] as string));
-  });
-  const query = req.path.includes("?") ? `?${req.path.split("?")[1]}` : "";
-  return { ...req, path: `${path}${query}` };
-}
 
 async function sendExample(op: SpecOperation, headers: Record<string, string> = {}) {
   const req = mockExampleRequest(op);
@@ -137,11 +90,12 @@ describe.each(mocked)("%s", (_id, spec, op) => {
   }
 
   if (spec.idempotency === "required") {
-    it("answers 400 IDEMPOTENCY_KEY_REQUIRED without a key, 422 when a key is reused with another body", async () => {
+    it("answers 400 IDEMPOTENCY_KEY_REQUIRED without a key, replays the same request, 422 when the key was used for another", async () => {
       const req = mockExampleRequest(op);
       const missing = await send(req.method, req.path, req.body);
       expect(missing.status).toBe(400);
       expect(missing.body.code).toBe("IDEMPOTENCY_KEY_REQUIRED");
+      expect(missing.body.errors).toBeUndefined();
       expectValid(op, missing);
       const first = await send(req.method, req.path, req.body, { "idempotency-key": "k-1" });
       expect(first.status).toBeLessThan(300);
@@ -149,8 +103,12 @@ describe.each(mocked)("%s", (_id, spec, op) => {
       expect(replay.status).toBe(first.status);
       expect(replay.body).toEqual(first.body);
       expect(replay.headers.get("idempotent-replayed")).toBe("true");
-      const reused = await send(req.method, req.path, { ...(req.body as object), extra: 1 }, { "idempotency-key": "k-1" });
+      // The same key first used for another request (another path, method and body): 422 in this operation's shape.
+      const other = await send("POST", "/api/v1/wallets", { chain: "base" }, { "idempotency-key": "k-2" });
+      expect(other.status).toBe(201);
+      const reused = await send(req.method, req.path, req.body, { "idempotency-key": "k-2" });
       expect(reused.status).toBe(422);
+      expect(reused.body.code).toMatch(/^idempotency_key_reused$/i);
       expectValid(op, reused);
     });
   }
@@ -185,7 +143,7 @@ describe("in-memory state", () => {
   });
 
   it("answers 404 for an unknown card but serves the spec's example id", async () => {
-    const example = mockData.schemas.Card?.exampleIds[0] as string;
+    const example = mockData.schemas.Card?.exampleIds?.[0] as string;
     expect((await send("GET", `/api/v2/agent/cards/${example}`)).status).toBe(200);
     const missing = await send("GET", "/api/v2/agent/cards/card_doesnotexist");
     expect(missing.status).toBe(404);
@@ -214,17 +172,9 @@ describe("in-memory state", () => {
   });
 
   it("answers 403 to a production key on the sandbox API", async () => {
-    const res = await send("GET", "/api/v1/wallets", undefined, {
-      authorization: "Bearer cp_production_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
-    });
+    const res = await send("GET", "/api/v1/wallets", undefined, { authorization: `Bearer ${mockApiKeys.production}` });
     expect(res.status).toBe(403);
-    expectValid(op("listWallets"), res);
-  });
-
-  it("explains an undocumented X-Mock-Error with a valid 400", async () => {
-    const res = await send("GET", "/api/v1/wallets", undefined, { "x-mock-error": "CARD_LEDGER_CONFLICT" });
-    expect(res.status).toBe(400);
-    expect(res.body.error).toContain("not documented for listWallets");
+    expect(res.body.error).toBe("This endpoint is sandbox-only; use a sandbox API key");
     expectValid(op("listWallets"), res);
   });
 });
@@ -270,7 +220,7 @@ describe("the standalone mock server", () => {
       body: "{}",
     });
     expect(res.status).toBe(424);
-    expect(res.headers.get("content-type")).toBe("application/problem+json");
+    expect(res.headers.get("content-type")).toBe("application/problem+json; charset=utf-8");
     const body = await res.json();
     expect(validator.check("POST", "/api/v2/agent/custody/wallets", 424, "application/problem+json", body)).toEqual([]);
     const unknown = await fetch(`${standalone.url}/api/v1/nowhere`, { headers: { authorization: `Bearer ${KEY}` } });

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { objectProperties } from "../../scripts/sdk-generator/spec.ts";
 import { statusAfter, webhookEntries } from "../../scripts/sdk-generator/webhook-events.ts";
 import { Coinplane, type WebhookEvent, WebhookVerificationError, webhooks } from "../../sdk/src/index.ts";
+import { mockApiKeys } from "../../sdk/src/mock/api-keys.ts";
 import { buildMockEvent, emitMockEvent, mockEventTypes } from "../../sdk/src/mock/emit-event.ts";
 import { startMockServer } from "../../sdk/src/mock/server.ts";
 import { loadSpec } from "../../server/spec/load-spec.ts";
@@ -131,7 +132,11 @@ describe("the mock's webhook endpoint and event operations, through the SDK", ()
     const mock = await startMockServer({ port: 0 });
     try {
       const urls: string[] = [];
-      const coinplane = new Coinplane({ apiKey: "cp_sandbox_mock", baseUrl: mock.url, hooks: { onRequest: (e) => void urls.push(e.url) } });
+      const coinplane = new Coinplane({
+        apiKey: mockApiKeys.sandbox,
+        baseUrl: mock.url,
+        hooks: { onRequest: (e) => void urls.push(e.url) },
+      });
       const page = await coinplane.events.list({ type: ["card.issued", "bank_transfer.failed"] });
       expect(urls[0]).toContain("/api/v2/agent/events?type=card.issued&type=bank_transfer.failed");
       expect(page.data.length).toBeGreaterThan(0);

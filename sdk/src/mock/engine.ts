@@ -1,72 +1,65 @@
-// The partner mock's logic, independent of any HTTP library: routes a request to an operation of the spec, answers with
-// the spec's documented examples, and keeps a small in-memory state (created resources are returned by later reads and
-// lists, actions update them, Idempotency-Keys replay). Used by the msw handlers and the standalone server alike.
+// The partner mock's logic, independent of any HTTP library: routes a request to an operation of the spec and answers
+// it as the server would — the same steps in the same order, the same error shapes and words — with the spec's
+// documented examples and a small in-memory state (created resources are read back, listed and acted on; an unknown id
+// of a resource the mock creates is 404 "<Resource> not found"; Idempotency-Keys replay). Used by the msw handlers and
+// the standalone server alike. Documented in docs/getting-started.md and the SDK README.
 //
-// Errors on request — documented in docs/getting-started.md and the SDK README:
-//   X-Mock-Error: <CODE>     the operation's documented example with that code (e.g. PROVIDER_NOT_CONNECTED, rate_limited)
-//   X-Mock-Status: <status>  the operation's first documented example for that status (e.g. 424)
-//   X-Mock-Example: <name>   a named success example (e.g. `firstPageOfTwo`)
-// and, as the real API: no bearer key → 401; a production key on /api/v1 → 403; a missing required Idempotency-Key → 400;
-// the same key with another body → 422; an unknown id of a resource the mock creates → 404.
+// The steps (as server/app.ts runs them):
+//   body      invalid JSON, unstorable strings, nesting deeper than 64 → 400 (request-body.ts)
+//   route     unknown path → 404, other method → 405 with Allow, malformed percent-encoding → 400
+//   auth      no key, or a key the mock does not know (api-keys.ts: the documented test keys) → 401
+//   X-Mock-*  X-Mock-Error: <CODE> / X-Mock-Status: <status> → that documented error of the operation;
+//             X-Mock-Example: <name> → that success example; an unknown value → 400 listing the valid ones
+//   validate  parameters and body against the operation's schemas → 400 / 415 (request-validation.ts)
+//   scopes    a scope missing → 403; a production key on /api/v1 → 403; another organizationId → 403
+//   idempotency  the same key with another request → 422; with the same → the first answer, Idempotent-Replayed: true
+//   handler   a referenced resource unknown → 404; Sandbox-Simulate-Error (cards); providers/invoke: the category's
+//             scope, and the FX quote computed from its input (fx-quote.ts); then the success example
 import { mockData as generatedData } from "../generated/mock-data.ts";
-import { conforms } from "./mini-schema.ts";
-import type { MockData, MockOperationSpec, MockResponseSpec } from "./types.ts";
+import type { MockError } from "./api-errors.ts";
+import { defaultMockKeys, hasScope, type MockApiKey, PROVIDER_CATEGORY_SCOPES } from "./api-keys.ts";
+import { FX_FAILING_AMOUNT, FX_QUOTE_INPUT_SCHEMA, type FxQuoteInput, fxQuote } from "./fx-quote.ts";
+import { IdempotencyRecords, parseIdempotencyKey, requestFingerprint } from "./idempotency.ts";
+import { createAjv, SchemaCheck } from "./json-schema.ts";
+import { listPage } from "./lists.ts";
+import { forcedAnswer } from "./mock-headers.ts";
+import { clone, MockState, type Stored } from "./mock-state.ts";
+import { findUnacceptable, isJsonMediaType } from "./request-body.ts";
+import { RequestValidator } from "./request-validation.ts";
+import { documentedError, documentedResult, errorResult, responseHeaders } from "./responses.ts";
+import { RouteTable } from "./routes.ts";
+import type { MockData, MockExample, MockOperationSpec, MockRequest, MockResponseSpec, MockResult } from "./types.ts";
 
-export interface MockRequest {
-  method: string;
-  /** Absolute URL or path with query. */
-  url: string;
-  headers: Headers | Record<string, string | undefined>;
-  /** Parsed JSON body (undefined when none). */
-  body?: unknown;
-  /** The body was sent but is not JSON (→ 400). */
-  invalidJson?: boolean;
-}
-
-export interface MockResult {
-  status: number;
-  headers: Record<string, string>;
-  /** JSON body, undefined for a response without one. */
-  body: unknown;
-  /** The operation that answered (undefined for unknown routes). */
-  operationId?: string;
-}
+export type { MockRequest, MockResult } from "./types.ts";
 
 export interface MockEngineOptions {
   data?: MockData;
   now?: () => Date;
   random?: () => number;
+  /** API keys the mock accepts besides the documented test keys (`mockApiKeys`). */
+  apiKeys?: Record<string, MockApiKey>;
 }
 
-interface CompiledOperation {
-  spec: MockOperationSpec;
-  regex: RegExp;
-  paramNames: string[];
+/** A path parameter or body field naming a resource: its store and id. */
+interface Reference {
+  name: string;
+  store: string;
+  id: string;
 }
 
-interface Stored {
-  value: Record<string, unknown>;
-  /** Fields that identify the resource and came from its creation; kept when an action answers with another example. */
-  identity: string[];
+/** The caller: its bearer token and the key it names (none on operations without API-key security). */
+interface Caller {
+  token?: string;
+  key?: MockApiKey;
 }
 
 type Json = Record<string, unknown>;
+type HeaderOf = (name: string) => string | undefined;
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
-const GENERIC_V1_CODES: Record<number, string> = {
-  400: "invalid_request",
-  401: "unauthorized",
-  403: "forbidden",
-  404: "not_found",
-  405: "method_not_allowed",
-  409: "conflict",
-  429: "rate_limited",
-  500: "internal_error",
-  503: "service_unavailable",
-};
+const QUERY_CREDENTIALS = ["api_key", "apikey", "apiKey", "key", "access_token", "token"];
 
-const clone = <T>(value: T): T => (value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T));
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 const lcFirst = (s: string) => `${s[0]?.toLowerCase() ?? ""}${s.slice(1)}`;
 
@@ -77,47 +70,37 @@ function header(headers: MockRequest["headers"], name: string): string | undefin
   return undefined;
 }
 
-/** Canonical JSON (sorted keys) for idempotency fingerprints. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
-  if (isObject(value)) {
-    return `{${Object.keys(value)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`)
-      .join(",")}}`;
-  }
-  return JSON.stringify(value) ?? "null";
-}
-
 export class MockEngine {
   readonly data: MockData;
-  private readonly operations: CompiledOperation[];
+  private readonly routeTable: RouteTable;
+  private readonly byId: Map<string, MockOperationSpec>;
   private readonly now: () => Date;
   private readonly random: () => number;
-  private state = new Map<string, Map<string, Stored>>();
-  private idempotency = new Map<string, { fingerprint: string; result: MockResult }>();
+  private readonly keys: Record<string, MockApiKey>;
+  private readonly validator: RequestValidator;
+  private readonly schemaCheck: SchemaCheck;
+  private readonly fxInput;
+  private readonly state: MockState;
+  private readonly idempotency = new IdempotencyRecords();
 
   constructor(options: MockEngineOptions = {}) {
     this.data = options.data ?? generatedData;
     this.now = options.now ?? (() => new Date());
     this.random = options.random ?? Math.random;
-    this.operations = this.data.operations
-      .map((spec) => {
-        const paramNames: string[] = [];
-        const pattern = spec.path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\\?\{([^}]+)\\?\}/g, (_m, name: string) => {
-          paramNames.push(name);
-          return "([^/]+)";
-        });
-        return { spec, regex: new RegExp(`^${pattern}/?$`), paramNames };
-      })
-      // Literal segments win over parameters: /cards/issue before /cards/{cardId}.
-      .sort((a, b) => a.paramNames.length - b.paramNames.length);
+    this.keys = { ...defaultMockKeys(this.data.scopes), ...options.apiKeys };
+    this.validator = new RequestValidator(this.data);
+    this.schemaCheck = new SchemaCheck(createAjv({ coerce: false, countries: this.data.countries }));
+    // The FX simulator validates its input with every error reported (server/providers/validate-input.ts).
+    this.fxInput = createAjv({ coerce: false, countries: [], allErrors: true }).compile(FX_QUOTE_INPUT_SCHEMA);
+    this.state = new MockState(this.data);
+    this.byId = new Map(this.data.operations.map((o) => [o.operationId, o]));
+    this.routeTable = new RouteTable(this.data.operations);
   }
 
   /** Forgets every created resource and idempotency record. */
   reset(): void {
-    this.state = new Map();
-    this.idempotency = new Map();
+    this.state.reset();
+    this.idempotency.reset();
   }
 
   /** Every operation the mock serves (method, path template, operationId). */
@@ -125,251 +108,330 @@ export class MockEngine {
     return this.data.operations.map(({ operationId, method, path }) => ({ operationId, method, path }));
   }
 
-  /** The operation a method and path belong to, with its path parameters; else the methods the path allows (405) or none (404). */
-  match(method: string, pathname: string): { operationId: string; params: Record<string, string> } | { allowed: string[] } {
-    const wanted = method.toUpperCase() === "HEAD" ? "GET" : method.toUpperCase();
-    const allowed: string[] = [];
-    for (const op of this.operations) {
-      const m = op.regex.exec(pathname);
-      if (!m) continue;
-      if (op.spec.method !== wanted) {
-        allowed.push(op.spec.method);
-        continue;
-      }
-      const params: Record<string, string> = {};
-      op.paramNames.forEach((name, i) => {
-        params[name] = decodeURIComponent(m[i + 1] as string);
-      });
-      return { operationId: op.spec.operationId, params };
-    }
-    return { allowed };
+  /** The operation a method and path belong to, with its path parameters; else the methods the path allows (405), none
+   * (404), or the parameter that is not valid percent-encoding (400). */
+  match(method: string, pathname: string) {
+    return this.routeTable.match(method, pathname);
   }
 
   /** Routes and answers one request. */
   handle(request: MockRequest): MockResult {
     const url = new URL(request.url, "http://mock.invalid");
     const method = request.method.toUpperCase();
+    const requestId = this.requestId(request);
+    const unreadable = this.bodyProblem(request);
+    if (unreadable) return this.fail(url.pathname, unreadable, requestId);
     const route = this.match(method, url.pathname);
-    if ("operationId" in route) return this.handleOperation(route.operationId, route.params, request);
-    const allowed = route.allowed.length ? route.allowed : undefined;
-    const requestId = this.requestId(request);
-    const v2 = url.pathname.startsWith("/api/v2/");
-    const status = allowed ? 405 : 404;
-    const message = allowed ? `${method} is not allowed on this path` : "No such route";
-    const body = v2
-      ? {
-          type: `https://docs.coinplane.dev/errors/${allowed ? "method_not_allowed" : "not_found"}`,
-          title: allowed ? "Method not allowed" : "Not found",
-          status,
-          detail: message,
-          instance: url.pathname,
-          code: allowed ? "METHOD_NOT_ALLOWED" : "NOT_FOUND",
-          requestId,
-        }
-      : { error: message, code: allowed ? "method_not_allowed" : "not_found", requestId };
-    const headers: Record<string, string> = {
-      "content-type": v2 ? "application/problem+json" : "application/json",
-      "x-request-id": requestId,
-    };
-    if (allowed) headers.allow = allowed.join(", ");
-    return { status, headers, body };
-  }
-
-  /** Answers a request already routed to `operationId` (the msw handlers route by themselves). */
-  handleOperation(operationId: string, params: Record<string, string>, request: MockRequest): MockResult {
-    const op = this.data.operations.find((o) => o.operationId === operationId);
-    if (!op) throw new Error(`unknown operation ${operationId}`);
-    const url = new URL(request.url, "http://mock.invalid");
-    const requestId = this.requestId(request);
-    const fail = (select: { status?: number; code?: string }, detail?: string) => this.error(op, select, requestId, url.pathname, detail);
-
-    // Authentication, as the API does it.
-    const token = /^Bearer\s+(\S+)$/i.exec(header(request.headers, "authorization") ?? "")?.[1];
-    if (op.security === "apiKey" && !token) return fail({ status: 401, code: "unauthorized" });
-    if (op.security === "schedulerSecret" && !header(request.headers, "x-scheduler-secret"))
-      return fail({ status: 401, code: "unauthorized" });
-    if (op.surface === "v1" && token?.startsWith("cp_production_"))
-      return fail({ status: 403, code: "forbidden" }, "This endpoint is sandbox-only; use a sandbox API key");
-
-    // Errors on request.
-    const forcedCode = header(request.headers, "x-mock-error");
-    const forcedStatus = header(request.headers, "x-mock-status");
-    if (forcedCode || forcedStatus) {
-      const status = forcedStatus ? Number(forcedStatus) : undefined;
-      const found = this.findError(op, { status, code: forcedCode });
-      if (found) return fail({ status: found.status, code: forcedCode });
-      const documented = op.responses.filter((r) => r.status >= 400).map((r) => `${r.status} ${r.examples.map((e) => e.code).join("/")}`);
-      return fail(
-        { status: 400 },
-        `X-Mock-${forcedCode ? `Error ${forcedCode}` : `Status ${forcedStatus}`} is not documented for ${op.operationId}; documented: ${documented.join(", ")}`,
+    if ("operationId" in route) return this.operate(this.operation(route.operationId), route.params, request, url, requestId);
+    if ("malformed" in route) {
+      const path = `/params/${route.malformed}`;
+      return this.fail(
+        url.pathname,
+        {
+          code: "VALIDATION_ERROR",
+          message: `${path} is not valid percent-encoded text`,
+          errors: [{ path, message: "must be valid percent-encoded UTF-8 without NUL characters" }],
+        },
+        requestId,
       );
     }
+    if (route.allowed.length > 0) {
+      const result = this.fail(
+        url.pathname,
+        { code: "METHOD_NOT_ALLOWED", message: `${method} is not allowed on ${url.pathname}` },
+        requestId,
+      );
+      result.headers.allow = route.allowed.join(", ");
+      return result;
+    }
+    return this.fail(url.pathname, { code: "NOT_FOUND", message: `No route for ${method} ${url.pathname}` }, requestId);
+  }
 
-    if (request.invalidJson) return fail({ status: 400 }, "The request body is not valid JSON");
+  /** Answers a request already routed to `operationId`, with its decoded path parameters. */
+  handleOperation(operationId: string, params: Record<string, string>, request: MockRequest): MockResult {
+    const url = new URL(request.url, "http://mock.invalid");
+    const requestId = this.requestId(request);
+    const unreadable = this.bodyProblem(request);
+    if (unreadable) return this.fail(url.pathname, unreadable, requestId);
+    return this.operate(this.operation(operationId), params, request, url, requestId);
+  }
 
-    // Parameters.
-    for (const p of op.params) {
-      const repeated = p.in === "query" && p.schema.type === "array" ? url.searchParams.getAll(p.name) : undefined;
-      const raw = p.in === "path" ? params[p.name] : (url.searchParams.get(p.name) ?? undefined);
-      if (raw === undefined) {
-        if (p.required) return fail({ status: 400 }, `${p.in} parameter ${p.name} is required`);
-        continue;
-      }
-      const value = repeated ?? (p.schema.type === "integer" || p.schema.type === "number" ? Number(raw) : raw);
-      if (!conforms(p.schema as Json, value) || (p.schema.type === "integer" && !Number.isInteger(value))) {
-        return fail({ status: 400 }, `${p.in} parameter ${p.name} is invalid`);
-      }
+  private operation(operationId: string): MockOperationSpec {
+    const op = this.byId.get(operationId);
+    if (!op) throw new Error(`unknown operation ${operationId}`);
+    return op;
+  }
+
+  /** What the server's body parser refuses (before routing). */
+  private bodyProblem(request: MockRequest): MockError | undefined {
+    const contentType = header(request.headers, "content-type");
+    const charset = /;\s*charset=([^;\s]+)/i
+      .exec(contentType ?? "")?.[1]
+      ?.toLowerCase()
+      .replace(/"/g, "");
+    if (isJsonMediaType(contentType) && charset !== undefined && !charset.startsWith("utf-"))
+      return { code: "UNSUPPORTED_MEDIA_TYPE", message: "Unsupported content encoding or charset" };
+    if (request.invalidJson)
+      return {
+        code: "VALIDATION_ERROR",
+        message: "The request body is not valid JSON",
+        errors: [{ path: "/body", message: "malformed JSON" }],
+      };
+    const problem = findUnacceptable(request.body);
+    if (problem) return { code: "VALIDATION_ERROR", message: `${problem.path} ${problem.message}`, errors: [problem] };
+    return undefined;
+  }
+
+  private operate(op: MockOperationSpec, params: Record<string, string>, request: MockRequest, url: URL, requestId: string): MockResult {
+    const path = url.pathname;
+    const fail = (error: MockError) => this.fail(path, error, requestId, op);
+    const get = (name: string) => header(request.headers, name);
+
+    // Authentication.
+    const caller = this.authenticate(op, get, url);
+    if ("code" in caller) return fail(caller);
+
+    // X-Mock-*.
+    const forced = forcedAnswer(this.data, op, get, path, requestId);
+    if (forced) return forced;
+
+    // Validation.
+    const problem = this.validator.validate(op, {
+      params,
+      query: url.searchParams,
+      header: get,
+      body: request.body,
+      contentType: get("content-type"),
+    });
+    if (problem) return fail(problem);
+
+    // Authorization.
+    const body = isObject(request.body) ? request.body : {};
+    if (caller.key) {
+      const missing = op.scopes.filter((scope) => !hasScope(caller.key?.scopes ?? [], scope));
+      if (missing.length > 0)
+        return fail({ code: "FORBIDDEN", message: `This API key lacks the scope ${missing.join(", ")} required by this operation` });
+      if (op.surface === "v1" && caller.key.environment !== "sandbox")
+        return fail({ code: "FORBIDDEN", message: "This endpoint is sandbox-only; use a sandbox API key" });
+      if (body.organizationId !== undefined && body.organizationId !== caller.key.organizationId)
+        return fail({ code: "FORBIDDEN", message: "organizationId does not match the API key's organization" });
     }
 
     // Idempotency.
-    const key = header(request.headers, "idempotency-key");
-    if (op.idempotency === "required" && !key) return fail({ status: 400, code: "idempotency_key_required" });
-    const idemKey = key && op.idempotency !== "none" ? `${token ?? ""}\u0000${key}` : undefined;
-    const fingerprint = `${op.method} ${url.pathname}\u0000${canonical(request.body ?? null)}`;
-    if (idemKey) {
-      const previous = this.idempotency.get(idemKey);
-      if (previous && previous.fingerprint !== fingerprint) return fail({ status: 422, code: "idempotency_key_reused" });
-      if (previous) {
-        return {
-          ...previous.result,
-          body: clone(previous.result.body),
-          headers: { ...previous.result.headers, "idempotent-replayed": "true" },
-        };
-      }
+    const raw = op.idempotency !== "none" && caller.key ? get("idempotency-key") : undefined;
+    const key = raw === undefined ? undefined : parseIdempotencyKey(raw);
+    if (key === null) {
+      return fail({
+        code: "VALIDATION_ERROR",
+        message: "Idempotency-Key must be 1–255 printable ASCII characters",
+        errors: [{ path: "/headers/idempotency-key", message: "must be 1–255 printable ASCII characters" }],
+      });
     }
+    const idemKey = key === undefined ? undefined : `${caller.token ?? ""}\u0000${key}`;
+    const fingerprint = requestFingerprint(op.method, path, request.body);
+    const previous = idemKey === undefined ? undefined : this.idempotency.lookup(idemKey, fingerprint);
+    if (previous === "reused")
+      return fail({ code: "IDEMPOTENCY_KEY_REUSED", message: "This Idempotency-Key was already used with a different request" });
+    if (previous) return previous;
 
-    const result = this.success(op, params, url, request, requestId);
-    if (idemKey && result.status < 300) this.idempotency.set(idemKey, { fingerprint, result: { ...result, body: clone(result.body) } });
+    const result = this.handler(op, params, url, body, caller, get, requestId);
+    // As the server: every answer of the handler is kept for the key, but not a 5xx or a 429 (a retry executes).
+    if (idemKey && result.status < 500 && result.status !== 429) this.idempotency.keep(idemKey, fingerprint, result);
     return result;
   }
 
-  private success(op: MockOperationSpec, params: Record<string, string>, url: URL, request: MockRequest, requestId: string): MockResult {
-    const fail = (select: { status?: number; code?: string }, detail?: string) => this.error(op, select, requestId, url.pathname, detail);
-    const body = isObject(request.body) ? request.body : {};
-    const resourceSchema = op.resource?.schema;
-    const idField = resourceSchema ? this.data.schemas[resourceSchema]?.idField : undefined;
-
-    // The resource the request refers to: by the last path parameter that names one, else by an id field in the body.
-    let stored: Stored | undefined;
-    let referenced = false;
-    const pathParam = [...op.params].reverse().find((p) => p.in === "path" && p.resource);
-    if (pathParam?.resource) {
-      const value = params[pathParam.name] as string;
-      const schema = this.data.schemas[pathParam.resource];
-      referenced = true;
-      if (pathParam.resource === resourceSchema || op.list) stored = this.state.get(pathParam.resource)?.get(value);
-      const known = this.state.get(pathParam.resource)?.has(value) || schema?.exampleIds.includes(value);
-      if (!known && schema?.creatable && this.findError(op, { status: 404 })) return fail({ status: 404, code: "not_found" });
-    } else if (resourceSchema && idField && typeof body[idField] === "string") {
-      referenced = true;
-      stored = this.state.get(resourceSchema)?.get(body[idField] as string);
+  private authenticate(op: MockOperationSpec, get: HeaderOf, url: URL): Caller | MockError {
+    if (op.security === "schedulerSecret") {
+      return get("x-scheduler-secret") ? {} : { code: "UNAUTHORIZED", message: "Missing or invalid scheduler secret" };
     }
+    if (op.security !== "apiKey") return {};
+    if (QUERY_CREDENTIALS.some((name) => url.searchParams.has(name)))
+      return { code: "UNAUTHORIZED", message: "API keys are accepted only in the Authorization header" };
+    const token = /^Bearer ([^\s]+)$/i.exec(get("authorization") ?? "")?.[1];
+    const key = token !== undefined && Object.hasOwn(this.keys, token) ? this.keys[token] : undefined;
+    return key ? { token, key } : { code: "UNAUTHORIZED", message: "Missing or invalid API key" };
+  }
+
+  /** The path parameters and body fields of this request that name a resource. */
+  private references(op: MockOperationSpec, params: Record<string, string>, body: Json): Reference[] {
+    const refs: Reference[] = [];
+    for (const p of op.params) {
+      const id = params[p.name];
+      if (p.in === "path" && p.resource && id !== undefined) refs.push({ name: p.name, store: p.resource, id });
+    }
+    for (const r of op.bodyRefs ?? []) {
+      const id = body[r.field];
+      if (typeof id === "string") refs.push({ name: r.field, store: r.resource, id });
+    }
+    return refs;
+  }
+
+  private handler(
+    op: MockOperationSpec,
+    params: Record<string, string>,
+    url: URL,
+    body: Json,
+    caller: Caller,
+    get: HeaderOf,
+    requestId: string,
+  ): MockResult {
+    const path = url.pathname;
+    const exampleName = get("x-mock-example");
+    const fail = (error: MockError) => this.fail(path, error, requestId, op);
+    const refs = this.references(op, params, body);
+    const has404 = op.responses.some((r) => r.status === 404);
+    for (const ref of refs) {
+      const store = this.data.schemas[ref.store];
+      if (has404 && store?.creatable && !this.state.known(ref.store, ref.id))
+        return fail({ code: "NOT_FOUND", message: `${store.noun} not found` });
+    }
+    // The card issuing simulator's magic header: its documented error, after the lookups (as the simulator answers it).
+    const simulate = op.request.parameters.some((p) => p.name === "sandbox-simulate-error") ? get("sandbox-simulate-error") : undefined;
+    const simulated = simulate === undefined ? undefined : documentedError(op, { code: simulate });
+    if (simulated) return documentedResult(this.data, op, simulated, path, requestId);
+    if (op.operationId === "invokeProvider") {
+      const refused = this.invokeChecks(op, body, caller, path, requestId);
+      if (refused) return refused;
+    }
+    return this.success(op, params, url, body, refs, requestId, exampleName);
+  }
+
+  /** providers/invoke's own checks: the category's scope, then (FX quotes) the simulator's input and magic amount. */
+  private invokeChecks(op: MockOperationSpec, body: Json, caller: Caller, path: string, requestId: string): MockResult | null {
+    const category = String(body.category);
+    const scope = PROVIDER_CATEGORY_SCOPES[category];
+    if (scope && caller.key && !hasScope(caller.key.scopes, scope))
+      return this.fail(
+        path,
+        { code: "FORBIDDEN", message: `This API key lacks the scope ${scope} required for ${category} providers` },
+        requestId,
+        op,
+      );
+    if (category !== "fx" || body.operation !== "quote") return null;
+    const input = body.input ?? {};
+    if (!this.fxInput(input)) {
+      const errors = (this.fxInput.errors ?? []).map((e) => ({ path: `/body/input${e.instancePath}`, message: e.message ?? "is invalid" }));
+      return this.fail(path, { code: "INVALID_INPUT", message: "input does not match the quote input schema", errors }, requestId, op);
+    }
+    if ((input as FxQuoteInput).sellAmount === FX_FAILING_AMOUNT) {
+      const found = documentedError(op, { code: "PROVIDER_EXECUTION_FAILED" });
+      if (found) return documentedResult(this.data, op, found, path, requestId);
+    }
+    return null;
+  }
+
+  private success(
+    op: MockOperationSpec,
+    params: Record<string, string>,
+    url: URL,
+    body: Json,
+    refs: Reference[],
+    requestId: string,
+    exampleName: string | undefined,
+  ): MockResult {
+    const responseSchema = op.resource?.schema;
+    const schema = responseSchema ? this.data.schemas[responseSchema] : undefined;
+    const store = schema?.store;
+    const idField = schema?.idField;
+    // The resource the request acts on or reads: a reference into the response's own store.
+    const targetRef = store ? refs.find((r) => r.store === store) : undefined;
+    const target = targetRef && store ? this.state.get(store, targetRef.id) : undefined;
+    const creating = op.method === "POST" && !targetRef;
+    // A DELETE answers no resource: it removes the one its path names.
+    const deleted = op.method === "DELETE" ? refs.filter((r) => r.name in params).at(-1) : undefined;
+    if (deleted) this.state.delete(deleted.store, deleted.id);
 
     const successes = op.responses.filter((r) => r.status >= 200 && r.status < 300);
-    const preferred = referenced ? 200 : 201;
-    const response = successes.find((r) => r.status === preferred) ?? successes[0];
-    if (!response) return fail({ status: 500 });
-    const exampleName = header(request.headers, "x-mock-example");
-    const example = response.examples.find((e) => e.name === exampleName) ?? response.examples[0];
+    const named = exampleName === undefined ? undefined : successes.find((r) => r.examples.some((e) => e.name === exampleName));
+    const response = named ?? successes.find((r) => r.status === (creating ? 201 : 200)) ?? successes[0];
+    if (!response) return this.fail(url.pathname, { code: "INTERNAL_ERROR", message: "An unexpected error occurred" }, requestId, op);
+    const example = named ? response.examples.find((e) => e.name === exampleName) : this.matchingExample(response, body);
     let value = clone(example ? this.data.values[example.value] : undefined);
     const now = this.now().toISOString();
 
     if (op.list && isObject(value)) {
-      value = this.list(op, value, url);
-    } else if (isObject(value) && resourceSchema) {
-      if (op.method === "GET" && stored) {
-        value = clone(stored.value);
+      value = listPage(this.data, this.state, op, value, url);
+    } else if (isObject(value) && responseSchema && store) {
+      if (op.method === "GET" && target) {
+        value = this.state.project(target.value, responseSchema);
       } else {
-        const isAction = stored !== undefined;
-        if (stored) for (const k of stored.identity) if (k in stored.value) value[k] = clone(stored.value[k]);
+        if (target) for (const k of target.identity) if (k in target.value && k in value) value[k] = clone(target.value[k]);
         const echoed: string[] = [];
-        for (const [k, schema] of Object.entries(op.resource?.echo ?? {})) {
-          if (k in body && conforms(schema, body[k])) {
+        for (const [k, s] of Object.entries(op.resource?.echo ?? {})) {
+          if (k in body && this.schemaCheck.conforms(s, body[k])) {
             value[k] = clone(body[k]);
             echoed.push(k);
           }
         }
-        this.substituteParams(op, params, url, value);
-        if (!isAction && !referenced && op.method === "POST" && idField && typeof value[idField] === "string") {
-          value[idField] = this.freshId(value[idField] as string);
+        this.substitute(op, params, url, refs, value);
+        const id = idField ? value[idField] : undefined;
+        if (creating && typeof id === "string" && !refs.some((r) => r.id === id)) {
+          value[idField as string] = this.freshId(id);
           if (typeof value.createdAt === "string") value.createdAt = now;
         }
         if (typeof value.updatedAt === "string") value.updatedAt = now;
-        if (isAction && typeof stored?.value.version === "number" && typeof value.version === "number")
-          value.version = stored.value.version + 1;
+        if (target && typeof target.value.version === "number" && typeof value.version === "number")
+          value.version = target.value.version + 1;
+        if (exampleName === undefined) this.computeFxQuote(op, body, value, now);
         if (idField && typeof value[idField] === "string") {
-          const identity = stored?.identity ?? [idField, ...echoed, "createdAt"];
-          this.store(resourceSchema, value[idField] as string, { value: clone(value), identity });
+          const identity = target ? [...new Set([...target.identity, ...echoed])] : [idField, ...echoed, "createdAt"];
+          const stored: Stored = { value: target ? { ...target.value, ...value } : value, identity };
+          this.state.put(store, value[idField] as string, stored);
         }
       }
     } else if (isObject(value)) {
-      this.substituteParams(op, params, url, value);
+      this.substitute(op, params, url, refs, value);
     }
-    return { status: response.status, headers: this.headers(op, response, requestId), body: value, operationId: op.operationId };
+    return { status: response.status, headers: responseHeaders(response, requestId), body: value, operationId: op.operationId };
   }
 
-  private list(op: MockOperationSpec, envelope: Json, url: URL): Json {
-    const itemSchema = op.list?.itemSchema;
-    const schema = itemSchema ? this.data.schemas[itemSchema] : undefined;
-    const hasPathParams = op.params.some((p) => p.in === "path");
-    // Lists of resources the mock creates are served from its state; other lists keep their example.
-    if (!itemSchema || !schema?.creatable || hasPathParams) return envelope;
-    const items = [...(this.state.get(itemSchema)?.values() ?? [])].reverse().map((s) => clone(s.value));
-    const pagination = op.list?.pagination;
-    if (!pagination) return envelope;
-    const setIfPresent = (field: string | undefined, value: unknown) => {
-      if (field !== undefined && field in envelope) envelope[field] = value;
+  /** The first example that does not contradict the request: a top-level text field both carry must agree (an FX quote
+   * answers with the FX example, a custody transfer with the custody one). */
+  private matchingExample(response: MockResponseSpec, body: Json): MockExample | undefined {
+    const agrees = (e: MockExample) => {
+      const value = this.data.values[e.value];
+      if (!isObject(value)) return true;
+      return Object.entries(body).every(([k, v]) => typeof v !== "string" || typeof value[k] !== "string" || value[k] === v);
     };
-    if (pagination.kind === "none") {
-      envelope[pagination.items] = items;
-      setIfPresent(pagination.total, items.length);
-      return envelope;
-    }
-    const limitParam = op.params.find((p) => p.name === pagination.limitParam);
-    const limit = Number((limitParam && url.searchParams.get(limitParam.name)) ?? limitParam?.schema.default ?? items.length);
-    if (pagination.kind === "offset") {
-      const offset = Number(url.searchParams.get(pagination.offsetParam) ?? 0);
-      envelope[pagination.items] = items.slice(offset, offset + limit);
-      setIfPresent(pagination.total, items.length);
-      // The page's echo of its size and position (v1 lists carry both under the parameters' names).
-      setIfPresent(pagination.limitParam, limit);
-      setIfPresent(pagination.offsetParam, offset);
-    } else {
-      const cursor = url.searchParams.get(pagination.param);
-      const idField = schema.idField ?? "id";
-      const start = cursor ? items.findIndex((i) => i[idField] === cursor) + 1 : 0;
-      const page = items.slice(start, start + limit);
-      const hasMore = start + limit < items.length;
-      envelope[pagination.items] = page;
-      if (pagination.hasMore !== undefined) envelope[pagination.hasMore] = hasMore;
-      envelope[pagination.nextCursor] = hasMore ? (page[page.length - 1]?.[idField] ?? null) : null;
-    }
-    return envelope;
+    return response.examples.find(agrees) ?? response.examples[0];
   }
 
-  /** Path parameters (and, on reads, query parameters) replace the example's fields of the same name. */
-  private substituteParams(op: MockOperationSpec, params: Record<string, string>, url: URL, value: Json): void {
+  /** providers/invoke of an FX quote: the output computed from the input (fx-quote.ts), a new quote and invocation. */
+  private computeFxQuote(op: MockOperationSpec, body: Json, value: Json, now: string): void {
+    if (op.operationId !== "invokeProvider" || body.category !== "fx" || body.operation !== "quote" || !isObject(value.output)) return;
+    const input = body.input as FxQuoteInput;
+    const { rate, buyAmount } = fxQuote(input);
+    const quoteId = typeof value.output.quoteId === "string" ? this.freshId(value.output.quoteId) : undefined;
+    const expiresAt = new Date(Date.parse(now) + 60_000).toISOString();
+    value.output = {
+      ...value.output,
+      quoteId,
+      sellCurrency: input.sellCurrency,
+      buyCurrency: input.buyCurrency,
+      rate,
+      sellAmount: input.sellAmount,
+      buyAmount,
+      expiresAt,
+    };
+    if (typeof value.createdAt === "string") value.createdAt = now;
+  }
+
+  /** Path parameters and body references (and, on reads, query parameters) replace the example's fields of the same
+   * name, and `<resource>Id` fields of the resources they name. */
+  private substitute(op: MockOperationSpec, params: Record<string, string>, url: URL, refs: Reference[], value: Json): void {
     for (const p of op.params) {
       if (p.in === "path") {
         const v = params[p.name];
-        const names = [p.name];
-        if (p.resource && p.resource !== op.resource?.schema) names.push(`${lcFirst(p.resource)}Id`);
-        for (const n of names) if (typeof value[n] === "string" && v !== undefined) value[n] = v;
+        if (typeof value[p.name] === "string" && v !== undefined) value[p.name] = v;
       } else if (op.method === "GET") {
         const v = url.searchParams.get(p.name);
         if (v !== null && typeof value[p.name] === "string") value[p.name] = v;
       }
     }
-  }
-
-  private store(schema: string, id: string, entry: Stored): void {
-    let byId = this.state.get(schema);
-    if (!byId) {
-      byId = new Map();
-      this.state.set(schema, byId);
+    for (const ref of refs) {
+      if (ref.store === op.resource?.schema) continue;
+      for (const n of [ref.name, `${lcFirst(ref.store)}Id`]) if (typeof value[n] === "string") value[n] = ref.id;
     }
-    byId.delete(id);
-    byId.set(id, entry);
   }
 
   /** A new id in the example's format: same prefix, same length. */
@@ -385,62 +447,11 @@ export class MockEngine {
   private requestId(request: MockRequest): string {
     const given = header(request.headers, "x-request-id");
     if (given && REQUEST_ID.test(given)) return given;
-    return `req_${this.freshId("req_01JD6Z3W3F7K9Q2V8X4M5N6P7R").slice(4)}`;
+    // The server's format: `req_` and 24 letters or digits.
+    return this.freshId("req_000000000000000000000000");
   }
 
-  private findError(op: MockOperationSpec, select: { status?: number; code?: string }): MockResponseSpec | undefined {
-    const errors = op.responses.filter((r) => r.status >= 400);
-    const code = select.code?.toLowerCase();
-    return errors.find(
-      (r) =>
-        (select.status === undefined || r.status === select.status) &&
-        (code === undefined || r.examples.some((e) => e.code?.toLowerCase() === code)),
-    );
-  }
-
-  private error(
-    op: MockOperationSpec,
-    select: { status?: number; code?: string },
-    requestId: string,
-    path: string,
-    detail?: string,
-  ): MockResult {
-    const response =
-      this.findError(op, select) ??
-      this.findError(op, { status: select.status }) ??
-      this.findError(op, { status: 400 }) ??
-      op.responses.find((r) => r.status >= 400);
-    const status = response?.status ?? select.status ?? 400;
-    const code = select.code?.toLowerCase();
-    const example = response?.examples.find((e) => code !== undefined && e.code?.toLowerCase() === code) ?? response?.examples[0];
-    let body = clone(example ? this.data.values[example.value] : undefined) as Json | undefined;
-    if (!isObject(body)) {
-      body =
-        op.surface === "v2"
-          ? { type: "https://docs.coinplane.dev/errors/error", title: "Error", status, code: "INTERNAL_ERROR", requestId }
-          : { error: "Error", code: GENERIC_V1_CODES[status] ?? "internal_error", requestId };
-    }
-    if ("requestId" in body) body.requestId = requestId;
-    if ("instance" in body) body.instance = path;
-    if (detail) {
-      if ("detail" in body || op.surface === "v2") body.detail = detail;
-      else if ("error" in body) body.error = detail;
-    }
-    const headers = response ? this.headers(op, response, requestId) : { "x-request-id": requestId };
-    headers["content-type"] = response?.contentType ?? (op.surface === "v2" ? "application/problem+json" : "application/json");
-    return { status, headers, body, operationId: op.operationId };
-  }
-
-  private headers(_op: MockOperationSpec, response: MockResponseSpec, requestId: string): Record<string, string> {
-    const out: Record<string, string> = { "x-request-id": requestId };
-    if (response.contentType) out["content-type"] = response.contentType;
-    const documented = new Set(response.headers.map((h) => h.toLowerCase()));
-    if (documented.has("x-ratelimit-limit")) out["x-ratelimit-limit"] = "600";
-    if (documented.has("x-ratelimit-remaining")) out["x-ratelimit-remaining"] = "599";
-    if (documented.has("x-ratelimit-reset")) out["x-ratelimit-reset"] = "60";
-    if (documented.has("ratelimit")) out.ratelimit = '"default";r=599;t=60';
-    if (documented.has("ratelimit-policy")) out["ratelimit-policy"] = '"default";q=600;w=60';
-    if (documented.has("retry-after") || response.status === 429 || response.status === 503) out["retry-after"] = "1";
-    return out;
+  private fail(path: string, error: MockError, requestId: string, op?: MockOperationSpec): MockResult {
+    return errorResult(path, error, requestId, op);
   }
 }

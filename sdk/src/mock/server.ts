@@ -36,15 +36,16 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const engine = options.engine ?? new MockEngine(options);
   const server = createServer(async (req, res) => {
     try {
-      const text = req.method === "GET" || req.method === "HEAD" ? "" : await readBody(req);
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers[k] = v;
-      const result = engine.handle({ method: req.method ?? "GET", url: req.url ?? "/", headers, ...parseRequestBody(text) });
+      const reads = req.method !== "GET" && req.method !== "HEAD";
+      const body = reads ? parseRequestBody(await readBody(req), headers["content-type"] ?? null) : {};
+      const result = engine.handle({ method: req.method ?? "GET", url: req.url ?? "/", headers, ...body });
       const payload = result.body === undefined ? "" : JSON.stringify(result.body);
       res.writeHead(result.status, { ...result.headers, "content-length": Buffer.byteLength(payload) });
       res.end(req.method === "HEAD" ? undefined : payload);
     } catch {
-      res.writeHead(500, { "content-type": "application/json" });
+      res.writeHead(500, { "content-type": "application/json; charset=utf-8" });
       res.end(JSON.stringify({ error: "Mock server error", code: "internal_error", requestId: "req_mock_error" }));
     }
   });

@@ -1,4 +1,25 @@
-// Shape of the generated mock data (sdk/src/generated/mock-data.ts), derived from the spec by `npm run generate`.
+// Shape of the generated mock data (sdk/src/generated/mock-data.ts), derived from the spec by `npm run generate`, and of
+// the engine's input and output.
+
+export interface MockRequest {
+  method: string;
+  /** Absolute URL or path with query. */
+  url: string;
+  headers: Headers | Record<string, string | undefined>;
+  /** Parsed JSON body (undefined when none). */
+  body?: unknown;
+  /** The body was sent as JSON but does not parse (→ 400). */
+  invalidJson?: boolean;
+}
+
+export interface MockResult {
+  status: number;
+  headers: Record<string, string>;
+  /** JSON body, undefined for a response without one. */
+  body: unknown;
+  /** The operation that answered (undefined for unknown routes). */
+  operationId?: string;
+}
 
 export interface MockExample {
   name: string;
@@ -8,7 +29,7 @@ export interface MockExample {
   value: number;
 }
 
-/** The subset of JSON Schema the mock checks request values against before copying them into a response. */
+/** A JSON Schema (2020-12, the dialect of OpenAPI 3.1) without its documentation keywords. */
 export type MockJsonSchema = { [keyword: string]: unknown };
 
 export interface MockResponseSpec {
@@ -24,22 +45,25 @@ export interface MockParamSpec {
   name: string;
   in: "path" | "query";
   required: boolean;
-  schema: {
-    type?: string;
-    enum?: unknown[];
-    pattern?: string;
-    minimum?: number;
-    maximum?: number;
-    minLength?: number;
-    maxLength?: number;
-    /** An array parameter, sent repeated (`?type=a&type=b`): its count bounds and items' schema. */
-    minItems?: number;
-    maxItems?: number;
-    items?: MockJsonSchema;
-    default?: unknown;
-  };
-  /** For a path parameter: the component schema of the resource it names (e.g. `Card` for `cardId`). */
+  /** What the engine reads besides validation (`request` validates): the type (an array is sent repeated) and default. */
+  schema: { type?: string; default?: unknown };
+  /** For a path parameter: the store of the resource it names (e.g. `Card` for `cardId`). */
   resource?: string;
+}
+
+/** One parameter as the request validator checks it (header names lower case; the schema resolved inline). */
+export interface MockRequestParam {
+  name: string;
+  in: "path" | "query" | "header";
+  required: boolean;
+  schema: MockJsonSchema;
+}
+
+/** What a request of the operation is validated against, as the server's validator does. */
+export interface MockRequestSpec {
+  parameters: MockRequestParam[];
+  /** The JSON body: its schema (`$ref`s into `MockData.requestSchemas`), whether it is required, its media types. */
+  body?: { required: boolean; contentTypes: string[]; schema: MockJsonSchema };
 }
 
 export interface MockOperationSpec {
@@ -48,8 +72,13 @@ export interface MockOperationSpec {
   path: string;
   surface: "v1" | "v2" | "metric" | "admin" | "health";
   security: "apiKey" | "schedulerSecret" | "adminToken" | "none";
+  /** Scopes the API key needs (`<resource>:<read|write>`; write implies read). */
+  scopes: string[];
   idempotency: "required" | "optional" | "none";
   params: MockParamSpec[];
+  request: MockRequestSpec;
+  /** Top-level body fields that name a resource (`transferId` → `BankTransfer`): the store it is kept in. */
+  bodyRefs?: Array<{ field: string; resource: string }>;
   responses: MockResponseSpec[];
   /** The component schema a success response returns, and the request fields copied into it. */
   resource?: { schema: string; echo: Record<string, MockJsonSchema> };
@@ -64,12 +93,23 @@ export type MockPagination =
   | { kind: "none"; items: string; total?: string };
 
 export interface MockSchemaSpec {
+  /** The store resources of this schema are kept in: the schema itself, or the schema it is a view of (same id, a
+   * subset or superset of its properties: `WebhookEndpointWithSecret` is kept as a `WebhookEndpoint`). */
+  store: string;
   /** The property that identifies a resource of this schema (`id`, `cardId`, …). */
   idField?: string;
-  /** Ids that appear in the spec's examples: the mock answers them even before anything was created. */
-  exampleIds: string[];
-  /** Some operation creates resources of this schema (POST … 201): unknown ids are 404. */
-  creatable: boolean;
+  /** Its properties: a stored resource answered as this schema shows these only. */
+  properties: string[];
+  /** Store only: the literal prefix of its ids (`card_`). */
+  idPrefix?: string;
+  /** Store only: ids that appear in the spec: the mock answers them even before anything was created. */
+  exampleIds?: string[];
+  /** Store only: some operation creates resources of it (201/202): unknown ids are 404. */
+  creatable?: boolean;
+  /** Store only: created by a POST on a collection, so its lists are served from the mock's state. */
+  listed?: boolean;
+  /** Store only: its name in the API's 404 message (`Card programme` → "Card programme not found"). */
+  noun?: string;
 }
 
 export interface MockData {
@@ -77,6 +117,12 @@ export interface MockData {
   schemas: Record<string, MockSchemaSpec>;
   /** The spec's event types (top-level `webhooks`), each with a plausible `data` for `emitMockEvent`. */
   webhooks?: MockWebhookSpec[];
+  /** The component schemas request bodies refer to (`#/components/schemas/<name>`). */
+  requestSchemas: Record<string, MockJsonSchema>;
+  /** Every scope an API key may hold. */
+  scopes: string[];
+  /** ISO 3166-1 alpha-2 codes (the `iso3166-alpha2` and `iso3166-region` formats). */
+  countries: string[];
   /** Example values, stored once. */
   values: unknown[];
 }

@@ -26,15 +26,10 @@ describe("idFieldOf", () => {
 });
 
 describe("paramConstraints", () => {
-  it("keeps the validation keywords the mock checks and drops documentation", () => {
+  it("keeps what the engine reads besides validation: the type and the default", () => {
     const doc = spec({}, { Limit: { type: "integer", minimum: 1, maximum: 100, default: 10, description: "Page size.", example: 5 } });
-    expect(paramConstraints(doc, { schema: ref("Limit") })).toEqual({ type: "integer", minimum: 1, maximum: 100, default: 10 });
-    expect(paramConstraints(doc, { schema: { type: "string", pattern: "^w_", maxLength: 9, enum: ["w_1"] } })).toEqual({
-      type: "string",
-      enum: ["w_1"],
-      pattern: "^w_",
-      maxLength: 9,
-    });
+    expect(paramConstraints(doc, { schema: ref("Limit") })).toEqual({ type: "integer", default: 10 });
+    expect(paramConstraints(doc, { schema: { type: "array", items: { type: "string" }, maxItems: 3 } })).toEqual({ type: "array" });
   });
 });
 
@@ -69,31 +64,39 @@ describe("ExampleValues", () => {
 describe("mockData", () => {
   const widget = { id: "wid_1", name: "Left" };
   const notFound = { value: { code: "NOT_FOUND" } };
-  const doc = spec({
-    "/api/v2/agent/widgets": {
-      post: {
-        operationId: "createWidget",
-        requestBody: json(obj({ name: { type: "string" } })),
-        responses: {
-          "201": json(ref("Widget"), { examples: { made: { value: widget } } }),
-          "404": json({}, { examples: { NOT_FOUND: notFound } }),
+  const widgetSchema = {
+    type: "object",
+    required: ["id"],
+    properties: { id: { type: "string", pattern: "^wid_[0-9]+$" }, name: { type: "string" } },
+  };
+  const doc = spec(
+    {
+      "/api/v2/agent/widgets": {
+        post: {
+          operationId: "createWidget",
+          requestBody: json(obj({ name: { type: "string" } })),
+          responses: {
+            "201": json(ref("Widget"), { examples: { made: { value: widget } } }),
+            "404": json({}, { examples: { NOT_FOUND: notFound } }),
+          },
+        },
+        get: { operationId: "listWidgets", responses: { "200": json(ref("WidgetPage")) } },
+      },
+      "/api/v2/agent/widgets/{widgetId}": {
+        get: {
+          operationId: "getWidget",
+          parameters: [{ name: "widgetId", in: "path", required: true, schema: { type: "string", example: "wid_9" } }],
+          responses: {
+            "200": json(ref("Widget"), { examples: { one: { value: widget } } }),
+            "404": json({}, { examples: { NOT_FOUND: notFound } }),
+          },
         },
       },
-      get: { operationId: "listWidgets", responses: { "200": json(ref("WidgetPage")) } },
+      "/api/admin/widgets": { get: { operationId: "adminListWidgets", responses: {} } },
+      "/api/v2/agent/placeholder": { get: { operationId: "placeholder_later", responses: {} } },
     },
-    "/api/v2/agent/widgets/{widgetId}": {
-      get: {
-        operationId: "getWidget",
-        parameters: [{ name: "widgetId", in: "path", required: true, schema: { type: "string", example: "wid_9" } }],
-        responses: {
-          "200": json(ref("Widget"), { examples: { one: { value: widget } } }),
-          "404": json({}, { examples: { NOT_FOUND: notFound } }),
-        },
-      },
-    },
-    "/api/admin/widgets": { get: { operationId: "adminListWidgets", responses: {} } },
-    "/api/v2/agent/placeholder": { get: { operationId: "placeholder_later", responses: {} } },
-  });
+    { Widget: widgetSchema },
+  );
   const lists = new Map<string, ListDeclaration>([["listWidgets", { itemSchema: "Widget", pagination: { kind: "none", items: "data" } }]]);
   const data = mockData(doc, specOperations(doc), lists);
   const byId = (id: string) => data.operations.find((o) => o.operationId === id);
@@ -110,15 +113,42 @@ describe("mockData", () => {
     ]);
   });
 
-  it("models the resource: echoed fields, creatable by a POST without path parameters answering 201, example ids", () => {
+  it("models the resource: echoed fields, created by a POST on the collection answering 201, ids the spec shows", () => {
     expect(byId("createWidget")?.resource).toEqual({ schema: "Widget", echo: { name: { type: "string" } } });
-    expect(data.schemas.Widget).toEqual({ idField: "id", exampleIds: ["wid_1", "wid_9"], creatable: true });
+    expect(data.schemas.Widget).toEqual({
+      store: "Widget",
+      idField: "id",
+      properties: ["id", "name"],
+      idPrefix: "wid_",
+      exampleIds: ["wid_1", "wid_9"],
+      creatable: true,
+      listed: true,
+      noun: "Widget",
+    });
   });
 
   it("ties a path parameter to the resource GET on its path returns", () => {
     expect(byId("getWidget")?.params).toEqual([
       { name: "widgetId", in: "path", required: true, schema: { type: "string" }, resource: "Widget" },
     ]);
+  });
+
+  it("carries what each request is validated against, and the scopes and key material of the mock", () => {
+    expect(byId("createWidget")?.request).toEqual({
+      parameters: [],
+      body: {
+        required: false,
+        contentTypes: ["application/json"],
+        schema: { type: "object", properties: { name: { type: "string" } }, required: [] },
+      },
+    });
+    expect(byId("getWidget")?.request).toEqual({
+      parameters: [{ name: "widgetId", in: "path", required: true, schema: { type: "string" } }],
+    });
+    expect(byId("getWidget")?.scopes).toEqual([]);
+    expect(data.requestSchemas).toEqual({});
+    expect(data.countries).toContain("DE");
+    expect(data.scopes).toEqual([]);
   });
 
   it("carries a list's declaration, not a guess from its response", () => {

@@ -1,0 +1,55 @@
+// The mock's API keys. Like the API, the mock answers 401 to a request without a key or with a key it does not know,
+// 403 to a production key on the sandbox API (/api/v1) and to a key without the operation's scope. Three documented
+// test keys (sdk/README.md, docs/getting-started.md) cover those paths; `apiKeys` adds more.
+
+export interface MockApiKey {
+  environment: "sandbox" | "production";
+  /** Every key of the mock belongs to one organization; a body's `organizationId` must be it (else 403). */
+  organizationId: string;
+  /** `<resource>:<read|write>`; write implies read. */
+  scopes: readonly string[];
+}
+
+/** The organization of the test keys: the one the spec's examples name. */
+export const MOCK_ORGANIZATION_ID = "org_acme";
+
+/** A well-formed key (`cp_<environment>_` and 43 letters or digits) with a readable name. */
+const testKey = (environment: string, name: string) => `cp_${environment}_${name.padEnd(43, "0")}`;
+
+/** The documented test keys. */
+export const mockApiKeys = {
+  /** Sandbox, every scope. */
+  sandbox: testKey("sandbox", "mockAllScopes"),
+  /** Sandbox, every `:read` scope and no `:write` one: writes answer 403. */
+  sandboxReadOnly: testKey("sandbox", "mockReadOnly"),
+  /** Production, every scope: the sandbox API (/api/v1) answers 403. */
+  production: testKey("production", "mockAllScopes"),
+} as const;
+
+/** The test keys with their environment and scopes (`scopes`: every scope the spec knows). */
+export function defaultMockKeys(scopes: readonly string[]): Record<string, MockApiKey> {
+  const organizationId = MOCK_ORGANIZATION_ID;
+  return {
+    [mockApiKeys.sandbox]: { environment: "sandbox", organizationId, scopes },
+    [mockApiKeys.sandboxReadOnly]: { environment: "sandbox", organizationId, scopes: scopes.filter((s) => s.endsWith(":read")) },
+    [mockApiKeys.production]: { environment: "production", organizationId, scopes },
+  };
+}
+
+/** `write` implies `read` of the same resource (as the server checks scopes). */
+export function hasScope(granted: readonly string[], required: string): boolean {
+  if (granted.includes(required)) return true;
+  const [resource, level] = required.split(":");
+  return level === "read" && granted.includes(`${resource}:write`);
+}
+
+/** The scope a provider category needs on providers/invoke (the table of `ProviderCategory` in the spec). */
+export const PROVIDER_CATEGORY_SCOPES: Record<string, string> = {
+  bank_transfer: "payments:write",
+  fx: "fx:write",
+  custody: "wallets:write",
+  token_issuance: "wallets:write",
+  chain_read: "wallets:write",
+  card_issuance: "cards:write",
+  compliance_screening: "compliance:write",
+};
