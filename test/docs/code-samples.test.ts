@@ -2,8 +2,10 @@
 // verbatim with bash against a fresh sandbox after the one documented setup step (`npm run -s samples:setup`), and
 // answers a status its operation documents as success. None is skipped: the order below is the reference's, except
 // for the few samples listed that end a resource or decide a state another sample needs.
-import { readFileSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SAMPLE_VARIABLES } from "../../scripts/code-samples.ts";
 import { operationMap } from "../../sdk/src/operation-map.ts";
@@ -17,6 +19,7 @@ interface Sample {
   source: string;
 }
 
+const run = promisify(execFile);
 const SETUP_COMMAND = 'eval "$(npm run -s samples:setup)"';
 
 /** Samples that end a resource other samples use: they run after all the others. */
@@ -30,6 +33,15 @@ const RUN_LAST: Record<string, string> = {
 const FRESH_SETUP: Record<string, string> = {
   rejectApprovalRequest: "approveApprovalRequest already decided $APPROVAL_ID",
   reverseCardAuthorization: "captureCardAuthorization already closed $AUTHORIZATION_ID",
+};
+
+/**
+ * SDK samples that do not type-check although the API accepts them (their curl twin runs above): the SDK's generated
+ * types (openapi-typescript's default `defaultNonNullable`) make a request field that has a `default` required.
+ */
+const SDK_TYPE_GAPS: Record<string, string> = {
+  rotateWebhookEndpointSecret: "the body {} is valid (overlapSeconds defaults to 86400) but the SDK type requires overlapSeconds",
+  runTreasuryStressTest: 'scenario.pegDeviation defaults to "0" but the SDK type requires it',
 };
 
 const operations = specOperations(loadSpec());
@@ -112,4 +124,44 @@ describe("every curl sample runs verbatim after the setup step", () => {
     },
     60_000,
   );
+});
+
+describe("the SDK samples", () => {
+  /** The exported variables, as `eval` would leave them in the environment of a program started afterwards. */
+  const environment = () => Object.fromEntries([...exports.matchAll(/^export ([A-Z_]+)='([^']*)'$/gm)].map((m) => [m[1], m[2]]));
+
+  it("type-check against the SDK (each one a module of its own, as a reader would save it)", { timeout: 120_000 }, async () => {
+    const dir = path.join(ROOT, "test-results", "sdk-samples");
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    let count = 0;
+    for (const op of operations) {
+      const sdk = samplesOf(op).find((s) => s.label === "SDK");
+      if (!sdk) continue;
+      writeFileSync(path.join(dir, `${op.operation.operationId}.mts`), sdk.source);
+      count++;
+    }
+    expect(count).toBe(Object.keys(operationMap).length);
+    writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify({ extends: "../../tsconfig.json", include: ["*.mts"], exclude: [] }));
+    const tsc = await run(path.join(ROOT, "node_modules/.bin/tsc"), ["-p", path.join(dir, "tsconfig.json")], { cwd: ROOT }).then(
+      () => "",
+      (e: { stdout: string }) => e.stdout,
+    );
+    const failing = new Set([...tsc.matchAll(/sdk-samples\/(\w+)\.mts\(/g)].map((m) => m[1]));
+    // Exactly the listed ones fail: a new failure fails this test, and so does a fixed one still listed.
+    expect([...failing].sort(), tsc).toEqual(Object.keys(SDK_TYPE_GAPS).sort());
+  });
+
+  it("one runs against the sandbox and prints what the API answered", { timeout: 60_000 }, async () => {
+    const op = operations.find((o) => o.operation.operationId === "getCard");
+    const sdk = samplesOf(op as (typeof operations)[number]).find((s) => s.label === "SDK") as Sample;
+    const file = path.join(ROOT, "test-results", "sdk-sample-getCard.mts");
+    writeFileSync(file, sdk.source);
+    const { stdout } = await run(process.execPath, ["--import", "tsx", "--conditions=@coinplane/source", file], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...environment() },
+    });
+    expect(stdout).toContain(environment().CARD_ID as string);
+    expect(stdout).toContain("simulated: true");
+  });
 });
