@@ -14,6 +14,18 @@ import { specOperations } from "../helpers/spec-requests.ts";
 import { startTestServer, type TestServer } from "../helpers/test-server.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
+
+// The page's DOM as far as the callbacks that run in the browser use it (this project compiles without the DOM lib).
+interface PageElement {
+  textContent: string | null;
+  parentElement: PageElement | null;
+  scrollWidth: number;
+  clientWidth: number;
+  querySelectorAll(selector: string): Iterable<PageElement>;
+  setAttribute(name: string, value: string): void;
+  getBoundingClientRect(): { height: number };
+}
+declare const document: { querySelectorAll(selector: string): Iterable<PageElement> };
 const SCREENSHOT = path.resolve("test-results/docs.png");
 
 const operations = specOperations(loadSpec()).filter((op) => ["v1", "v2", "metric"].includes(op.operation.surface));
@@ -75,7 +87,7 @@ beforeAll(async () => {
   // The sample's language menu (curl / SDK): open it and read its entries.
   await page.evaluate(() => {
     const pre = [...document.querySelectorAll("pre")].find((p) => p.textContent?.includes("/cards/$CARD_ID/fund"));
-    const languageMenu = (el: Element) =>
+    const languageMenu = (el: PageElement) =>
       [...el.querySelectorAll('button[aria-haspopup="menu"]')].find((b) => b.textContent?.trim() === "curl");
     let panel = pre?.parentElement;
     while (panel && !languageMenu(panel)) panel = panel.parentElement;
