@@ -135,10 +135,12 @@ describe("GET /docs in Chromium", () => {
   it("has the getting-started sections", () => {
     for (const section of [
       "Keys and environments",
+      "Run the samples",
       "Idempotency",
       "Rate limits",
       "Simulators and magic values",
       "SDK quick start",
+      "Compatibility and deprecation",
       "Partner mock",
     ]) {
       expect(pageText).toContain(section);
