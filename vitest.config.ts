@@ -21,6 +21,7 @@ export default defineConfig({
             "test/db/**/*.test.ts",
             "test/sdk/**/*.test.ts",
             "test/browser/**/*.test.ts",
+            "test/docs/**/*.test.ts",
             "test/security/**/*.test.ts",
           ],
           env: { TEST_DATABASE_URL: "pglite:memory" },

@@ -17,6 +17,20 @@ export const PORTAL_DIR = path.join(root, "docs", "portal");
 
 type Json = Record<string, unknown>;
 const METHODS = ["get", "put", "post", "delete", "patch"];
+/** Code blocks wrap instead of scrolling sideways: with overlay scrollbars (macOS, headless) a long line (a sample's
+ * URL, a CLI command) otherwise looks cut off at the panel's edge. Only the display wraps; copying keeps the lines. */
+const WRAP_CODE = "pre, pre code { white-space: pre-wrap !important; overflow-wrap: anywhere; word-break: normal; }";
+/** Redoc options the CLI has no flag for. The code-sample languages it offers, in order: each operation's
+ * `x-codeSamples` (scripts/code-samples.ts) is matched by label — curl and SDK; Payload is the request body example. */
+const REDOC_OPTIONS = {
+  codeSamples: {
+    languages: [
+      { key: "curl", label: "curl", lang: "bash" },
+      { key: "sdk", label: "SDK", lang: "typescript" },
+      { key: "payload", label: "Payload", lang: "payload" },
+    ],
+  },
+};
 const EMPTY_SVG = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='1' height='1'/%3E";
 
 /** Every description paragraph that mentions magic values (and the table right after it), grouped by identical text. */
@@ -64,13 +78,30 @@ export function buildDocs(outDir = PORTAL_DIR): string {
     const output = path.join(outDir, "index.html");
     execFileSync(
       path.join(root, "node_modules", ".bin", "redocly"),
-      ["build-docs", input, "--inlineBundle", "--title", "Coinplane API", "-o", output, "--lint-config", "off"],
-      { cwd: root, stdio: ["ignore", "pipe", "pipe"] },
+      // `--openapi.disableTelemetry`: the page would otherwise send usage traces to Redocly's collector, which the
+      // portal's CSP (connect-src 'self') blocks with console errors; REDOCLY_TELEMETRY=off does the same for the CLI.
+      [
+        "build-docs",
+        input,
+        "--inlineBundle",
+        "--title",
+        "Coinplane API",
+        "-o",
+        output,
+        "--lint-config",
+        "off",
+        "--openapi.disableTelemetry=true",
+      ],
+      { cwd: root, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, REDOCLY_TELEMETRY: "off" } },
     );
     // Self-contained: Redoc's attribution logo would load from its CDN, and the browser would ask for /favicon.ico.
     const html = readFileSync(output, "utf8")
       .replace(/https:\/\/cdn\.redoc\.ly\/[A-Za-z0-9/._-]+\.svg/g, EMPTY_SVG)
-      .replace("<head>", '<head>\n    <link rel="icon" href="data:,">');
+      .replace("<head>", `<head>\n    <link rel="icon" href="data:,">\n    <style>${WRAP_CODE}</style>`)
+      .replace(
+        /const __redoc_options = (\{.*\});/,
+        (_line, options: string) => `const __redoc_options = ${JSON.stringify({ ...JSON.parse(options), ...REDOC_OPTIONS })};`,
+      );
     writeFileSync(output, html);
     return output;
   } finally {

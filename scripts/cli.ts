@@ -22,8 +22,9 @@ Environment:
   COINPLANE_URL  server address (default http://127.0.0.1:\${PORT:-8080})
   ADMIN_TOKEN    operator token (default: the contents of ./.data/admin-token)
 
-Prints the server's JSON response. Exit status: 0 on success, 1 when the server refuses or cannot be reached,
-2 on a usage error.`;
+Prints the server's JSON response. --print FIELD prints only that field of it, bare, for a shell to capture:
+  export KEY=$(npm run -s cli -- keys create --org org_demo --env sandbox --scopes wallets:write --print key)
+Exit status: 0 on success, 1 when the server refuses, cannot be reached or the field is missing, 2 on a usage error.`;
 
 class UsageError extends Error {}
 
@@ -37,6 +38,7 @@ const OPTIONS = {
   provider: { type: "string" },
   reviewed: { type: "boolean" },
   config: { type: "string" },
+  print: { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -54,7 +56,7 @@ function required(values: Values, ...names: Array<keyof typeof OPTIONS>): void {
 }
 
 function allowOnly(values: Values, ...names: Array<keyof typeof OPTIONS>): void {
-  const extra = Object.keys(values).filter((name) => name !== "help" && !names.includes(name as keyof typeof OPTIONS));
+  const extra = Object.keys(values).filter((name) => name !== "help" && name !== "print" && !names.includes(name as keyof typeof OPTIONS));
   if (extra.length > 0) throw new UsageError(`unexpected ${extra.map((n) => `--${n}`).join(", ")} for this command`);
 }
 
@@ -157,6 +159,17 @@ function describeFailure(status: number, text: string): string {
   }
 }
 
+/** `--print FIELD`: one top-level field of the response, bare (a string without quotes), for `$(…)` capture. */
+function printField(body: unknown, field: string): number {
+  const value = body && typeof body === "object" ? (body as Record<string, unknown>)[field] : undefined;
+  if (value === undefined || value === null) {
+    console.error(`error: the response has no field "${field}"`);
+    return 1;
+  }
+  console.log(typeof value === "string" ? value : JSON.stringify(value));
+  return 0;
+}
+
 async function main(argv: string[]): Promise<number> {
   let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>;
   try {
@@ -196,11 +209,15 @@ async function main(argv: string[]): Promise<number> {
     console.log(JSON.stringify({ id: decodeURIComponent(request.path.split("/").pop() as string), removed: true }, null, 2));
     return 0;
   }
+  let body: unknown;
   try {
-    console.log(JSON.stringify(JSON.parse(text), null, 2));
+    body = JSON.parse(text);
   } catch {
     console.log(text);
+    return 0;
   }
+  if (parsed.values.print !== undefined) return printField(body, parsed.values.print);
+  console.log(JSON.stringify(body, null, 2));
   return 0;
 }
 

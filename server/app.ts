@@ -12,6 +12,7 @@ import { requestDeadline } from "./http/request-deadline.ts";
 import type { Logger } from "./logger.ts";
 import { authenticate } from "./middleware/authenticate.ts";
 import { jsonBodyParser } from "./middleware/body-parser.ts";
+import { deprecationHeaders } from "./middleware/deprecation-headers.ts";
 import { errorHandler } from "./middleware/error-handler.ts";
 import { idempotency } from "./middleware/idempotency.ts";
 import { noStore } from "./middleware/no-store.ts";
@@ -101,6 +102,7 @@ export function createApp(deps: AppDeps): App {
   const validation = openapiValidation(spec, config.validateResponses);
   app.use(jsonBodyParser(config.bodyLimitBytes));
   app.use(operationLookup(index, validation.match));
+  app.use(deprecationHeaders());
   app.use(authenticate(db.kysely, config, rateLimiter.authFailures));
   app.use(rateLimit(rateLimiter));
   app.use(validation.validate);

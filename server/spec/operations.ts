@@ -23,6 +23,16 @@ export interface Operation {
   integerQuery: string[];
   /** `x-seal-stored-answer`: the answer carries a secret, so the Idempotency-Key's stored copy is sealed at rest. */
   sealStoredAnswer: boolean;
+  /** `deprecated: true` with its `x-deprecated-at` and `x-sunset` dates (docs/compatibility.md): answered with the
+   * Deprecation and Sunset headers (server/middleware/deprecation-headers.ts). Absent on a live operation. */
+  deprecation?: Deprecation;
+}
+
+export interface Deprecation {
+  /** When the operation is (or was) deprecated: `x-deprecated-at`, a date (YYYY-MM-DD, UTC). */
+  deprecatedAt: Date;
+  /** When it may be removed: `x-sunset`, a date (YYYY-MM-DD, UTC). */
+  sunset: Date;
 }
 
 export type OperationMatch =
@@ -86,6 +96,25 @@ function unavailableCodesOf(op: Record<string, unknown>, doc: OpenApiDocument): 
   return Object.values(content).flatMap((media) => Object.keys(media.examples ?? {}));
 }
 
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A deprecated operation's dates; a deprecated operation without both (or with sunset before deprecation) is a spec
+ * error, reported at start-up rather than answered without its headers. */
+export function deprecationOf(op: Record<string, unknown>): Deprecation | undefined {
+  if (op.deprecated !== true) return undefined;
+  const date = (key: string): Date => {
+    const value = op[key];
+    const parsed = typeof value === "string" && DATE.test(value) ? new Date(`${value}T00:00:00Z`) : undefined;
+    if (!parsed || Number.isNaN(parsed.getTime()))
+      throw new Error(`${String(op.operationId)} is deprecated but its ${key} is not a date (YYYY-MM-DD): ${String(value)}`);
+    return parsed;
+  };
+  const deprecation = { deprecatedAt: date("x-deprecated-at"), sunset: date("x-sunset") };
+  if (deprecation.sunset <= deprecation.deprecatedAt)
+    throw new Error(`${String(op.operationId)}: x-sunset must come after x-deprecated-at`);
+  return deprecation;
+}
+
 function decodeParam(raw: string): string | null {
   try {
     const value = decodeURIComponent(raw);
@@ -124,6 +153,8 @@ export class OperationIndex {
           integerQuery: integerQueryOf(item as Record<string, unknown>, op, doc),
           sealStoredAnswer: op["x-seal-stored-answer"] === true,
         };
+        const deprecation = deprecationOf(op);
+        if (deprecation) operation.deprecation = deprecation;
         operations.set(operation.method, operation);
         this.all.push(operation);
       }

@@ -7,6 +7,7 @@ import { type Database, openDatabase } from "../../server/db/open-database.ts";
 import { closeCompiler, configureCompiler } from "../../server/domain/contracts/compile-solidity.ts";
 import { createLogger } from "../../server/logger.ts";
 import { createRateLimiter, type RateLimiter } from "../../server/rate-limit/rate-limiter.ts";
+import type { OpenApiDocument } from "../../server/spec/load-spec.ts";
 import { startWebhookDelivery, type WebhookDeliveryWorker } from "../../server/webhooks/delivery-worker.ts";
 import { createTestDatabase, type TestDatabase } from "./test-database.ts";
 
@@ -38,6 +39,8 @@ export interface StartOptions {
   webhookDelivery?: boolean;
   /** Another instance on this server's database (PostgreSQL only): a second app sharing it, as in a scale-out. */
   sameDatabaseAs?: TestServer;
+  /** The spec the app serves and enforces (default: the bundled one), e.g. a copy with an operation deprecated. */
+  spec?: OpenApiDocument;
 }
 
 export async function startTestServer(options: StartOptions = {}): Promise<TestServer> {
@@ -61,7 +64,7 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
   const rateLimiter = options.rateLimiter ?? createRateLimiter({ ...config.rateLimit, redisUrl: config.redisUrl });
   await rateLimiter.ready();
   const logger = createLogger(config.logLevel, options.logDestination);
-  const { app } = createApp({ config, db, logger, rateLimiter });
+  const { app } = createApp({ config, db, logger, rateLimiter, spec: options.spec });
   const webhookDelivery = options.webhookDelivery ? startWebhookDelivery({ db: db.kysely, config: config.webhooks, logger }) : undefined;
   const server = app.listen(0, "127.0.0.1");
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));

@@ -105,6 +105,18 @@ describe("keys", () => {
     expect(res.json.actor).toBe(res.json.id);
   });
 
+  it("--print key prints the bare key alone, for `export KEY=$(…)`; a missing field exits 1", async () => {
+    const res = await cli(["keys", "create", "--org", ORG, "--env", "sandbox", "--scopes", "wallets:read", "--print", "key"]);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stdout).toMatch(/^cp_sandbox_[A-Za-z0-9]+\n$/);
+    const wallets = await fetch(`${server.url}/api/v1/wallets`, { headers: { authorization: `Bearer ${res.stdout.trim()}` } });
+    expect(wallets.status).toBe(200);
+    const missing = await cli(["keys", "create", "--org", ORG, "--env", "sandbox", "--scopes", "wallets:read", "--print", "nope"]);
+    expect(missing.code).toBe(1);
+    expect(missing.stdout).toBe("");
+    expect(missing.stderr).toMatch(/no field "nope"/);
+  });
+
   it("revoking an unknown key exits non-zero with the server's message", async () => {
     const res = await cli(["keys", "revoke", "key_doesnotexist"]);
     expect(res.code).toBe(1);
