@@ -1,6 +1,11 @@
-// `npm run bench:profile`: runs one scenario against Coinplane on PostgreSQL under `node --cpu-prof` and prints the
-// functions with the most self time, grouped by file, so the hot path's cost is visible. Not part of `npm test`.
+// `npm run bench:profile`: runs one scenario against Coinplane on PostgreSQL under `node --cpu-prof` and prints where
+// the server's main thread spends its time while the load runs: self time by package and by function, and inclusive
+// time (the function and what it calls) of the request path's steps. Not part of `npm test`.
 // Env: PROFILE_SCENARIO (wallet_get | payment_post | v2_write | v2_replay; default wallet_get), BENCH_SECONDS (default 10).
+//
+// Only the main thread's profile counts (the compiler workers write their own), and only its samples taken during the
+// measured load: start-up, the scenario's setup and the warm-up (first-request compilation of validators) are left out.
+// V8 stamps samples with the monotonic clock, as process.hrtime does here, so the window is known to the microsecond.
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -12,19 +17,31 @@ import { prepareScenarios } from "./scenarios.ts";
 interface ProfileNode {
   id: number;
   callFrame: { functionName: string; url: string; lineNumber: number };
-  hitCount?: number;
+  children?: number[];
+}
+
+interface Profile {
+  nodes: ProfileNode[];
+  startTime: number;
+  samples: number[];
+  timeDeltas: number[];
 }
 
 const scenarioId = process.env.PROFILE_SCENARIO ?? "wallet_get";
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const profileDir = mkdtempSync(path.join(os.tmpdir(), "coinplane-profile-"));
+const nowMicros = () => Number(process.hrtime.bigint() / 1000n);
+const window = { from: 0, to: 0 };
 process.env.BENCH_NODE_FLAGS = `--cpu-prof --cpu-prof-dir=${profileDir}`;
 await withPostgresDatabase(async (databaseUrl) => {
   const server = await startCoinplane(databaseUrl, 4610);
   try {
     const scenario = (await prepareScenarios(server.url)).find((s) => s.id === scenarioId);
     if (!scenario) throw new Error(`unknown PROFILE_SCENARIO ${scenarioId}`);
+    await autocannon({ url: server.url, connections: 32, duration: 2, requests: scenario.requests });
+    window.from = nowMicros();
     const r = await autocannon({ url: server.url, connections: 32, duration: seconds, requests: scenario.requests });
+    window.to = nowMicros();
     console.log(`${scenario.name}: ${r.requests.average} req/s, p99 ${r.latency.p99} ms, non-2xx ${r.non2xx}`);
   } finally {
     await stopProcess(server.child);
@@ -33,25 +50,59 @@ await withPostgresDatabase(async (databaseUrl) => {
   }
 });
 
-const file = readdirSync(profileDir).find((f) => f.endsWith(".cpuprofile"));
-if (!file) throw new Error(`no profile written in ${profileDir}`);
-const profile = JSON.parse(readFileSync(path.join(profileDir, file), "utf8")) as { nodes: ProfileNode[] };
-const total = profile.nodes.reduce((sum, n) => sum + (n.hitCount ?? 0), 0);
-const byFunction = new Map<string, number>();
-const byPackage = new Map<string, number>();
-for (const n of profile.nodes) {
-  const where = n.callFrame.url.replace(`file://${root}/`, "");
-  const fn = `${n.callFrame.functionName || "(anonymous)"} ${where}:${n.callFrame.lineNumber + 1}`;
-  byFunction.set(fn, (byFunction.get(fn) ?? 0) + (n.hitCount ?? 0));
-  const pkg =
-    /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(where)?.[1] ??
-    (where.startsWith("server/") ? where.split("/").slice(0, 2).join("/") : where || n.callFrame.functionName);
-  byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + (n.hitCount ?? 0));
-}
-const top = (m: Map<string, number>, k: number) =>
+// CPU.<date>.<time>.<pid>.<thread>.<sequence>.cpuprofile: thread 0 is the main thread.
+const file = readdirSync(profileDir).find((f) => /^CPU\.\d+\.\d+\.\d+\.0\.\d+\.cpuprofile$/.test(f));
+if (!file) throw new Error(`no main-thread profile written in ${profileDir}`);
+const profile = JSON.parse(readFileSync(path.join(profileDir, file), "utf8")) as Profile;
+
+const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+const parentOf = new Map<number, number>();
+for (const n of profile.nodes) for (const child of n.children ?? []) parentOf.set(child, n.id);
+const where = (n: ProfileNode) => n.callFrame.url.replace(`file://${root}/`, "");
+const functionKey = (n: ProfileNode) => `${n.callFrame.functionName || "(anonymous)"} ${where(n)}:${n.callFrame.lineNumber + 1}`;
+const packageKey = (n: ProfileNode) =>
+  /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(where(n))?.[1] ??
+  (where(n).startsWith("server/") ? where(n).split("/").slice(0, 2).join("/") : where(n) || n.callFrame.functionName);
+
+const selfByFunction = new Map<string, number>();
+const selfByPackage = new Map<string, number>();
+const inclusive = new Map<string, number>();
+const add = (m: Map<string, number>, key: string) => m.set(key, (m.get(key) ?? 0) + 1);
+let busy = 0;
+let idle = 0;
+let at = profile.startTime;
+profile.samples.forEach((id, i) => {
+  at += profile.timeDeltas[i] ?? 0;
+  if (at < window.from || at > window.to) return;
+  const leaf = byId.get(id) as ProfileNode;
+  if (leaf.callFrame.functionName === "(idle)") {
+    idle++;
+    return;
+  }
+  busy++;
+  add(selfByFunction, functionKey(leaf));
+  add(selfByPackage, packageKey(leaf));
+  const seen = new Set<string>();
+  for (let node: number | undefined = id; node !== undefined; node = parentOf.get(node)) {
+    const key = functionKey(byId.get(node) as ProfileNode);
+    if (!seen.has(key)) {
+      seen.add(key);
+      add(inclusive, key);
+    }
+  }
+});
+
+const top = (m: Map<string, number>, k: number, keep: (key: string) => boolean = () => true) =>
   [...m.entries()]
+    .filter(([key]) => keep(key))
     .sort((a, b) => b[1] - a[1])
     .slice(0, k)
-    .map(([key, hits]) => `${((hits / total) * 100).toFixed(1).padStart(5)}%  ${key}`);
-console.log(`\nSelf time by package/folder (profile: ${path.join(profileDir, file)}):\n${top(byPackage, 20).join("\n")}`);
-console.log(`\nTop functions by self time:\n${top(byFunction, 30).join("\n")}`);
+    .map(([key, hits]) => `${((hits / busy) * 100).toFixed(1).padStart(5)}%  ${key}`);
+console.log(`\nProfile: ${path.join(profileDir, file)}; ${busy} busy samples in the measured window (${idle} idle).`);
+console.log(`\nSelf time by package/folder:\n${top(selfByPackage, 20).join("\n")}`);
+console.log(`\nTop functions by self time:\n${top(selfByFunction, 30).join("\n")}`);
+// Inclusive time of our code and the frameworks' request-path entry points. A middleware's figure includes the steps
+// it calls synchronously (Express runs the next middleware from inside `next()`), so read them as nested, not summed.
+const STEPS =
+  /server\/|express-openapi-validator|helmet|body-parser|pino|kysely\/dist\/esm\/query-(builder|compiler)|pg\/lib\/(client|query)/;
+console.log(`\nInclusive time (server/ and request-path libraries):\n${top(inclusive, 50, (key) => STEPS.test(key)).join("\n")}`);

@@ -3,7 +3,6 @@ import * as OpenApiValidator from "express-openapi-validator";
 import { ServiceError } from "../errors/service-error.ts";
 import { isIsoCountry, isIsoRegion } from "../lib/countries/iso-countries.ts";
 import type { OpenApiDocument } from "../spec/load-spec.ts";
-import { memoizeRouteRegexps } from "./memoize-route-regexps.ts";
 
 const DECIMAL_INTEGER = /^-?[0-9]{1,16}$/;
 
@@ -28,8 +27,8 @@ const MATCH_STEPS = new Set(["pathParamsMiddleware", "metadataMiddleware"]);
 const VALIDATE_STEPS = new Set(["requestMiddleware", "responseMiddleware"]);
 
 export interface OpenapiValidation {
-  /** Finds the request's operation in the spec (`req.openapi`): the one route match of the request, which
-   * operationLookup then reads instead of matching again. Runs before authentication. */
+  /** The validator's own route match (`req.openapi`, which its request validation reads). operationLookup runs it on
+   * the first request of each operation only and reuses its record afterwards. */
   match: RequestHandler[];
   /** Validates the request against that operation (and the response, when `validateResponses`, in tests). */
   validate: RequestHandler[];
@@ -38,7 +37,6 @@ export interface OpenapiValidation {
 /** express-openapi-validator over the bundled spec, split so its route match serves the whole chain. Routing errors
  * (404/405), security and scopes are our own middleware's; the validator checks shapes. */
 export function openapiValidation(spec: OpenApiDocument, validateResponses: boolean): OpenapiValidation {
-  memoizeRouteRegexps();
   const steps = OpenApiValidator.middleware({
     // The validator mutates the document it is given.
     apiSpec: structuredClone(spec) as never,

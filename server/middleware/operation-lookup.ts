@@ -1,24 +1,50 @@
 import type { Request, RequestHandler } from "express";
 import { ServiceError } from "../errors/service-error.ts";
-import type { OperationIndex } from "../spec/operations.ts";
+import type { OperationIndex, OperationMatch } from "../spec/operations.ts";
 
-/** What the validator's route match left on the request (express-openapi-validator's `req.openapi`). */
+/** What the validator's route match leaves on the request (express-openapi-validator's `req.openapi`); its request
+ * validation reads it. Everything but `pathParams` is the same for every request of one operation. */
 interface ValidatorMatch {
   openApiRoute?: string;
   pathParams?: Record<string, string>;
+  [field: string]: unknown;
 }
 
-const hasNul = (params: Record<string, string>) => Object.values(params).some((value) => value.includes("\0"));
+type WithValidatorMatch = Request & { openapi?: ValidatorMatch };
 
 /**
- * The request's spec operation, taken from the validator's route match (`match` of openapiValidation, run here first):
- * one route match per request. When the validator matched nothing usable — an unknown path (404), a known path with
- * another method (405, with Allow), HEAD on a GET operation, a path parameter that is not valid percent-encoding or
- * decodes to NUL (400) — our own index decides, as the only matcher of those rare requests.
+ * The request's spec operation, matched once per request by our own index (server/spec/operations.ts): 404 for an
+ * unknown path, 405 (with Allow) for another method, 400 for a path parameter that is not valid percent-encoding or
+ * decodes to NUL. `req.ctx.operation` is then reused by every later step.
+ *
+ * The validator's request validation reads its own route match (`req.openapi`). Its matcher walks every path of the
+ * spec on every request (compiling or looking up a regexp per path), so it runs only on the first request of each
+ * method and operation: what it leaves there is kept, and later requests get the same record with their own path
+ * parameters — the validator validates them exactly as if it had matched them itself.
  */
 export function operationLookup(index: OperationIndex, validatorMatch: RequestHandler[]): RequestHandler {
-  const fromIndex: RequestHandler = (req, res, next) => {
-    const match = index.match(req.method, req.path);
+  /** Per `METHOD operationId`: the validator's record without path parameters, or null where it matched nothing
+   * (HEAD on a GET operation: the validator has no schema for HEAD and leaves the request unvalidated). */
+  const records = new Map<string, ValidatorMatch | null>();
+
+  const learn = (req: WithValidatorMatch, res: Parameters<RequestHandler>[1], key: string, done: () => void): void => {
+    const run = (i: number): void => {
+      const step = validatorMatch[i];
+      if (!step) {
+        const { pathParams: _own, ...record } = req.openapi ?? {};
+        records.set(key, req.openapi?.openApiRoute ? record : null);
+        done();
+        return;
+      }
+      // The validator cannot fail where our index found the operation with decodable parameters; if it ever does, it
+      // has not matched, and the request goes on unvalidated by it only until a later request teaches it again.
+      step(req, res, (error?: unknown) => (error ? done() : run(i + 1)));
+    };
+    run(0);
+  };
+
+  return function operationLookupMiddleware(req, res, next) {
+    const match: OperationMatch = index.match(req.method, req.path);
     if (match.kind === "not_found") return next(new ServiceError("NOT_FOUND", `No route for ${req.method} ${req.path}`));
     if (match.kind === "method_not_allowed") {
       res.setHeader("Allow", match.allowed.join(", "));
@@ -33,30 +59,13 @@ export function operationLookup(index: OperationIndex, validatorMatch: RequestHa
     }
     req.ctx.operation = match.operation;
     req.ctx.params = match.params;
+    const key = `${req.method} ${match.operation.operationId}`;
+    const record = records.get(key);
+    if (record === undefined) return learn(req as WithValidatorMatch, res, key, () => next());
+    if (record !== null) {
+      (req as WithValidatorMatch).openapi = { ...record, pathParams: match.params };
+      req.params = match.params;
+    }
     next();
-  };
-
-  const lookup: RequestHandler = (req, res, next) => {
-    const matched = (req as Request & { openapi?: ValidatorMatch }).openapi;
-    const operation = matched?.openApiRoute ? index.byRoute(matched.openApiRoute, req.method) : undefined;
-    const params = matched?.pathParams ?? {};
-    if (!operation || hasNul(params)) return fromIndex(req, res, next);
-    req.ctx.operation = operation;
-    req.ctx.params = params;
-    next();
-  };
-
-  // The validator's steps, then ours. Its match throws on a path parameter that is not valid percent-encoding: our
-  // index classifies that request too.
-  return function operationLookupMiddleware(req, res, next) {
-    const run = (i: number): void => {
-      const step = validatorMatch[i];
-      if (!step) {
-        lookup(req, res, next);
-        return;
-      }
-      step(req, res, (error?: unknown) => (error ? fromIndex(req, res, next) : run(i + 1)));
-    };
-    run(0);
   };
 }

@@ -39,7 +39,9 @@ function contextOf<K extends OperationId>(req: Request, res: Response, operation
     },
     idempotent: req.ctx.idempotency !== undefined,
     requestId: req.ctx.requestId,
-    log: req.ctx.log,
+    get log() {
+      return req.ctx.log;
+    },
     deps,
     async respond(work) {
       await respondWithUnitOfWork(req, res, deps, work);

@@ -1,5 +1,6 @@
 // The partner mock reads bodies in one place (sdk/src/mock/request-body.ts) for its msw handlers and its standalone
-// server: empty is no body, JSON is parsed, anything else is flagged so the engine answers 400.
+// server: empty is no body, a JSON object or array is parsed, anything else (a bare `null`, whitespace alone: the
+// server's body parser is strict) is flagged so the engine answers 400.
 import { describe, expect, it } from "vitest";
 import { parseRequestBody } from "../../sdk/src/mock/request-body.ts";
 
@@ -7,7 +8,7 @@ describe("parseRequestBody", () => {
   it.each([
     { text: "", expected: { body: undefined, invalidJson: false } },
     { text: '{"amount":"1.00"}', expected: { body: { amount: "1.00" }, invalidJson: false } },
-    { text: "null", expected: { body: null, invalidJson: false } },
+    { text: "null", expected: { body: undefined, invalidJson: true } },
     { text: "[1,2]", expected: { body: [1, 2], invalidJson: false } },
     { text: "{not json", expected: { body: undefined, invalidJson: true } },
     { text: " ", expected: { body: undefined, invalidJson: true } },

@@ -20,7 +20,8 @@ export function isJsonMediaType(contentType: string | undefined): boolean {
 export function parseRequestBody(text: string, contentType?: string | null): ParsedBody {
   // Callers before content types were considered passed none: treat any non-empty text as JSON then.
   if (contentType !== undefined && !isJsonMediaType(contentType ?? undefined)) return { body: undefined, invalidJson: false };
-  if (text.trim() === "") return { body: contentType === undefined ? undefined : {}, invalidJson: false };
+  // Only a body with no bytes is empty; whitespace alone is refused like any other non-JSON text (strict mode).
+  if (text === "") return { body: contentType === undefined ? undefined : {}, invalidJson: false };
   // Strict mode: an object or an array at the top.
   if (!/^[\s]*[[{]/.test(text)) return { body: undefined, invalidJson: true };
   try {

@@ -29,6 +29,8 @@ const doc = spec(
         operationId: "getWidget",
         summary: "Retrieve a widget",
         deprecated: true,
+        "x-deprecated-at": "2026-06-01",
+        "x-sunset": "2026-12-01",
         parameters: [{ ...query("expand"), required: true }],
         responses: { "200": json(ref("Widget")) },
       },
