@@ -1,4 +1,7 @@
-// Starts the real app on a random port over a fresh database, with response validation on (invalid responses → 500).
+// Starts the real app on a random port over a fresh database, with response validation on: every answer to a spec
+// operation is checked against the contract (status, headers, body; test/helpers/response-contract.ts). A response that
+// breaks it is replaced by a 500 and recorded, and close() fails while any was recorded.
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { DestinationStream } from "pino";
 import { createApp } from "../../server/app.ts";
@@ -7,7 +10,10 @@ import { type Database, openDatabase } from "../../server/db/open-database.ts";
 import { closeCompiler, configureCompiler } from "../../server/domain/contracts/compile-solidity.ts";
 import { createLogger } from "../../server/logger.ts";
 import { createRateLimiter, type RateLimiter } from "../../server/rate-limit/rate-limiter.ts";
+import { loadSpec } from "../../server/spec/load-spec.ts";
 import { startWebhookDelivery, type WebhookDeliveryWorker } from "../../server/webhooks/delivery-worker.ts";
+import { contractCheckedHandler } from "./contract-checked-handler.ts";
+import { type ContractFinding, formatFinding, ResponseContract } from "./response-contract.ts";
 import { createTestDatabase, type TestDatabase } from "./test-database.ts";
 
 export interface CreateKeyOptions {
@@ -26,6 +32,8 @@ export interface TestServer {
   createKey(options: CreateKeyOptions): Promise<{ id: string; key: string }>;
   /** The webhook delivery worker, when started with `webhookDelivery: true`. */
   webhookDelivery?: WebhookDeliveryWorker;
+  /** Responses that broke the contract so far (each was answered 500 instead). */
+  contractFindings: ContractFinding[];
   close(): Promise<void>;
 }
 
@@ -36,7 +44,15 @@ export interface StartOptions {
   logDestination?: DestinationStream;
   /** Start the webhook delivery worker (config.webhooks, e.g. WEBHOOK_POLL_INTERVAL_MS in `env`); default off. */
   webhookDelivery?: boolean;
+  /** Check every response against the contract (default true); the validating proxy test checks from outside instead. */
+  checkContract?: boolean;
 }
+
+let sharedContract: ResponseContract | undefined;
+const contract = () => {
+  sharedContract ??= new ResponseContract(loadSpec());
+  return sharedContract;
+};
 
 export async function startTestServer(options: StartOptions = {}): Promise<TestServer> {
   const testDb = await createTestDatabase();
@@ -61,7 +77,9 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
   const logger = createLogger(config.logLevel, options.logDestination);
   const { app } = createApp({ config, db, logger, rateLimiter });
   const webhookDelivery = options.webhookDelivery ? startWebhookDelivery({ db: db.kysely, config: config.webhooks, logger }) : undefined;
-  const server = app.listen(0, "127.0.0.1");
+  const contractFindings: ContractFinding[] = [];
+  const server = createServer(options.checkContract === false ? app : contractCheckedHandler(app, contract(), contractFindings));
+  server.listen(0, "127.0.0.1");
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
@@ -71,6 +89,7 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     config,
     adminToken,
     webhookDelivery,
+    contractFindings,
     async createKey({ organizationId = "org_test", environment = "sandbox", scopes, actor }) {
       const res = await fetch(`${url}/api/admin/keys`, {
         method: "POST",
@@ -88,6 +107,8 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
       await closeCompiler();
       await db.close();
       await testDb.drop();
+      if (contractFindings.length > 0)
+        throw new Error(`responses broke the contract:\n${[...new Set(contractFindings.map(formatFinding))].join("\n")}`);
     },
   };
 }
