@@ -24,7 +24,9 @@ export interface ResolveOptions {
   sandboxFallback: boolean;
 }
 
-/** The newest reviewed connection of a category (it supersedes older ones), optionally only of one provider. */
+/** The newest reviewed connection of a category (it supersedes older ones), optionally only of one provider. A simulator
+ * connection never serves production (the admin API refuses to create one; a row from before that rule is ignored), so
+ * a production key gets a provider's result or fails closed, never a simulated one. */
 export function newestReviewedConnection(
   db: Queryable,
   scope: { organizationId: string; environment: string },
@@ -39,6 +41,7 @@ export function newestReviewedConnection(
     .where("category", "=", category)
     .where("reviewed", "=", true);
   if (providerSlug) query = query.where("providerSlug", "=", providerSlug);
+  if (scope.environment === "production") query = query.where("providerSlug", "<>", "simulator");
   return query.orderBy("createdAt", "desc").orderBy("id", "desc").limit(1).executeTakeFirst();
 }
 
