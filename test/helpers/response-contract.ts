@@ -86,6 +86,12 @@ export class ResponseContract {
     return { node, pointer };
   }
 
+  /** The spec operation a request is for, if any. */
+  operationId(method: string, pathname: string): string | undefined {
+    const match = this.index.match(method, pathname);
+    return match.kind === "found" ? match.operation.operationId : undefined;
+  }
+
   /** Problems with this response (empty when it keeps the contract); `undefined` when the request matched no operation. */
   check(response: ObservedResponse): ContractFinding[] | undefined {
     const pathname = response.path.split("?")[0] as string;
