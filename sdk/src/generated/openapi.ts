@@ -5380,7 +5380,8 @@ export interface components {
             label: string;
             chain: components["schemas"]["CustodyChain"];
             type: components["schemas"]["CustodyWalletType"];
-            policy?: components["schemas"]["CustodyWalletPolicy"];
+            /** @description Any JSON value. An object sets the wallet's transfer rules (`CustodyWalletPolicy`; a member this server does not enforce is refused with 400, never silently ignored). `null` sets none. Any other value (string, number, boolean, array) is kept with the wallet as given and sets no rule. */
+            policy?: components["schemas"]["CustodyWalletPolicy"] | unknown;
             jurisdiction?: components["schemas"]["Jurisdictions"];
             operatorJurisdiction?: components["schemas"]["CountryCode"];
             organizationId?: components["schemas"]["OrganizationId"];
@@ -5420,8 +5421,8 @@ export interface components {
             label: string;
             chain: components["schemas"]["CustodyChain"];
             type: components["schemas"]["CustodyWalletType"];
-            /** @description The policy given on creation; null when none was given. */
-            policy: components["schemas"]["CustodyWalletPolicy"] | null;
+            /** @description The policy as given on creation (any JSON value; only an object sets rules); null when none was given. */
+            policy: components["schemas"]["CustodyWalletPolicy"] | unknown;
             /** @description Deposit address; null until the wallet is `active`. */
             address: components["schemas"]["ChainAddress"] | null;
             approvalRequestId: components["schemas"]["ApprovalRequestId"];
@@ -5489,8 +5490,11 @@ export interface components {
             asset: components["schemas"]["CustodyAsset"];
             /** @description Amount in minor units of `asset`; greater than zero. */
             amountMinor: components["schemas"]["AmountMinor"];
-            /** @description Optional cross-check in units of `asset` (decimal string); when present it must equal `amountMinor` (else 400 `VALIDATION_ERROR`). */
-            amount?: components["schemas"]["DecimalAmount"];
+            /**
+             * @description Any JSON value: an optional cross-check of `amountMinor`. A string or a number is read as a decimal amount in units of `asset` and must equal `amountMinor` (else 400 `VALIDATION_ERROR` at `/body/amount`); any other value (null, boolean, object, array) is not checked.
+             * @example 2500.00
+             */
+            amount?: unknown;
             /**
              * @description Internal note; never sent on chain.
              * @example Payout batch 2026-11-22
