@@ -6889,6 +6889,7 @@ export interface components {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
@@ -6941,6 +6942,7 @@ export interface components {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
@@ -6988,6 +6990,7 @@ export interface components {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
@@ -7035,6 +7038,7 @@ export interface components {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "Retry-After": components["headers"]["Retry-After"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
@@ -7105,6 +7109,7 @@ export interface components {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
@@ -7128,6 +7133,7 @@ export interface components {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
@@ -7155,6 +7161,7 @@ export interface components {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
@@ -7195,6 +7202,7 @@ export interface components {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
@@ -7236,6 +7244,7 @@ export interface components {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
@@ -7278,6 +7287,7 @@ export interface components {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "Retry-After": components["headers"]["Retry-After"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
@@ -7339,6 +7349,7 @@ export interface components {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
@@ -7359,6 +7370,7 @@ export interface components {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
@@ -7403,6 +7415,7 @@ export interface components {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
@@ -7424,6 +7437,7 @@ export interface components {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "Retry-After": components["headers"]["Retry-After-IfRetryable"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
@@ -7446,6 +7460,7 @@ export interface components {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
@@ -7492,6 +7507,7 @@ export interface components {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
@@ -7513,6 +7529,7 @@ export interface components {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
@@ -7558,6 +7575,7 @@ export interface components {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
@@ -7579,6 +7597,7 @@ export interface components {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
@@ -7599,6 +7618,7 @@ export interface components {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
@@ -7620,6 +7640,7 @@ export interface components {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
@@ -7641,6 +7662,7 @@ export interface components {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
@@ -7718,6 +7740,7 @@ export interface components {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "Retry-After": components["headers"]["Retry-After-IfRetryable"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
@@ -7764,6 +7787,7 @@ export interface components {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
@@ -7810,6 +7834,7 @@ export interface components {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
@@ -7831,6 +7856,7 @@ export interface components {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
@@ -7853,6 +7879,7 @@ export interface components {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
@@ -7875,6 +7902,7 @@ export interface components {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "Retry-After": components["headers"]["Retry-After-IfRetryable"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
@@ -7897,6 +7925,7 @@ export interface components {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
@@ -7941,6 +7970,7 @@ export interface components {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
@@ -7961,6 +7991,7 @@ export interface components {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
@@ -7982,6 +8013,7 @@ export interface components {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
@@ -8002,6 +8034,7 @@ export interface components {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
@@ -8025,6 +8058,7 @@ export interface components {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "Retry-After": components["headers"]["Retry-After-IfRetryable"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
@@ -8049,6 +8083,7 @@ export interface components {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
@@ -8070,6 +8105,7 @@ export interface components {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
@@ -8091,6 +8127,7 @@ export interface components {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "Retry-After": components["headers"]["Retry-After-IfRetryable"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
@@ -8114,6 +8151,7 @@ export interface components {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "Retry-After": components["headers"]["Retry-After-IfRetryable"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
@@ -8377,6 +8415,8 @@ export interface components {
         RateLimit: components["schemas"]["RateLimitField"];
         /** @description IETF `RateLimit-Policy` field: `"default";q=600;w=60` for the request budgets, `"auth-failures";q=30;w=60` for the client address's budget of failed authentications. */
         "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
+        /** @description `true` when this response is a stored replay of the first response for the same `Idempotency-Key` (a success, or a final error such as 404 or 422; a 429 or 503 is never stored). */
+        "Idempotent-Replayed": "true";
         /** @description Present when the request was counted against a budget (see "Rate limits" in the description): every answer to an accepted API key, and every failed authentication (401, and 429 with policy `"auth-failures"`). Absent when the limiter's store is unreachable and on answers that spent no budget. */
         "X-RateLimit-Limit-IfCounted": components["schemas"]["RateLimitCount"];
         /** @description Present when the request was counted against a budget (see "Rate limits" in the description): every answer to an accepted API key, and every failed authentication (401, and 429 with policy `"auth-failures"`). Absent when the limiter's store is unreachable and on answers that spent no budget. */
@@ -8389,8 +8429,6 @@ export interface components {
         "RateLimit-Policy-IfCounted": components["schemas"]["RateLimitPolicyField"];
         /** @description Seconds to wait before retrying (on 429 and 503). */
         "Retry-After": components["schemas"]["RateLimitSeconds"];
-        /** @description `true` when this response is a stored replay of the first response for the same `Idempotency-Key`. */
-        "Idempotent-Replayed": "true";
         /** @description Seconds to wait before retrying; present with `IDEMPOTENCY_IN_PROGRESS` (the other codes of this status are not retryable unchanged). */
         "Retry-After-IfRetryable": components["schemas"]["RateLimitSeconds"];
     };
