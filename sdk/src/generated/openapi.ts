@@ -8174,13 +8174,13 @@ export interface components {
             content: {
                 /**
                  * @example {
-                 *       "error": "/body/chain must be equal to one of the allowed values",
+                 *       "error": "/body/providerSlug the sandbox simulator cannot be connected for production; this build has no live custody adapter",
                  *       "code": "invalid_request",
                  *       "requestId": "req_01JD6Z3W3F7K9Q2V8X4M5N6P7R",
                  *       "errors": [
                  *         {
-                 *           "path": "/body/chain",
-                 *           "message": "must be equal to one of the allowed values"
+                 *           "path": "/body/providerSlug",
+                 *           "message": "the sandbox simulator cannot be connected for production; this build has no live custody adapter"
                  *         }
                  *       ]
                  *     }
