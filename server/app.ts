@@ -1,6 +1,6 @@
 // createApp builds the Express application; main.ts owns listening and shutdown.
 // Request path, in order: request id + logger → Cache-Control: no-store (/api) → body parser → route match (the
-// validator's, once) → operation lookup → authentication → rate limit → OpenAPI validation → scope check → idempotency → handler → error middleware.
+// validator's, once) → operation lookup → authentication → rate limit → refused body (400/413) → OpenAPI validation → scope check → idempotency → handler → error middleware.
 import express, { type Express } from "express";
 import helmet from "helmet";
 import "./context.ts";
@@ -11,6 +11,7 @@ import { InFlightRequests } from "./http/in-flight.ts";
 import { requestDeadline } from "./http/request-deadline.ts";
 import type { Logger } from "./logger.ts";
 import { authenticate } from "./middleware/authenticate.ts";
+import { bodyErrors } from "./middleware/body-errors.ts";
 import { jsonBodyParser } from "./middleware/body-parser.ts";
 import { deprecationHeaders } from "./middleware/deprecation-headers.ts";
 import { errorHandler } from "./middleware/error-handler.ts";
@@ -105,6 +106,7 @@ export function createApp(deps: AppDeps): App {
   app.use(deprecationHeaders());
   app.use(authenticate(db.kysely, config, rateLimiter.authFailures));
   app.use(rateLimit(rateLimiter));
+  app.use(bodyErrors());
   app.use(validation.validate);
   app.use(requireScope());
   app.use(idempotency());

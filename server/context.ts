@@ -20,6 +20,10 @@ export interface RequestContext {
   operation?: Operation;
   params: Record<string, string>;
   auth?: AuthContext;
+  /** A body the parser refused (malformed JSON, over the size limit, unstorable text). It is answered after
+   * authentication and the rate limit (middleware/body-errors.ts), so the 400/413 carries the budget headers like any
+   * other answer to the key; an operation that takes no body ignores it. */
+  bodyError?: unknown;
   /** The parsed Idempotency-Key; the handler's unit of work reserves it. */
   idempotency?: IdempotencyClaim;
 }

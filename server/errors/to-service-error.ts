@@ -76,7 +76,9 @@ export function toServiceError(error: unknown, context: ErrorContext = {}): { er
         const missingKey = errors.some((e) => e.path === "/headers/idempotency-key" && /required/.test(e.message));
         if (missingKey)
           return {
-            error: new ServiceError("IDEMPOTENCY_KEY_REQUIRED", "This operation requires an Idempotency-Key header"),
+            error: new ServiceError("IDEMPOTENCY_KEY_REQUIRED", "This operation requires an Idempotency-Key header", {
+              errors: [{ path: "/headers/idempotency-key", message: "is required" }],
+            }),
             unexpected: false,
           };
         const detail = errors.map((e) => `${e.path} ${e.message}`).join("; ");

@@ -95,8 +95,9 @@ async function limitFailure(
   const address = clientAddress(req);
   try {
     const d = await failures.fail(address);
-    if (d.allowed) return unauthorized;
+    // The 401 reports the address's failure budget too ("auth-failures"), so a client sees it shrink before the 429.
     setRateLimitHeaders(res, d);
+    if (d.allowed) return unauthorized;
     req.ctx.log?.debug({ address, policy: d.policy }, "authentication failures rate limited");
     return new ServiceError(
       "RATE_LIMIT_EXCEEDED",

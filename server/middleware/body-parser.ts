@@ -27,15 +27,20 @@ function findUnacceptable(body: unknown): { path: string; message: string } | nu
 }
 
 /** JSON bodies only, size-limited (413 above). Other media types stay unparsed and the validator answers 415.
- * Strings the database cannot store and bodies nested deeper than MAX_BODY_DEPTH are refused with 400. */
+ * Strings the database cannot store and bodies nested deeper than MAX_BODY_DEPTH are refused with 400. A refusal is
+ * recorded in `req.ctx.bodyError` and answered after authentication and the rate limit (body-errors.ts). */
 export function jsonBodyParser(limitBytes: number): RequestHandler {
   const parse = express.json({ limit: limitBytes, strict: true, type: ["application/json", "application/*+json"] });
   return function jsonBodyParserMiddleware(req, res, next) {
     parse(req, res, (error?: unknown) => {
-      if (error) return next(error);
+      if (error) {
+        req.ctx.bodyError = error;
+        return next();
+      }
       const problem = findUnacceptable(req.body);
-      if (problem === null) return next();
-      next(new ServiceError("VALIDATION_ERROR", `${problem.path} ${problem.message}`, { errors: [problem] }));
+      if (problem !== null)
+        req.ctx.bodyError = new ServiceError("VALIDATION_ERROR", `${problem.path} ${problem.message}`, { errors: [problem] });
+      next();
     });
   };
 }

@@ -11,7 +11,11 @@ export function idempotency(): RequestHandler {
     const raw = req.get("idempotency-key");
     if (raw === undefined) {
       if (operation.idempotency === "required") {
-        return next(new ServiceError("IDEMPOTENCY_KEY_REQUIRED", "This operation requires an Idempotency-Key header"));
+        return next(
+          new ServiceError("IDEMPOTENCY_KEY_REQUIRED", "This operation requires an Idempotency-Key header", {
+            errors: [{ path: "/headers/idempotency-key", message: "is required" }],
+          }),
+        );
       }
       return next();
     }

@@ -21,6 +21,8 @@ export interface Operation {
   unavailableCodes: string[];
   /** Query parameters of type integer: they arrive as text and reach the handler as numbers. */
   integerQuery: string[];
+  /** The operation declares a request body (others ignore whatever body is sent). */
+  takesBody: boolean;
   /** `x-seal-stored-answer`: the answer carries a secret, so the Idempotency-Key's stored copy is sealed at rest. */
   sealStoredAnswer: boolean;
   /** `deprecated: true` with its `x-deprecated-at` and `x-sunset` dates (docs/compatibility.md): answered with the
@@ -152,6 +154,7 @@ export class OperationIndex {
           unavailableCodes: unavailableCodesOf(op, doc),
           integerQuery: integerQueryOf(item as Record<string, unknown>, op, doc),
           sealStoredAnswer: op["x-seal-stored-answer"] === true,
+          takesBody: op.requestBody !== undefined,
         };
         const deprecation = deprecationOf(op);
         if (deprecation) operation.deprecation = deprecation;

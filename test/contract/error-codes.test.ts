@@ -139,16 +139,14 @@ describe("v2 error codes in the contract", () => {
     }
   });
 
-  // The description lists 401 and 500 only for dispatch. A scheduler sends no input, but a request carrying a query
-  // parameter or a non-JSON body is refused with 400 like on every endpoint (found by the fuzz run), so it is documented.
-  it("dispatch answers only 401 and 500 to any call without input (plus 400 for stray input, 501 while not built)", () => {
+  // The description lists 401 and 500 only for dispatch. It takes no input, so a query string or body is ignored rather
+  // than refused (no 400, 413 or 415); what remains beyond 401/500 are the contract's global rules: 429 once the client
+  // address's budget of failed authentications is spent, and 503 while the database is unreachable.
+  it("dispatch answers 401 and 500, plus the global 429 (failed authentications) and 503 (database down)", () => {
     const codes = specCodes("dispatchCorridorWorkflows");
-    expect(
-      Object.keys(codes)
-        .map(Number)
-        .filter((s) => s !== 501),
-    ).toEqual([400, 401, 500]);
-    expect(codes[400]).toEqual(["VALIDATION_ERROR"]);
+    expect(Object.keys(codes).map(Number)).toEqual([401, 429, 500, 503]);
+    expect(codes[429]).toEqual(["RATE_LIMIT_EXCEEDED"]);
+    expect(codes[503]).toEqual(["SERVICE_UNAVAILABLE"]);
   });
 
   // These operations resolve a provider connection (directly, or for screening in production); a connection naming a

@@ -73,6 +73,15 @@ describe("resolveProvider", () => {
     expect(resolved.simulated).toBe(true);
   });
 
+  it("a simulator connection for production (a row from before the admin API refused them) serves nothing", async () => {
+    await addConnection({ environment: "production", category: "bank_transfer" });
+    await expect(
+      resolveProvider({ db: db.kysely, auth: production, category: "bank_transfer", sandboxFallback: true }),
+    ).rejects.toMatchObject({
+      code: "PROVIDER_NOT_CONNECTED",
+    });
+  });
+
   it("answers SERVER_MISCONFIGURED for an unknown provider slug or an unusable config", async () => {
     await addConnection({ environment: "sandbox", category: "chain_read", providerSlug: "acme-node" });
     await expect(resolveProvider({ db: db.kysely, auth: sandbox, category: "chain_read", sandboxFallback: false })).rejects.toMatchObject({

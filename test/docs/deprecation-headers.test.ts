@@ -5,6 +5,7 @@ import type { Request, Response } from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deprecationHeaders } from "../../server/middleware/deprecation-headers.ts";
 import { loadSpec } from "../../server/spec/load-spec.ts";
+import { deref } from "../../server/spec/resolve-ref.ts";
 import { deprecationOf, OperationIndex } from "../../server/spec/operations.ts";
 import { startTestServer, type TestServer } from "../helpers/test-server.ts";
 
@@ -66,11 +67,15 @@ describe("over HTTP, with GET /api/v1/wallets deprecated in the served spec", ()
 
   beforeAll(async () => {
     const spec = loadSpec();
-    Object.assign((spec.paths["/api/v1/wallets"] as Record<string, Record<string, unknown>>).get as object, {
-      deprecated: true,
-      "x-deprecated-at": DEPRECATED_AT,
-      "x-sunset": SUNSET,
-    });
+    const operation = (spec.paths["/api/v1/wallets"] as Record<string, Record<string, unknown>>).get as Record<string, unknown>;
+    Object.assign(operation, { deprecated: true, "x-deprecated-at": DEPRECATED_AT, "x-sunset": SUNSET });
+    // As docs/compatibility.md asks: every response of the deprecated operation declares the two headers (the test
+    // server checks each answer against the served spec).
+    const signal = { Deprecation: { schema: { type: "string" } }, Sunset: { schema: { type: "string" } } };
+    for (const [status, response] of Object.entries(operation.responses as Record<string, Record<string, unknown>>)) {
+      const resolved = deref(spec, response);
+      (operation.responses as Record<string, unknown>)[status] = { ...resolved, headers: { ...(resolved.headers as object), ...signal } };
+    }
     server = await startTestServer({ spec });
     key = (await server.createKey({ scopes: ["wallets:read"] })).key;
   });

@@ -1,4 +1,7 @@
-// Starts the real app on a random port over a fresh database, with response validation on (invalid responses → 500).
+// Starts the real app on a random port over a fresh database, with response validation on: every answer to a spec
+// operation is checked against the contract (status, headers, body; test/helpers/response-contract.ts). A response that
+// breaks it is replaced by a 500 and recorded, and close() fails while any was recorded.
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { DestinationStream } from "pino";
 import { createApp } from "../../server/app.ts";
@@ -7,8 +10,10 @@ import { type Database, openDatabase } from "../../server/db/open-database.ts";
 import { closeCompiler, configureCompiler } from "../../server/domain/contracts/compile-solidity.ts";
 import { createLogger } from "../../server/logger.ts";
 import { createRateLimiter, type RateLimiter } from "../../server/rate-limit/rate-limiter.ts";
-import type { OpenApiDocument } from "../../server/spec/load-spec.ts";
+import { loadSpec, type OpenApiDocument } from "../../server/spec/load-spec.ts";
 import { startWebhookDelivery, type WebhookDeliveryWorker } from "../../server/webhooks/delivery-worker.ts";
+import { contractCheckedHandler } from "./contract-checked-handler.ts";
+import { type ContractFinding, formatFinding, ResponseContract } from "./response-contract.ts";
 import { createTestDatabase, type TestDatabase } from "./test-database.ts";
 
 export interface CreateKeyOptions {
@@ -27,6 +32,8 @@ export interface TestServer {
   createKey(options: CreateKeyOptions): Promise<{ id: string; key: string }>;
   /** The webhook delivery worker, when started with `webhookDelivery: true`. */
   webhookDelivery?: WebhookDeliveryWorker;
+  /** Responses that broke the contract so far (each was answered 500 instead). */
+  contractFindings: ContractFinding[];
   close(): Promise<void>;
 }
 
@@ -39,9 +46,19 @@ export interface StartOptions {
   webhookDelivery?: boolean;
   /** Another instance on this server's database (PostgreSQL only): a second app sharing it, as in a scale-out. */
   sameDatabaseAs?: TestServer;
-  /** The spec the app serves and enforces (default: the bundled one), e.g. a copy with an operation deprecated. */
+  /** The spec the app serves and enforces (default: the bundled one), e.g. a copy with an operation deprecated; the
+   * responses are checked against it too. */
   spec?: OpenApiDocument;
+  /** Check every response against the contract (default true); the validating proxy test checks from outside instead. */
+  checkContract?: boolean;
 }
+
+let sharedContract: ResponseContract | undefined;
+const contract = (spec?: OpenApiDocument) => {
+  if (spec) return new ResponseContract(spec);
+  sharedContract ??= new ResponseContract(loadSpec());
+  return sharedContract;
+};
 
 export async function startTestServer(options: StartOptions = {}): Promise<TestServer> {
   const testDb = options.sameDatabaseAs ? sharedDatabase(options.sameDatabaseAs.testDb) : await createTestDatabase();
@@ -66,7 +83,9 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
   const logger = createLogger(config.logLevel, options.logDestination);
   const { app } = createApp({ config, db, logger, rateLimiter, spec: options.spec });
   const webhookDelivery = options.webhookDelivery ? startWebhookDelivery({ db: db.kysely, config: config.webhooks, logger }) : undefined;
-  const server = app.listen(0, "127.0.0.1");
+  const contractFindings: ContractFinding[] = [];
+  const server = createServer(options.checkContract === false ? app : contractCheckedHandler(app, contract(options.spec), contractFindings));
+  server.listen(0, "127.0.0.1");
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
@@ -76,6 +95,7 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     config,
     adminToken,
     webhookDelivery,
+    contractFindings,
     async createKey({ organizationId = "org_test", environment = "sandbox", scopes, actor }) {
       const res = await fetch(`${url}/api/admin/keys`, {
         method: "POST",
@@ -93,6 +113,8 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
       await closeCompiler();
       await db.close();
       await testDb.drop();
+      if (contractFindings.length > 0)
+        throw new Error(`responses broke the contract:\n${[...new Set(contractFindings.map(formatFinding))].join("\n")}`);
     },
   };
 }

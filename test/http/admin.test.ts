@@ -251,9 +251,34 @@ describe("connections", () => {
   it("a provider slug this build has no adapter for names the valid ones (not a 500 on first use)", async () => {
     const res = await add({ category: "chain_read", providerSlug: "acme-node" });
     expect(res.status).toBe(400);
-    expect(res.json.error).toContain("/providerSlug");
+    expect(res.json.error).toContain("/body/providerSlug");
     expect(res.json.error).toMatch(/valid: .*simulator/);
     expect(res.json.error).toContain("json_rpc");
+  });
+
+  // A simulator's results say `simulated: true`: a production key must get a provider's result or 424, never one.
+  it.each(["custody", "bank_transfer", "card_issuance", "compliance_screening", "chain_read"])(
+    "refuses the %s simulator for production with 400 naming /body/providerSlug",
+    async (category) => {
+      const res = await add({ environment: "production", category, providerSlug: "simulator" });
+      expect(res.status).toBe(400);
+      expect(res.json.code).toBe("invalid_request");
+      expect(res.json.errors).toEqual([
+        { path: "/body/providerSlug", message: expect.stringContaining("cannot be connected for production") },
+      ]);
+      expect(res.json.error).toContain(category === "chain_read" ? "live chain_read adapters: json_rpc" : `no live ${category} adapter`);
+    },
+  );
+
+  it("still connects the simulator for sandbox, and a live adapter for production", async () => {
+    expect((await add({ environment: "sandbox", category: "custody", providerSlug: "simulator" })).status).toBe(201);
+    const live = await add({
+      environment: "production",
+      category: "chain_read",
+      providerSlug: "json_rpc",
+      config: { rpcUrls: { ethereum: "http://127.0.0.1:1" } },
+    });
+    expect(live.status).toBe(201);
   });
 
   it("removing an unknown connection is 404", async () => {

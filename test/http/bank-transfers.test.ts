@@ -3,7 +3,7 @@
 // nothing written or sent.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, startTestServer, type TestServer } from "../helpers/test-server.ts";
-import { connect, idem } from "../helpers/v2.ts";
+import { connectProductionSimulator, idem, insertConnectionRow } from "../helpers/v2.ts";
 
 const ORG = "org_bt";
 const CREATE = "/api/v2/agent/payments/bank-transfer";
@@ -202,17 +202,19 @@ describe("POST bank-transfer", () => {
     expect(await server.db.prisma.activityEvent.count({ where: { organizationId: ORG, type: "bank_transfer.created" } })).toBe(before);
   });
 
-  it("424 PROVIDER_NOT_CONNECTED in production without a reviewed bank_transfer connection; served once one exists", async () => {
+  it("424 PROVIDER_NOT_CONNECTED in production: no live bank_transfer adapter, and the simulator cannot be connected", async () => {
     const res = await prod("POST", CREATE, sepa(), idem());
     expect(res.status, res.text).toBe(424);
     expect(res.json.code).toBe("PROVIDER_NOT_CONNECTED");
     expect(await count({ environment: "production" })).toBe(0);
     expect(await server.db.prisma.complianceDecision.count({ where: { organizationId: ORG, environment: "production" } })).toBe(0);
-    await connect(server, { organizationId: ORG, environment: "production", category: "bank_transfer" });
-    await connect(server, { organizationId: ORG, environment: "production", category: "compliance_screening" });
-    const served = await prod("POST", CREATE, sepa(), idem());
-    expect(served.status, served.text).toBe(201);
-    expect(served.json.simulated).toBe(true);
+    expect((await connectProductionSimulator(server, ORG, "bank_transfer")).status).toBe(400);
+    // A production simulator row from before the admin API refused them serves nothing either.
+    await insertConnectionRow(server, { organizationId: ORG, environment: "production", category: "bank_transfer" });
+    await insertConnectionRow(server, { organizationId: ORG, environment: "production", category: "compliance_screening" });
+    const still = await prod("POST", CREATE, sepa(), idem());
+    expect(still.status, still.text).toBe(424);
+    expect(await count({ environment: "production" })).toBe(0);
   });
 
   it("503 STORAGE_UNAVAILABLE when the transfer cannot be recorded: nothing written, nothing sent, the key is freed", async () => {
@@ -373,31 +375,5 @@ describe("POST bank-transfer/cancel", () => {
       await server.db.prisma.$executeRawUnsafe(`ALTER TABLE "BankTransfer_down" RENAME TO "BankTransfer"`);
     }
     expect((await server.db.prisma.bankTransfer.findUniqueOrThrow({ where: { id: created.id } })).status).toBe("pending");
-  });
-
-  it("status and cancel answer 424 in production once the bank_transfer connection is gone", async () => {
-    const org = "org_bt_prod";
-    const key = api(
-      server.url,
-      (await server.createKey({ organizationId: org, environment: "production", scopes: ["payments:write"] })).key,
-    );
-    const bank = await connect(server, { organizationId: org, environment: "production", category: "bank_transfer" });
-    await connect(server, { organizationId: org, environment: "production", category: "compliance_screening" });
-    const created = await key("POST", CREATE, sepa(), idem());
-    expect(created.status, created.text).toBe(201);
-    const removed = await fetch(`${server.url}/api/admin/connections/${bank.id}`, {
-      method: "DELETE",
-      headers: { authorization: `Bearer ${server.adminToken}` },
-    });
-    expect(removed.status).toBeLessThan(300);
-    for (const [path, headers] of [
-      [STATUS, {}],
-      [CANCEL, idem()],
-    ] as const) {
-      const res = await key("POST", path, lookup(created.json.id), headers);
-      expect(res.status, res.text).toBe(424);
-      expect(res.json.code).toBe("PROVIDER_NOT_CONNECTED");
-    }
-    expect((await server.db.prisma.bankTransfer.findUniqueOrThrow({ where: { id: created.json.id } })).version).toBe(1);
   });
 });

@@ -268,6 +268,29 @@ add(WRITES, "IDEMPOTENCY_KEY_REUSED", async (op) => {
   else if (op !== "createCardProgramme" && op !== "issueCard") other.reason = "another reason";
   return send({ ...req, body: other }, { headers, idempotent: false });
 });
+// Every body is judged after authentication: too large (413) or not JSON (415) on each card write.
+add(WRITES, "PAYLOAD_TOO_LARGE", async (op) => send(withBody(shallow(op), JSON.stringify({ pad: "x".repeat(110 * 1024) }))));
+add(WRITES, "UNSUPPORTED_MEDIA_TYPE", async (op) =>
+  send(withBody(shallow(op), "freeze it"), { headers: { "content-type": "text/plain" } }),
+);
+// The key store unreachable (every read of it fails as a connection refused by the server would: SQLSTATE 57P03):
+// nothing can be authenticated, nothing runs.
+add(OPS, "SERVICE_UNAVAILABLE", async (op) => {
+  const req = shallow(op);
+  const db = server.db.prisma;
+  await db.$executeRawUnsafe(`ALTER TABLE "ApiKey" RENAME TO "ApiKey_reachable"`);
+  await db.$executeRawUnsafe(
+    `CREATE FUNCTION "cards_test_unreachable"() RETURNS boolean LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'simulated outage' USING ERRCODE = '57P03'; END $$`,
+  );
+  await db.$executeRawUnsafe(`CREATE VIEW "ApiKey" AS SELECT * FROM "ApiKey_reachable" WHERE "cards_test_unreachable"()`);
+  try {
+    return await send(req);
+  } finally {
+    await db.$executeRawUnsafe(`DROP VIEW "ApiKey"`);
+    await db.$executeRawUnsafe(`DROP FUNCTION "cards_test_unreachable"()`);
+    await db.$executeRawUnsafe(`ALTER TABLE "ApiKey_reachable" RENAME TO "ApiKey"`);
+  }
+});
 add(WRITES, "IDEMPOTENCY_UNAVAILABLE", async (op) => {
   const req = shallow(op);
   return renamed("IdempotencyRecord", () => send(req));
@@ -432,8 +455,27 @@ describe("the spec and this table agree", () => {
       if (op?.operationId && OPS.includes(op.operationId as Op)) operations.set(op.operationId, op.responses ?? {});
     }
   }
+  // A response is a shared component ($ref) whose description the operation may override beside the $ref.
+  const resolve = (response: { $ref?: string; description?: string }) => {
+    const shared = response.$ref
+      ? (response.$ref
+          .slice(2)
+          .split("/")
+          .reduce<Record<string, unknown>>(
+            (o, k) => o[k] as Record<string, unknown>,
+            spec as unknown as Record<string, unknown>,
+          ) as typeof response & {
+          content?: Record<string, { examples?: Record<string, unknown> }>;
+        })
+      : response;
+    return { ...shared, description: response.description ?? shared.description };
+  };
   const documented = (op: Op) =>
-    Object.values(operations.get(op) ?? {}).flatMap((response) => {
+    Object.values(operations.get(op) ?? {}).flatMap((raw) => {
+      const response = resolve(raw as { $ref?: string; description?: string }) as {
+        description?: string;
+        content?: Record<string, { examples?: Record<string, unknown> }>;
+      };
       const codes = Object.keys(response.content?.["application/problem+json"]?.examples ?? {});
       return codes.map((code) => {
         const line = (response.description ?? "").split("\n").find((l) => l.startsWith(`- \`${code}\``)) ?? "";

@@ -1,7 +1,7 @@
 // Screening fails closed in production until a reviewed compliance_screening connection exists.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, startTestServer, type TestServer } from "../helpers/test-server.ts";
-import { connect } from "../helpers/v2.ts";
+import { connectProductionSimulator, insertConnectionRow } from "../helpers/v2.ts";
 
 let server: TestServer;
 let prod: ReturnType<typeof api>;
@@ -27,10 +27,15 @@ describe("screening in production", () => {
     },
   );
 
-  it("serves production once a reviewed compliance_screening connection exists", async () => {
-    await connect(server, { organizationId: "org_prod", environment: "production", category: "compliance_screening" });
+  // The simulator is the only compliance_screening adapter, and a simulator never serves production: the admin API
+  // refuses it, and a production simulator row from before that rule serves nothing.
+  it("stays 424 in production: the screening simulator cannot be connected, and an old simulator row is ignored", async () => {
+    const refused = await connectProductionSimulator(server, "org_prod", "compliance_screening");
+    expect(refused.status).toBe(400);
+    expect(refused.json.errors?.[0]?.path).toBe("/body/providerSlug");
+    await insertConnectionRow(server, { organizationId: "org_prod", environment: "production", category: "compliance_screening" });
     const res = await prod("POST", "/api/v2/agent/compliance/screen", body);
-    expect(res.status).toBe(200);
-    expect(res.json.decision).toBe("allow");
+    expect(res.status).toBe(424);
+    expect(res.json.code).toBe("PROVIDER_NOT_CONNECTED");
   });
 });

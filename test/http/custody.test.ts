@@ -2,7 +2,7 @@
 // from the provider; transfer state machine with optimistic concurrency (shape 3); status by either id; magic values.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, startTestServer, type TestServer } from "../helpers/test-server.ts";
-import { connect, idem } from "../helpers/v2.ts";
+import { connect, idem, insertConnectionRow } from "../helpers/v2.ts";
 
 const ORG = "org_cust";
 const WALLETS = "/api/v2/agent/custody/wallets";
@@ -88,7 +88,7 @@ describe("without a custody connection (fails closed)", () => {
     const key = api(server.url, (await server.createKey({ organizationId: org, scopes: ["wallets:write"], actor: "dan" })).key);
     // Neither an unreviewed connection nor a production one serves sandbox requests.
     await connect(server, { organizationId: org, category: "custody", reviewed: false });
-    await connect(server, { organizationId: org, environment: "production", category: "custody" });
+    await insertConnectionRow(server, { organizationId: org, environment: "production", category: "custody" });
     const simBefore = await server.db.prisma.simCustodyTransfer.count();
     const calls: Array<[string, Record<string, unknown>, Record<string, string>]> = [
       [WALLETS, { label: "Ops", chain: "base", type: "mpc", jurisdiction: ["DE"] }, idem()],

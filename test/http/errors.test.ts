@@ -320,9 +320,37 @@ describe("rate-limit headers on authenticated responses", () => {
     expect(b).toBe(a - 1);
   });
 
-  it("unauthenticated responses carry none", async () => {
-    const res = await anonymous("GET", "/api/v1/wallets");
-    expect(res.headers.get("x-ratelimit-limit")).toBeNull();
+  // Refused bodies are answered after authentication and the rate limit, so they report the key's budget too.
+  it.each([
+    ["malformed JSON (v1)", () => call("POST", V1_POST, '{"chain":', { "content-type": "application/json" }), 400],
+    ["malformed JSON (v2)", () => call("POST", V2_POST, "{", { "content-type": "application/json", ...idem() }), 400],
+    ["too large (v1)", () => call("POST", V1_POST, JSON.stringify({ label: "x".repeat(LIMIT) })), 413],
+    ["too large (v2)", () => call("POST", V2_POST, JSON.stringify({ reference: "x".repeat(LIMIT) }), idem()), 413],
+  ] as Array<[string, () => Promise<Res>, number]>)("%s carries the key's budget", async (_name, send, status) => {
+    const res = await send();
+    expect(res.status).toBe(status);
+    expect(res.headers.get("ratelimit-policy")).toBe(
+      `"default";q=${res.headers.get("x-ratelimit-limit")};w=${server.config.rateLimit.windowSeconds}`,
+    );
+    expect(Number(res.headers.get("x-ratelimit-remaining"))).toBeLessThan(Number(res.headers.get("x-ratelimit-limit")));
+  });
+
+  it("a 401 reports the client address's budget of failed authentications, which it spends", async () => {
+    const first = await anonymous("GET", "/api/v1/wallets");
+    const second = await anonymous("GET", "/api/v1/wallets");
+    expect([first.status, second.status]).toEqual([401, 401]);
+    const limit = server.config.rateLimit.authFailures;
+    expect(first.headers.get("x-ratelimit-limit")).toBe(String(limit));
+    expect(first.headers.get("ratelimit-policy")).toBe(`"auth-failures";q=${limit};w=${server.config.rateLimit.windowSeconds}`);
+    expect(Number(second.headers.get("x-ratelimit-remaining"))).toBe(Number(first.headers.get("x-ratelimit-remaining")) - 1);
+    expect(second.headers.get("ratelimit")).toBe(
+      `"auth-failures";r=${second.headers.get("x-ratelimit-remaining")};t=${second.headers.get("x-ratelimit-reset")}`,
+    );
+  });
+
+  it("a malformed or oversized body without a valid key is answered 401, not 400/413", async () => {
+    expect((await anonymous("POST", V1_POST, "{", { "content-type": "application/json" })).status).toBe(401);
+    expect((await anonymous("POST", V2_POST, JSON.stringify({ reference: "x".repeat(LIMIT) }))).status).toBe(401);
   });
 });
 

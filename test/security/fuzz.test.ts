@@ -54,9 +54,8 @@ beforeAll(async () => {
   sandboxKey = (await server.createKey({ organizationId: ORG, scopes: ALL_WRITE_SCOPES, actor: "fuzz" })).key;
   productionKey = (await server.createKey({ organizationId: ORG, environment: "production", scopes: ALL_WRITE_SCOPES, actor: "fuzz" })).key;
   // Connected providers let valid-ish mutations go past "not connected" into the domain code.
+  // (Production gets none: a simulator cannot be connected for production, so production requests fail closed.)
   for (const category of CATEGORIES) await connect(server, { organizationId: ORG, category });
-  for (const category of ["compliance_screening", "bank_transfer", "custody"])
-    await connect(server, { organizationId: ORG, environment: "production", category });
   // Real resources for path parameters, so some requests reach existing records rather than 404.
   const call = api(server.url, sandboxKey);
   const wallet = await call("POST", "/api/v1/wallets", { chain: "base", label: "fuzz" });

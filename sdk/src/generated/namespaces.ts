@@ -772,7 +772,7 @@ export interface CorridorsNamespace {
   /**
    * Dispatch due corridor workflow runs (scheduler only)
    *
-   * Called by the workflow scheduler only, with the shared secret in `X-Scheduler-Secret`; API keys are refused (401). The server's in-process scheduler calls it every `SCHEDULER_INTERVAL_MS`; an external scheduler may call it too. Takes no body.
+   * Called by the workflow scheduler only, with the shared secret in `X-Scheduler-Secret`; API keys are refused (401). The server's in-process scheduler calls it every `SCHEDULER_INTERVAL_MS`; an external scheduler may call it too. Takes no input: a query string or a body is ignored (cron tools may add either), so the only errors are the ones below.
    *
    * Picks at most 50 runs that are `queued` or `running` with `nextRunAt` not in the future, oldest `nextRunAt` first, across all organizations, and executes the next `pending` step of each once. Each run is claimed with `SELECT … FOR UPDATE SKIP LOCKED` in a database transaction of its own, and the step's provider calls, its outcome and the run's next state commit in that same transaction: concurrent dispatches (several server instances, or the in-process scheduler and an external one) never execute the same step twice, and a crash mid-step leaves the step `pending` with nothing recorded. Provider calls carry the step's stable key (`<workflowRunId>:<step>`) as idempotency key, so the retry after a crash never repeats an effect at the provider. Returns one entry per run advanced; an empty list when nothing is due. Not idempotent by key: a repeat call dispatches whatever is due then.
    *

@@ -970,7 +970,7 @@ export interface paths {
         put?: never;
         /**
          * Dispatch due corridor workflow runs (scheduler only)
-         * @description Called by the workflow scheduler only, with the shared secret in `X-Scheduler-Secret`; API keys are refused (401). The server's in-process scheduler calls it every `SCHEDULER_INTERVAL_MS`; an external scheduler may call it too. Takes no body.
+         * @description Called by the workflow scheduler only, with the shared secret in `X-Scheduler-Secret`; API keys are refused (401). The server's in-process scheduler calls it every `SCHEDULER_INTERVAL_MS`; an external scheduler may call it too. Takes no input: a query string or a body is ignored (cron tools may add either), so the only errors are the ones below.
          *
          *     Picks at most 50 runs that are `queued` or `running` with `nextRunAt` not in the future, oldest `nextRunAt` first, across all organizations, and executes the next `pending` step of each once. Each run is claimed with `SELECT … FOR UPDATE SKIP LOCKED` in a database transaction of its own, and the step's provider calls, its outcome and the run's next state commit in that same transaction: concurrent dispatches (several server instances, or the in-process scheduler and an external one) never execute the same step twice, and a crash mid-step leaves the step `pending` with nothing recorded. Provider calls carry the step's stable key (`<workflowRunId>:<step>`) as idempotency key, so the retry after a crash never repeats an effect at the provider. Returns one entry per run advanced; an empty list when nothing is due. Not idempotent by key: a repeat call dispatches whatever is due then.
          *
@@ -2250,7 +2250,10 @@ export interface paths {
         /**
          * Add a provider connection
          * @description Connects a provider for (organization, environment, category). Only `reviewed: true` connections serve requests.
-         *     `providerSlug: "simulator"` connects the sandbox simulator of the category. A newer reviewed connection of the same
+         *     `providerSlug: "simulator"` connects the sandbox simulator of the category, for `environment: sandbox` only: a
+         *     simulator for production is refused (400 `invalid_request`, `errors[0].path` `/body/providerSlug`), because a
+         *     production key must get a provider's result or 424 `PROVIDER_NOT_CONNECTED`, never a `simulated: true` one (a
+         *     production simulator connection created before this rule serves nothing). A newer reviewed connection of the same
          *     category supersedes older ones.
          */
         post: operations["adminCreateConnection"];
@@ -3589,6 +3592,20 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        /**
+         * Format: int32
+         * @example 599
+         */
+        RateLimitCount: number;
+        /**
+         * Format: int32
+         * @example 42
+         */
+        RateLimitSeconds: number;
+        /** @example "default";r=599;t=42 */
+        RateLimitField: string;
+        /** @example "default";q=600;w=60 */
+        RateLimitPolicyField: string;
         /**
          * @description Address valid for the chain: EVM chains (ethereum, polygon, base) take `0x` + 40 hex digits (mixed case must match the
          *     EIP-55 checksum); solana takes a base58 32-byte public key.
@@ -5363,7 +5380,8 @@ export interface components {
             label: string;
             chain: components["schemas"]["CustodyChain"];
             type: components["schemas"]["CustodyWalletType"];
-            policy?: components["schemas"]["CustodyWalletPolicy"];
+            /** @description Any JSON value. An object sets the wallet's transfer rules (`CustodyWalletPolicy`; a member this server does not enforce is refused with 400, never silently ignored). `null` sets none. Any other value (string, number, boolean, array) is kept with the wallet as given and sets no rule. */
+            policy?: components["schemas"]["CustodyWalletPolicy"] | unknown;
             jurisdiction?: components["schemas"]["Jurisdictions"];
             operatorJurisdiction?: components["schemas"]["CountryCode"];
             organizationId?: components["schemas"]["OrganizationId"];
@@ -5403,8 +5421,8 @@ export interface components {
             label: string;
             chain: components["schemas"]["CustodyChain"];
             type: components["schemas"]["CustodyWalletType"];
-            /** @description The policy given on creation; null when none was given. */
-            policy: components["schemas"]["CustodyWalletPolicy"] | null;
+            /** @description The policy as given on creation (any JSON value; only an object sets rules); null when none was given. */
+            policy: components["schemas"]["CustodyWalletPolicy"] | unknown;
             /** @description Deposit address; null until the wallet is `active`. */
             address: components["schemas"]["ChainAddress"] | null;
             approvalRequestId: components["schemas"]["ApprovalRequestId"];
@@ -5472,8 +5490,11 @@ export interface components {
             asset: components["schemas"]["CustodyAsset"];
             /** @description Amount in minor units of `asset`; greater than zero. */
             amountMinor: components["schemas"]["AmountMinor"];
-            /** @description Optional cross-check in units of `asset` (decimal string); when present it must equal `amountMinor` (else 400 `VALIDATION_ERROR`). */
-            amount?: components["schemas"]["DecimalAmount"];
+            /**
+             * @description Any JSON value: an optional cross-check of `amountMinor`. A string or a number is read as a decimal amount in units of `asset` and must equal `amountMinor` (else 400 `VALIDATION_ERROR` at `/body/amount`); any other value (null, boolean, object, array) is not checked.
+             * @example 2500.00
+             */
+            amount?: unknown;
             /**
              * @description Internal note; never sent on chain.
              * @example Payout batch 2026-11-22
@@ -6784,7 +6805,7 @@ export interface components {
             environment: components["schemas"]["Environment"];
             category: components["schemas"]["ConnectionCategory"];
             /**
-             * @description An adapter of this build for the category: `simulator` (the sandbox simulator, every category) or `json_rpc` (live, `chain_read`). Another slug → 400 `invalid_request` naming the valid ones.
+             * @description An adapter of this build for the category: `simulator` (the sandbox simulator, every category; sandbox only — for `environment: production` it is refused with 400 `invalid_request` at `/body/providerSlug`, since production results must never be simulated) or `json_rpc` (live, `chain_read`). Another slug → 400 `invalid_request` naming the valid ones at `/body/providerSlug`.
              * @example simulator
              */
             providerSlug: string;
@@ -6863,16 +6884,23 @@ export interface components {
         };
     };
     responses: {
-        /** @description `invalid_request` — the request is malformed (bad JSON, unknown or wrongly typed fields, invalid values); `errors` lists each failed rule. */
-        BadRequest: {
+        /** @description `invalid_request` — the request is malformed (bad JSON, unknown or wrongly typed fields, invalid values); `errors` lists each failed rule, each naming its field path. */
+        "V1-400": {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                RateLimit: components["headers"]["RateLimit-IfCounted"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
                 [name: string]: unknown;
             };
             content: {
                 /**
                  * @example {
-                 *       "error": "chain must be one of ethereum, polygon, base, solana",
+                 *       "error": "/body/chain must be equal to one of the allowed values",
                  *       "code": "invalid_request",
                  *       "requestId": "req_01JD6Z3W3F7K9Q2V8X4M5N6P7R",
                  *       "errors": [
@@ -6887,9 +6915,15 @@ export interface components {
             };
         };
         /** @description `unauthorized` — missing, malformed, unknown or revoked API key. */
-        Unauthorized: {
+        "V1-401": {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                RateLimit: components["headers"]["RateLimit-IfCounted"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
                 [name: string]: unknown;
             };
             content: {
@@ -6904,9 +6938,16 @@ export interface components {
             };
         };
         /** @description `forbidden` — a production key on a sandbox-only endpoint, or a key without the required scope. */
-        Forbidden: {
+        "V1-403": {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                RateLimit: components["headers"]["RateLimit-IfCounted"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
                 [name: string]: unknown;
             };
             content: {
@@ -6921,9 +6962,10 @@ export interface components {
             };
         };
         /** @description `rate_limited` — the API key or organization exceeded its request budget, or the client address exceeded its budget of authentication failures (`RateLimit-Policy` names which: `"default"` or `"auth-failures"`). */
-        RateLimited: {
+        "V1-429": {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 "Retry-After": components["headers"]["Retry-After"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -6944,9 +6986,16 @@ export interface components {
             };
         };
         /** @description `internal_error` — an unexpected error; the body never carries internals. */
-        InternalError: {
+        "V1-500": {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                RateLimit: components["headers"]["RateLimit-IfCounted"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
                 [name: string]: unknown;
             };
             content: {
@@ -6961,10 +7010,16 @@ export interface components {
             };
         };
         /** @description `rate_limit_unavailable`, `idempotency_unavailable` or `service_unavailable` — a backing store is unreachable; nothing was executed. Retry after `Retry-After`. */
-        Unavailable: {
+        "V1-503": {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 "Retry-After": components["headers"]["Retry-After"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                RateLimit: components["headers"]["RateLimit-IfCounted"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
                 [name: string]: unknown;
             };
             content: {
@@ -6978,10 +7033,18 @@ export interface components {
                 "application/json": components["schemas"]["V1Error"];
             };
         };
-        /** @description `idempotency_in_progress` — a request with the same `Idempotency-Key` is still running; retry later. */
-        IdempotencyInProgress: {
+        /** @description `idempotency_in_progress` — a request with the same `Idempotency-Key` is still running; retry after `Retry-After`. */
+        "V1-409": {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                "Retry-After": components["headers"]["Retry-After"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                RateLimit: components["headers"]["RateLimit-IfCounted"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
                 [name: string]: unknown;
             };
             content: {
@@ -6995,10 +7058,63 @@ export interface components {
                 "application/json": components["schemas"]["V1Error"];
             };
         };
-        /** @description `idempotency_key_reused` — the `Idempotency-Key` was used with a different request body. */
-        IdempotencyKeyReused: {
+        /** @description `payload_too_large` — the body exceeds the size limit (100 kB). */
+        "V1-413": {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                RateLimit: components["headers"]["RateLimit-IfCounted"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "The request body exceeds the size limit",
+                 *       "code": "payload_too_large",
+                 *       "requestId": "req_01JD6Z3W3F7K9Q2V8X4M5N6P7R"
+                 *     }
+                 */
+                "application/json": components["schemas"]["V1Error"];
+            };
+        };
+        /** @description `unsupported_media_type` — the body is not `application/json`. */
+        "V1-415": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                RateLimit: components["headers"]["RateLimit-IfCounted"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "unsupported media type text/plain",
+                 *       "code": "unsupported_media_type",
+                 *       "requestId": "req_01JD6Z3W3F7K9Q2V8X4M5N6P7R"
+                 *     }
+                 */
+                "application/json": components["schemas"]["V1Error"];
+            };
+        };
+        /** @description `idempotency_key_reused` — the `Idempotency-Key` was used with a different request body. */
+        "V1-422": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                RateLimit: components["headers"]["RateLimit-IfCounted"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
                 [name: string]: unknown;
             };
             content: {
@@ -7013,15 +7129,1196 @@ export interface components {
             };
         };
         /** @description `not_found` — no such resource for this organization. */
-        NotFound: {
+        "V1-404": {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                RateLimit: components["headers"]["RateLimit-IfCounted"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
                 [name: string]: unknown;
             };
             content: {
                 /**
                  * @example {
                  *       "error": "Wallet not found",
+                 *       "code": "not_found",
+                 *       "requestId": "req_01JD6Z3W3F7K9Q2V8X4M5N6P7R"
+                 *     }
+                 */
+                "application/json": components["schemas"]["V1Error"];
+            };
+        };
+        /**
+         * @description Bad request.
+         *
+         *     - `VALIDATION_ERROR`: the request does not match the schema; `errors` lists each failure.
+         */
+        "V2-400-ValidationError": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                RateLimit: components["headers"]["RateLimit-IfCounted"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Unauthorized.
+         *
+         *     - `UNAUTHORIZED`: the API key is missing, malformed, unknown or revoked.
+         */
+        "V2-401-Unauthorized": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                RateLimit: components["headers"]["RateLimit-IfCounted"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Forbidden.
+         *
+         *     - `FORBIDDEN` — The API key lacks the scope payments:write required by this operation.
+         */
+        "V2-403-Forbidden": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                RateLimit: components["headers"]["RateLimit-IfCounted"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Too many requests.
+         *
+         *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
+         */
+        "V2-429-RateLimitExceeded": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "Retry-After": components["headers"]["Retry-After"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Internal error.
+         *
+         *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
+         */
+        "V2-500-InternalError": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                RateLimit: components["headers"]["RateLimit-IfCounted"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Service unavailable.
+         *
+         *     - `RATE_LIMIT_UNAVAILABLE` — The rate limiter store is unavailable; the request was not executed.
+         *     - `SERVICE_UNAVAILABLE` — A backing service is unavailable; nothing was written.
+         */
+        "V2-503-RateLimitUnavailable-ServiceUnavailable": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "Retry-After": components["headers"]["Retry-After"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                RateLimit: components["headers"]["RateLimit-IfCounted"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Conflict.
+         *
+         *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
+         */
+        "V2-409-IdempotencyInProgress": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                "Retry-After": components["headers"]["Retry-After"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                RateLimit: components["headers"]["RateLimit-IfCounted"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Payload too large.
+         *
+         *     - `PAYLOAD_TOO_LARGE` — Request bodies are limited to 100 kB.
+         */
+        "V2-413-PayloadTooLarge": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                RateLimit: components["headers"]["RateLimit-IfCounted"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Unsupported media type.
+         *
+         *     - `UNSUPPORTED_MEDIA_TYPE` — Send application/json.
+         */
+        "V2-415-UnsupportedMediaType": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                RateLimit: components["headers"]["RateLimit-IfCounted"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Unprocessable request.
+         *
+         *     - `IDEMPOTENCY_KEY_REUSED` — the `Idempotency-Key` was already used with a different request body.
+         */
+        "V2-422-IdempotencyKeyReused": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                RateLimit: components["headers"]["RateLimit-IfCounted"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Failed dependency.
+         *
+         *     - `PROVIDER_NOT_CONNECTED` — No reviewed provider connection serves this request.
+         */
+        "V2-424-ProviderNotConnected": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                RateLimit: components["headers"]["RateLimit-IfCounted"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Service unavailable.
+         *
+         *     - `IDEMPOTENCY_UNAVAILABLE` — The idempotency store is unavailable; the request was not executed.
+         *     - `RATE_LIMIT_UNAVAILABLE` — The rate limiter store is unavailable; the request was not executed.
+         *     - `SERVICE_UNAVAILABLE` — A backing service is unavailable; nothing was written.
+         *     - `STORAGE_UNAVAILABLE` — The record could not be persisted; nothing was executed.
+         */
+        "V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable-StorageUnavailable": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "Retry-After": components["headers"]["Retry-After"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                RateLimit: components["headers"]["RateLimit-IfCounted"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Not found.
+         *
+         *     - `NOT_FOUND` — No such resource.
+         */
+        "V2-404-NotFound": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                RateLimit: components["headers"]["RateLimit-IfCounted"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Conflict.
+         *
+         *     - `IDEMPOTENCY_IN_PROGRESS` — A request with this Idempotency-Key is still being processed; retry later.
+         *     - `STATE_CONFLICT` — The resource is not in a state that allows this operation.
+         */
+        "V2-409-IdempotencyInProgress-StateConflict": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                "Retry-After": components["headers"]["Retry-After-IfRetryable"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                RateLimit: components["headers"]["RateLimit-IfCounted"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Unprocessable request.
+         *
+         *     - `COMPILATION_FAILED` — solc reported 1 error: ParserError: Expected ';' but got '}'
+         *     - `IDEMPOTENCY_KEY_REUSED` — This Idempotency-Key was used with a different request.
+         */
+        "V2-422-CompilationFailed-IdempotencyKeyReused": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                RateLimit: components["headers"]["RateLimit-IfCounted"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Service unavailable.
+         *
+         *     - `COMPILER_UNAVAILABLE` — The compiler did not finish within 15000 ms; nothing was recorded.
+         *     - `IDEMPOTENCY_UNAVAILABLE` — The idempotency store is unavailable; the request was not executed.
+         *     - `RATE_LIMIT_UNAVAILABLE` — The rate limiter store is unavailable; the request was not executed.
+         *     - `SERVICE_UNAVAILABLE` — A backing service is unavailable; nothing was written.
+         *     - `STORAGE_UNAVAILABLE` — The record could not be persisted; nothing was executed.
+         */
+        "V2-503-CompilerUnavailable-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable-StorageUnavailable": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "Retry-After": components["headers"]["Retry-After"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                RateLimit: components["headers"]["RateLimit-IfCounted"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Unprocessable request.
+         *
+         *     - `IDEMPOTENCY_KEY_REUSED` — This Idempotency-Key was used with a different request.
+         *     - `PRECHECK_FAILED` — The signer is not authorised for this issuer.
+         */
+        "V2-422-IdempotencyKeyReused-PrecheckFailed": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                RateLimit: components["headers"]["RateLimit-IfCounted"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Internal error.
+         *
+         *     - `INTERNAL_ERROR` — an unexpected error; the body never carries internals. Quote `requestId` to support.
+         *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
+         */
+        "V2-500-InternalError-ServerMisconfigured": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                RateLimit: components["headers"]["RateLimit-IfCounted"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Service unavailable.
+         *
+         *     - `IDEMPOTENCY_UNAVAILABLE` — The idempotency store is unavailable; the request was not executed.
+         *     - `RATE_LIMIT_UNAVAILABLE` — The rate limiter store is unavailable; the request was not executed.
+         *     - `SERVICE_UNAVAILABLE` — A backing service is unavailable; nothing was written.
+         */
+        "V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "Retry-After": components["headers"]["Retry-After"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                RateLimit: components["headers"]["RateLimit-IfCounted"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Bad request.
+         *
+         *     - `IDEMPOTENCY_KEY_REQUIRED` — This operation requires an Idempotency-Key header.
+         *     - `INVALID_INPUT` — The input does not match the operation catalogue of the provider.
+         *     - `VALIDATION_ERROR` — The request does not match the schema.
+         */
+        "V2-400-IdempotencyKeyRequired-InvalidInput-ValidationError": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                RateLimit: components["headers"]["RateLimit-IfCounted"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Forbidden.
+         *
+         *     - `COMPLIANCE_BLOCKED` — Screening or policy blocked the request.
+         *     - `FORBIDDEN` — The API key lacks the scope payments:write required by this operation.
+         */
+        "V2-403-ComplianceBlocked-Forbidden": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                RateLimit: components["headers"]["RateLimit-IfCounted"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Bad gateway.
+         *
+         *     - `PROVIDER_EXECUTION_FAILED` — The provider failed to execute the operation; nothing was recorded.
+         */
+        "V2-502-ProviderExecutionFailed": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                RateLimit: components["headers"]["RateLimit-IfCounted"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Bad request.
+         *
+         *     - `IDEMPOTENCY_KEY_REQUIRED` — This operation requires an Idempotency-Key header.
+         *     - `VALIDATION_ERROR` — The request does not match the schema.
+         */
+        "V2-400-IdempotencyKeyRequired-ValidationError": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                RateLimit: components["headers"]["RateLimit-IfCounted"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Bad request.
+         *
+         *     - `INVALID_INPUT` — The input does not match the operation catalogue of the provider.
+         *     - `VALIDATION_ERROR` — The request does not match the schema.
+         */
+        "V2-400-InvalidInput-ValidationError": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                RateLimit: components["headers"]["RateLimit-IfCounted"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Unauthorized: `X-Scheduler-Secret` is missing or wrong, or an API key was sent instead. */
+        "Scheduler-401": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                RateLimit: components["headers"]["RateLimit-IfCounted"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Too many failed authentications from this client address (policy `auth-failures`). */
+        "Scheduler-429": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "Retry-After": components["headers"]["Retry-After"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Internal error. */
+        "Scheduler-500": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Service unavailable: the database could not be reached; nothing was dispatched. */
+        "Scheduler-503": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Conflict.
+         *
+         *     - `CUSTODY_STATE_CONFLICT` — expectedVersion 3 does not match the current version 4.
+         *     - `IDEMPOTENCY_IN_PROGRESS` — A request with this Idempotency-Key is still being processed; retry later.
+         */
+        "V2-409-CustodyStateConflict-IdempotencyInProgress": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                "Retry-After": components["headers"]["Retry-After-IfRetryable"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                RateLimit: components["headers"]["RateLimit-IfCounted"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Service unavailable.
+         *
+         *     - `IDEMPOTENCY_UNAVAILABLE` — The idempotency store is unavailable; the request was not executed.
+         *     - `RATE_LIMIT_UNAVAILABLE` — The rate limiter store is unavailable; the request was not executed.
+         *     - `SERVICE_UNAVAILABLE` — A backing service is unavailable; nothing was written.
+         *     - `SOURCE_NOT_AVAILABLE` — The provider could not be read; retry later.
+         */
+        "V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable-SourceNotAvailable": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "Retry-After": components["headers"]["Retry-After"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                RateLimit: components["headers"]["RateLimit-IfCounted"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Forbidden.
+         *
+         *     - `CHAIN_CAPABILITY_DISABLED` — Mint and burn are disabled on this chain for the organization.
+         *     - `FORBIDDEN` — The API key lacks the scope payments:write required by this operation.
+         */
+        "V2-403-ChainCapabilityDisabled-Forbidden": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                RateLimit: components["headers"]["RateLimit-IfCounted"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Service unavailable.
+         *
+         *     - `IDEMPOTENCY_UNAVAILABLE` — The idempotency store is unavailable; the request was not executed.
+         *     - `RATE_LIMIT_UNAVAILABLE` — The rate limiter store is unavailable; the request was not executed.
+         *     - `SERVICE_UNAVAILABLE` — A backing service is unavailable; nothing was written.
+         *     - `SOURCE_NOT_AVAILABLE` — The provider could not be read; retry later.
+         *     - `STORAGE_UNAVAILABLE` — The record could not be persisted; nothing was executed.
+         */
+        "V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable-SourceNotAvailable-StorageUnavailable": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "Retry-After": components["headers"]["Retry-After"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                RateLimit: components["headers"]["RateLimit-IfCounted"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Bad request.
+         *
+         *     - `UNSUPPORTED_CHAIN` — No chain reader supports chain "tron".
+         *     - `VALIDATION_ERROR` — The request does not match the schema.
+         */
+        "V2-400-UnsupportedChain-ValidationError": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                RateLimit: components["headers"]["RateLimit-IfCounted"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Failed dependency.
+         *
+         *     - `PROVIDER_NOT_CONNECTED` — No reviewed provider connection serves this request.
+         *     - `RESERVE_SOURCE_NOT_CONNECTED` — Supply scenario.reserveRatio or connect a token_issuance reserve source; the ratio is never estimated.
+         */
+        "V2-424-ProviderNotConnected-ReserveSourceNotConnected": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                RateLimit: components["headers"]["RateLimit-IfCounted"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Forbidden.
+         *
+         *     - `COMPLIANCE_BLOCKED` — Screening or policy blocked the request.
+         *     - `FORBIDDEN` — The API key lacks the scope payments:write required by this operation.
+         *     - `PROVIDER_AUTHORIZATION_DENIED` — The card issuer denied the operation.
+         */
+        "V2-403-ComplianceBlocked-Forbidden-ProviderAuthorizationDenied": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                RateLimit: components["headers"]["RateLimit-IfCounted"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Conflict.
+         *
+         *     - `CARD_INSUFFICIENT_FUNDS` — The available balance does not cover the amount.
+         *     - `CARD_RECORD_CONFLICT` — A deactivated card cannot be unfrozen.
+         *     - `IDEMPOTENCY_IN_PROGRESS` — A request with this Idempotency-Key is still being processed; retry later.
+         */
+        "V2-409-CardInsufficientFunds-CardRecordConflict-IdempotencyInProgress": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                "Retry-After": components["headers"]["Retry-After-IfRetryable"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                RateLimit: components["headers"]["RateLimit-IfCounted"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Unprocessable request.
+         *
+         *     - `CARD_REQUEST_REJECTED` — The asset does not match the programme funding asset.
+         *     - `IDEMPOTENCY_KEY_REUSED` — This Idempotency-Key was used with a different request.
+         */
+        "V2-422-CardRequestRejected-IdempotencyKeyReused": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                RateLimit: components["headers"]["RateLimit-IfCounted"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Too many requests.
+         *
+         *     - `PROVIDER_RATE_LIMITED` — The card issuer is rate limiting requests.
+         *     - `RATE_LIMIT_EXCEEDED` — Too many requests; retry after the time in Retry-After.
+         */
+        "V2-429-ProviderRateLimited-RateLimitExceeded": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "Retry-After": components["headers"]["Retry-After"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Internal error.
+         *
+         *     - `CARD_RECORD_WRITE_FAILED` — The card record could not be written; nothing was changed.
+         *     - `INTERNAL_ERROR` — An unexpected error occurred. Quote the requestId to support.
+         *     - `SERVER_MISCONFIGURED` — The provider connection configuration is unusable.
+         */
+        "V2-500-CardRecordWriteFailed-InternalError-ServerMisconfigured": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                RateLimit: components["headers"]["RateLimit-IfCounted"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Not implemented.
+         *
+         *     - `CARD_OPERATION_NOT_SUPPORTED` — The card issuer does not support this operation.
+         */
+        "V2-501-CardOperationNotSupported": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                RateLimit: components["headers"]["RateLimit-IfCounted"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Conflict.
+         *
+         *     - `CARD_INSUFFICIENT_FUNDS` — The available balance does not cover the amount.
+         *     - `CARD_RECORD_CONFLICT` — A deactivated card cannot be unfrozen.
+         */
+        "V2-409-CardInsufficientFunds-CardRecordConflict": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                RateLimit: components["headers"]["RateLimit-IfCounted"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Unprocessable request.
+         *
+         *     - `CARD_REQUEST_REJECTED` — The asset does not match the programme funding asset.
+         */
+        "V2-422-CardRequestRejected": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                RateLimit: components["headers"]["RateLimit-IfCounted"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Conflict.
+         *
+         *     - `CARD_INSUFFICIENT_FUNDS` — The available balance does not cover the amount.
+         *     - `CARD_LEDGER_CONFLICT` — The card ledger changed concurrently and the retry could not resolve it.
+         *     - `CARD_RECORD_CONFLICT` — A deactivated card cannot be unfrozen.
+         *     - `IDEMPOTENCY_IN_PROGRESS` — A request with this Idempotency-Key is still being processed; retry later.
+         */
+        "V2-409-CardInsufficientFunds-CardLedgerConflict-CardRecordConflict-IdempotencyInProgress": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                "Retry-After": components["headers"]["Retry-After-IfRetryable"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                RateLimit: components["headers"]["RateLimit-IfCounted"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Internal error.
+         *
+         *     - `CARD_LEDGER_WRITE_FAILED` — The ledger entries could not be written; nothing was changed.
+         *     - `CARD_RECORD_WRITE_FAILED` — The card record could not be written; nothing was changed.
+         *     - `INTERNAL_ERROR` — An unexpected error occurred. Quote the requestId to support.
+         *     - `SERVER_MISCONFIGURED` — The provider connection configuration is unusable.
+         */
+        "V2-500-CardLedgerWriteFailed-CardRecordWriteFailed-InternalError-ServerMisconfigured": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                RateLimit: components["headers"]["RateLimit-IfCounted"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Forbidden.
+         *
+         *     - `FORBIDDEN` — The API key lacks the scope payments:write required by this operation.
+         *     - `PROVIDER_AUTHORIZATION_DENIED` — The card issuer denied the operation.
+         */
+        "V2-403-Forbidden-ProviderAuthorizationDenied": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                RateLimit: components["headers"]["RateLimit-IfCounted"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Conflict.
+         *
+         *     - `CARD_LEDGER_CONFLICT` — The card ledger changed concurrently and the retry could not resolve it.
+         *     - `IDEMPOTENCY_IN_PROGRESS` — A request with this Idempotency-Key is still being processed; retry later.
+         */
+        "V2-409-CardLedgerConflict-IdempotencyInProgress": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                "Retry-After": components["headers"]["Retry-After-IfRetryable"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                RateLimit: components["headers"]["RateLimit-IfCounted"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Conflict.
+         *
+         *     - `CARD_LEDGER_CONFLICT` — The card ledger changed concurrently and the retry could not resolve it.
+         *     - `CARD_RECORD_CONFLICT` — A deactivated card cannot be unfrozen.
+         *     - `IDEMPOTENCY_IN_PROGRESS` — A request with this Idempotency-Key is still being processed; retry later.
+         */
+        "V2-409-CardLedgerConflict-CardRecordConflict-IdempotencyInProgress": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                "Retry-After": components["headers"]["Retry-After-IfRetryable"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                RateLimit: components["headers"]["RateLimit-IfCounted"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description `invalid_request` — the request is malformed (bad JSON, unknown or wrongly typed fields, invalid values); `errors` lists each failed rule, each naming its field path. */
+        "Admin-400": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "/body/providerSlug the sandbox simulator cannot be connected for production; this build has no live custody adapter",
+                 *       "code": "invalid_request",
+                 *       "requestId": "req_01JD6Z3W3F7K9Q2V8X4M5N6P7R",
+                 *       "errors": [
+                 *         {
+                 *           "path": "/body/providerSlug",
+                 *           "message": "the sandbox simulator cannot be connected for production; this build has no live custody adapter"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["V1Error"];
+            };
+        };
+        /** @description `unauthorized` — missing or wrong admin token. */
+        "Admin-401": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                RateLimit: components["headers"]["RateLimit-IfCounted"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Missing or invalid admin token",
+                 *       "code": "unauthorized",
+                 *       "requestId": "req_01JD6Z3W3F7K9Q2V8X4M5N6P7R"
+                 *     }
+                 */
+                "application/json": components["schemas"]["V1Error"];
+            };
+        };
+        /** @description `rate_limited` — the client address exceeded its budget of authentication failures (`RateLimit-Policy: "auth-failures"`). */
+        "Admin-429": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "Retry-After": components["headers"]["Retry-After"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Too many failed authentications from this address; retry after the time in Retry-After",
+                 *       "code": "rate_limited",
+                 *       "requestId": "req_01JD6Z3W3F7K9Q2V8X4M5N6P7R"
+                 *     }
+                 */
+                "application/json": components["schemas"]["V1Error"];
+            };
+        };
+        /** @description `internal_error` — an unexpected error; the body never carries internals. */
+        "Admin-500": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Internal error",
+                 *       "code": "internal_error",
+                 *       "requestId": "req_01JD6Z3W3F7K9Q2V8X4M5N6P7R"
+                 *     }
+                 */
+                "application/json": components["schemas"]["V1Error"];
+            };
+        };
+        /** @description `service_unavailable` — the database is unreachable; nothing was executed. Retry after `Retry-After`. */
+        "Admin-503": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "A backing service is unavailable; nothing was written",
+                 *       "code": "service_unavailable",
+                 *       "requestId": "req_01JD6Z3W3F7K9Q2V8X4M5N6P7R"
+                 *     }
+                 */
+                "application/json": components["schemas"]["V1Error"];
+            };
+        };
+        /** @description `payload_too_large` — the body exceeds the size limit (100 kB). */
+        "Admin-413": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "The request body exceeds the size limit",
+                 *       "code": "payload_too_large",
+                 *       "requestId": "req_01JD6Z3W3F7K9Q2V8X4M5N6P7R"
+                 *     }
+                 */
+                "application/json": components["schemas"]["V1Error"];
+            };
+        };
+        /** @description `unsupported_media_type` — the body is not `application/json`. */
+        "Admin-415": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "unsupported media type text/plain",
+                 *       "code": "unsupported_media_type",
+                 *       "requestId": "req_01JD6Z3W3F7K9Q2V8X4M5N6P7R"
+                 *     }
+                 */
+                "application/json": components["schemas"]["V1Error"];
+            };
+        };
+        /** @description `not_found` — no such resource. */
+        "Admin-404": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "API key not found",
                  *       "code": "not_found",
                  *       "requestId": "req_01JD6Z3W3F7K9Q2V8X4M5N6P7R"
                  *     }
@@ -7106,22 +8403,34 @@ export interface components {
     headers: {
         /** @description Request id. Echoes the caller's `X-Request-Id` when it is 8–128 characters of `[A-Za-z0-9._:-]`, otherwise a new `req_…` id. Quote it to support. */
         "X-Request-Id": string;
-        /** @description Requests allowed per window for this API key. */
-        "X-RateLimit-Limit": number;
-        /** @description Requests that may be sent now (the limit minus the requests counted in the sliding window). */
-        "X-RateLimit-Remaining": number;
-        /** @description Seconds until the oldest request counted leaves the sliding window (one unit of the budget returns); on a 429, equals `Retry-After`. */
-        "X-RateLimit-Reset": number;
-        /** @description IETF `RateLimit` field (draft-ietf-httpapi-ratelimit-headers), e.g. `"default";r=599;t=42`. */
-        RateLimit: string;
-        /** @description IETF `RateLimit-Policy` field, e.g. `"default";q=600;w=60`. */
-        "RateLimit-Policy": string;
-        /** @description Seconds to wait before retrying (on 429 and 503). */
-        "Retry-After": number;
-        /** @description `true` when this response is a stored replay of the first response for the same `Idempotency-Key`. */
-        "Idempotent-Replayed": "true";
         /** @description `no-store` on every `/api/…` response (successes, replays and errors alike): no client, proxy or CDN may keep a copy. */
         "Cache-Control": "no-store";
+        /** @description Requests allowed per window by the budget reported (the key's or the organization's, whichever has less room; `RateLimit-Policy` names it). */
+        "X-RateLimit-Limit": components["schemas"]["RateLimitCount"];
+        /** @description Requests that may be sent now (the limit minus the requests counted in the sliding window). */
+        "X-RateLimit-Remaining": components["schemas"]["RateLimitCount"];
+        /** @description Seconds until the oldest request counted leaves the sliding window (one unit of the budget returns); on a 429, equals `Retry-After`. */
+        "X-RateLimit-Reset": components["schemas"]["RateLimitSeconds"];
+        /** @description IETF `RateLimit` field (draft-ietf-httpapi-ratelimit-headers), e.g. `"default";r=599;t=42`. */
+        RateLimit: components["schemas"]["RateLimitField"];
+        /** @description IETF `RateLimit-Policy` field: `"default";q=600;w=60` for the request budgets, `"auth-failures";q=30;w=60` for the client address's budget of failed authentications. */
+        "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
+        /** @description `true` when this response is a stored replay of the first response for the same `Idempotency-Key` (a success, or a final error such as 404 or 422; a 429 or 503 is never stored). */
+        "Idempotent-Replayed": "true";
+        /** @description Present when the request was counted against a budget (see "Rate limits" in the description): every answer to an accepted API key, and every failed authentication (401, and 429 with policy `"auth-failures"`). Absent when the limiter's store is unreachable and on answers that spent no budget. */
+        "X-RateLimit-Limit-IfCounted": components["schemas"]["RateLimitCount"];
+        /** @description Present when the request was counted against a budget (see "Rate limits" in the description): every answer to an accepted API key, and every failed authentication (401, and 429 with policy `"auth-failures"`). Absent when the limiter's store is unreachable and on answers that spent no budget. */
+        "X-RateLimit-Remaining-IfCounted": components["schemas"]["RateLimitCount"];
+        /** @description Present when the request was counted against a budget (see "Rate limits" in the description): every answer to an accepted API key, and every failed authentication (401, and 429 with policy `"auth-failures"`). Absent when the limiter's store is unreachable and on answers that spent no budget. */
+        "X-RateLimit-Reset-IfCounted": components["schemas"]["RateLimitSeconds"];
+        /** @description Present when the request was counted against a budget (see "Rate limits" in the description): every answer to an accepted API key, and every failed authentication (401, and 429 with policy `"auth-failures"`). Absent when the limiter's store is unreachable and on answers that spent no budget. */
+        "RateLimit-IfCounted": components["schemas"]["RateLimitField"];
+        /** @description Present when the request was counted against a budget (see "Rate limits" in the description): every answer to an accepted API key, and every failed authentication (401, and 429 with policy `"auth-failures"`). Absent when the limiter's store is unreachable and on answers that spent no budget. */
+        "RateLimit-Policy-IfCounted": components["schemas"]["RateLimitPolicyField"];
+        /** @description Seconds to wait before retrying (on 429 and 503). */
+        "Retry-After": components["schemas"]["RateLimitSeconds"];
+        /** @description Seconds to wait before retrying; present with `IDEMPOTENCY_IN_PROGRESS` (the other codes of this status are not retryable unchanged). */
+        "Retry-After-IfRetryable": components["schemas"]["RateLimitSeconds"];
     };
     pathItems: never;
 }
@@ -7145,6 +8454,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -7156,12 +8466,12 @@ export interface operations {
                     "application/json": components["schemas"]["WalletList"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["V1-400"];
+            401: components["responses"]["V1-401"];
+            403: components["responses"]["V1-403"];
+            429: components["responses"]["V1-429"];
+            500: components["responses"]["V1-500"];
+            503: components["responses"]["V1-503"];
         };
     };
     createWallet: {
@@ -7187,6 +8497,7 @@ export interface operations {
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -7199,14 +8510,16 @@ export interface operations {
                     "application/json": components["schemas"]["Wallet"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            409: components["responses"]["IdempotencyInProgress"];
-            422: components["responses"]["IdempotencyKeyReused"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["V1-400"];
+            401: components["responses"]["V1-401"];
+            403: components["responses"]["V1-403"];
+            409: components["responses"]["V1-409"];
+            413: components["responses"]["V1-413"];
+            415: components["responses"]["V1-415"];
+            422: components["responses"]["V1-422"];
+            429: components["responses"]["V1-429"];
+            500: components["responses"]["V1-500"];
+            503: components["responses"]["V1-503"];
         };
     };
     getWallet: {
@@ -7224,6 +8537,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -7235,13 +8549,13 @@ export interface operations {
                     "application/json": components["schemas"]["Wallet"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["V1-400"];
+            401: components["responses"]["V1-401"];
+            403: components["responses"]["V1-403"];
+            404: components["responses"]["V1-404"];
+            429: components["responses"]["V1-429"];
+            500: components["responses"]["V1-500"];
+            503: components["responses"]["V1-503"];
         };
     };
     getWalletBalance: {
@@ -7259,6 +8573,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -7270,13 +8585,13 @@ export interface operations {
                     "application/json": components["schemas"]["WalletBalance"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["V1-400"];
+            401: components["responses"]["V1-401"];
+            403: components["responses"]["V1-403"];
+            404: components["responses"]["V1-404"];
+            429: components["responses"]["V1-429"];
+            500: components["responses"]["V1-500"];
+            503: components["responses"]["V1-503"];
         };
     };
     listPayments: {
@@ -7297,6 +8612,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -7308,12 +8624,12 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentList"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["V1-400"];
+            401: components["responses"]["V1-401"];
+            403: components["responses"]["V1-403"];
+            429: components["responses"]["V1-429"];
+            500: components["responses"]["V1-500"];
+            503: components["responses"]["V1-503"];
         };
     };
     createPayment: {
@@ -7339,6 +8655,7 @@ export interface operations {
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -7351,14 +8668,16 @@ export interface operations {
                     "application/json": components["schemas"]["Payment"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            409: components["responses"]["IdempotencyInProgress"];
-            422: components["responses"]["IdempotencyKeyReused"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["V1-400"];
+            401: components["responses"]["V1-401"];
+            403: components["responses"]["V1-403"];
+            409: components["responses"]["V1-409"];
+            413: components["responses"]["V1-413"];
+            415: components["responses"]["V1-415"];
+            422: components["responses"]["V1-422"];
+            429: components["responses"]["V1-429"];
+            500: components["responses"]["V1-500"];
+            503: components["responses"]["V1-503"];
         };
     };
     getPayment: {
@@ -7376,6 +8695,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -7387,13 +8707,13 @@ export interface operations {
                     "application/json": components["schemas"]["Payment"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["V1-400"];
+            401: components["responses"]["V1-401"];
+            403: components["responses"]["V1-403"];
+            404: components["responses"]["V1-404"];
+            429: components["responses"]["V1-429"];
+            500: components["responses"]["V1-500"];
+            503: components["responses"]["V1-503"];
         };
     };
     getBalances: {
@@ -7409,6 +8729,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -7420,12 +8741,12 @@ export interface operations {
                     "application/json": components["schemas"]["AggregatedBalances"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["V1-400"];
+            401: components["responses"]["V1-401"];
+            403: components["responses"]["V1-403"];
+            429: components["responses"]["V1-429"];
+            500: components["responses"]["V1-500"];
+            503: components["responses"]["V1-503"];
         };
     };
     getMetric: {
@@ -7446,6 +8767,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -7457,13 +8779,13 @@ export interface operations {
                     "application/json": components["schemas"]["Metric"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["V1-400"];
+            401: components["responses"]["V1-401"];
+            403: components["responses"]["V1-403"];
+            404: components["responses"]["V1-404"];
+            429: components["responses"]["V1-429"];
+            500: components["responses"]["V1-500"];
+            503: components["responses"]["V1-503"];
         };
     };
     listContractTemplates: {
@@ -7479,6 +8801,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -7495,87 +8818,23 @@ export interface operations {
              *
              *     - `VALIDATION_ERROR`: the request carries a query parameter (this operation takes none) or a malformed JSON body.
              */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized.
-             *
-             *     - `UNAUTHORIZED`: the API key is missing, malformed, unknown or revoked.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["V2-400-ValidationError"];
+            401: components["responses"]["V2-401-Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `projects:read`.
              */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too many requests.
-             *
-             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal error.
-             *
-             *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
-             */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            403: components["responses"]["V2-403-Forbidden"];
+            429: components["responses"]["V2-429-RateLimitExceeded"];
+            500: components["responses"]["V2-500-InternalError"];
             /**
              * @description Service unavailable.
              *
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
+             *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
         };
     };
     generateContract: {
@@ -7601,6 +8860,7 @@ export interface operations {
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -7613,136 +8873,40 @@ export interface operations {
                     "application/json": components["schemas"]["ContractProject"];
                 };
             };
-            /**
-             * @description Bad request.
-             *
-             *     - `VALIDATION_ERROR`: the request does not match the schema; `errors` lists each failure.
-             */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized.
-             *
-             *     - `UNAUTHORIZED`: the API key is missing, malformed, unknown or revoked.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["V2-400-ValidationError"];
+            401: components["responses"]["V2-401-Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `projects:write`.
              */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Conflict.
-             *
-             *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
-             */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            403: components["responses"]["V2-403-Forbidden"];
+            409: components["responses"]["V2-409-IdempotencyInProgress"];
+            413: components["responses"]["V2-413-PayloadTooLarge"];
+            415: components["responses"]["V2-415-UnsupportedMediaType"];
             /**
              * @description Unprocessable request.
              *
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
              */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            422: components["responses"]["V2-422-IdempotencyKeyReused"];
             /**
              * @description Failed dependency.
              *
              *     - `PROVIDER_NOT_CONNECTED`: `network` is not `sandbox` (no reviewed deployment connection serves it), or a production key asked for `sandbox`.
              */
-            424: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too many requests.
-             *
-             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal error.
-             *
-             *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
-             */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            424: components["responses"]["V2-424-ProviderNotConnected"];
+            429: components["responses"]["V2-429-RateLimitExceeded"];
+            500: components["responses"]["V2-500-InternalError"];
             /**
              * @description Service unavailable.
              *
              *     - `IDEMPOTENCY_UNAVAILABLE`: the idempotency store is unavailable; nothing was executed.
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
              *     - `STORAGE_UNAVAILABLE`: the database could not record the stage; nothing was recorded.
+             *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable-StorageUnavailable"];
         };
     };
     getContractProject: {
@@ -7761,6 +8925,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -7777,101 +8942,29 @@ export interface operations {
              *
              *     - `VALIDATION_ERROR`: `projectId` is malformed.
              */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized.
-             *
-             *     - `UNAUTHORIZED`: the API key is missing, malformed, unknown or revoked.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["V2-400-ValidationError"];
+            401: components["responses"]["V2-401-Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `projects:read`.
              */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            403: components["responses"]["V2-403-Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND`: no contract project with this id in the key's organization and environment.
              */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too many requests.
-             *
-             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal error.
-             *
-             *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
-             */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            404: components["responses"]["V2-404-NotFound"];
+            429: components["responses"]["V2-429-RateLimitExceeded"];
+            500: components["responses"]["V2-500-InternalError"];
             /**
              * @description Service unavailable.
              *
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
+             *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
         };
     };
     compileContract: {
@@ -7900,6 +8993,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -7912,121 +9006,38 @@ export interface operations {
                     "application/json": components["schemas"]["CompileStageResult"];
                 };
             };
-            /**
-             * @description Bad request.
-             *
-             *     - `VALIDATION_ERROR`: the request does not match the schema; `errors` lists each failure.
-             */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized.
-             *
-             *     - `UNAUTHORIZED`: the API key is missing, malformed, unknown or revoked.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["V2-400-ValidationError"];
+            401: components["responses"]["V2-401-Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `projects:write`.
              */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            403: components["responses"]["V2-403-Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND`: no contract project with this id in the key's organization and environment.
              */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            404: components["responses"]["V2-404-NotFound"];
             /**
              * @description Conflict.
              *
              *     - `STATE_CONFLICT`: the project is not `generated` (stages run in order; see `ProjectStage`), or compile has already run, or a concurrent compile won.
              *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
              */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            409: components["responses"]["V2-409-IdempotencyInProgress-StateConflict"];
+            413: components["responses"]["V2-413-PayloadTooLarge"];
+            415: components["responses"]["V2-415-UnsupportedMediaType"];
             /**
              * @description Unprocessable request.
              *
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
              *     - `COMPILATION_FAILED`: solc reported errors (`compilerErrors` lists them), or the source defines no contract `contractName`.
              */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too many requests.
-             *
-             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal error.
-             *
-             *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
-             */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            422: components["responses"]["V2-422-CompilationFailed-IdempotencyKeyReused"];
+            429: components["responses"]["V2-429-RateLimitExceeded"];
+            500: components["responses"]["V2-500-InternalError"];
             /**
              * @description Service unavailable.
              *
@@ -8037,17 +9048,9 @@ export interface operations {
              *       (waiting for a free compiler worker included), the compiler worker exceeded its memory cap or crashed, or the server
              *       is shutting down. Nothing was recorded and the `Idempotency-Key` is not used up; retry after `Retry-After`. A source
              *       that fails this way every time is too large for this server to compile.
+             *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            503: components["responses"]["V2-503-CompilerUnavailable-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable-StorageUnavailable"];
         };
     };
     validateContract: {
@@ -8072,6 +9075,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -8084,138 +9088,45 @@ export interface operations {
                     "application/json": components["schemas"]["ValidateStageResult"];
                 };
             };
-            /**
-             * @description Bad request.
-             *
-             *     - `VALIDATION_ERROR`: the request does not match the schema; `errors` lists each failure.
-             */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized.
-             *
-             *     - `UNAUTHORIZED`: the API key is missing, malformed, unknown or revoked.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["V2-400-ValidationError"];
+            401: components["responses"]["V2-401-Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `projects:write`.
              */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            403: components["responses"]["V2-403-Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND`: no contract project with this id in the key's organization and environment.
              */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            404: components["responses"]["V2-404-NotFound"];
             /**
              * @description Conflict.
              *
              *     - `STATE_CONFLICT`: the project is not `compiled` (stages run in order; see `ProjectStage`), or validate has already run, or a concurrent validate won.
              *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
              */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            409: components["responses"]["V2-409-IdempotencyInProgress-StateConflict"];
             /**
              * @description Unprocessable request.
              *
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
              *     - `PRECHECK_FAILED`: a static check failed (`findings` lists the failed checks, `stage` is `validate`).
              */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too many requests.
-             *
-             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal error.
-             *
-             *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
-             */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            422: components["responses"]["V2-422-IdempotencyKeyReused-PrecheckFailed"];
+            429: components["responses"]["V2-429-RateLimitExceeded"];
+            500: components["responses"]["V2-500-InternalError"];
             /**
              * @description Service unavailable.
              *
              *     - `IDEMPOTENCY_UNAVAILABLE`: the idempotency store is unavailable; nothing was executed.
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
              *     - `STORAGE_UNAVAILABLE`: the database could not record the stage; nothing was recorded.
+             *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable-StorageUnavailable"];
         };
     };
     simulateContract: {
@@ -8240,6 +9151,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -8252,138 +9164,45 @@ export interface operations {
                     "application/json": components["schemas"]["SimulateStageResult"];
                 };
             };
-            /**
-             * @description Bad request.
-             *
-             *     - `VALIDATION_ERROR`: the request does not match the schema; `errors` lists each failure.
-             */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized.
-             *
-             *     - `UNAUTHORIZED`: the API key is missing, malformed, unknown or revoked.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["V2-400-ValidationError"];
+            401: components["responses"]["V2-401-Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `projects:write`.
              */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            403: components["responses"]["V2-403-Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND`: no contract project with this id in the key's organization and environment.
              */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            404: components["responses"]["V2-404-NotFound"];
             /**
              * @description Conflict.
              *
              *     - `STATE_CONFLICT`: the project is not `validated` (stages run in order; see `ProjectStage`), or simulate has already run, or a concurrent simulate won.
              *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
              */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            409: components["responses"]["V2-409-IdempotencyInProgress-StateConflict"];
             /**
              * @description Unprocessable request.
              *
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
              *     - `PRECHECK_FAILED`: a flow did not behave as the template requires (`findings` lists the failed flows, `stage` is `simulate`).
              */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too many requests.
-             *
-             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal error.
-             *
-             *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
-             */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            422: components["responses"]["V2-422-IdempotencyKeyReused-PrecheckFailed"];
+            429: components["responses"]["V2-429-RateLimitExceeded"];
+            500: components["responses"]["V2-500-InternalError"];
             /**
              * @description Service unavailable.
              *
              *     - `IDEMPOTENCY_UNAVAILABLE`: the idempotency store is unavailable; nothing was executed.
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
              *     - `STORAGE_UNAVAILABLE`: the database could not record the stage; nothing was recorded.
+             *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable-StorageUnavailable"];
         };
     };
     deployContract: {
@@ -8412,6 +9231,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -8424,152 +9244,53 @@ export interface operations {
                     "application/json": components["schemas"]["DeployStageResult"];
                 };
             };
-            /**
-             * @description Bad request.
-             *
-             *     - `VALIDATION_ERROR`: the request does not match the schema; `errors` lists each failure.
-             */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized.
-             *
-             *     - `UNAUTHORIZED`: the API key is missing, malformed, unknown or revoked.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["V2-400-ValidationError"];
+            401: components["responses"]["V2-401-Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `projects:write`.
              */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            403: components["responses"]["V2-403-Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND`: no contract project with this id in the key's organization and environment.
              */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            404: components["responses"]["V2-404-NotFound"];
             /**
              * @description Conflict.
              *
              *     - `STATE_CONFLICT`: the project is not `simulated` (stages run in order; see `ProjectStage`), or deploy has already run, or a concurrent deploy won.
              *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
              */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            409: components["responses"]["V2-409-IdempotencyInProgress-StateConflict"];
+            413: components["responses"]["V2-413-PayloadTooLarge"];
+            415: components["responses"]["V2-415-UnsupportedMediaType"];
             /**
              * @description Unprocessable request.
              *
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
              *     - `PRECHECK_FAILED`: an address is unusable (zero, failing checksum), `initialSupply.amountMinor` is zero, or a deployment transaction reverted.
              */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            422: components["responses"]["V2-422-IdempotencyKeyReused-PrecheckFailed"];
             /**
              * @description Failed dependency.
              *
              *     - `PROVIDER_NOT_CONNECTED`: the project's network has no reviewed deployment connection (every network but `sandbox`), or a production key.
              */
-            424: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too many requests.
-             *
-             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal error.
-             *
-             *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
-             */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            424: components["responses"]["V2-424-ProviderNotConnected"];
+            429: components["responses"]["V2-429-RateLimitExceeded"];
+            500: components["responses"]["V2-500-InternalError"];
             /**
              * @description Service unavailable.
              *
              *     - `IDEMPOTENCY_UNAVAILABLE`: the idempotency store is unavailable; nothing was executed.
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
              *     - `STORAGE_UNAVAILABLE`: the database could not record the stage; nothing was recorded.
+             *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable-StorageUnavailable"];
         };
     };
     verifyContract: {
@@ -8594,6 +9315,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -8606,138 +9328,45 @@ export interface operations {
                     "application/json": components["schemas"]["VerifyStageResult"];
                 };
             };
-            /**
-             * @description Bad request.
-             *
-             *     - `VALIDATION_ERROR`: the request does not match the schema; `errors` lists each failure.
-             */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized.
-             *
-             *     - `UNAUTHORIZED`: the API key is missing, malformed, unknown or revoked.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["V2-400-ValidationError"];
+            401: components["responses"]["V2-401-Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `projects:write`.
              */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            403: components["responses"]["V2-403-Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND`: no contract project with this id in the key's organization and environment.
              */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            404: components["responses"]["V2-404-NotFound"];
             /**
              * @description Conflict.
              *
              *     - `STATE_CONFLICT`: the project is not `deployed` (stages run in order; see `ProjectStage`), or verify has already run, or a concurrent verify won.
              *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
              */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            409: components["responses"]["V2-409-IdempotencyInProgress-StateConflict"];
             /**
              * @description Unprocessable request.
              *
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
              *     - `PRECHECK_FAILED`: the code on chain differs from the compiled runtime bytecode (`findings` carries both hashes).
              */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too many requests.
-             *
-             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal error.
-             *
-             *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
-             */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            422: components["responses"]["V2-422-IdempotencyKeyReused-PrecheckFailed"];
+            429: components["responses"]["V2-429-RateLimitExceeded"];
+            500: components["responses"]["V2-500-InternalError"];
             /**
              * @description Service unavailable.
              *
              *     - `IDEMPOTENCY_UNAVAILABLE`: the idempotency store is unavailable; nothing was executed.
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
              *     - `STORAGE_UNAVAILABLE`: the database could not record the stage; nothing was recorded.
+             *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable-StorageUnavailable"];
         };
     };
     launchContract: {
@@ -8762,6 +9391,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -8774,138 +9404,45 @@ export interface operations {
                     "application/json": components["schemas"]["LaunchStageResult"];
                 };
             };
-            /**
-             * @description Bad request.
-             *
-             *     - `VALIDATION_ERROR`: the request does not match the schema; `errors` lists each failure.
-             */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized.
-             *
-             *     - `UNAUTHORIZED`: the API key is missing, malformed, unknown or revoked.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["V2-400-ValidationError"];
+            401: components["responses"]["V2-401-Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `projects:write`.
              */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            403: components["responses"]["V2-403-Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND`: no contract project with this id in the key's organization and environment.
              */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            404: components["responses"]["V2-404-NotFound"];
             /**
              * @description Conflict.
              *
              *     - `STATE_CONFLICT`: the project is not `verified` (stages run in order; see `ProjectStage`), or launch has already run, or a concurrent launch won.
              *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
              */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            409: components["responses"]["V2-409-IdempotencyInProgress-StateConflict"];
             /**
              * @description Unprocessable request.
              *
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
              *     - `PRECHECK_FAILED`: a deployment signer lacks `MINTER_ROLE` or `BURNER_ROLE` on chain (`findings`).
              */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too many requests.
-             *
-             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal error.
-             *
-             *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
-             */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            422: components["responses"]["V2-422-IdempotencyKeyReused-PrecheckFailed"];
+            429: components["responses"]["V2-429-RateLimitExceeded"];
+            500: components["responses"]["V2-500-InternalError"];
             /**
              * @description Service unavailable.
              *
              *     - `IDEMPOTENCY_UNAVAILABLE`: the idempotency store is unavailable; nothing was executed.
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
              *     - `STORAGE_UNAVAILABLE`: the database could not record the stage; nothing was recorded.
+             *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable-StorageUnavailable"];
         };
     };
     listProviders: {
@@ -8924,6 +9461,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -8936,67 +9474,20 @@ export interface operations {
                 };
             };
             /** @description `VALIDATION_ERROR`: unknown `category` or query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["V2-400-ValidationError"];
             /** @description `UNAUTHORIZED`: missing, malformed, unknown or revoked API key. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            401: components["responses"]["V2-401-Unauthorized"];
             /** @description `FORBIDDEN`: not used by this operation beyond the common key checks. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            403: components["responses"]["V2-403-Forbidden"];
             /** @description `RATE_LIMIT_EXCEEDED`: the request budget is spent. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["V2-429-RateLimitExceeded"];
             /** @description `INTERNAL_ERROR`: an unexpected error. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            500: components["responses"]["V2-500-InternalError"];
+            /**
+             * @description `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable.
+             *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
+             */
+            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
         };
     };
     selectProvider: {
@@ -9022,6 +9513,7 @@ export interface operations {
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -9035,107 +9527,30 @@ export interface operations {
                 };
             };
             /** @description `VALIDATION_ERROR`: the body does not match the schema. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["V2-400-ValidationError"];
             /** @description `UNAUTHORIZED`: missing, malformed, unknown or revoked API key. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            401: components["responses"]["V2-401-Unauthorized"];
             /** @description `FORBIDDEN`: the key lacks the scope of `category`, or `organizationId` is not the key's. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            403: components["responses"]["V2-403-Forbidden"];
             /** @description `NOT_FOUND`: `providerSlug` is not a provider of `category`, or `operation` is not one of its operations. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            404: components["responses"]["V2-404-NotFound"];
             /** @description `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            409: components["responses"]["V2-409-IdempotencyInProgress"];
+            413: components["responses"]["V2-413-PayloadTooLarge"];
+            415: components["responses"]["V2-415-UnsupportedMediaType"];
             /** @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used with another body. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            422: components["responses"]["V2-422-IdempotencyKeyReused"];
             /** @description `PROVIDER_NOT_CONNECTED`: no reviewed connection serves the category (or that provider) in the key's environment. */
-            424: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            424: components["responses"]["V2-424-ProviderNotConnected"];
             /** @description `RATE_LIMIT_EXCEEDED`: the request budget is spent. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["V2-429-RateLimitExceeded"];
             /** @description `INTERNAL_ERROR`: an unexpected error. `SERVER_MISCONFIGURED`: the connection names a provider this server has no adapter for, or its config is unusable. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description `IDEMPOTENCY_UNAVAILABLE`, `RATE_LIMIT_UNAVAILABLE`: a backing store is unavailable; nothing was executed. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            500: components["responses"]["V2-500-InternalError-ServerMisconfigured"];
+            /**
+             * @description `IDEMPOTENCY_UNAVAILABLE`, `RATE_LIMIT_UNAVAILABLE`: a backing store is unavailable; nothing was executed.
+             *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
+             */
+            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable"];
         };
     };
     invokeProvider: {
@@ -9161,6 +9576,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -9177,6 +9593,7 @@ export interface operations {
             202: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -9196,160 +9613,58 @@ export interface operations {
              *     - `INVALID_INPUT`: `input` does not match the operation's input schema, the selection receipt names another provider, category or operation or has expired, or Travel Rule data is missing under `regime.travelRule: true`.
              *     - `VALIDATION_ERROR`: the request does not match the schema; `errors` lists each failure.
              */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized.
-             *
-             *     - `UNAUTHORIZED`: the API key is missing, malformed, unknown or revoked.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["V2-400-IdempotencyKeyRequired-InvalidInput-ValidationError"];
+            401: components["responses"]["V2-401-Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks the scope of `category` (table above), or `approvalRequestId` is not approved, already used, or was requested for another operation or input.
              *     - `COMPLIANCE_BLOCKED`: screening or policy evaluation under `regime` blocked the operation; `reasons` lists the rules.
              */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            403: components["responses"]["V2-403-ComplianceBlocked-Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND`: `providerSlug` is not a provider of `category`, `operation` is not one of its operations, or `selectionReceiptId` or `approvalRequestId` is unknown or belongs to another organization.
              */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Conflict.
-             *
-             *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
-             */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            404: components["responses"]["V2-404-NotFound"];
+            409: components["responses"]["V2-409-IdempotencyInProgress"];
+            413: components["responses"]["V2-413-PayloadTooLarge"];
+            415: components["responses"]["V2-415-UnsupportedMediaType"];
             /**
              * @description Unprocessable request.
              *
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
              */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            422: components["responses"]["V2-422-IdempotencyKeyReused"];
             /**
              * @description Failed dependency.
              *
              *     - `PROVIDER_NOT_CONNECTED`: no reviewed connection of the organization serves (`category`, `providerSlug`) in the key's environment.
              */
-            424: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too many requests.
-             *
-             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            424: components["responses"]["V2-424-ProviderNotConnected"];
+            429: components["responses"]["V2-429-RateLimitExceeded"];
             /**
              * @description Internal error.
              *
              *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
              *     - `SERVER_MISCONFIGURED`: the connection's configuration is unusable (e.g. a missing credential reference); an operator must fix it.
              */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            500: components["responses"]["V2-500-InternalError-ServerMisconfigured"];
             /**
              * @description Provider failure.
              *
              *     - `PROVIDER_EXECUTION_FAILED`: the provider failed to execute the operation; nothing was recorded.
              */
-            502: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            502: components["responses"]["V2-502-ProviderExecutionFailed"];
             /**
              * @description Service unavailable.
              *
              *     - `IDEMPOTENCY_UNAVAILABLE`: the idempotency store is unavailable; nothing was executed.
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
+             *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable"];
         };
     };
     screenCompliance: {
@@ -9375,6 +9690,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -9392,137 +9708,49 @@ export interface operations {
              *
              *     - `VALIDATION_ERROR` — the body does not match the schema (`errors` lists each failure); or nothing to screen (no `parties`, `addresses` or jurisdiction field); or `amount` without `currency` (or the reverse); or a party with neither `name` nor `country`; or the `Idempotency-Key` header is malformed.
              */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["V2-400-ValidationError"];
             /**
              * @description Unauthorized.
              *
              *     - `UNAUTHORIZED` — missing, malformed, unknown or revoked API key.
              */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            401: components["responses"]["V2-401-Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN` — the API key lacks the scope `compliance:write`, or `organizationId` is not the key's organization.
              */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            403: components["responses"]["V2-403-Forbidden"];
             /**
              * @description Conflict.
              *
              *     - `IDEMPOTENCY_IN_PROGRESS` — a request with the same `Idempotency-Key` is still being processed; retry later.
              */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unprocessable request.
-             *
-             *     - `IDEMPOTENCY_KEY_REUSED` — the `Idempotency-Key` was already used with a different request body.
-             */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            409: components["responses"]["V2-409-IdempotencyInProgress"];
+            413: components["responses"]["V2-413-PayloadTooLarge"];
+            415: components["responses"]["V2-415-UnsupportedMediaType"];
+            422: components["responses"]["V2-422-IdempotencyKeyReused"];
             /**
              * @description Failed dependency.
              *
              *     - `PROVIDER_NOT_CONNECTED` — a production key, and the organization has no reviewed `compliance_screening` connection in production (screening fails closed; the sandbox list serves sandbox keys).
              */
-            424: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            424: components["responses"]["V2-424-ProviderNotConnected"];
             /**
              * @description Too many requests.
              *
              *     - `RATE_LIMIT_EXCEEDED` — the API key's or the organization's request budget for the window is spent; retry after `Retry-After` seconds.
              */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal error.
-             *
-             *     - `INTERNAL_ERROR` — an unexpected error; the body never carries internals. Quote `requestId` to support.
-             *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
-             */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["V2-429-RateLimitExceeded"];
+            500: components["responses"]["V2-500-InternalError-ServerMisconfigured"];
             /**
              * @description Service unavailable.
              *
              *     - `IDEMPOTENCY_UNAVAILABLE` — the idempotency store is unavailable; the request was not executed.
              *     - `RATE_LIMIT_UNAVAILABLE` — the rate limiter store is unavailable; the request was not executed.
+             *     - `SERVICE_UNAVAILABLE` — the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable"];
         };
     };
     evaluatePolicy: {
@@ -9548,6 +9776,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -9565,137 +9794,49 @@ export interface operations {
              *
              *     - `VALIDATION_ERROR` — the body does not match the schema (`errors` lists each failure); or nothing to evaluate (no `parties`, `addresses`, jurisdiction field or `amount`); or `amount` without `currency` (or the reverse); or a party with neither `name` nor `country`; or the `Idempotency-Key` header is malformed.
              */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["V2-400-ValidationError"];
             /**
              * @description Unauthorized.
              *
              *     - `UNAUTHORIZED` — missing, malformed, unknown or revoked API key.
              */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            401: components["responses"]["V2-401-Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN` — the API key lacks the scope `compliance:write`, or `organizationId` is not the key's organization.
              */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            403: components["responses"]["V2-403-Forbidden"];
             /**
              * @description Conflict.
              *
              *     - `IDEMPOTENCY_IN_PROGRESS` — a request with the same `Idempotency-Key` is still being processed; retry later.
              */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unprocessable request.
-             *
-             *     - `IDEMPOTENCY_KEY_REUSED` — the `Idempotency-Key` was already used with a different request body.
-             */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            409: components["responses"]["V2-409-IdempotencyInProgress"];
+            413: components["responses"]["V2-413-PayloadTooLarge"];
+            415: components["responses"]["V2-415-UnsupportedMediaType"];
+            422: components["responses"]["V2-422-IdempotencyKeyReused"];
             /**
              * @description Failed dependency.
              *
              *     - `PROVIDER_NOT_CONNECTED` — a production key, and the organization has no reviewed `compliance_screening` connection in production (screening fails closed; the sandbox list serves sandbox keys).
              */
-            424: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            424: components["responses"]["V2-424-ProviderNotConnected"];
             /**
              * @description Too many requests.
              *
              *     - `RATE_LIMIT_EXCEEDED` — the API key's or the organization's request budget for the window is spent; retry after `Retry-After` seconds.
              */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal error.
-             *
-             *     - `INTERNAL_ERROR` — an unexpected error; the body never carries internals. Quote `requestId` to support.
-             *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
-             */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["V2-429-RateLimitExceeded"];
+            500: components["responses"]["V2-500-InternalError-ServerMisconfigured"];
             /**
              * @description Service unavailable.
              *
              *     - `IDEMPOTENCY_UNAVAILABLE` — the idempotency store is unavailable; the request was not executed.
              *     - `RATE_LIMIT_UNAVAILABLE` — the rate limiter store is unavailable; the request was not executed.
+             *     - `SERVICE_UNAVAILABLE` — the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable"];
         };
     };
     getApprovalRequest: {
@@ -9714,6 +9855,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -9730,106 +9872,44 @@ export interface operations {
              *
              *     - `VALIDATION_ERROR` — `approvalRequestId` is not an `apr_…` id (`errors` lists each failure).
              */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["V2-400-ValidationError"];
             /**
              * @description Unauthorized.
              *
              *     - `UNAUTHORIZED` — missing, malformed, unknown or revoked API key.
              */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            401: components["responses"]["V2-401-Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN` — the API key lacks the `read` scope of the approval's `scope` resource.
              */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            403: components["responses"]["V2-403-Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND` — no approval request `approvalRequestId` in the key's organization and environment.
              */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            404: components["responses"]["V2-404-NotFound"];
             /**
              * @description Too many requests.
              *
              *     - `RATE_LIMIT_EXCEEDED` — the API key's or the organization's request budget for the window is spent; retry after `Retry-After` seconds.
              */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["V2-429-RateLimitExceeded"];
             /**
              * @description Internal error.
              *
              *     - `INTERNAL_ERROR` — an unexpected error; the body never carries internals. Quote `requestId` to support.
              */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            500: components["responses"]["V2-500-InternalError"];
             /**
              * @description Service unavailable.
              *
              *     - `RATE_LIMIT_UNAVAILABLE` — the rate limiter store is unavailable; the request was not executed.
+             *     - `SERVICE_UNAVAILABLE` — the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
         };
     };
     approveApprovalRequest: {
@@ -9858,6 +9938,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -9875,136 +9956,55 @@ export interface operations {
              *
              *     - `VALIDATION_ERROR` — `approvalRequestId` is not an `apr_…` id, or the body does not match the schema (`errors` lists each failure).
              */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["V2-400-ValidationError"];
             /**
              * @description Unauthorized.
              *
              *     - `UNAUTHORIZED` — missing, malformed, unknown or revoked API key.
              */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            401: components["responses"]["V2-401-Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN` — the API key lacks the approval's `scope`, or its `actor` is the requester's (four eyes: a second person must decide). Nothing changed.
              */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            403: components["responses"]["V2-403-Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND` — no approval request `approvalRequestId` in the key's organization and environment.
              */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            404: components["responses"]["V2-404-NotFound"];
             /**
              * @description Conflict.
              *
              *     - `STATE_CONFLICT` — the request is not `pending` (already approved or rejected, or `expired`), `expectedVersion` differs from its `version`, or a concurrent decision won. Nothing changed; read it again.
              *     - `IDEMPOTENCY_IN_PROGRESS` — a request with the same `Idempotency-Key` is still being processed; retry later.
              */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unprocessable request.
-             *
-             *     - `IDEMPOTENCY_KEY_REUSED` — the `Idempotency-Key` was already used with a different request body.
-             */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            409: components["responses"]["V2-409-IdempotencyInProgress-StateConflict"];
+            413: components["responses"]["V2-413-PayloadTooLarge"];
+            415: components["responses"]["V2-415-UnsupportedMediaType"];
+            422: components["responses"]["V2-422-IdempotencyKeyReused"];
             /**
              * @description Too many requests.
              *
              *     - `RATE_LIMIT_EXCEEDED` — the API key's or the organization's request budget for the window is spent; retry after `Retry-After` seconds.
              */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["V2-429-RateLimitExceeded"];
             /**
              * @description Internal error.
              *
              *     - `INTERNAL_ERROR` — an unexpected error; the body never carries internals. Quote `requestId` to support.
              */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            500: components["responses"]["V2-500-InternalError"];
             /**
              * @description Service unavailable.
              *
              *     - `IDEMPOTENCY_UNAVAILABLE` — the idempotency store is unavailable; the request was not executed.
              *     - `RATE_LIMIT_UNAVAILABLE` — the rate limiter store is unavailable; the request was not executed.
+             *     - `SERVICE_UNAVAILABLE` — the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable"];
         };
     };
     rejectApprovalRequest: {
@@ -10033,6 +10033,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -10050,136 +10051,55 @@ export interface operations {
              *
              *     - `VALIDATION_ERROR` — `approvalRequestId` is not an `apr_…` id, or the body does not match the schema (`errors` lists each failure).
              */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["V2-400-ValidationError"];
             /**
              * @description Unauthorized.
              *
              *     - `UNAUTHORIZED` — missing, malformed, unknown or revoked API key.
              */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            401: components["responses"]["V2-401-Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN` — the API key lacks the approval's `scope`, or its `actor` is the requester's (four eyes: a second person must decide). Nothing changed.
              */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            403: components["responses"]["V2-403-Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND` — no approval request `approvalRequestId` in the key's organization and environment.
              */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            404: components["responses"]["V2-404-NotFound"];
             /**
              * @description Conflict.
              *
              *     - `STATE_CONFLICT` — the request is not `pending` (already approved or rejected, or `expired`), `expectedVersion` differs from its `version`, or a concurrent decision won. Nothing changed; read it again.
              *     - `IDEMPOTENCY_IN_PROGRESS` — a request with the same `Idempotency-Key` is still being processed; retry later.
              */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unprocessable request.
-             *
-             *     - `IDEMPOTENCY_KEY_REUSED` — the `Idempotency-Key` was already used with a different request body.
-             */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            409: components["responses"]["V2-409-IdempotencyInProgress-StateConflict"];
+            413: components["responses"]["V2-413-PayloadTooLarge"];
+            415: components["responses"]["V2-415-UnsupportedMediaType"];
+            422: components["responses"]["V2-422-IdempotencyKeyReused"];
             /**
              * @description Too many requests.
              *
              *     - `RATE_LIMIT_EXCEEDED` — the API key's or the organization's request budget for the window is spent; retry after `Retry-After` seconds.
              */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["V2-429-RateLimitExceeded"];
             /**
              * @description Internal error.
              *
              *     - `INTERNAL_ERROR` — an unexpected error; the body never carries internals. Quote `requestId` to support.
              */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            500: components["responses"]["V2-500-InternalError"];
             /**
              * @description Service unavailable.
              *
              *     - `IDEMPOTENCY_UNAVAILABLE` — the idempotency store is unavailable; the request was not executed.
              *     - `RATE_LIMIT_UNAVAILABLE` — the rate limiter store is unavailable; the request was not executed.
+             *     - `SERVICE_UNAVAILABLE` — the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable"];
         };
     };
     createBankTransfer: {
@@ -10219,6 +10139,7 @@ export interface operations {
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -10237,152 +10158,57 @@ export interface operations {
              *     - `IDEMPOTENCY_KEY_REQUIRED` — the `Idempotency-Key` header is missing.
              *     - `VALIDATION_ERROR` — the body does not match the schema (`errors` lists each failure); or the rail, account types and currency do not fit together (see `BankRail`); or `reference` is longer than the rail allows; or an IBAN or ABA check digit is wrong; or `amount` has more fraction digits than the currency.
              */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["V2-400-IdempotencyKeyRequired-ValidationError"];
             /**
              * @description Unauthorized.
              *
              *     - `UNAUTHORIZED` — missing, malformed, unknown or revoked API key.
              */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            401: components["responses"]["V2-401-Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN` — the API key lacks the scope `payments:write`, or `organizationId` is not the key's organization.
              *     - `COMPLIANCE_BLOCKED` — screening of the account holders and jurisdictions, or the organization's policy, blocked the transfer before any provider call; `reasons` lists each rule.
              */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            403: components["responses"]["V2-403-ComplianceBlocked-Forbidden"];
             /**
              * @description Conflict.
              *
              *     - `IDEMPOTENCY_IN_PROGRESS` — a request with the same `Idempotency-Key` is still being processed; retry later.
              */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unprocessable request.
-             *
-             *     - `IDEMPOTENCY_KEY_REUSED` — the `Idempotency-Key` was already used with a different request body.
-             */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            409: components["responses"]["V2-409-IdempotencyInProgress"];
+            413: components["responses"]["V2-413-PayloadTooLarge"];
+            415: components["responses"]["V2-415-UnsupportedMediaType"];
+            422: components["responses"]["V2-422-IdempotencyKeyReused"];
             /**
              * @description Failed dependency.
              *
              *     - `PROVIDER_NOT_CONNECTED` — production key and no reviewed `bank_transfer` connection serves the request (bank transfers are Sandbox only).
              */
-            424: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            424: components["responses"]["V2-424-ProviderNotConnected"];
             /**
              * @description Too many requests.
              *
              *     - `RATE_LIMIT_EXCEEDED` — the API key's or the organization's request budget for the window is spent; retry after `Retry-After` seconds.
              */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal error.
-             *
-             *     - `INTERNAL_ERROR` — an unexpected error; the body never carries internals. Quote `requestId` to support.
-             *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
-             */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["V2-429-RateLimitExceeded"];
+            500: components["responses"]["V2-500-InternalError-ServerMisconfigured"];
             /**
              * @description Bad gateway.
              *
              *     - `PROVIDER_EXECUTION_FAILED` — the bank transfer provider failed or timed out; nothing was recorded (simulator: `reference` starting with `TIMEOUT`).
              */
-            502: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            502: components["responses"]["V2-502-ProviderExecutionFailed"];
             /**
              * @description Service unavailable.
              *
              *     - `IDEMPOTENCY_UNAVAILABLE` — the idempotency store is unavailable; the request was not executed.
              *     - `RATE_LIMIT_UNAVAILABLE` — the rate limiter store is unavailable; the request was not executed.
              *     - `STORAGE_UNAVAILABLE` — the transfer could not be recorded; nothing was sent to the provider.
+             *     - `SERVICE_UNAVAILABLE` — the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable-StorageUnavailable"];
         };
     };
     getBankTransferStatus: {
@@ -10408,6 +10234,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -10425,164 +10252,61 @@ export interface operations {
              *
              *     - `VALIDATION_ERROR` — the body does not match the schema (`errors` lists each failure), or `senderJurisdiction` / `receiverJurisdiction` differ from the transfer's.
              */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["V2-400-ValidationError"];
             /**
              * @description Unauthorized.
              *
              *     - `UNAUTHORIZED` — missing, malformed, unknown or revoked API key.
              */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            401: components["responses"]["V2-401-Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN` — the API key lacks the scope `payments:write`, or `organizationId` is not the key's organization.
              */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            403: components["responses"]["V2-403-Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND` — no transfer with this `transferId` in the key's organization and environment.
              */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            404: components["responses"]["V2-404-NotFound"];
             /**
              * @description Conflict.
              *
              *     - `IDEMPOTENCY_IN_PROGRESS` — a request with the same `Idempotency-Key` is still being processed; retry later.
              */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unprocessable request.
-             *
-             *     - `IDEMPOTENCY_KEY_REUSED` — the `Idempotency-Key` was already used with a different request body.
-             */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            409: components["responses"]["V2-409-IdempotencyInProgress"];
+            413: components["responses"]["V2-413-PayloadTooLarge"];
+            415: components["responses"]["V2-415-UnsupportedMediaType"];
+            422: components["responses"]["V2-422-IdempotencyKeyReused"];
             /**
              * @description Failed dependency.
              *
              *     - `PROVIDER_NOT_CONNECTED` — production key and no reviewed `bank_transfer` connection serves the request.
              */
-            424: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            424: components["responses"]["V2-424-ProviderNotConnected"];
             /**
              * @description Too many requests.
              *
              *     - `RATE_LIMIT_EXCEEDED` — the API key's or the organization's request budget for the window is spent; retry after `Retry-After` seconds.
              */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal error.
-             *
-             *     - `INTERNAL_ERROR` — an unexpected error; the body never carries internals. Quote `requestId` to support.
-             *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
-             */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["V2-429-RateLimitExceeded"];
+            500: components["responses"]["V2-500-InternalError-ServerMisconfigured"];
             /**
              * @description Bad gateway.
              *
              *     - `PROVIDER_EXECUTION_FAILED` — the provider could not be queried, or reported a state the transfer cannot move to; the stored transfer is unchanged (simulator: `reference` starting with `UNREACHABLE`).
              */
-            502: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            502: components["responses"]["V2-502-ProviderExecutionFailed"];
             /**
              * @description Service unavailable.
              *
              *     - `IDEMPOTENCY_UNAVAILABLE` — the idempotency store is unavailable; the request was not executed.
              *     - `RATE_LIMIT_UNAVAILABLE` — the rate limiter store is unavailable; the request was not executed.
+             *     - `SERVICE_UNAVAILABLE` — the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable"];
         };
     };
     cancelBankTransfer: {
@@ -10622,6 +10346,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -10640,166 +10365,63 @@ export interface operations {
              *     - `IDEMPOTENCY_KEY_REQUIRED` — the `Idempotency-Key` header is missing.
              *     - `VALIDATION_ERROR` — the body does not match the schema (`errors` lists each failure), or `senderJurisdiction` / `receiverJurisdiction` differ from the transfer's.
              */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["V2-400-IdempotencyKeyRequired-ValidationError"];
             /**
              * @description Unauthorized.
              *
              *     - `UNAUTHORIZED` — missing, malformed, unknown or revoked API key.
              */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            401: components["responses"]["V2-401-Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN` — the API key lacks the scope `payments:write`, or `organizationId` is not the key's organization.
              */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            403: components["responses"]["V2-403-Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND` — no transfer with this `transferId` in the key's organization and environment.
              */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            404: components["responses"]["V2-404-NotFound"];
             /**
              * @description Conflict.
              *
              *     - `IDEMPOTENCY_IN_PROGRESS` — a request with the same `Idempotency-Key` is still being processed; retry later.
              *     - `STATE_CONFLICT` — the transfer is not in a cancellable state (it is `completed`, `failed`, `returned` or `cancelled`).
              */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unprocessable request.
-             *
-             *     - `IDEMPOTENCY_KEY_REUSED` — the `Idempotency-Key` was already used with a different request body.
-             */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            409: components["responses"]["V2-409-IdempotencyInProgress-StateConflict"];
+            413: components["responses"]["V2-413-PayloadTooLarge"];
+            415: components["responses"]["V2-415-UnsupportedMediaType"];
+            422: components["responses"]["V2-422-IdempotencyKeyReused"];
             /**
              * @description Failed dependency.
              *
              *     - `PROVIDER_NOT_CONNECTED` — production key and no reviewed `bank_transfer` connection serves the request.
              */
-            424: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            424: components["responses"]["V2-424-ProviderNotConnected"];
             /**
              * @description Too many requests.
              *
              *     - `RATE_LIMIT_EXCEEDED` — the API key's or the organization's request budget for the window is spent; retry after `Retry-After` seconds.
              */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal error.
-             *
-             *     - `INTERNAL_ERROR` — an unexpected error; the body never carries internals. Quote `requestId` to support.
-             *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
-             */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["V2-429-RateLimitExceeded"];
+            500: components["responses"]["V2-500-InternalError-ServerMisconfigured"];
             /**
              * @description Bad gateway.
              *
              *     - `PROVIDER_EXECUTION_FAILED` — the provider failed or refused the cancellation; the transfer is unchanged (simulator: `reference` starting with `UNREACHABLE`).
              */
-            502: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            502: components["responses"]["V2-502-ProviderExecutionFailed"];
             /**
              * @description Service unavailable.
              *
              *     - `IDEMPOTENCY_UNAVAILABLE` — the idempotency store is unavailable; the request was not executed.
              *     - `RATE_LIMIT_UNAVAILABLE` — the rate limiter store is unavailable; the request was not executed.
              *     - `STORAGE_UNAVAILABLE` — the cancellation could not be recorded; the provider was not asked.
+             *     - `SERVICE_UNAVAILABLE` — the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable-StorageUnavailable"];
         };
     };
     simulateCorridor: {
@@ -10839,6 +10461,7 @@ export interface operations {
             202: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -10859,138 +10482,51 @@ export interface operations {
              *     - `IDEMPOTENCY_KEY_REQUIRED` — the `Idempotency-Key` header is missing.
              *     - `VALIDATION_ERROR` — the body does not match the schema (`errors` lists each failure); or `source` cannot be debited in `currency`, or `rail` does not suit `destination.account` or `destination.currency` (see `BankRail`), or a check digit or a `reference` length is wrong; or `currency` or `destination.currency` has no sandbox FX rate; or `custody.asset` is not carried on `custody.chain`; or `custody.walletId` is not an `active` custody wallet of the organization on `custody.chain`; or `destinationAddress` is not valid for `custody.chain`.
              */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["V2-400-IdempotencyKeyRequired-ValidationError"];
             /**
              * @description Unauthorized.
              *
              *     - `UNAUTHORIZED` — missing, malformed, unknown or revoked API key.
              */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            401: components["responses"]["V2-401-Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN` — the API key lacks the scope `payments:write`, or `organizationId` is not the key's organization.
              *     - `COMPLIANCE_BLOCKED` — screening of the person, the account holders and the jurisdictions, or the organization's policy, blocked the corridor; no run was created; `reasons` lists each rule.
              */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            403: components["responses"]["V2-403-ComplianceBlocked-Forbidden"];
             /**
              * @description Conflict.
              *
              *     - `IDEMPOTENCY_IN_PROGRESS` — a request with the same `Idempotency-Key` is still being processed; retry later.
              */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unprocessable request.
-             *
-             *     - `IDEMPOTENCY_KEY_REUSED` — the `Idempotency-Key` was already used with a different request body.
-             */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            409: components["responses"]["V2-409-IdempotencyInProgress"];
+            413: components["responses"]["V2-413-PayloadTooLarge"];
+            415: components["responses"]["V2-415-UnsupportedMediaType"];
+            422: components["responses"]["V2-422-IdempotencyKeyReused"];
             /**
              * @description Too many requests.
              *
              *     - `RATE_LIMIT_EXCEEDED` — the API key's or the organization's request budget for the window is spent; retry after `Retry-After` seconds.
              */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal error.
-             *
-             *     - `INTERNAL_ERROR` — an unexpected error; the body never carries internals. Quote `requestId` to support.
-             *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
-             */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["V2-429-RateLimitExceeded"];
+            500: components["responses"]["V2-500-InternalError-ServerMisconfigured"];
             /**
              * @description Bad gateway.
              *
              *     - `PROVIDER_EXECUTION_FAILED` — the bank transfer provider failed the synchronous payout route check; no run was created (simulator: `reference` starting with `TIMEOUT`).
              */
-            502: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            502: components["responses"]["V2-502-ProviderExecutionFailed"];
             /**
              * @description Service unavailable.
              *
              *     - `IDEMPOTENCY_UNAVAILABLE` — the idempotency store is unavailable; the request was not executed.
              *     - `RATE_LIMIT_UNAVAILABLE` — the rate limiter store is unavailable; the request was not executed.
              *     - `STORAGE_UNAVAILABLE` — the run could not be recorded; nothing was queued.
+             *     - `SERVICE_UNAVAILABLE` — the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable-StorageUnavailable"];
         };
     };
     getCorridorWorkflowRun: {
@@ -11009,6 +10545,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -11026,106 +10563,44 @@ export interface operations {
              *     - `INVALID_INPUT` — `workflowRunId` is malformed (not `wfr_` followed by 20–40 letters or digits), or the request carries a body.
              *     - `VALIDATION_ERROR` — the request carries query parameters (this operation takes none), or `workflowRunId` is longer than 64 characters (`errors` says why).
              */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["V2-400-InvalidInput-ValidationError"];
             /**
              * @description Unauthorized.
              *
              *     - `UNAUTHORIZED` — missing, malformed, unknown or revoked API key.
              */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            401: components["responses"]["V2-401-Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN` — the API key lacks the scope `payments:read` (or `payments:write`), or `organizationId` is not the key's organization.
              */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            403: components["responses"]["V2-403-Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND` — no run with this id in the key's organization and environment.
              */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            404: components["responses"]["V2-404-NotFound"];
             /**
              * @description Too many requests.
              *
              *     - `RATE_LIMIT_EXCEEDED` — the API key's or the organization's request budget for the window is spent; retry after `Retry-After` seconds.
              */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["V2-429-RateLimitExceeded"];
             /**
              * @description Internal error.
              *
              *     - `INTERNAL_ERROR` — an unexpected error; the body never carries internals. Quote `requestId` to support.
              */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            500: components["responses"]["V2-500-InternalError"];
             /**
              * @description Service unavailable.
              *
              *     - `RATE_LIMIT_UNAVAILABLE` — the rate limiter store is unavailable; the request was not executed.
+             *     - `SERVICE_UNAVAILABLE` — the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
         };
     };
     dispatchCorridorWorkflows: {
@@ -11141,11 +10616,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11153,46 +10624,19 @@ export interface operations {
                 };
             };
             /**
-             * @description Bad request (never sent by a scheduler: this endpoint takes no input).
-             *     - `VALIDATION_ERROR` — the request carries a query parameter or a body that is not valid JSON; like every endpoint, dispatch refuses input it does not take rather than ignoring it.
-             */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
              * @description Unauthorized.
              *
              *     - `UNAUTHORIZED` — `X-Scheduler-Secret` is missing or wrong (compared in constant time), or an API key was sent instead.
              */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            401: components["responses"]["Scheduler-401"];
+            429: components["responses"]["Scheduler-429"];
             /**
              * @description Internal error.
              *
              *     - `INTERNAL_ERROR` — `SCHEDULER_SECRET` is not configured on the server (every call is refused), or an unexpected error; the body never carries internals. Quote `requestId` to support.
              */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            500: components["responses"]["Scheduler-500"];
+            503: components["responses"]["Scheduler-503"];
         };
     };
     createCustodyWallet: {
@@ -11232,6 +10676,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -11248,6 +10693,7 @@ export interface operations {
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -11266,167 +10712,64 @@ export interface operations {
              *     - `IDEMPOTENCY_KEY_REQUIRED` — the `Idempotency-Key` header is missing.
              *     - `VALIDATION_ERROR` — the body matches neither shape (`errors` lists each failure), or a `policy` asset is not carried by `chain`.
              */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["V2-400-IdempotencyKeyRequired-ValidationError"];
             /**
              * @description Unauthorized.
              *
              *     - `UNAUTHORIZED` — missing, malformed, unknown or revoked API key.
              */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            401: components["responses"]["V2-401-Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN` — the API key lacks the scope `wallets:write`, or `organizationId` is not the key's organization; or (shape 2) the approval request is still pending or was already used.
              *     - `COMPLIANCE_BLOCKED` — shape 1: a jurisdiction is sanctioned or blocked by the organization's policy; nothing was created; `reasons` lists each rule.
              */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            403: components["responses"]["V2-403-ComplianceBlocked-Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND` — shape 2: no custody wallet `custodyWalletId` or no approval request `approvalRequestId` in the key's organization and environment.
              */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            404: components["responses"]["V2-404-NotFound"];
             /**
              * @description Conflict.
              *
              *     - `CUSTODY_STATE_CONFLICT` — shape 2: the wallet is not `pending_approval` (already `active` or `rejected`), or the approval request belongs to another wallet or operation. Nothing changed.
              *     - `IDEMPOTENCY_IN_PROGRESS` — a request with the same `Idempotency-Key` is still being processed; retry later.
              */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unprocessable request.
-             *
-             *     - `IDEMPOTENCY_KEY_REUSED` — the `Idempotency-Key` was already used with a different request body.
-             */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            409: components["responses"]["V2-409-CustodyStateConflict-IdempotencyInProgress"];
+            413: components["responses"]["V2-413-PayloadTooLarge"];
+            415: components["responses"]["V2-415-UnsupportedMediaType"];
+            422: components["responses"]["V2-422-IdempotencyKeyReused"];
             /**
              * @description Failed dependency.
              *
              *     - `PROVIDER_NOT_CONNECTED` — no reviewed `custody` provider connection serves the request (custody fails closed).
              */
-            424: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            424: components["responses"]["V2-424-ProviderNotConnected"];
             /**
              * @description Too many requests.
              *
              *     - `RATE_LIMIT_EXCEEDED` — the API key's or the organization's request budget for the window is spent; retry after `Retry-After` seconds.
              */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal error.
-             *
-             *     - `INTERNAL_ERROR` — an unexpected error; the body never carries internals. Quote `requestId` to support.
-             *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
-             */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["V2-429-RateLimitExceeded"];
+            500: components["responses"]["V2-500-InternalError-ServerMisconfigured"];
             /**
              * @description Bad gateway.
              *
              *     - `PROVIDER_EXECUTION_FAILED` — shape 2: the provider failed to create the wallet; it stays `pending_approval` and shape 2 may be retried (simulator: `label` starting with `TIMEOUT`).
              */
-            502: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            502: components["responses"]["V2-502-ProviderExecutionFailed"];
             /**
              * @description Service unavailable.
              *
              *     - `IDEMPOTENCY_UNAVAILABLE` — the idempotency store is unavailable; the request was not executed.
              *     - `RATE_LIMIT_UNAVAILABLE` — the rate limiter store is unavailable; the request was not executed.
              *     - `SOURCE_NOT_AVAILABLE` — the custody provider could not be reached to check for an existing vault before creating one; nothing changed; retry.
+             *     - `SERVICE_UNAVAILABLE` — the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable-SourceNotAvailable"];
         };
     };
     getCustodyWalletBalance: {
@@ -11452,6 +10795,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -11469,164 +10813,61 @@ export interface operations {
              *
              *     - `VALIDATION_ERROR` — the body does not match the schema (`errors` lists each failure), or `asset` is not carried by the wallet's chain.
              */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["V2-400-ValidationError"];
             /**
              * @description Unauthorized.
              *
              *     - `UNAUTHORIZED` — missing, malformed, unknown or revoked API key.
              */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            401: components["responses"]["V2-401-Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN` — the API key lacks the scope `wallets:write`, or `organizationId` is not the key's organization.
              */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            403: components["responses"]["V2-403-Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND` — no custody wallet `walletId` in the key's organization and environment.
              */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            404: components["responses"]["V2-404-NotFound"];
             /**
              * @description Conflict.
              *
              *     - `IDEMPOTENCY_IN_PROGRESS` — a request with the same `Idempotency-Key` is still being processed; retry later.
              */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unprocessable request.
-             *
-             *     - `IDEMPOTENCY_KEY_REUSED` — the `Idempotency-Key` was already used with a different request body.
-             */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            409: components["responses"]["V2-409-IdempotencyInProgress"];
+            413: components["responses"]["V2-413-PayloadTooLarge"];
+            415: components["responses"]["V2-415-UnsupportedMediaType"];
+            422: components["responses"]["V2-422-IdempotencyKeyReused"];
             /**
              * @description Failed dependency.
              *
              *     - `PROVIDER_NOT_CONNECTED` — no reviewed `custody` provider connection serves the request (custody fails closed).
              */
-            424: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            424: components["responses"]["V2-424-ProviderNotConnected"];
             /**
              * @description Too many requests.
              *
              *     - `RATE_LIMIT_EXCEEDED` — the API key's or the organization's request budget for the window is spent; retry after `Retry-After` seconds.
              */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal error.
-             *
-             *     - `INTERNAL_ERROR` — an unexpected error; the body never carries internals. Quote `requestId` to support.
-             *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
-             */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["V2-429-RateLimitExceeded"];
+            500: components["responses"]["V2-500-InternalError-ServerMisconfigured"];
             /**
              * @description Bad gateway.
              *
              *     - `PROVIDER_EXECUTION_FAILED` — the custody provider failed to report the balances, or could not be reached (simulator: its books cannot be read).
              */
-            502: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            502: components["responses"]["V2-502-ProviderExecutionFailed"];
             /**
              * @description Service unavailable.
              *
              *     - `IDEMPOTENCY_UNAVAILABLE` — the idempotency store is unavailable; the request was not executed.
              *     - `RATE_LIMIT_UNAVAILABLE` — the rate limiter store is unavailable; the request was not executed.
+             *     - `SERVICE_UNAVAILABLE` — the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable"];
         };
     };
     createCustodyTransfer: {
@@ -11666,6 +10907,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -11682,6 +10924,7 @@ export interface operations {
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -11700,167 +10943,64 @@ export interface operations {
              *     - `IDEMPOTENCY_KEY_REQUIRED` — the `Idempotency-Key` header is missing.
              *     - `VALIDATION_ERROR` — the body matches none of the shapes (`errors` lists each failure); or shape 1 `asset` is not carried by the wallet's chain, `destination` is not an address of that chain, `amountMinor` is zero, or `amount` differs from `amountMinor`.
              */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["V2-400-IdempotencyKeyRequired-ValidationError"];
             /**
              * @description Unauthorized.
              *
              *     - `UNAUTHORIZED` — missing, malformed, unknown or revoked API key.
              */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            401: components["responses"]["V2-401-Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN` — the API key lacks the scope `wallets:write`, or `organizationId` is not the key's organization; or (shape 2) the approval request is still pending, was already used, or was approved for another payload — nothing changed.
              *     - `COMPLIANCE_BLOCKED` — shape 1: screening of the destination address and jurisdictions, the organization's policy, or the wallet's `policy` (allowed assets, destination allowlist, limits), blocked the transfer; nothing was created; `reasons` lists each rule.
              */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            403: components["responses"]["V2-403-ComplianceBlocked-Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND` — shape 1: no custody wallet `walletId`; shapes 2 and 3: no custody transfer `custodyTransferId`, or (shape 2) no approval request `approvalRequestId`, in the key's organization and environment.
              */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            404: components["responses"]["V2-404-NotFound"];
             /**
              * @description Conflict.
              *
              *     - `CUSTODY_STATE_CONFLICT` — shape 1: the wallet is not `active`; shape 2: the transfer is neither `pending_approval` nor `approved` (after a failed submission), or the approval request belongs to another transfer; shape 3: `expectedVersion` differs from the transfer's `version`, its state allows no step, or the provider's record of it does not match. Nothing changed.
              *     - `IDEMPOTENCY_IN_PROGRESS` — a request with the same `Idempotency-Key` is still being processed; retry later.
              */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unprocessable request.
-             *
-             *     - `IDEMPOTENCY_KEY_REUSED` — the `Idempotency-Key` was already used with a different request body.
-             */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            409: components["responses"]["V2-409-CustodyStateConflict-IdempotencyInProgress"];
+            413: components["responses"]["V2-413-PayloadTooLarge"];
+            415: components["responses"]["V2-415-UnsupportedMediaType"];
+            422: components["responses"]["V2-422-IdempotencyKeyReused"];
             /**
              * @description Failed dependency.
              *
              *     - `PROVIDER_NOT_CONNECTED` — no reviewed `custody` provider connection serves the request (custody fails closed).
              */
-            424: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            424: components["responses"]["V2-424-ProviderNotConnected"];
             /**
              * @description Too many requests.
              *
              *     - `RATE_LIMIT_EXCEEDED` — the API key's or the organization's request budget for the window is spent; retry after `Retry-After` seconds.
              */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal error.
-             *
-             *     - `INTERNAL_ERROR` — an unexpected error; the body never carries internals. Quote `requestId` to support.
-             *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
-             */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["V2-429-RateLimitExceeded"];
+            500: components["responses"]["V2-500-InternalError-ServerMisconfigured"];
             /**
              * @description Bad gateway.
              *
              *     - `PROVIDER_EXECUTION_FAILED` — the custody provider failed the submission or the reconcile read; the transfer is unchanged (after shape 2's approval it stays `approved`) (simulator: `note` starting with `TIMEOUT`).
              */
-            502: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            502: components["responses"]["V2-502-ProviderExecutionFailed"];
             /**
              * @description Service unavailable.
              *
              *     - `IDEMPOTENCY_UNAVAILABLE` — the idempotency store is unavailable; the request was not executed.
              *     - `RATE_LIMIT_UNAVAILABLE` — the rate limiter store is unavailable; the request was not executed.
              *     - `SOURCE_NOT_AVAILABLE` — shapes 2 and 3: the custody provider could not be reached to submit or reconcile; the transfer is unchanged (after shape 2's approval it stays `approved`); retry.
+             *     - `SERVICE_UNAVAILABLE` — the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable-SourceNotAvailable"];
         };
     };
     getCustodyTransferStatus: {
@@ -11886,6 +11026,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -11903,166 +11044,63 @@ export interface operations {
              *
              *     - `VALIDATION_ERROR` — the body matches neither shape (`errors` lists each failure).
              */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["V2-400-ValidationError"];
             /**
              * @description Unauthorized.
              *
              *     - `UNAUTHORIZED` — missing, malformed, unknown or revoked API key.
              */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            401: components["responses"]["V2-401-Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN` — the API key lacks the scope `wallets:read` (or `wallets:write`), or `organizationId` is not the key's organization.
              */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            403: components["responses"]["V2-403-Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND` — no custody transfer with this `custodyTransferId` or provider `transferId` in the key's organization and environment.
              */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            404: components["responses"]["V2-404-NotFound"];
             /**
              * @description Conflict.
              *
              *     - `CUSTODY_STATE_CONFLICT` — the provider's record of the transfer does not match it (unknown `transferId`, other asset, amount or destination); nothing was recorded.
              *     - `IDEMPOTENCY_IN_PROGRESS` — a request with the same `Idempotency-Key` is still being processed; retry later.
              */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unprocessable request.
-             *
-             *     - `IDEMPOTENCY_KEY_REUSED` — the `Idempotency-Key` was already used with a different request body.
-             */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            409: components["responses"]["V2-409-CustodyStateConflict-IdempotencyInProgress"];
+            413: components["responses"]["V2-413-PayloadTooLarge"];
+            415: components["responses"]["V2-415-UnsupportedMediaType"];
+            422: components["responses"]["V2-422-IdempotencyKeyReused"];
             /**
              * @description Failed dependency.
              *
              *     - `PROVIDER_NOT_CONNECTED` — no reviewed `custody` provider connection serves the request (custody fails closed).
              */
-            424: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            424: components["responses"]["V2-424-ProviderNotConnected"];
             /**
              * @description Too many requests.
              *
              *     - `RATE_LIMIT_EXCEEDED` — the API key's or the organization's request budget for the window is spent; retry after `Retry-After` seconds.
              */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal error.
-             *
-             *     - `INTERNAL_ERROR` — an unexpected error; the body never carries internals. Quote `requestId` to support.
-             *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
-             */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["V2-429-RateLimitExceeded"];
+            500: components["responses"]["V2-500-InternalError-ServerMisconfigured"];
             /**
              * @description Bad gateway.
              *
              *     - `PROVIDER_EXECUTION_FAILED` — the custody provider answered the read with an error; nothing was recorded.
              */
-            502: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            502: components["responses"]["V2-502-ProviderExecutionFailed"];
             /**
              * @description Service unavailable.
              *
              *     - `IDEMPOTENCY_UNAVAILABLE` — the idempotency store is unavailable; the request was not executed.
              *     - `RATE_LIMIT_UNAVAILABLE` — the rate limiter store is unavailable; the request was not executed.
              *     - `SOURCE_NOT_AVAILABLE` — the custody provider could not be reached to refresh a `submitted` transfer; nothing was recorded; retry.
+             *     - `SERVICE_UNAVAILABLE` — the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable-SourceNotAvailable"];
         };
     };
     requestMint: {
@@ -12102,6 +11140,7 @@ export interface operations {
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -12120,148 +11159,54 @@ export interface operations {
              *     - `IDEMPOTENCY_KEY_REQUIRED`: the `Idempotency-Key` header is missing.
              *     - `VALIDATION_ERROR`: the request does not match the schema; `errors` lists each failure.
              */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized.
-             *
-             *     - `UNAUTHORIZED`: the API key is missing, malformed, unknown or revoked.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["V2-400-IdempotencyKeyRequired-ValidationError"];
+            401: components["responses"]["V2-401-Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `wallets:write`, or `organizationId` is not the key's organization.
              *     - `CHAIN_CAPABILITY_DISABLED`: mint and burn are disabled for the organization on the issuer's chain (`chainCapabilities.<chain>.mintBurn: false`).
              */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            403: components["responses"]["V2-403-ChainCapabilityDisabled-Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND`: `issuerId` is unknown, or another organization's or environment's.
              */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Conflict.
-             *
-             *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
-             */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            404: components["responses"]["V2-404-NotFound"];
+            409: components["responses"]["V2-409-IdempotencyInProgress"];
+            413: components["responses"]["V2-413-PayloadTooLarge"];
+            415: components["responses"]["V2-415-UnsupportedMediaType"];
             /**
              * @description Unprocessable request.
              *
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
              *     - `PRECHECK_FAILED`: `amountMinor` is zero, `signerAddress` is not one of the issuer's `signers`, or `to` is invalid for the chain.
              */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            422: components["responses"]["V2-422-IdempotencyKeyReused-PrecheckFailed"];
             /**
              * @description Failed dependency.
              *
              *     - `PROVIDER_NOT_CONNECTED`: production key, and no reviewed `token_issuance` connection serves the organization.
              */
-            424: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too many requests.
-             *
-             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            424: components["responses"]["V2-424-ProviderNotConnected"];
+            429: components["responses"]["V2-429-RateLimitExceeded"];
             /**
              * @description Internal error.
              *
              *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
              *     - `SERVER_MISCONFIGURED`: the organization's `token_issuance` connection names a provider this server has no adapter for, or its config is unusable.
              */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            500: components["responses"]["V2-500-InternalError-ServerMisconfigured"];
             /**
              * @description Service unavailable.
              *
              *     - `IDEMPOTENCY_UNAVAILABLE`: the idempotency store is unavailable; nothing was executed.
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
              *     - `STORAGE_UNAVAILABLE`: the issuance request could not be stored; nothing was recorded.
+             *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable-StorageUnavailable"];
         };
     };
     requestBurn: {
@@ -12301,6 +11246,7 @@ export interface operations {
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -12319,131 +11265,45 @@ export interface operations {
              *     - `IDEMPOTENCY_KEY_REQUIRED`: the `Idempotency-Key` header is missing.
              *     - `VALIDATION_ERROR`: the request does not match the schema; `errors` lists each failure.
              */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized.
-             *
-             *     - `UNAUTHORIZED`: the API key is missing, malformed, unknown or revoked.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["V2-400-IdempotencyKeyRequired-ValidationError"];
+            401: components["responses"]["V2-401-Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `wallets:write`, or `organizationId` is not the key's organization.
              *     - `CHAIN_CAPABILITY_DISABLED`: mint and burn are disabled for the organization on the issuer's chain (`chainCapabilities.<chain>.mintBurn: false`).
              */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            403: components["responses"]["V2-403-ChainCapabilityDisabled-Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND`: `issuerId` is unknown, or another organization's or environment's.
              */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Conflict.
-             *
-             *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
-             */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            404: components["responses"]["V2-404-NotFound"];
+            409: components["responses"]["V2-409-IdempotencyInProgress"];
+            413: components["responses"]["V2-413-PayloadTooLarge"];
+            415: components["responses"]["V2-415-UnsupportedMediaType"];
             /**
              * @description Unprocessable request.
              *
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
              *     - `PRECHECK_FAILED`: `amountMinor` is zero or above the on-chain balance of `from`, `signerAddress` is not one of the issuer's `signers`, or `from` is invalid for the chain.
              */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            422: components["responses"]["V2-422-IdempotencyKeyReused-PrecheckFailed"];
             /**
              * @description Failed dependency.
              *
              *     - `PROVIDER_NOT_CONNECTED`: production key, and no reviewed `token_issuance` connection serves the organization.
              */
-            424: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too many requests.
-             *
-             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            424: components["responses"]["V2-424-ProviderNotConnected"];
+            429: components["responses"]["V2-429-RateLimitExceeded"];
             /**
              * @description Internal error.
              *
              *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
              *     - `SERVER_MISCONFIGURED`: the organization's `token_issuance` connection names a provider this server has no adapter for, or its config is unusable.
              */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            500: components["responses"]["V2-500-InternalError-ServerMisconfigured"];
             /**
              * @description Service unavailable.
              *
@@ -12451,17 +11311,9 @@ export interface operations {
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
              *     - `STORAGE_UNAVAILABLE`: the issuance request could not be stored; nothing was recorded.
              *     - `SOURCE_NOT_AVAILABLE`: the chain reader could not read the balance of `from`; nothing was recorded.
+             *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable-SourceNotAvailable-StorageUnavailable"];
         };
     };
     getTreasuryStatus: {
@@ -12487,6 +11339,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -12505,146 +11358,52 @@ export interface operations {
              *     - `UNSUPPORTED_CHAIN`: no chain reader of the organization supports `chain` (`sandbox` is served to sandbox keys only).
              *     - `VALIDATION_ERROR`: the request does not match the schema, or `contractAddress` fails its EIP-55 checksum; `errors` lists each failure.
              */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized.
-             *
-             *     - `UNAUTHORIZED`: the API key is missing, malformed, unknown or revoked.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["V2-400-UnsupportedChain-ValidationError"];
+            401: components["responses"]["V2-401-Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `wallets:write`, or `organizationId` is not the key's organization.
              */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            403: components["responses"]["V2-403-Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND`: `contractAddress` holds no ERC-20 token on `chain` (no code, or `totalSupply()`/`decimals()` revert or return nothing).
              */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Conflict.
-             *
-             *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
-             */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            404: components["responses"]["V2-404-NotFound"];
+            409: components["responses"]["V2-409-IdempotencyInProgress"];
+            413: components["responses"]["V2-413-PayloadTooLarge"];
+            415: components["responses"]["V2-415-UnsupportedMediaType"];
             /**
              * @description Unprocessable request.
              *
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
              */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            422: components["responses"]["V2-422-IdempotencyKeyReused"];
             /**
              * @description Failed dependency.
              *
              *     - `PROVIDER_NOT_CONNECTED`: production key, and no reviewed `chain_read` connection serves the organization.
              */
-            424: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too many requests.
-             *
-             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            424: components["responses"]["V2-424-ProviderNotConnected"];
+            429: components["responses"]["V2-429-RateLimitExceeded"];
             /**
              * @description Internal error.
              *
              *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
              *     - `SERVER_MISCONFIGURED`: a `chain_read` or `token_issuance` connection names a provider this server has no adapter for, or its config is unusable.
              */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            500: components["responses"]["V2-500-InternalError-ServerMisconfigured"];
             /**
              * @description Service unavailable.
              *
              *     - `IDEMPOTENCY_UNAVAILABLE`: the idempotency store is unavailable; nothing was executed.
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
              *     - `SOURCE_NOT_AVAILABLE`: the chain reader or a connected source could not be reached, failed or timed out; retry later.
+             *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable-SourceNotAvailable"];
         };
     };
     runTreasuryStressTest: {
@@ -12670,6 +11429,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -12688,135 +11448,49 @@ export interface operations {
              *     - `UNSUPPORTED_CHAIN`: no chain reader of the organization supports `chain` (`sandbox` is served to sandbox keys only; a `json_rpc` connection supports the chains it has an RPC URL for).
              *     - `VALIDATION_ERROR`: the request does not match the schema, or `contractAddress` fails its EIP-55 checksum; `errors` lists each failure.
              */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized.
-             *
-             *     - `UNAUTHORIZED`: the API key is missing, malformed, unknown or revoked.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["V2-400-UnsupportedChain-ValidationError"];
+            401: components["responses"]["V2-401-Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `wallets:write`, or `organizationId` is not the key's organization.
              *     - `CHAIN_CAPABILITY_DISABLED`: stress tests are disabled for the organization on `chain` (`chainCapabilities.<chain>.stressTest: false`).
              */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Conflict.
-             *
-             *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
-             */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            403: components["responses"]["V2-403-ChainCapabilityDisabled-Forbidden"];
+            409: components["responses"]["V2-409-IdempotencyInProgress"];
+            413: components["responses"]["V2-413-PayloadTooLarge"];
+            415: components["responses"]["V2-415-UnsupportedMediaType"];
             /**
              * @description Unprocessable request.
              *
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
              *     - `PRECHECK_FAILED`: `contractAddress` holds no ERC-20 token on `chain`, `asset` differs from the contract's `symbol()`, or the total supply is zero.
              */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            422: components["responses"]["V2-422-IdempotencyKeyReused-PrecheckFailed"];
             /**
              * @description Failed dependency.
              *
              *     - `PROVIDER_NOT_CONNECTED`: production key, and no reviewed `chain_read` connection serves the organization.
              *     - `RESERVE_SOURCE_NOT_CONNECTED`: neither `scenario.reserveRatio` nor a connected `token_issuance` reserve source; the ratio is never estimated.
              */
-            424: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too many requests.
-             *
-             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            424: components["responses"]["V2-424-ProviderNotConnected-ReserveSourceNotConnected"];
+            429: components["responses"]["V2-429-RateLimitExceeded"];
             /**
              * @description Internal error.
              *
              *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
              *     - `SERVER_MISCONFIGURED`: a `chain_read` or `token_issuance` connection names a provider this server has no adapter for, or its config is unusable.
              */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            500: components["responses"]["V2-500-InternalError-ServerMisconfigured"];
             /**
              * @description Service unavailable.
              *
              *     - `IDEMPOTENCY_UNAVAILABLE`: the idempotency store is unavailable; nothing was executed.
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
              *     - `SOURCE_NOT_AVAILABLE`: the chain reader or the reserve source could not be reached, failed or timed out; retry later.
+             *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable-SourceNotAvailable"];
         };
     };
     listIssuanceRequests: {
@@ -12843,6 +11517,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -12859,87 +11534,23 @@ export interface operations {
              *
              *     - `VALIDATION_ERROR`: a query parameter is invalid.
              */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized.
-             *
-             *     - `UNAUTHORIZED`: the API key is missing, malformed, unknown or revoked.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["V2-400-ValidationError"];
+            401: components["responses"]["V2-401-Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `wallets:read`.
              */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too many requests.
-             *
-             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal error.
-             *
-             *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
-             */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            403: components["responses"]["V2-403-Forbidden"];
+            429: components["responses"]["V2-429-RateLimitExceeded"];
+            500: components["responses"]["V2-500-InternalError"];
             /**
              * @description Service unavailable.
              *
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
+             *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
         };
     };
     getIssuanceRequest: {
@@ -12958,6 +11569,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -12974,101 +11586,29 @@ export interface operations {
              *
              *     - `VALIDATION_ERROR`: `issuanceRequestId` is malformed.
              */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized.
-             *
-             *     - `UNAUTHORIZED`: the API key is missing, malformed, unknown or revoked.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["V2-400-ValidationError"];
+            401: components["responses"]["V2-401-Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `wallets:read`.
              */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            403: components["responses"]["V2-403-Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND`: no issuance request with this id in the key's organization and environment.
              */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too many requests.
-             *
-             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal error.
-             *
-             *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
-             */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            404: components["responses"]["V2-404-NotFound"];
+            429: components["responses"]["V2-429-RateLimitExceeded"];
+            500: components["responses"]["V2-500-InternalError"];
             /**
              * @description Service unavailable.
              *
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
+             *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
         };
     };
     createCardProgramme: {
@@ -13126,6 +11666,7 @@ export interface operations {
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -13144,29 +11685,8 @@ export interface operations {
              *     - `IDEMPOTENCY_KEY_REQUIRED`: the `Idempotency-Key` header is missing.
              *     - `VALIDATION_ERROR`: the request does not match the schema (body, path or `Sandbox-Simulate-Error`); `errors` lists each failure.
              */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized.
-             *
-             *     - `UNAUTHORIZED`: the API key is missing, malformed, unknown or revoked.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["V2-400-IdempotencyKeyRequired-ValidationError"];
+            401: components["responses"]["V2-401-Unauthorized"];
             /**
              * @description Forbidden.
              *
@@ -13174,29 +11694,13 @@ export interface operations {
              *     - `COMPLIANCE_BLOCKED`: a listed jurisdiction is sanctioned (sandbox list: `CU`, `IR`, `KP`, `SY`, …) or blocked by the organization's policy; `reasons` lists the rules.
              *     - `PROVIDER_AUTHORIZATION_DENIED`: the card issuer denied the operation (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_AUTHORIZATION_DENIED`).
              */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            403: components["responses"]["V2-403-ComplianceBlocked-Forbidden-ProviderAuthorizationDenied"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND`: not produced by this operation: it references no other resource. Listed for every card write.
              */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            404: components["responses"]["V2-404-NotFound"];
             /**
              * @description Conflict.
              *
@@ -13204,60 +11708,29 @@ export interface operations {
              *     - `CARD_RECORD_CONFLICT`: a programme with this `name` already exists in the organization.
              *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
              */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            409: components["responses"]["V2-409-CardInsufficientFunds-CardRecordConflict-IdempotencyInProgress"];
+            413: components["responses"]["V2-413-PayloadTooLarge"];
+            415: components["responses"]["V2-415-UnsupportedMediaType"];
             /**
              * @description Unprocessable request.
              *
              *     - `CARD_REQUEST_REJECTED`: a jurisdiction is a subdivision (`US-NY`) rather than a country, or the card issuer rejected the request (sandbox: `Sandbox-Simulate-Error` header `CARD_REQUEST_REJECTED`).
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
              */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            422: components["responses"]["V2-422-CardRequestRejected-IdempotencyKeyReused"];
             /**
              * @description Failed dependency.
              *
              *     - `PROVIDER_NOT_CONNECTED`: production key, and no reviewed card issuer (`card_issuance`) connection serves the organization — checked before anything else, on every card endpoint. (Also a production key without a reviewed `compliance_screening` connection where the operation screens.)
              */
-            424: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            424: components["responses"]["V2-424-ProviderNotConnected"];
             /**
              * @description Too many requests.
              *
              *     - `PROVIDER_RATE_LIMITED`: the card issuer is rate limiting; retry after `Retry-After` seconds (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_RATE_LIMITED`).
              *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
              */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["V2-429-ProviderRateLimited-RateLimitExceeded"];
             /**
              * @description Internal error.
              *
@@ -13265,59 +11738,27 @@ export interface operations {
              *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
              *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
              */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            500: components["responses"]["V2-500-CardRecordWriteFailed-InternalError-ServerMisconfigured"];
             /**
              * @description Not implemented.
              *
              *     - `CARD_OPERATION_NOT_SUPPORTED`: the card issuer does not support this operation (sandbox: `Sandbox-Simulate-Error` header `CARD_OPERATION_NOT_SUPPORTED`).
              */
-            501: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            501: components["responses"]["V2-501-CardOperationNotSupported"];
             /**
              * @description Provider failure.
              *
              *     - `PROVIDER_EXECUTION_FAILED`: the card issuer failed to execute the operation; nothing was recorded (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_EXECUTION_FAILED`).
              */
-            502: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            502: components["responses"]["V2-502-ProviderExecutionFailed"];
             /**
              * @description Service unavailable.
              *
              *     - `IDEMPOTENCY_UNAVAILABLE`: the idempotency store is unavailable; nothing was executed.
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
+             *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable"];
         };
     };
     issueCard: {
@@ -13375,6 +11816,7 @@ export interface operations {
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -13393,29 +11835,8 @@ export interface operations {
              *     - `IDEMPOTENCY_KEY_REQUIRED`: the `Idempotency-Key` header is missing.
              *     - `VALIDATION_ERROR`: the request does not match the schema — including both or neither of `cardholderId` and `cardholder`; `errors` lists each failure.
              */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized.
-             *
-             *     - `UNAUTHORIZED`: the API key is missing, malformed, unknown or revoked.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["V2-400-IdempotencyKeyRequired-ValidationError"];
+            401: components["responses"]["V2-401-Unauthorized"];
             /**
              * @description Forbidden.
              *
@@ -13423,29 +11844,13 @@ export interface operations {
              *     - `COMPLIANCE_BLOCKED`: screening or policy blocked the card: the cardholder's name, date of birth or billing country, a programme jurisdiction, or `limits.perAuthorization` above the organization's amount limit (sandbox: `cardholder.name` `Blocked Person`); `reasons` lists the rules.
              *     - `PROVIDER_AUTHORIZATION_DENIED`: the card issuer denied the operation (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_AUTHORIZATION_DENIED`).
              */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            403: components["responses"]["V2-403-ComplianceBlocked-Forbidden-ProviderAuthorizationDenied"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND`: `programmeId` or `cardholderId` is unknown or belongs to another organization.
              */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            404: components["responses"]["V2-404-NotFound"];
             /**
              * @description Conflict.
              *
@@ -13453,60 +11858,29 @@ export interface operations {
              *     - `CARD_RECORD_CONFLICT`: `cardholder.email` already belongs to a cardholder of the organization (issue with its `cardholderId`), also when two requests create it at once.
              *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
              */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            409: components["responses"]["V2-409-CardInsufficientFunds-CardRecordConflict-IdempotencyInProgress"];
+            413: components["responses"]["V2-413-PayloadTooLarge"];
+            415: components["responses"]["V2-415-UnsupportedMediaType"];
             /**
              * @description Unprocessable request.
              *
              *     - `CARD_REQUEST_REJECTED`: the billing country is not one of the programme's `jurisdictions`, `billingAddress.state` is missing for `US` or `CA`, the limits break `perAuthorization ≤ daily ≤ monthly` or have more decimals than the funding asset, or the card issuer rejected the request (sandbox: `Sandbox-Simulate-Error` header `CARD_REQUEST_REJECTED`).
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
              */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            422: components["responses"]["V2-422-CardRequestRejected-IdempotencyKeyReused"];
             /**
              * @description Failed dependency.
              *
              *     - `PROVIDER_NOT_CONNECTED`: production key, and no reviewed card issuer (`card_issuance`) connection serves the organization — checked before anything else, on every card endpoint. (Also a production key without a reviewed `compliance_screening` connection where the operation screens.)
              */
-            424: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            424: components["responses"]["V2-424-ProviderNotConnected"];
             /**
              * @description Too many requests.
              *
              *     - `PROVIDER_RATE_LIMITED`: the card issuer is rate limiting; retry after `Retry-After` seconds (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_RATE_LIMITED`).
              *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
              */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["V2-429-ProviderRateLimited-RateLimitExceeded"];
             /**
              * @description Internal error.
              *
@@ -13514,59 +11888,27 @@ export interface operations {
              *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
              *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
              */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            500: components["responses"]["V2-500-CardRecordWriteFailed-InternalError-ServerMisconfigured"];
             /**
              * @description Not implemented.
              *
              *     - `CARD_OPERATION_NOT_SUPPORTED`: the card issuer does not support this operation (sandbox: `Sandbox-Simulate-Error` header `CARD_OPERATION_NOT_SUPPORTED`).
              */
-            501: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            501: components["responses"]["V2-501-CardOperationNotSupported"];
             /**
              * @description Provider failure.
              *
              *     - `PROVIDER_EXECUTION_FAILED`: the card issuer failed to execute the operation; nothing was recorded (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_EXECUTION_FAILED`).
              */
-            502: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            502: components["responses"]["V2-502-ProviderExecutionFailed"];
             /**
              * @description Service unavailable.
              *
              *     - `IDEMPOTENCY_UNAVAILABLE`: the idempotency store is unavailable; nothing was executed.
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
+             *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable"];
         };
     };
     getCard: {
@@ -13607,6 +11949,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -13623,29 +11966,8 @@ export interface operations {
              *
              *     - `VALIDATION_ERROR`: `cardId` does not match `^card_[A-Za-z0-9]{1,64}$`, or `Sandbox-Simulate-Error` is not one of its values; `errors` lists the failure.
              */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized.
-             *
-             *     - `UNAUTHORIZED`: the API key is missing, malformed, unknown or revoked.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["V2-400-ValidationError"];
+            401: components["responses"]["V2-401-Unauthorized"];
             /**
              * @description Forbidden.
              *
@@ -13653,88 +11975,39 @@ export interface operations {
              *     - `COMPLIANCE_BLOCKED`: not produced by card reads: reads are not screened (the cardholder and jurisdictions are screened when the card is issued and again on fund, unfreeze and limit changes). Listed for parity with card writes.
              *     - `PROVIDER_AUTHORIZATION_DENIED`: the card issuer denied the read (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_AUTHORIZATION_DENIED`).
              */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            403: components["responses"]["V2-403-ComplianceBlocked-Forbidden-ProviderAuthorizationDenied"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND`: the card is unknown or belongs to another organization.
              */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            404: components["responses"]["V2-404-NotFound"];
             /**
              * @description Conflict.
              *
              *     - `CARD_INSUFFICIENT_FUNDS`: not produced by card reads (they move no funds). Listed for parity with card writes.
              *     - `CARD_RECORD_CONFLICT`: not produced by card reads: they change nothing, and the card issuing simulator keeps no record of its own that could disagree with the stored one. Listed for parity with card writes.
              */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            409: components["responses"]["V2-409-CardInsufficientFunds-CardRecordConflict"];
             /**
              * @description Unprocessable request.
              *
              *     - `CARD_REQUEST_REJECTED`: the card issuer rejected the read (sandbox: `Sandbox-Simulate-Error` header `CARD_REQUEST_REJECTED`).
              */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            422: components["responses"]["V2-422-CardRequestRejected"];
             /**
              * @description Failed dependency.
              *
              *     - `PROVIDER_NOT_CONNECTED`: production key, and no reviewed card issuer (`card_issuance`) connection serves the organization — checked before anything else, on every card endpoint. (Also a production key without a reviewed `compliance_screening` connection where the operation screens.)
              */
-            424: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            424: components["responses"]["V2-424-ProviderNotConnected"];
             /**
              * @description Too many requests.
              *
              *     - `PROVIDER_RATE_LIMITED`: the card issuer is rate limiting; retry after `Retry-After` seconds (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_RATE_LIMITED`).
              *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
              */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["V2-429-ProviderRateLimited-RateLimitExceeded"];
             /**
              * @description Internal error.
              *
@@ -13742,58 +12015,26 @@ export interface operations {
              *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
              *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
              */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            500: components["responses"]["V2-500-CardRecordWriteFailed-InternalError-ServerMisconfigured"];
             /**
              * @description Not implemented.
              *
              *     - `CARD_OPERATION_NOT_SUPPORTED`: the card issuer does not support this read (sandbox: `Sandbox-Simulate-Error` header `CARD_OPERATION_NOT_SUPPORTED`).
              */
-            501: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            501: components["responses"]["V2-501-CardOperationNotSupported"];
             /**
              * @description Provider failure.
              *
              *     - `PROVIDER_EXECUTION_FAILED`: the card issuer failed to answer (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_EXECUTION_FAILED`).
              */
-            502: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            502: components["responses"]["V2-502-ProviderExecutionFailed"];
             /**
              * @description Service unavailable.
              *
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
+             *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
         };
     };
     listCardTransactions: {
@@ -13842,6 +12083,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -13858,29 +12100,8 @@ export interface operations {
              *
              *     - `VALIDATION_ERROR`: `cardId`, `limit`, `startingAfter` or `Sandbox-Simulate-Error` is invalid, or `startingAfter` is not a transaction of this card; `errors` lists each failure.
              */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized.
-             *
-             *     - `UNAUTHORIZED`: the API key is missing, malformed, unknown or revoked.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["V2-400-ValidationError"];
+            401: components["responses"]["V2-401-Unauthorized"];
             /**
              * @description Forbidden.
              *
@@ -13888,88 +12109,39 @@ export interface operations {
              *     - `COMPLIANCE_BLOCKED`: not produced by card reads: reads are not screened (the cardholder and jurisdictions are screened when the card is issued and again on fund, unfreeze and limit changes). Listed for parity with card writes.
              *     - `PROVIDER_AUTHORIZATION_DENIED`: the card issuer denied the read (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_AUTHORIZATION_DENIED`).
              */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            403: components["responses"]["V2-403-ComplianceBlocked-Forbidden-ProviderAuthorizationDenied"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND`: the card is unknown or belongs to another organization.
              */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            404: components["responses"]["V2-404-NotFound"];
             /**
              * @description Conflict.
              *
              *     - `CARD_INSUFFICIENT_FUNDS`: not produced by card reads (they move no funds). Listed for parity with card writes.
              *     - `CARD_RECORD_CONFLICT`: not produced by card reads: they change nothing, and the card issuing simulator keeps no record of its own that could disagree with the stored one. Listed for parity with card writes.
              */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            409: components["responses"]["V2-409-CardInsufficientFunds-CardRecordConflict"];
             /**
              * @description Unprocessable request.
              *
              *     - `CARD_REQUEST_REJECTED`: the card issuer rejected the read (sandbox: `Sandbox-Simulate-Error` header `CARD_REQUEST_REJECTED`).
              */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            422: components["responses"]["V2-422-CardRequestRejected"];
             /**
              * @description Failed dependency.
              *
              *     - `PROVIDER_NOT_CONNECTED`: production key, and no reviewed card issuer (`card_issuance`) connection serves the organization — checked before anything else, on every card endpoint. (Also a production key without a reviewed `compliance_screening` connection where the operation screens.)
              */
-            424: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            424: components["responses"]["V2-424-ProviderNotConnected"];
             /**
              * @description Too many requests.
              *
              *     - `PROVIDER_RATE_LIMITED`: the card issuer is rate limiting; retry after `Retry-After` seconds (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_RATE_LIMITED`).
              *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
              */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["V2-429-ProviderRateLimited-RateLimitExceeded"];
             /**
              * @description Internal error.
              *
@@ -13977,58 +12149,26 @@ export interface operations {
              *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
              *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
              */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            500: components["responses"]["V2-500-CardRecordWriteFailed-InternalError-ServerMisconfigured"];
             /**
              * @description Not implemented.
              *
              *     - `CARD_OPERATION_NOT_SUPPORTED`: the card issuer does not support this read (sandbox: `Sandbox-Simulate-Error` header `CARD_OPERATION_NOT_SUPPORTED`).
              */
-            501: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            501: components["responses"]["V2-501-CardOperationNotSupported"];
             /**
              * @description Provider failure.
              *
              *     - `PROVIDER_EXECUTION_FAILED`: the card issuer failed to answer (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_EXECUTION_FAILED`).
              */
-            502: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            502: components["responses"]["V2-502-ProviderExecutionFailed"];
             /**
              * @description Service unavailable.
              *
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
+             *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
         };
     };
     fundCard: {
@@ -14092,6 +12232,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -14110,29 +12251,8 @@ export interface operations {
              *     - `IDEMPOTENCY_KEY_REQUIRED`: the `Idempotency-Key` header is missing.
              *     - `VALIDATION_ERROR`: the request does not match the schema (body, path or `Sandbox-Simulate-Error`); `errors` lists each failure.
              */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized.
-             *
-             *     - `UNAUTHORIZED`: the API key is missing, malformed, unknown or revoked.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["V2-400-IdempotencyKeyRequired-ValidationError"];
+            401: components["responses"]["V2-401-Unauthorized"];
             /**
              * @description Forbidden.
              *
@@ -14140,29 +12260,13 @@ export interface operations {
              *     - `COMPLIANCE_BLOCKED`: policy or screening blocked the funding: the amount is above the organization's per-operation amount limit, or the cardholder or a programme jurisdiction is now sanctioned or blocked by the organization's policy; `reasons` lists the rules.
              *     - `PROVIDER_AUTHORIZATION_DENIED`: the card issuer denied the operation (sandbox: `amount` `403.03`, or `Sandbox-Simulate-Error` header `PROVIDER_AUTHORIZATION_DENIED`).
              */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            403: components["responses"]["V2-403-ComplianceBlocked-Forbidden-ProviderAuthorizationDenied"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND`: the card is unknown or belongs to another organization.
              */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            404: components["responses"]["V2-404-NotFound"];
             /**
              * @description Conflict.
              *
@@ -14171,60 +12275,29 @@ export interface operations {
              *     - `CARD_LEDGER_CONFLICT`: the card ledger stayed in conflict (serialization failure, deadlock or lock timeout) through 3 retries; nothing was written.
              *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
              */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            409: components["responses"]["V2-409-CardInsufficientFunds-CardLedgerConflict-CardRecordConflict-IdempotencyInProgress"];
+            413: components["responses"]["V2-413-PayloadTooLarge"];
+            415: components["responses"]["V2-415-UnsupportedMediaType"];
             /**
              * @description Unprocessable request.
              *
              *     - `CARD_REQUEST_REJECTED`: `asset` is not the programme's `fundingAsset`, the programme is `just_in_time`, `amount` is zero or has more decimals than the asset, or the card issuer rejected the request (sandbox: `Sandbox-Simulate-Error` header `CARD_REQUEST_REJECTED`).
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
              */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            422: components["responses"]["V2-422-CardRequestRejected-IdempotencyKeyReused"];
             /**
              * @description Failed dependency.
              *
              *     - `PROVIDER_NOT_CONNECTED`: production key, and no reviewed card issuer (`card_issuance`) connection serves the organization — checked before anything else, on every card endpoint. (Also a production key without a reviewed `compliance_screening` connection where the operation screens.)
              */
-            424: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            424: components["responses"]["V2-424-ProviderNotConnected"];
             /**
              * @description Too many requests.
              *
              *     - `PROVIDER_RATE_LIMITED`: the card issuer is rate limiting; retry after `Retry-After` seconds (sandbox: `amount` `429.29`, or `Sandbox-Simulate-Error` header `PROVIDER_RATE_LIMITED`).
              *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
              */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["V2-429-ProviderRateLimited-RateLimitExceeded"];
             /**
              * @description Internal error.
              *
@@ -14233,59 +12306,27 @@ export interface operations {
              *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
              *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
              */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            500: components["responses"]["V2-500-CardLedgerWriteFailed-CardRecordWriteFailed-InternalError-ServerMisconfigured"];
             /**
              * @description Not implemented.
              *
              *     - `CARD_OPERATION_NOT_SUPPORTED`: the card issuer does not support this operation (sandbox: `amount` `501.01`, or `Sandbox-Simulate-Error` header `CARD_OPERATION_NOT_SUPPORTED`).
              */
-            501: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            501: components["responses"]["V2-501-CardOperationNotSupported"];
             /**
              * @description Provider failure.
              *
              *     - `PROVIDER_EXECUTION_FAILED`: the card issuer failed to execute the operation; nothing was recorded (sandbox: `amount` `666.66`, or `Sandbox-Simulate-Error` header `PROVIDER_EXECUTION_FAILED`).
              */
-            502: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            502: components["responses"]["V2-502-ProviderExecutionFailed"];
             /**
              * @description Service unavailable.
              *
              *     - `IDEMPOTENCY_UNAVAILABLE`: the idempotency store is unavailable; nothing was executed.
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
+             *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable"];
         };
     };
     freezeCard: {
@@ -14349,6 +12390,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -14367,29 +12409,8 @@ export interface operations {
              *     - `IDEMPOTENCY_KEY_REQUIRED`: the `Idempotency-Key` header is missing.
              *     - `VALIDATION_ERROR`: the request does not match the schema (body, path or `Sandbox-Simulate-Error`); `errors` lists each failure.
              */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized.
-             *
-             *     - `UNAUTHORIZED`: the API key is missing, malformed, unknown or revoked.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["V2-400-IdempotencyKeyRequired-ValidationError"];
+            401: components["responses"]["V2-401-Unauthorized"];
             /**
              * @description Forbidden.
              *
@@ -14397,29 +12418,13 @@ export interface operations {
              *     - `COMPLIANCE_BLOCKED`: not produced by this operation: freeze is a protective action and is never blocked by screening. Listed for every card write.
              *     - `PROVIDER_AUTHORIZATION_DENIED`: the card issuer denied the operation (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_AUTHORIZATION_DENIED`).
              */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            403: components["responses"]["V2-403-ComplianceBlocked-Forbidden-ProviderAuthorizationDenied"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND`: the card is unknown or belongs to another organization.
              */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            404: components["responses"]["V2-404-NotFound"];
             /**
              * @description Conflict.
              *
@@ -14427,60 +12432,29 @@ export interface operations {
              *     - `CARD_RECORD_CONFLICT`: the card is not `active` (see the state table), or its record changed concurrently and the retry could not resolve it.
              *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
              */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            409: components["responses"]["V2-409-CardInsufficientFunds-CardRecordConflict-IdempotencyInProgress"];
+            413: components["responses"]["V2-413-PayloadTooLarge"];
+            415: components["responses"]["V2-415-UnsupportedMediaType"];
             /**
              * @description Unprocessable request.
              *
              *     - `CARD_REQUEST_REJECTED`: the card issuer rejected the state change (sandbox: `Sandbox-Simulate-Error` header `CARD_REQUEST_REJECTED`).
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
              */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            422: components["responses"]["V2-422-CardRequestRejected-IdempotencyKeyReused"];
             /**
              * @description Failed dependency.
              *
              *     - `PROVIDER_NOT_CONNECTED`: production key, and no reviewed card issuer (`card_issuance`) connection serves the organization — checked before anything else, on every card endpoint. (Also a production key without a reviewed `compliance_screening` connection where the operation screens.)
              */
-            424: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            424: components["responses"]["V2-424-ProviderNotConnected"];
             /**
              * @description Too many requests.
              *
              *     - `PROVIDER_RATE_LIMITED`: the card issuer is rate limiting; retry after `Retry-After` seconds (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_RATE_LIMITED`).
              *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
              */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["V2-429-ProviderRateLimited-RateLimitExceeded"];
             /**
              * @description Internal error.
              *
@@ -14488,59 +12462,27 @@ export interface operations {
              *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
              *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
              */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            500: components["responses"]["V2-500-CardRecordWriteFailed-InternalError-ServerMisconfigured"];
             /**
              * @description Not implemented.
              *
              *     - `CARD_OPERATION_NOT_SUPPORTED`: the card issuer does not support this operation (sandbox: `Sandbox-Simulate-Error` header `CARD_OPERATION_NOT_SUPPORTED`).
              */
-            501: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            501: components["responses"]["V2-501-CardOperationNotSupported"];
             /**
              * @description Provider failure.
              *
              *     - `PROVIDER_EXECUTION_FAILED`: the card issuer failed to execute the operation; nothing was recorded (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_EXECUTION_FAILED`).
              */
-            502: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            502: components["responses"]["V2-502-ProviderExecutionFailed"];
             /**
              * @description Service unavailable.
              *
              *     - `IDEMPOTENCY_UNAVAILABLE`: the idempotency store is unavailable; nothing was executed.
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
+             *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable"];
         };
     };
     unfreezeCard: {
@@ -14604,6 +12546,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -14622,29 +12565,8 @@ export interface operations {
              *     - `IDEMPOTENCY_KEY_REQUIRED`: the `Idempotency-Key` header is missing.
              *     - `VALIDATION_ERROR`: the request does not match the schema (body, path or `Sandbox-Simulate-Error`); `errors` lists each failure.
              */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized.
-             *
-             *     - `UNAUTHORIZED`: the API key is missing, malformed, unknown or revoked.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["V2-400-IdempotencyKeyRequired-ValidationError"];
+            401: components["responses"]["V2-401-Unauthorized"];
             /**
              * @description Forbidden.
              *
@@ -14652,29 +12574,13 @@ export interface operations {
              *     - `COMPLIANCE_BLOCKED`: re-screening blocked it: the cardholder (name, billing country) or a programme jurisdiction is on the sanctions list or blocked by the organization's policy (e.g. a jurisdiction added to `blockedJurisdictions` since the card was issued); `reasons` lists the rules.
              *     - `PROVIDER_AUTHORIZATION_DENIED`: the card issuer denied the operation (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_AUTHORIZATION_DENIED`).
              */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            403: components["responses"]["V2-403-ComplianceBlocked-Forbidden-ProviderAuthorizationDenied"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND`: the card is unknown or belongs to another organization.
              */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            404: components["responses"]["V2-404-NotFound"];
             /**
              * @description Conflict.
              *
@@ -14682,60 +12588,29 @@ export interface operations {
              *     - `CARD_RECORD_CONFLICT`: the card is not `frozen` (see the state table), or its record changed concurrently and the retry could not resolve it.
              *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
              */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            409: components["responses"]["V2-409-CardInsufficientFunds-CardRecordConflict-IdempotencyInProgress"];
+            413: components["responses"]["V2-413-PayloadTooLarge"];
+            415: components["responses"]["V2-415-UnsupportedMediaType"];
             /**
              * @description Unprocessable request.
              *
              *     - `CARD_REQUEST_REJECTED`: the card issuer rejected the state change (sandbox: `Sandbox-Simulate-Error` header `CARD_REQUEST_REJECTED`).
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
              */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            422: components["responses"]["V2-422-CardRequestRejected-IdempotencyKeyReused"];
             /**
              * @description Failed dependency.
              *
              *     - `PROVIDER_NOT_CONNECTED`: production key, and no reviewed card issuer (`card_issuance`) connection serves the organization — checked before anything else, on every card endpoint. (Also a production key without a reviewed `compliance_screening` connection where the operation screens.)
              */
-            424: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            424: components["responses"]["V2-424-ProviderNotConnected"];
             /**
              * @description Too many requests.
              *
              *     - `PROVIDER_RATE_LIMITED`: the card issuer is rate limiting; retry after `Retry-After` seconds (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_RATE_LIMITED`).
              *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
              */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["V2-429-ProviderRateLimited-RateLimitExceeded"];
             /**
              * @description Internal error.
              *
@@ -14743,59 +12618,27 @@ export interface operations {
              *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
              *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
              */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            500: components["responses"]["V2-500-CardRecordWriteFailed-InternalError-ServerMisconfigured"];
             /**
              * @description Not implemented.
              *
              *     - `CARD_OPERATION_NOT_SUPPORTED`: the card issuer does not support this operation (sandbox: `Sandbox-Simulate-Error` header `CARD_OPERATION_NOT_SUPPORTED`).
              */
-            501: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            501: components["responses"]["V2-501-CardOperationNotSupported"];
             /**
              * @description Provider failure.
              *
              *     - `PROVIDER_EXECUTION_FAILED`: the card issuer failed to execute the operation; nothing was recorded (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_EXECUTION_FAILED`).
              */
-            502: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            502: components["responses"]["V2-502-ProviderExecutionFailed"];
             /**
              * @description Service unavailable.
              *
              *     - `IDEMPOTENCY_UNAVAILABLE`: the idempotency store is unavailable; nothing was executed.
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
+             *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable"];
         };
     };
     deactivateCard: {
@@ -14859,6 +12702,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -14877,29 +12721,8 @@ export interface operations {
              *     - `IDEMPOTENCY_KEY_REQUIRED`: the `Idempotency-Key` header is missing.
              *     - `VALIDATION_ERROR`: the request does not match the schema (body, path or `Sandbox-Simulate-Error`); `errors` lists each failure.
              */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized.
-             *
-             *     - `UNAUTHORIZED`: the API key is missing, malformed, unknown or revoked.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["V2-400-IdempotencyKeyRequired-ValidationError"];
+            401: components["responses"]["V2-401-Unauthorized"];
             /**
              * @description Forbidden.
              *
@@ -14907,29 +12730,13 @@ export interface operations {
              *     - `COMPLIANCE_BLOCKED`: not produced by this operation: deactivate is a protective action and is never blocked by screening. Listed for every card write.
              *     - `PROVIDER_AUTHORIZATION_DENIED`: the card issuer denied the operation (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_AUTHORIZATION_DENIED`).
              */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            403: components["responses"]["V2-403-ComplianceBlocked-Forbidden-ProviderAuthorizationDenied"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND`: the card is unknown or belongs to another organization.
              */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            404: components["responses"]["V2-404-NotFound"];
             /**
              * @description Conflict.
              *
@@ -14937,60 +12744,29 @@ export interface operations {
              *     - `CARD_RECORD_CONFLICT`: the card is not `active` or `frozen` (see the state table), or its record changed concurrently and the retry could not resolve it.
              *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
              */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            409: components["responses"]["V2-409-CardInsufficientFunds-CardRecordConflict-IdempotencyInProgress"];
+            413: components["responses"]["V2-413-PayloadTooLarge"];
+            415: components["responses"]["V2-415-UnsupportedMediaType"];
             /**
              * @description Unprocessable request.
              *
              *     - `CARD_REQUEST_REJECTED`: the card issuer rejected the state change (sandbox: `Sandbox-Simulate-Error` header `CARD_REQUEST_REJECTED`).
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
              */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            422: components["responses"]["V2-422-CardRequestRejected-IdempotencyKeyReused"];
             /**
              * @description Failed dependency.
              *
              *     - `PROVIDER_NOT_CONNECTED`: production key, and no reviewed card issuer (`card_issuance`) connection serves the organization — checked before anything else, on every card endpoint. (Also a production key without a reviewed `compliance_screening` connection where the operation screens.)
              */
-            424: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            424: components["responses"]["V2-424-ProviderNotConnected"];
             /**
              * @description Too many requests.
              *
              *     - `PROVIDER_RATE_LIMITED`: the card issuer is rate limiting; retry after `Retry-After` seconds (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_RATE_LIMITED`).
              *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
              */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["V2-429-ProviderRateLimited-RateLimitExceeded"];
             /**
              * @description Internal error.
              *
@@ -14998,59 +12774,27 @@ export interface operations {
              *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
              *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
              */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            500: components["responses"]["V2-500-CardRecordWriteFailed-InternalError-ServerMisconfigured"];
             /**
              * @description Not implemented.
              *
              *     - `CARD_OPERATION_NOT_SUPPORTED`: the card issuer does not support this operation (sandbox: `Sandbox-Simulate-Error` header `CARD_OPERATION_NOT_SUPPORTED`).
              */
-            501: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            501: components["responses"]["V2-501-CardOperationNotSupported"];
             /**
              * @description Provider failure.
              *
              *     - `PROVIDER_EXECUTION_FAILED`: the card issuer failed to execute the operation; nothing was recorded (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_EXECUTION_FAILED`).
              */
-            502: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            502: components["responses"]["V2-502-ProviderExecutionFailed"];
             /**
              * @description Service unavailable.
              *
              *     - `IDEMPOTENCY_UNAVAILABLE`: the idempotency store is unavailable; nothing was executed.
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
+             *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable"];
         };
     };
     updateCardLimits: {
@@ -15114,6 +12858,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -15132,29 +12877,8 @@ export interface operations {
              *     - `IDEMPOTENCY_KEY_REQUIRED`: the `Idempotency-Key` header is missing.
              *     - `VALIDATION_ERROR`: the request does not match the schema (body, path or `Sandbox-Simulate-Error`); `errors` lists each failure.
              */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized.
-             *
-             *     - `UNAUTHORIZED`: the API key is missing, malformed, unknown or revoked.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["V2-400-IdempotencyKeyRequired-ValidationError"];
+            401: components["responses"]["V2-401-Unauthorized"];
             /**
              * @description Forbidden.
              *
@@ -15162,29 +12886,13 @@ export interface operations {
              *     - `COMPLIANCE_BLOCKED`: `limits.perAuthorization` is above the organization's per-operation amount limit, or the cardholder or a programme jurisdiction is now sanctioned or blocked by the organization's policy; `reasons` lists the rules.
              *     - `PROVIDER_AUTHORIZATION_DENIED`: the card issuer denied the operation (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_AUTHORIZATION_DENIED`).
              */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            403: components["responses"]["V2-403-ComplianceBlocked-Forbidden-ProviderAuthorizationDenied"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND`: the card is unknown or belongs to another organization.
              */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            404: components["responses"]["V2-404-NotFound"];
             /**
              * @description Conflict.
              *
@@ -15192,60 +12900,29 @@ export interface operations {
              *     - `CARD_RECORD_CONFLICT`: the card is `deactivated`, or its record changed concurrently and the retry could not resolve it.
              *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
              */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            409: components["responses"]["V2-409-CardInsufficientFunds-CardRecordConflict-IdempotencyInProgress"];
+            413: components["responses"]["V2-413-PayloadTooLarge"];
+            415: components["responses"]["V2-415-UnsupportedMediaType"];
             /**
              * @description Unprocessable request.
              *
              *     - `CARD_REQUEST_REJECTED`: the limits break `perAuthorization ≤ daily ≤ monthly` or have more decimals than the funding asset, or the card issuer rejected the request (sandbox: `Sandbox-Simulate-Error` header `CARD_REQUEST_REJECTED`).
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
              */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            422: components["responses"]["V2-422-CardRequestRejected-IdempotencyKeyReused"];
             /**
              * @description Failed dependency.
              *
              *     - `PROVIDER_NOT_CONNECTED`: production key, and no reviewed card issuer (`card_issuance`) connection serves the organization — checked before anything else, on every card endpoint. (Also a production key without a reviewed `compliance_screening` connection where the operation screens.)
              */
-            424: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            424: components["responses"]["V2-424-ProviderNotConnected"];
             /**
              * @description Too many requests.
              *
              *     - `PROVIDER_RATE_LIMITED`: the card issuer is rate limiting; retry after `Retry-After` seconds (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_RATE_LIMITED`).
              *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
              */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["V2-429-ProviderRateLimited-RateLimitExceeded"];
             /**
              * @description Internal error.
              *
@@ -15253,59 +12930,27 @@ export interface operations {
              *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
              *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
              */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            500: components["responses"]["V2-500-CardRecordWriteFailed-InternalError-ServerMisconfigured"];
             /**
              * @description Not implemented.
              *
              *     - `CARD_OPERATION_NOT_SUPPORTED`: the card issuer does not support this operation (sandbox: `Sandbox-Simulate-Error` header `CARD_OPERATION_NOT_SUPPORTED`).
              */
-            501: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            501: components["responses"]["V2-501-CardOperationNotSupported"];
             /**
              * @description Provider failure.
              *
              *     - `PROVIDER_EXECUTION_FAILED`: the card issuer failed to execute the operation; nothing was recorded (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_EXECUTION_FAILED`).
              */
-            502: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            502: components["responses"]["V2-502-ProviderExecutionFailed"];
             /**
              * @description Service unavailable.
              *
              *     - `IDEMPOTENCY_UNAVAILABLE`: the idempotency store is unavailable; nothing was executed.
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
+             *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable"];
         };
     };
     simulateCardAuthorization: {
@@ -15369,6 +13014,7 @@ export interface operations {
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -15387,118 +13033,50 @@ export interface operations {
              *     - `IDEMPOTENCY_KEY_REQUIRED`: the `Idempotency-Key` header is missing.
              *     - `VALIDATION_ERROR`: the request does not match the schema (body, path or `Sandbox-Simulate-Error`); `errors` lists each failure.
              */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized.
-             *
-             *     - `UNAUTHORIZED`: the API key is missing, malformed, unknown or revoked.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["V2-400-IdempotencyKeyRequired-ValidationError"];
+            401: components["responses"]["V2-401-Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `cards:write`, or it is a production key (test helpers are sandbox-only; without a reviewed card issuer connection a production key gets 424 first).
              *     - `PROVIDER_AUTHORIZATION_DENIED`: the card issuer denied the operation (sandbox: `amount` `403.03`, or `Sandbox-Simulate-Error` header `PROVIDER_AUTHORIZATION_DENIED`).
              */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            403: components["responses"]["V2-403-Forbidden-ProviderAuthorizationDenied"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND`: the card is unknown or belongs to another organization.
              */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            404: components["responses"]["V2-404-NotFound"];
             /**
              * @description Conflict.
              *
              *     - `CARD_LEDGER_CONFLICT`: the card ledger stayed in conflict (serialization failure, deadlock or lock timeout) through 3 retries; nothing was written.
              *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
              */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            409: components["responses"]["V2-409-CardLedgerConflict-IdempotencyInProgress"];
+            413: components["responses"]["V2-413-PayloadTooLarge"];
+            415: components["responses"]["V2-415-UnsupportedMediaType"];
             /**
              * @description Unprocessable request.
              *
              *     - `CARD_REQUEST_REJECTED`: `amount` is zero or has more decimals than the funding asset, or the card issuer rejected the request (sandbox: `Sandbox-Simulate-Error` header `CARD_REQUEST_REJECTED`).
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
              */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            422: components["responses"]["V2-422-CardRequestRejected-IdempotencyKeyReused"];
             /**
              * @description Failed dependency.
              *
              *     - `PROVIDER_NOT_CONNECTED`: production key, and no reviewed card issuer (`card_issuance`) connection serves the organization — checked before anything else, on every card endpoint. (Also a production key without a reviewed `compliance_screening` connection where the operation screens.)
              */
-            424: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            424: components["responses"]["V2-424-ProviderNotConnected"];
             /**
              * @description Too many requests.
              *
              *     - `PROVIDER_RATE_LIMITED`: the card issuer is rate limiting; retry after `Retry-After` seconds (sandbox: `amount` `429.29`, or `Sandbox-Simulate-Error` header `PROVIDER_RATE_LIMITED`).
              *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
              */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["V2-429-ProviderRateLimited-RateLimitExceeded"];
             /**
              * @description Internal error.
              *
@@ -15507,59 +13085,27 @@ export interface operations {
              *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
              *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
              */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            500: components["responses"]["V2-500-CardLedgerWriteFailed-CardRecordWriteFailed-InternalError-ServerMisconfigured"];
             /**
              * @description Not implemented.
              *
              *     - `CARD_OPERATION_NOT_SUPPORTED`: the card issuer does not support this operation (sandbox: `amount` `501.01`, or `Sandbox-Simulate-Error` header `CARD_OPERATION_NOT_SUPPORTED`).
              */
-            501: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            501: components["responses"]["V2-501-CardOperationNotSupported"];
             /**
              * @description Provider failure.
              *
              *     - `PROVIDER_EXECUTION_FAILED`: the card issuer failed to execute the operation; nothing was recorded (sandbox: `amount` `666.66`, or `Sandbox-Simulate-Error` header `PROVIDER_EXECUTION_FAILED`).
              */
-            502: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            502: components["responses"]["V2-502-ProviderExecutionFailed"];
             /**
              * @description Service unavailable.
              *
              *     - `IDEMPOTENCY_UNAVAILABLE`: the idempotency store is unavailable; nothing was executed.
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
+             *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable"];
         };
     };
     captureCardAuthorization: {
@@ -15628,6 +13174,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -15646,58 +13193,21 @@ export interface operations {
              *     - `IDEMPOTENCY_KEY_REQUIRED`: the `Idempotency-Key` header is missing.
              *     - `VALIDATION_ERROR`: the request does not match the schema (body, path or `Sandbox-Simulate-Error`); `errors` lists each failure.
              */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized.
-             *
-             *     - `UNAUTHORIZED`: the API key is missing, malformed, unknown or revoked.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["V2-400-IdempotencyKeyRequired-ValidationError"];
+            401: components["responses"]["V2-401-Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `cards:write`, or it is a production key (test helpers are sandbox-only; without a reviewed card issuer connection a production key gets 424 first).
              *     - `PROVIDER_AUTHORIZATION_DENIED`: the card issuer denied the operation (sandbox: `amount` `403.03`, or `Sandbox-Simulate-Error` header `PROVIDER_AUTHORIZATION_DENIED`).
              */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            403: components["responses"]["V2-403-Forbidden-ProviderAuthorizationDenied"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND`: the card, or the authorization on this card, is unknown or belongs to another organization.
              */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            404: components["responses"]["V2-404-NotFound"];
             /**
              * @description Conflict.
              *
@@ -15705,60 +13215,29 @@ export interface operations {
              *     - `CARD_LEDGER_CONFLICT`: the card ledger stayed in conflict (serialization failure, deadlock or lock timeout) through 3 retries; nothing was written.
              *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
              */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            409: components["responses"]["V2-409-CardLedgerConflict-CardRecordConflict-IdempotencyInProgress"];
+            413: components["responses"]["V2-413-PayloadTooLarge"];
+            415: components["responses"]["V2-415-UnsupportedMediaType"];
             /**
              * @description Unprocessable request.
              *
              *     - `CARD_REQUEST_REJECTED`: `amount` is zero, above the open hold (`pendingAmount`) or has more decimals than the funding asset, or the card issuer rejected the request (sandbox: `Sandbox-Simulate-Error` header `CARD_REQUEST_REJECTED`).
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
              */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            422: components["responses"]["V2-422-CardRequestRejected-IdempotencyKeyReused"];
             /**
              * @description Failed dependency.
              *
              *     - `PROVIDER_NOT_CONNECTED`: production key, and no reviewed card issuer (`card_issuance`) connection serves the organization — checked before anything else, on every card endpoint. (Also a production key without a reviewed `compliance_screening` connection where the operation screens.)
              */
-            424: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            424: components["responses"]["V2-424-ProviderNotConnected"];
             /**
              * @description Too many requests.
              *
              *     - `PROVIDER_RATE_LIMITED`: the card issuer is rate limiting; retry after `Retry-After` seconds (sandbox: `amount` `429.29`, or `Sandbox-Simulate-Error` header `PROVIDER_RATE_LIMITED`).
              *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
              */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["V2-429-ProviderRateLimited-RateLimitExceeded"];
             /**
              * @description Internal error.
              *
@@ -15767,59 +13246,27 @@ export interface operations {
              *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
              *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
              */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            500: components["responses"]["V2-500-CardLedgerWriteFailed-CardRecordWriteFailed-InternalError-ServerMisconfigured"];
             /**
              * @description Not implemented.
              *
              *     - `CARD_OPERATION_NOT_SUPPORTED`: the card issuer does not support this operation (sandbox: `amount` `501.01`, or `Sandbox-Simulate-Error` header `CARD_OPERATION_NOT_SUPPORTED`).
              */
-            501: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            501: components["responses"]["V2-501-CardOperationNotSupported"];
             /**
              * @description Provider failure.
              *
              *     - `PROVIDER_EXECUTION_FAILED`: the card issuer failed to execute the operation; nothing was recorded (sandbox: `amount` `666.66`, or `Sandbox-Simulate-Error` header `PROVIDER_EXECUTION_FAILED`).
              */
-            502: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            502: components["responses"]["V2-502-ProviderExecutionFailed"];
             /**
              * @description Service unavailable.
              *
              *     - `IDEMPOTENCY_UNAVAILABLE`: the idempotency store is unavailable; nothing was executed.
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
+             *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable"];
         };
     };
     reverseCardAuthorization: {
@@ -15888,6 +13335,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -15906,58 +13354,21 @@ export interface operations {
              *     - `IDEMPOTENCY_KEY_REQUIRED`: the `Idempotency-Key` header is missing.
              *     - `VALIDATION_ERROR`: the request does not match the schema (body, path or `Sandbox-Simulate-Error`); `errors` lists each failure.
              */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized.
-             *
-             *     - `UNAUTHORIZED`: the API key is missing, malformed, unknown or revoked.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["V2-400-IdempotencyKeyRequired-ValidationError"];
+            401: components["responses"]["V2-401-Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `cards:write`, or it is a production key (test helpers are sandbox-only; without a reviewed card issuer connection a production key gets 424 first).
              *     - `PROVIDER_AUTHORIZATION_DENIED`: the card issuer denied the operation (sandbox: `amount` `403.03`, or `Sandbox-Simulate-Error` header `PROVIDER_AUTHORIZATION_DENIED`).
              */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            403: components["responses"]["V2-403-Forbidden-ProviderAuthorizationDenied"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND`: the card, or the authorization on this card, is unknown or belongs to another organization.
              */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            404: components["responses"]["V2-404-NotFound"];
             /**
              * @description Conflict.
              *
@@ -15965,60 +13376,29 @@ export interface operations {
              *     - `CARD_LEDGER_CONFLICT`: the card ledger stayed in conflict (serialization failure, deadlock or lock timeout) through 3 retries; nothing was written.
              *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
              */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            409: components["responses"]["V2-409-CardLedgerConflict-CardRecordConflict-IdempotencyInProgress"];
+            413: components["responses"]["V2-413-PayloadTooLarge"];
+            415: components["responses"]["V2-415-UnsupportedMediaType"];
             /**
              * @description Unprocessable request.
              *
              *     - `CARD_REQUEST_REJECTED`: `amount` is zero, above the open hold (`pendingAmount`) or has more decimals than the funding asset, or the card issuer rejected the request (sandbox: `Sandbox-Simulate-Error` header `CARD_REQUEST_REJECTED`).
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
              */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            422: components["responses"]["V2-422-CardRequestRejected-IdempotencyKeyReused"];
             /**
              * @description Failed dependency.
              *
              *     - `PROVIDER_NOT_CONNECTED`: production key, and no reviewed card issuer (`card_issuance`) connection serves the organization — checked before anything else, on every card endpoint. (Also a production key without a reviewed `compliance_screening` connection where the operation screens.)
              */
-            424: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            424: components["responses"]["V2-424-ProviderNotConnected"];
             /**
              * @description Too many requests.
              *
              *     - `PROVIDER_RATE_LIMITED`: the card issuer is rate limiting; retry after `Retry-After` seconds (sandbox: `amount` `429.29`, or `Sandbox-Simulate-Error` header `PROVIDER_RATE_LIMITED`).
              *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
              */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["V2-429-ProviderRateLimited-RateLimitExceeded"];
             /**
              * @description Internal error.
              *
@@ -16027,59 +13407,27 @@ export interface operations {
              *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
              *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
              */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            500: components["responses"]["V2-500-CardLedgerWriteFailed-CardRecordWriteFailed-InternalError-ServerMisconfigured"];
             /**
              * @description Not implemented.
              *
              *     - `CARD_OPERATION_NOT_SUPPORTED`: the card issuer does not support this operation (sandbox: `amount` `501.01`, or `Sandbox-Simulate-Error` header `CARD_OPERATION_NOT_SUPPORTED`).
              */
-            501: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            501: components["responses"]["V2-501-CardOperationNotSupported"];
             /**
              * @description Provider failure.
              *
              *     - `PROVIDER_EXECUTION_FAILED`: the card issuer failed to execute the operation; nothing was recorded (sandbox: `amount` `666.66`, or `Sandbox-Simulate-Error` header `PROVIDER_EXECUTION_FAILED`).
              */
-            502: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            502: components["responses"]["V2-502-ProviderExecutionFailed"];
             /**
              * @description Service unavailable.
              *
              *     - `IDEMPOTENCY_UNAVAILABLE`: the idempotency store is unavailable; nothing was executed.
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
+             *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable"];
         };
     };
     listWebhookEndpoints: {
@@ -16103,6 +13451,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -16119,87 +13468,28 @@ export interface operations {
              *
              *     - `VALIDATION_ERROR`: `limit` or `startingAfter` is invalid, or `startingAfter` is not an endpoint of this organization and environment; `errors` lists each failure.
              */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized.
-             *
-             *     - `UNAUTHORIZED`: the API key is missing, malformed, unknown or revoked.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["V2-400-ValidationError"];
+            401: components["responses"]["V2-401-Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `webhooks:read`.
              */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too many requests.
-             *
-             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            403: components["responses"]["V2-403-Forbidden"];
+            429: components["responses"]["V2-429-RateLimitExceeded"];
             /**
              * @description Internal error.
              *
              *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
              */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            500: components["responses"]["V2-500-InternalError"];
             /**
              * @description Service unavailable.
              *
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
+             *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
         };
     };
     createWebhookEndpoint: {
@@ -16239,6 +13529,7 @@ export interface operations {
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -16257,116 +13548,38 @@ export interface operations {
              *     - `IDEMPOTENCY_KEY_REQUIRED`: the `Idempotency-Key` header is missing.
              *     - `VALIDATION_ERROR`: the body does not match the schema or breaks a URL rule: `url` (absolute `http(s)` URL, at most 2048 characters; in production `https` only, and a host that is not and does not resolve to a loopback, private, link-local, CGNAT, unique-local or metadata address), `description` (at most 256 characters), `enabledEvents` (1 or more distinct `EventType` values or `*`; an unknown type is refused naming `/body/enabledEvents/<index>`). `errors` lists each failure with its path (e.g. `/body/url`).
              */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized.
-             *
-             *     - `UNAUTHORIZED`: the API key is missing, malformed, unknown or revoked.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["V2-400-IdempotencyKeyRequired-ValidationError"];
+            401: components["responses"]["V2-401-Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `webhooks:write`.
              */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Conflict.
-             *
-             *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
-             */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            403: components["responses"]["V2-403-Forbidden"];
+            409: components["responses"]["V2-409-IdempotencyInProgress"];
+            413: components["responses"]["V2-413-PayloadTooLarge"];
+            415: components["responses"]["V2-415-UnsupportedMediaType"];
             /**
              * @description Unprocessable request.
              *
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
              */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too many requests.
-             *
-             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            422: components["responses"]["V2-422-IdempotencyKeyReused"];
+            429: components["responses"]["V2-429-RateLimitExceeded"];
             /**
              * @description Internal error.
              *
              *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
              */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            500: components["responses"]["V2-500-InternalError"];
             /**
              * @description Service unavailable.
              *
              *     - `IDEMPOTENCY_UNAVAILABLE`: the idempotency store is unavailable; nothing was executed.
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
+             *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable"];
         };
     };
     getWebhookEndpoint: {
@@ -16388,6 +13601,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -16404,101 +13618,34 @@ export interface operations {
              *
              *     - `VALIDATION_ERROR`: `endpointId` is not a `we_…` id; `errors` lists each failure.
              */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized.
-             *
-             *     - `UNAUTHORIZED`: the API key is missing, malformed, unknown or revoked.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["V2-400-ValidationError"];
+            401: components["responses"]["V2-401-Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `webhooks:read`.
              */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            403: components["responses"]["V2-403-Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND`: the endpoint is unknown, deleted, or belongs to another organization or environment.
              */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too many requests.
-             *
-             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            404: components["responses"]["V2-404-NotFound"];
+            429: components["responses"]["V2-429-RateLimitExceeded"];
             /**
              * @description Internal error.
              *
              *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
              */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            500: components["responses"]["V2-500-InternalError"];
             /**
              * @description Service unavailable.
              *
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
+             *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
         };
     };
     deleteWebhookEndpoint: {
@@ -16526,6 +13673,7 @@ export interface operations {
             204: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -16541,130 +13689,42 @@ export interface operations {
              *
              *     - `VALIDATION_ERROR`: `endpointId` is not a `we_…` id; `errors` lists each failure.
              */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized.
-             *
-             *     - `UNAUTHORIZED`: the API key is missing, malformed, unknown or revoked.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["V2-400-ValidationError"];
+            401: components["responses"]["V2-401-Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `webhooks:write`.
              */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            403: components["responses"]["V2-403-Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND`: the endpoint is unknown, deleted, or belongs to another organization or environment.
              */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Conflict.
-             *
-             *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
-             */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            404: components["responses"]["V2-404-NotFound"];
+            409: components["responses"]["V2-409-IdempotencyInProgress"];
             /**
              * @description Unprocessable request.
              *
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
              */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too many requests.
-             *
-             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            422: components["responses"]["V2-422-IdempotencyKeyReused"];
+            429: components["responses"]["V2-429-RateLimitExceeded"];
             /**
              * @description Internal error.
              *
              *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
              */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            500: components["responses"]["V2-500-InternalError"];
             /**
              * @description Service unavailable.
              *
              *     - `IDEMPOTENCY_UNAVAILABLE`: the idempotency store is unavailable; nothing was executed.
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
+             *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable"];
         };
     };
     updateWebhookEndpoint: {
@@ -16696,6 +13756,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -16713,130 +13774,44 @@ export interface operations {
              *
              *     - `VALIDATION_ERROR`: the body does not match the schema (empty, unknown field) or breaks a rule of create: `url` (absolute `http(s)` URL, at most 2048 characters; in production `https` only, and a host that is not and does not resolve to a loopback, private, link-local, CGNAT, unique-local or metadata address), `description` (at most 256 characters), `enabledEvents` (1 or more distinct `EventType` values or `*`; an unknown type is refused naming `/body/enabledEvents/<index>`). `errors` lists each failure with its path.
              */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized.
-             *
-             *     - `UNAUTHORIZED`: the API key is missing, malformed, unknown or revoked.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["V2-400-ValidationError"];
+            401: components["responses"]["V2-401-Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `webhooks:write`.
              */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            403: components["responses"]["V2-403-Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND`: the endpoint is unknown, deleted, or belongs to another organization or environment.
              */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Conflict.
-             *
-             *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
-             */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            404: components["responses"]["V2-404-NotFound"];
+            409: components["responses"]["V2-409-IdempotencyInProgress"];
+            413: components["responses"]["V2-413-PayloadTooLarge"];
+            415: components["responses"]["V2-415-UnsupportedMediaType"];
             /**
              * @description Unprocessable request.
              *
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
              */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too many requests.
-             *
-             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            422: components["responses"]["V2-422-IdempotencyKeyReused"];
+            429: components["responses"]["V2-429-RateLimitExceeded"];
             /**
              * @description Internal error.
              *
              *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
              */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            500: components["responses"]["V2-500-InternalError"];
             /**
              * @description Service unavailable.
              *
              *     - `IDEMPOTENCY_UNAVAILABLE`: the idempotency store is unavailable; nothing was executed.
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
+             *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable"];
         };
     };
     rotateWebhookEndpointSecret: {
@@ -16882,6 +13857,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -16900,130 +13876,44 @@ export interface operations {
              *     - `IDEMPOTENCY_KEY_REQUIRED`: the `Idempotency-Key` header is missing.
              *     - `VALIDATION_ERROR`: `endpointId` is not a `we_…` id, or `overlapSeconds` is not an integer 0–604800; `errors` lists each failure.
              */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized.
-             *
-             *     - `UNAUTHORIZED`: the API key is missing, malformed, unknown or revoked.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["V2-400-IdempotencyKeyRequired-ValidationError"];
+            401: components["responses"]["V2-401-Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `webhooks:write`.
              */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            403: components["responses"]["V2-403-Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND`: the endpoint is unknown, deleted, or belongs to another organization or environment.
              */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Conflict.
-             *
-             *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
-             */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            404: components["responses"]["V2-404-NotFound"];
+            409: components["responses"]["V2-409-IdempotencyInProgress"];
+            413: components["responses"]["V2-413-PayloadTooLarge"];
+            415: components["responses"]["V2-415-UnsupportedMediaType"];
             /**
              * @description Unprocessable request.
              *
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
              */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too many requests.
-             *
-             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            422: components["responses"]["V2-422-IdempotencyKeyReused"];
+            429: components["responses"]["V2-429-RateLimitExceeded"];
             /**
              * @description Internal error.
              *
              *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
              */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            500: components["responses"]["V2-500-InternalError"];
             /**
              * @description Service unavailable.
              *
              *     - `IDEMPOTENCY_UNAVAILABLE`: the idempotency store is unavailable; nothing was executed.
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
+             *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable"];
         };
     };
     sendTestWebhookEvent: {
@@ -17065,6 +13955,7 @@ export interface operations {
             202: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -17083,131 +13974,48 @@ export interface operations {
              *     - `IDEMPOTENCY_KEY_REQUIRED`: the `Idempotency-Key` header is missing.
              *     - `VALIDATION_ERROR`: `endpointId` is not a `we_…` id, or a body was sent; `errors` lists each failure.
              */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized.
-             *
-             *     - `UNAUTHORIZED`: the API key is missing, malformed, unknown or revoked.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["V2-400-IdempotencyKeyRequired-ValidationError"];
+            401: components["responses"]["V2-401-Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `webhooks:write`.
              */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            403: components["responses"]["V2-403-Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND`: the endpoint is unknown, deleted, or belongs to another organization or environment.
              */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            404: components["responses"]["V2-404-NotFound"];
             /**
              * @description Conflict.
              *
              *     - `STATE_CONFLICT`: the endpoint is disabled; enable it first (PATCH `enabled: true`).
              *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
              */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            409: components["responses"]["V2-409-IdempotencyInProgress-StateConflict"];
             /**
              * @description Unprocessable request.
              *
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
              */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too many requests.
-             *
-             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            422: components["responses"]["V2-422-IdempotencyKeyReused"];
+            429: components["responses"]["V2-429-RateLimitExceeded"];
             /**
              * @description Internal error.
              *
              *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
              */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            500: components["responses"]["V2-500-InternalError"];
             /**
              * @description Service unavailable.
              *
              *     - `IDEMPOTENCY_UNAVAILABLE`: the idempotency store is unavailable; nothing was executed.
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
+             *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable"];
         };
     };
     listWebhookDeliveries: {
@@ -17239,6 +14047,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -17255,101 +14064,34 @@ export interface operations {
              *
              *     - `VALIDATION_ERROR`: `endpointId`, `limit`, `startingAfter` or `status` is invalid, or `startingAfter` is not a delivery of this endpoint; `errors` lists each failure.
              */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized.
-             *
-             *     - `UNAUTHORIZED`: the API key is missing, malformed, unknown or revoked.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["V2-400-ValidationError"];
+            401: components["responses"]["V2-401-Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `webhooks:read`.
              */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            403: components["responses"]["V2-403-Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND`: the endpoint is unknown, deleted, or belongs to another organization or environment.
              */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too many requests.
-             *
-             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            404: components["responses"]["V2-404-NotFound"];
+            429: components["responses"]["V2-429-RateLimitExceeded"];
             /**
              * @description Internal error.
              *
              *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
              */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            500: components["responses"]["V2-500-InternalError"];
             /**
              * @description Service unavailable.
              *
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
+             *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
         };
     };
     retryWebhookDelivery: {
@@ -17396,6 +14138,7 @@ export interface operations {
             202: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -17414,131 +14157,48 @@ export interface operations {
              *     - `IDEMPOTENCY_KEY_REQUIRED`: the `Idempotency-Key` header is missing.
              *     - `VALIDATION_ERROR`: `endpointId` or `deliveryId` is malformed, or a body was sent; `errors` lists each failure.
              */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized.
-             *
-             *     - `UNAUTHORIZED`: the API key is missing, malformed, unknown or revoked.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["V2-400-IdempotencyKeyRequired-ValidationError"];
+            401: components["responses"]["V2-401-Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `webhooks:write`.
              */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            403: components["responses"]["V2-403-Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND`: the endpoint is unknown or another organization's or environment's, or the delivery is not one of its deliveries.
              */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            404: components["responses"]["V2-404-NotFound"];
             /**
              * @description Conflict.
              *
              *     - `STATE_CONFLICT`: the endpoint is disabled; enable it first (PATCH `enabled: true`).
              *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
              */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            409: components["responses"]["V2-409-IdempotencyInProgress-StateConflict"];
             /**
              * @description Unprocessable request.
              *
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
              */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too many requests.
-             *
-             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            422: components["responses"]["V2-422-IdempotencyKeyReused"];
+            429: components["responses"]["V2-429-RateLimitExceeded"];
             /**
              * @description Internal error.
              *
              *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
              */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            500: components["responses"]["V2-500-InternalError"];
             /**
              * @description Service unavailable.
              *
              *     - `IDEMPOTENCY_UNAVAILABLE`: the idempotency store is unavailable; nothing was executed.
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
+             *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable"];
         };
     };
     listEvents: {
@@ -17580,6 +14240,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -17596,87 +14257,28 @@ export interface operations {
              *
              *     - `VALIDATION_ERROR`: `limit`, `startingAfter`, `type`, `createdAfter` or `createdBefore` is invalid (an unknown event type, a malformed date-time), or `startingAfter` is not an event of this organization and environment; `errors` lists each failure.
              */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized.
-             *
-             *     - `UNAUTHORIZED`: the API key is missing, malformed, unknown or revoked.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["V2-400-ValidationError"];
+            401: components["responses"]["V2-401-Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `webhooks:read`.
              */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too many requests.
-             *
-             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            403: components["responses"]["V2-403-Forbidden"];
+            429: components["responses"]["V2-429-RateLimitExceeded"];
             /**
              * @description Internal error.
              *
              *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
              */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            500: components["responses"]["V2-500-InternalError"];
             /**
              * @description Service unavailable.
              *
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
+             *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
         };
     };
     getEvent: {
@@ -17698,6 +14300,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -17714,101 +14317,34 @@ export interface operations {
              *
              *     - `VALIDATION_ERROR`: `eventId` is not an `evt_…` id; `errors` lists each failure.
              */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized.
-             *
-             *     - `UNAUTHORIZED`: the API key is missing, malformed, unknown or revoked.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["V2-400-ValidationError"];
+            401: components["responses"]["V2-401-Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `webhooks:read`.
              */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            403: components["responses"]["V2-403-Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND`: the event is unknown or belongs to another organization or environment.
              */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too many requests.
-             *
-             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            404: components["responses"]["V2-404-NotFound"];
+            429: components["responses"]["V2-429-RateLimitExceeded"];
             /**
              * @description Internal error.
              *
              *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
              */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            500: components["responses"]["V2-500-InternalError"];
             /**
              * @description Service unavailable.
              *
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
+             *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
         };
     };
     adminListApiKeys: {
@@ -17826,16 +14362,18 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ApiKeyList"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
+            400: components["responses"]["Admin-400"];
+            401: components["responses"]["Admin-401"];
+            429: components["responses"]["Admin-429"];
+            500: components["responses"]["Admin-500"];
+            503: components["responses"]["Admin-503"];
         };
     };
     adminCreateApiKey: {
@@ -17862,10 +14400,13 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedApiKey"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
+            400: components["responses"]["Admin-400"];
+            401: components["responses"]["Admin-401"];
+            413: components["responses"]["Admin-413"];
+            415: components["responses"]["Admin-415"];
+            429: components["responses"]["Admin-429"];
+            500: components["responses"]["Admin-500"];
+            503: components["responses"]["Admin-503"];
         };
     };
     adminRevokeApiKey: {
@@ -17883,17 +14424,19 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ApiKey"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
+            400: components["responses"]["Admin-400"];
+            401: components["responses"]["Admin-401"];
+            404: components["responses"]["Admin-404"];
+            429: components["responses"]["Admin-429"];
+            500: components["responses"]["Admin-500"];
+            503: components["responses"]["Admin-503"];
         };
     };
     adminListConnections: {
@@ -17911,16 +14454,18 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ConnectionList"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
+            400: components["responses"]["Admin-400"];
+            401: components["responses"]["Admin-401"];
+            429: components["responses"]["Admin-429"];
+            500: components["responses"]["Admin-500"];
+            503: components["responses"]["Admin-503"];
         };
     };
     adminCreateConnection: {
@@ -17940,16 +14485,20 @@ export interface operations {
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Connection"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
+            400: components["responses"]["Admin-400"];
+            401: components["responses"]["Admin-401"];
+            413: components["responses"]["Admin-413"];
+            415: components["responses"]["Admin-415"];
+            429: components["responses"]["Admin-429"];
+            500: components["responses"]["Admin-500"];
+            503: components["responses"]["Admin-503"];
         };
     };
     adminDeleteConnection: {
@@ -17967,15 +14516,17 @@ export interface operations {
             204: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
+            400: components["responses"]["Admin-400"];
+            401: components["responses"]["Admin-401"];
+            404: components["responses"]["Admin-404"];
+            429: components["responses"]["Admin-429"];
+            500: components["responses"]["Admin-500"];
+            503: components["responses"]["Admin-503"];
         };
     };
     adminGetOrganizationSettings: {
@@ -17994,17 +14545,19 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["OrganizationSettings"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
+            400: components["responses"]["Admin-400"];
+            401: components["responses"]["Admin-401"];
+            404: components["responses"]["Admin-404"];
+            429: components["responses"]["Admin-429"];
+            500: components["responses"]["Admin-500"];
+            503: components["responses"]["Admin-503"];
         };
     };
     adminUpdateOrganizationSettings: {
@@ -18027,17 +14580,21 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["OrganizationSettings"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
+            400: components["responses"]["Admin-400"];
+            401: components["responses"]["Admin-401"];
+            404: components["responses"]["Admin-404"];
+            413: components["responses"]["Admin-413"];
+            415: components["responses"]["Admin-415"];
+            429: components["responses"]["Admin-429"];
+            500: components["responses"]["Admin-500"];
+            503: components["responses"]["Admin-503"];
         };
     };
     getHealth: {
@@ -18052,6 +14609,7 @@ export interface operations {
             /** @description The process is up. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18075,6 +14633,7 @@ export interface operations {
             /** @description Ready. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18084,6 +14643,7 @@ export interface operations {
             /** @description Not ready. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {

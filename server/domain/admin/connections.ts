@@ -22,16 +22,27 @@ const toDto = (c: ProviderConnection): ConnectionDto => ({
 
 type CreateConnection = components["schemas"]["CreateConnectionRequest"];
 
+const SIMULATOR_SLUG = "simulator";
+
 /** The adapters a connection may name: this build's simulator and live adapters of the category. */
 function connectableSlugs(category: ProviderCategory): string[] {
   return [...PROVIDER_ADAPTERS, ...LIVE_ADAPTERS].filter((adapter) => adapter.category === category).map((adapter) => adapter.slug);
 }
 
-/** 400 naming the valid slugs here, rather than a 500 SERVER_MISCONFIGURED on the first request that resolves it. */
+/** 400 naming the valid slugs here, rather than a 500 SERVER_MISCONFIGURED on the first request that resolves it. A
+ * simulator never serves production: its results say `simulated: true`, and a production key must get a provider's
+ * result or 424 PROVIDER_NOT_CONNECTED, never a simulation. */
 function checkProviderSlug(input: CreateConnection): void {
   const valid = connectableSlugs(input.category as ProviderCategory);
+  if (input.environment === "production" && input.providerSlug === SIMULATOR_SLUG) {
+    const live = valid.filter((slug) => slug !== SIMULATOR_SLUG);
+    throw validationError(
+      "/body/providerSlug",
+      `the sandbox simulator cannot be connected for production; ${live.length > 0 ? `live ${input.category} adapters: ${live.join(", ")}` : `this build has no live ${input.category} adapter`}`,
+    );
+  }
   if (valid.includes(input.providerSlug)) return;
-  throw validationError("/providerSlug", `names no ${input.category} adapter of this build; valid: ${valid.join(", ")}`);
+  throw validationError("/body/providerSlug", `names no ${input.category} adapter of this build; valid: ${valid.join(", ")}`);
 }
 
 /** Creates the organization on first use (race-free: see ensureOrganization), then the connection. */

@@ -4,7 +4,8 @@ import { ownedBy } from "../../db/owned-by.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 
 /** Sandbox keys are screened against the sandbox list. Production fails closed: it needs a reviewed
- * compliance_screening connection (today the only adapter is that same list, connected as `simulator`). */
+ * compliance_screening connection of a live adapter. The only adapter today is the sandbox list (`simulator`), which
+ * never serves production (the admin API refuses it; an older production row is ignored), so production stays closed. */
 export async function requireScreeningSource(db: Queryable, auth: AuthContext): Promise<void> {
   if (auth.environment === "sandbox") return;
   const connection = await db
@@ -13,6 +14,7 @@ export async function requireScreeningSource(db: Queryable, auth: AuthContext): 
     .where(ownedBy(auth))
     .where("category", "=", "compliance_screening")
     .where("reviewed", "=", true)
+    .where("providerSlug", "<>", "simulator")
     .executeTakeFirst();
   if (!connection) {
     throw new ServiceError("PROVIDER_NOT_CONNECTED", "No reviewed compliance_screening connection serves this organization in production");

@@ -71,7 +71,9 @@ async function requestTransfer(options: TransferOptions, request: RequestShape, 
   if (!chainCarries(wallet.chain, request.asset)) throw invalid("/body/asset", `${request.asset} is not carried on ${wallet.chain}`);
   if (!isValidChainAddress(wallet.chain, request.destination)) throw invalid("/body/destination", `is not a valid ${wallet.chain} address`);
   if (amountMinor <= 0n) throw invalid("/body/amountMinor", "must be greater than zero");
-  if (request.amount !== undefined && parseDecimalToMinor(request.amount, decimals) !== amountMinor) {
+  // `amount` is "any JSON": a string or a number is a cross-check of amountMinor; other values are not checked.
+  const crossCheck = typeof request.amount === "number" ? String(request.amount) : request.amount;
+  if (typeof crossCheck === "string" && parseDecimalToMinor(crossCheck, decimals) !== amountMinor) {
     throw invalid("/body/amount", `must equal amountMinor (${minorToAmount(amountMinor, decimals)} ${request.asset})`);
   }
   if (wallet.status !== "active") throw conflict(`The wallet is ${wallet.status}; transfers need an active wallet`);

@@ -32,6 +32,7 @@ import {
   dispatchCustodyWrite,
 } from "./custody-provider.ts";
 import type { CustodyWalletRequest } from "./custody-requests.ts";
+import { policyRules } from "./wallet-policy-rules.ts";
 
 type RequestShape = Extract<CustodyWalletRequest, { kind: "request" }>;
 type ActivateShape = Extract<CustodyWalletRequest, { kind: "activate" }>;
@@ -46,15 +47,16 @@ export async function createCustodyWallet(options: WalletOptions): Promise<Walle
 async function requestWallet(options: WalletOptions, request: RequestShape, provider: CustodyProvider): Promise<WalletOutcome> {
   const { uow, auth, requestId } = options;
   const errors = [];
-  for (const [i, asset] of (request.policy?.allowedAssets ?? []).entries()) {
+  const rules = policyRules(request.policy);
+  for (const [i, asset] of (rules?.allowedAssets ?? []).entries()) {
     if (!chainCarries(request.chain, asset))
       errors.push({ path: `/body/policy/allowedAssets/${i}`, message: `${asset} is not carried on ${request.chain}` });
   }
-  for (const [i, limit] of (request.policy?.limits ?? []).entries()) {
+  for (const [i, limit] of (rules?.limits ?? []).entries()) {
     if (!chainCarries(request.chain, limit.asset))
       errors.push({ path: `/body/policy/limits/${i}/asset`, message: `${limit.asset} is not carried on ${request.chain}` });
   }
-  for (const [i, address] of (request.policy?.destinationAllowlist ?? []).entries()) {
+  for (const [i, address] of (rules?.destinationAllowlist ?? []).entries()) {
     if (!isValidChainAddress(request.chain, address))
       errors.push({ path: `/body/policy/destinationAllowlist/${i}`, message: `is not a valid ${request.chain} address` });
   }

@@ -20,7 +20,8 @@ export function toCustodyWalletDto(row: CustodyWalletRow): CustodyWalletDto {
     label: row.label,
     chain: row.chain as CustodyWalletDto["chain"],
     type: row.type as CustodyWalletDto["type"],
-    policy: (row.policy ?? null) as CustodyWalletPolicy | null,
+    // Any JSON value as given on creation (only an object sets rules: wallet-policy-rules.ts policyRules).
+    policy: (row.policy ?? null) as CustodyWalletDto["policy"],
     address: row.address,
     approvalRequestId: row.approvalRequestId,
     provider: row.provider,

@@ -3,6 +3,11 @@
 import type { ComplianceReason } from "../compliance/types.ts";
 import type { CustodyWalletPolicy } from "./custody-dto.ts";
 
+/** The rules a wallet's `policy` sets: an object is a CustodyWalletPolicy (the validator checked it); any other JSON
+ * value the wallet was given (the description types `policy` "any JSON") sets none. */
+export const policyRules = (policy: unknown): CustodyWalletPolicy | null =>
+  policy !== null && typeof policy === "object" && !Array.isArray(policy) ? (policy as CustodyWalletPolicy) : null;
+
 /** Transfers that still count against the daily limit (everything but rejected, cancelled and failed ones). */
 export const COUNTED_TRANSFER_STATUSES = ["pending_approval", "approved", "submitted", "completed"];
 

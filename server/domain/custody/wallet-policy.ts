@@ -4,15 +4,14 @@
 import type { Tx } from "../../db/kysely.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import { numericToMinor } from "../../lib/money/minor-units.ts";
-import type { CustodyWalletPolicy } from "./custody-dto.ts";
-import { COUNTED_TRANSFER_STATUSES, hasDailyLimit, walletPolicyReasons } from "./wallet-policy-rules.ts";
+import { COUNTED_TRANSFER_STATUSES, hasDailyLimit, policyRules, walletPolicyReasons } from "./wallet-policy-rules.ts";
 
 export async function enforceWalletPolicy(
   tx: Tx,
   wallet: { id: string; policy: unknown },
   transfer: { destination: string; asset: string; amountMinor: bigint; now: Date },
 ): Promise<void> {
-  const policy = (wallet.policy ?? null) as CustodyWalletPolicy | null;
+  const policy = policyRules(wallet.policy);
   if (!policy) return;
   let today = 0n;
   if (hasDailyLimit(policy, transfer.asset)) {

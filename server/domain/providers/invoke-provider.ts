@@ -68,7 +68,9 @@ export async function invokeProvider(options: InvokeProviderOptions): Promise<In
     });
   }
   if (def.kind === "write" && !idempotent) {
-    throw new ServiceError("IDEMPOTENCY_KEY_REQUIRED", `${request.operation} is a write operation: send an Idempotency-Key`);
+    throw new ServiceError("IDEMPOTENCY_KEY_REQUIRED", `${request.operation} is a write operation: send an Idempotency-Key`, {
+      errors: [{ path: "/headers/idempotency-key", message: "is required for a write operation" }],
+    });
   }
   const resolved = await resolveProvider({ db: uow.tx, auth, category, providerSlug: request.providerSlug, sandboxFallback: false });
 

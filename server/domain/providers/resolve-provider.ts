@@ -25,9 +25,11 @@ export interface ResolveOptions {
   sandboxFallback: boolean;
 }
 
-/** The newest reviewed connection of a category (it supersedes older ones), optionally only of one provider. Read
- * through the organization's cached connections (server/db/cached-read.ts): an operator's change applies on the next
- * request, and "none" is remembered too, until a connection is added. */
+/** The newest reviewed connection of a category (it supersedes older ones), optionally only of one provider. A simulator
+ * connection never serves production (the admin API refuses to create one; a row from before that rule is ignored), so
+ * a production key gets a provider's result or fails closed, never a simulated one. Read through the organization's
+ * cached connections (server/db/cached-read.ts): an operator's change applies on the next request, and "none" is
+ * remembered too, until a connection is added. */
 export function newestReviewedConnection(
   db: Queryable,
   scope: { organizationId: string; environment: string },
@@ -43,9 +45,12 @@ export function newestReviewedConnection(
       .where("category", "=", category)
       .where("reviewed", "=", true);
     if (providerSlug) query = query.where("providerSlug", "=", providerSlug);
+    if (scope.environment === "production") query = query.where("providerSlug", "<>", "simulator");
     return query.orderBy("createdAt", "desc").orderBy("id", "desc").limit(1).executeTakeFirst();
   };
-  const key = `${scope.environment}\n${category}\n${providerSlug ?? ""}`;
+  const key = `${scope.environment}
+${category}
+${providerSlug ?? ""}`;
   return cachedRead(db, "ProviderConnection", scope.organizationId, key, load, { cacheMisses: true });
 }
 

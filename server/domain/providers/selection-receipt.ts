@@ -64,6 +64,11 @@ export async function checkSelectionReceipt(
     receipt.category !== invocation.category ||
     receipt.providerSlug !== invocation.providerSlug ||
     (receipt.operation !== null && receipt.operation !== invocation.operation);
-  if (mismatch) throw new ServiceError("INVALID_INPUT", "The selection receipt names another provider, category or operation");
-  if (receipt.expiresAt <= uow.now) throw new ServiceError("INVALID_INPUT", "The selection receipt has expired");
+  const path = "/body/selectionReceiptId";
+  if (mismatch) {
+    const message = "names another provider, category or operation";
+    throw new ServiceError("INVALID_INPUT", `The selection receipt ${message}`, { errors: [{ path, message }] });
+  }
+  if (receipt.expiresAt <= uow.now)
+    throw new ServiceError("INVALID_INPUT", "The selection receipt has expired", { errors: [{ path, message: "has expired" }] });
 }

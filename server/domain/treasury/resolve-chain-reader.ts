@@ -21,15 +21,15 @@ export interface ResolvedChainReader {
 export const sourceLabel = (category: string, slug: string) => `${category}:${slug === "simulator" ? "sandbox" : slug}`;
 
 export async function resolveChainReader(db: Queryable, auth: AuthContext, chain: string): Promise<ResolvedChainReader> {
-  const connections = await db
+  let query = db
     .selectFrom("ProviderConnection")
     .select(["providerSlug", "config"])
     .where(ownedBy(auth))
     .where("category", "=", "chain_read")
-    .where("reviewed", "=", true)
-    .orderBy("createdAt", "desc")
-    .orderBy("id", "desc")
-    .execute();
+    .where("reviewed", "=", true);
+  // A simulator never serves production (see domain/providers/resolve-provider.ts).
+  if (auth.environment === "production") query = query.where("providerSlug", "<>", "simulator");
+  const connections = await query.orderBy("createdAt", "desc").orderBy("id", "desc").execute();
   for (const connection of connections) {
     const adapter = findAdapter("chain_read", connection.providerSlug);
     const api = adapter?.capabilities?.chainReader;
