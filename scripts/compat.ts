@@ -79,6 +79,25 @@ function sunsetPassed(released: Json, path: readonly unknown[], today: Date): bo
   });
 }
 
+/** Where a diff path lies inside an operation's or webhook's responses (after `responses/<status>`), else undefined. */
+function inResponse(path: readonly unknown[]): readonly unknown[] | undefined {
+  const at = path.indexOf("responses");
+  return at >= 0 && at + 2 <= path.length ? path.slice(at + 2) : undefined;
+}
+
+/**
+ * Differences the diff library calls breaking that the policy does not (docs/compatibility.md "What is a breaking
+ * change"): a response that now guarantees more — a header or a field declared required where it was optional — is
+ * read by the same client code as before (clients tolerate what they did not expect, and lose nothing they had).
+ */
+function guaranteesMore(diff: { action: string; path: readonly unknown[] }): boolean {
+  const rest = inResponse(diff.path);
+  if (!rest || diff.action !== "add") return false;
+  const last = rest[rest.length - 1];
+  // headers/<Name>/required, or a schema's `required` list (or one of its entries) inside the response content.
+  return (last === "required" && rest[0] === "headers") || rest.includes("required");
+}
+
 function whereOf(path: readonly unknown[]): string {
   if (path[0] === "paths") {
     const method = path[2] !== undefined && METHODS.includes(String(path[2])) ? `${String(path[2]).toUpperCase()} ` : "";
@@ -101,6 +120,7 @@ export function compareSpecs(released: Json, current: Json, today = new Date()):
     if (diff.type !== "breaking") continue;
     const path = diff.path as readonly unknown[];
     if (path[0] !== "paths" && path[0] !== "webhooks") continue;
+    if (guaranteesMore({ action: diff.action, path })) continue;
     const change = { where: whereOf(path), description: (diff.description ?? "").trim() || `${diff.action} ${path.join("/")}` };
     const key = `${change.where}\n${change.description}`;
     if (seen.has(key)) continue;

@@ -89,6 +89,31 @@ describe("additive changes pass", () => {
     );
     expect(report.breaking).toEqual([]);
   });
+
+  it("a response that guarantees more: a header or a response field made required", () => {
+    const report = compareSpecs(
+      walletsSpec(),
+      changed((s) => {
+        const ok = s.paths["/api/v1/wallets/{id}"].get.responses["200"];
+        s.paths["/api/v1/wallets/{id}"].get.responses["200"] = {
+          ...ok,
+          headers: { ...ok.headers, "X-Extra": { required: true, schema: { type: "string" } } },
+        };
+        s.components.schemas.Wallet.required = [...new Set([...(s.components.schemas.Wallet.required ?? []), "label"])];
+      }),
+    );
+    expect(report.breaking).toEqual([]);
+  });
+
+  it("but a request header or field made required still fails", () => {
+    const report = compareSpecs(
+      walletsSpec(),
+      changed((s) => {
+        s.components.schemas.CreateWalletRequest.required = [...(s.components.schemas.CreateWalletRequest.required ?? []), "label"];
+      }),
+    );
+    expect(wheres(report)).toContain("POST /api/v1/wallets");
+  });
 });
 
 describe("deprecation, then removal after the sunset", () => {

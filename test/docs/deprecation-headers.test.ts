@@ -5,8 +5,8 @@ import type { Request, Response } from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deprecationHeaders } from "../../server/middleware/deprecation-headers.ts";
 import { loadSpec } from "../../server/spec/load-spec.ts";
-import { deref } from "../../server/spec/resolve-ref.ts";
 import { deprecationOf, OperationIndex } from "../../server/spec/operations.ts";
+import { deref } from "../../server/spec/resolve-ref.ts";
 import { startTestServer, type TestServer } from "../helpers/test-server.ts";
 
 const DEPRECATED_AT = "2026-11-01";

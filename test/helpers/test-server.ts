@@ -84,7 +84,9 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
   const { app } = createApp({ config, db, logger, rateLimiter, spec: options.spec });
   const webhookDelivery = options.webhookDelivery ? startWebhookDelivery({ db: db.kysely, config: config.webhooks, logger }) : undefined;
   const contractFindings: ContractFinding[] = [];
-  const server = createServer(options.checkContract === false ? app : contractCheckedHandler(app, contract(options.spec), contractFindings));
+  const server = createServer(
+    options.checkContract === false ? app : contractCheckedHandler(app, contract(options.spec), contractFindings),
+  );
   server.listen(0, "127.0.0.1");
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
