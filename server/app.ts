@@ -9,6 +9,7 @@ import type { Database } from "./db/open-database.ts";
 import { docsPortal } from "./http/docs-portal.ts";
 import { InFlightRequests } from "./http/in-flight.ts";
 import { requestDeadline } from "./http/request-deadline.ts";
+import { staticHeaders } from "./http/static-headers.ts";
 import type { Logger } from "./logger.ts";
 import { authenticate } from "./middleware/authenticate.ts";
 import { bodyErrors } from "./middleware/body-errors.ts";
@@ -92,7 +93,7 @@ export function createApp(deps: AppDeps): App {
   app.use(requestIdAndLogger(logger));
   app.use(requestDeadline(config.requestTimeoutMs));
   app.use(noStore());
-  app.use(helmet());
+  app.use(staticHeaders(helmet()));
   app.get("/openapi.json", (_req, res) => {
     res.json(spec);
   });

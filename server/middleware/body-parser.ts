@@ -8,22 +8,27 @@ const UNSTORABLE_MESSAGE = "must not contain NUL characters or unpaired surrogat
 // Deeper bodies are refused before recursive code (validation, fingerprinting, storage) can overflow the stack.
 export const MAX_BODY_DEPTH = 64;
 
-/** The first problem in a parsed body, as a JSON pointer and message, or null. Iterative, so depth is no risk here. */
+const escapePointerToken = (key: string) => key.replace(/~/g, "~0").replace(/\//g, "~1");
+
+/** The first problem in a parsed body (depth first, in document order), as a JSON pointer and message, or null. The
+ * walk goes no deeper than MAX_BODY_DEPTH, so its recursion is bounded; the pointer is built only for a problem found. */
 function findUnacceptable(body: unknown): { path: string; message: string } | null {
-  const stack: Array<[unknown, string, number]> = [[body, "/body", 0]];
-  while (stack.length > 0) {
-    const [value, pointer, depth] = stack.pop() as [unknown, string, number];
-    if (typeof value === "string") {
-      if (UNSTORABLE.test(value)) return { path: pointer, message: UNSTORABLE_MESSAGE };
-    } else if (value !== null && typeof value === "object") {
-      if (depth >= MAX_BODY_DEPTH) return { path: pointer, message: `must not nest deeper than ${MAX_BODY_DEPTH} levels` };
-      for (const [key, item] of Object.entries(value)) {
-        if (UNSTORABLE.test(key)) return { path: pointer, message: `property names ${UNSTORABLE_MESSAGE}` };
-        stack.push([item, `${pointer}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`, depth + 1]);
-      }
+  const keys: string[] = [];
+  const visit = (value: unknown, depth: number): string | null => {
+    if (typeof value === "string") return UNSTORABLE.test(value) ? UNSTORABLE_MESSAGE : null;
+    if (value === null || typeof value !== "object") return null;
+    if (depth >= MAX_BODY_DEPTH) return `must not nest deeper than ${MAX_BODY_DEPTH} levels`;
+    for (const key of Object.keys(value)) {
+      if (UNSTORABLE.test(key)) return `property names ${UNSTORABLE_MESSAGE}`;
+      keys.push(key);
+      const problem = visit((value as Record<string, unknown>)[key], depth + 1);
+      if (problem !== null) return problem;
+      keys.pop();
     }
-  }
-  return null;
+    return null;
+  };
+  const message = visit(body, 0);
+  return message === null ? null : { path: ["/body", ...keys.map(escapePointerToken)].join("/"), message };
 }
 
 /** JSON bodies only, size-limited (413 above). Other media types stay unparsed and the validator answers 415.
