@@ -31,14 +31,22 @@
 // (the error as the key's answer, or the claim released when transient), never a third transaction of business work.
 
 import { randomBytes } from "node:crypto";
-import { type CompiledQuery, type Insertable, type Kysely, sql } from "kysely";
+import type { Insertable, Kysely } from "kysely";
 import { classifyFailure } from "../errors/classify-failure.ts";
 import { ServiceError } from "../errors/service-error.ts";
 import { toServiceError } from "../errors/to-service-error.ts";
 import { newId } from "../lib/ids.ts";
+import {
+  builtWrite,
+  type ClosingWrite,
+  closingStatement,
+  type DeferredWrite,
+  GUARD_FAILED,
+  insertWrite,
+  templateWrite,
+} from "./closing-statement.ts";
 import type { DB, Tx } from "./kysely.ts";
-import { markFinal } from "./lazy-transaction.ts";
-import { precompiled } from "./precompiled-query.ts";
+import { type PrecompiledQuery, precompiled } from "./precompiled-query.ts";
 
 /** The request's Idempotency-Key, already parsed and fingerprinted (server/middleware/idempotency.ts). */
 export interface IdempotencyClaim {
@@ -90,9 +98,8 @@ export function afterProviderCall<R, O extends Outcome = Outcome>(step: Omit<Pro
 }
 
 type TableName = keyof DB & string;
-type DeferredWrite = (db: Kysely<DB>) => { compile(): unknown };
 interface Deferred {
-  write: DeferredWrite;
+  write: ClosingWrite;
   keepOnError: boolean;
 }
 
@@ -107,18 +114,33 @@ export class UnitOfWork {
     readonly now: Date,
   ) {}
 
-  /** Inserts `row` at commit, in the flush statement (for rows nothing in this request reads back). */
+  /** Inserts `row` at commit, in the closing statement (for rows nothing in this request reads back). */
   insertLater<T extends TableName>(table: T, row: Insertable<DB[T]> | Insertable<DB[T]>[], options: { keepOnError?: boolean } = {}): void {
-    this.deferLater((db) => db.insertInto(table).values(row as never), options);
+    this.defer(insertWrite(table, row), options);
   }
 
-  /** Runs a write at commit, in the flush statement. Use for writes whose result this request does not read. */
+  /** Runs a write at commit, in the closing statement. Use for writes whose result this request does not read. */
   deferLater(write: DeferredWrite, options: { keepOnError?: boolean } = {}): void {
+    this.defer(builtWrite(write), options);
+  }
+
+  /** Runs a precompiled write (server/db/precompiled-query.ts) with these values at commit: the cheapest kind for a
+   * write every request of a hot path makes (it is not built by Kysely per request). */
+  deferPrecompiled<P extends Record<string, unknown>>(
+    template: PrecompiledQuery<P, unknown>,
+    values: P,
+    options: { keepOnError?: boolean } = {},
+  ): void {
+    this.defer(templateWrite(template, values), options);
+  }
+
+  /** @internal a write of the closing statement */
+  defer(write: ClosingWrite, options: { keepOnError?: boolean } = {}): void {
     this.deferred.push({ write, keepOnError: options.keepOnError ?? false });
   }
 
   /** @internal the deferred writes, taken once */
-  takeDeferred(onlyKeptOnError = false): DeferredWrite[] {
+  takeDeferred(onlyKeptOnError = false): ClosingWrite[] {
     const taken = this.deferred.filter((d) => !onlyKeptOnError || d.keepOnError).map((d) => d.write);
     this.deferred = [];
     return taken;
@@ -222,44 +244,17 @@ async function decide(tx: Tx, claim: IdempotencyClaim, now: Date, codec: StoredB
 }
 
 /** A write of the key's record that returns the rows it wrote (the claim's insert, completion or release). */
-type RecordWrite = (db: Kysely<DB>) => { compile(): CompiledQuery };
-
-interface FlushOptions {
-  /** The key's record write: the statement aborts as a whole (GuardFailed) unless it wrote exactly one row. */
-  guard?: RecordWrite;
-  /** The unit of work's closing statement: nothing follows it in its transaction (lazy-transaction.ts markFinal). */
-  final?: boolean;
-}
-
-/** One statement: the deferred writes as data-modifying CTEs in front of the last write, or of the record's guarded
- * write. A guard selects `1 / count(*)` over the record write's returned rows: when the write found nothing to write
- * (another request's record stands, or this claim's lease was taken over), the division fails and PostgreSQL rolls back
- * every CTE of the statement with it — also when the statement runs on its own, without BEGIN. */
-async function flush(db: Kysely<DB>, writes: DeferredWrite[], options: FlushOptions = {}): Promise<void> {
-  const { guard, final = false } = options;
-  if (writes.length === 0 && !guard) return;
-  let creator = db as Kysely<DB>;
-  const cteWrites = guard ? writes : writes.slice(0, -1);
-  cteWrites.forEach((write, i) => {
-    // Each CTE runs exactly once whether or not the main statement reads it (PostgreSQL semantics).
-    creator = creator.with(`deferred_${i}`, (qc) => write(qc as Kysely<DB>) as never) as unknown as Kysely<DB>;
-  });
-  const main = guard
-    ? creator
-        .with("record_write", (qc) => guard(qc as Kysely<DB>) as never)
-        .selectFrom("record_write" as never)
-        .select(sql<number>`1 / count(*)`.as("written"))
-    : (writes[writes.length - 1] as DeferredWrite)(creator);
-  const compiled = main.compile() as CompiledQuery;
+/** Runs the closing statement (server/db/closing-statement.ts); a failed guard is GuardFailed. */
+async function flush(db: Kysely<DB>, writes: ClosingWrite[], options: { guard?: ClosingWrite; final?: boolean } = {}): Promise<void> {
+  const statement = closingStatement(db, writes, options);
+  if (!statement) return;
   try {
-    await db.executeQuery(final ? markFinal(compiled) : compiled);
+    await db.executeQuery(statement);
   } catch (error) {
-    if (guard && (error as { code?: unknown }).code === DIVISION_BY_ZERO) throw new GuardFailed();
+    if (options.guard && (error as { code?: unknown }).code === GUARD_FAILED) throw new GuardFailed();
     throw error;
   }
 }
-
-const DIVISION_BY_ZERO = "22012";
 
 /** The deferred writes of a unit of work that is not a request's (the workflow dispatcher's transaction, the approval
  * expiry sweeper's), in one statement, before its transaction commits. */
@@ -290,14 +285,26 @@ function responseColumns(response: SentResponse, codec: StoredBodyCodec) {
   };
 }
 
-/** Inserts the key's record unless another request's record stands (then it returns no row: the guard fails). */
-function insertRecord(values: ReturnType<typeof recordValues> & Record<string, unknown>): RecordWrite {
-  return (db) =>
-    db
-      .insertInto("IdempotencyRecord")
-      .values(values as Insertable<DB["IdempotencyRecord"]>)
-      .onConflict((oc) => oc.columns(["organizationId", "apiKeyId", "key"]).doNothing())
-      .returning("id");
+type RecordRow = Insertable<DB["IdempotencyRecord"]>;
+
+/** Inserts the key's record unless another request's record stands (then it returns no row: the guard fails). One
+ * precompiled insert per set of columns (the completed record, the in-progress claim). */
+const recordInserts = new Map<string, PrecompiledQuery<RecordRow, unknown>>();
+function insertRecord(values: RecordRow): ClosingWrite {
+  const columns = Object.keys(values).sort();
+  const shape = columns.join(",");
+  let template = recordInserts.get(shape);
+  if (!template) {
+    template = precompiled((db, p: RecordRow) =>
+      db
+        .insertInto("IdempotencyRecord")
+        .values(Object.fromEntries(columns.map((column) => [column, p[column as keyof RecordRow]])) as RecordRow)
+        .onConflict((oc) => oc.columns(["organizationId", "apiKeyId", "key"]).doNothing())
+        .returning("id"),
+    );
+    recordInserts.set(shape, template);
+  }
+  return templateWrite(template, values);
 }
 
 /** The closing statement: the deferred writes and the completed record; a lost race restarts the run. */
@@ -440,19 +447,26 @@ function errorResponse(options: UnitOfWorkOptions, error: ServiceError): SentRes
 }
 
 /** The in-progress claim of a two-transaction write, and how it ends. */
-interface Claim {
+type Claim = {
   recordId: string;
   lockToken: string;
-}
+};
 
-function completeClaim(db: Kysely<DB>, claim: Claim, response: SentResponse, codec: StoredBodyCodec) {
-  return db
+type CompletedColumns = ReturnType<typeof responseColumns>;
+
+/** The claim answered: its record completed with the response, if the claim is still this request's (returns its id). */
+const completeClaimStatement = precompiled((db, p: CompletedColumns & Claim) =>
+  db
     .updateTable("IdempotencyRecord")
-    .set(responseColumns(response, codec))
-    .where("id", "=", claim.recordId)
+    .set({ state: p.state, responseStatus: p.responseStatus, responseHeaders: p.responseHeaders, responseBody: p.responseBody })
+    .where("id", "=", p.recordId)
     .where("state", "=", "in_progress")
-    .where("lockToken", "=", claim.lockToken)
-    .returning("id");
+    .where("lockToken", "=", p.lockToken)
+    .returning("id"),
+);
+
+function completeClaim(claim: Claim, response: SentResponse, codec: StoredBodyCodec): ClosingWrite {
+  return templateWrite(completeClaimStatement, { ...responseColumns(response, codec), ...claim });
 }
 
 function releaseClaim(db: Kysely<DB>, claim: Claim) {
@@ -488,7 +502,7 @@ async function finishAfterProvider(
       const uow = new UnitOfWork(tx, now);
       if (result.ok) {
         const response = serialise(await step.onResult(uow, result.value));
-        const guard = claim ? (q: Kysely<DB>) => completeClaim(q, claim, response, codec) : undefined;
+        const guard = claim ? completeClaim(claim, response, codec) : undefined;
         await flush(tx, uow.takeDeferred(), { guard, final: true }).catch((error) => {
           throw error instanceof GuardFailed ? lostLease() : error;
         });
@@ -499,9 +513,8 @@ async function finishAfterProvider(
       // A transient failure is not an answer: the claim goes, so a retry executes. The compensation commits whether or
       // not the claim is still this request's (no guard): this request's intent is undone either way.
       if (claim) {
-        uow.deferLater((q) =>
-          isTransient(error) ? releaseClaim(q, claim) : completeClaim(q, claim, errorResponse(options, error), codec),
-        );
+        if (isTransient(error)) uow.deferLater((q) => releaseClaim(q, claim));
+        else uow.defer(completeClaim(claim, errorResponse(options, error), codec));
       }
       await flush(tx, uow.takeDeferred(), { final: true });
       return { rethrow: result.error };
@@ -512,9 +525,9 @@ async function finishAfterProvider(
     if (claim) {
       const { error: serviceError } = toServiceError(error);
       const settle = isTransient(serviceError)
-        ? releaseClaim(options.db, claim)
-        : completeClaim(options.db, claim, errorResponse(options, serviceError), codec);
-      await settle.execute().catch(() => {});
+        ? releaseClaim(options.db, claim).execute()
+        : completeClaimStatement.execute(options.db, { ...responseColumns(errorResponse(options, serviceError), codec), ...claim });
+      await settle.catch(() => {});
     }
     throw error;
   }
@@ -528,7 +541,7 @@ async function storeError(options: UnitOfWorkOptions, uow: UnitOfWork, error: Se
   try {
     await options.db.transaction().execute(async (tx) => {
       const again = new UnitOfWork(tx, uow.now);
-      if (keepRows) for (const write of uow.takeDeferred(true)) again.deferLater(write);
+      if (keepRows) for (const write of uow.takeDeferred(true)) again.defer(write);
       // A LostKeyRace (someone else answered the key in the meantime) rolls this transaction back: theirs stands, and
       // the rows kept on error (decisions, a failure's event) go with it — the key's work happened once, as theirs.
       await commitFinal(again, options, response);

@@ -2,7 +2,9 @@
 // and its fan-out to the subscribed webhook endpoints), flushed in its one closing statement. So no event exists
 // without its change, no change commits without its event, and emitting costs no statement of its own.
 
-import { sql } from "kysely";
+import { type Kysely, sql } from "kysely";
+import type { DB } from "../../db/kysely.ts";
+import { precompiled } from "../../db/precompiled-query.ts";
 import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import { newId } from "../../lib/ids.ts";
 import type { EventType } from "./event-types.ts";
@@ -26,6 +28,51 @@ export interface EventInput {
   /** Deliver to this endpoint only (the endpoint's test event), whatever its enabled events. */
   onlyEndpointId?: string;
 }
+
+interface FanOut extends Record<string, unknown> {
+  eventId: string;
+  eventType: EventType;
+  organizationId: string;
+  environment: string;
+  createdAt: Date;
+}
+
+/** The deliveries of an event: one pending delivery per matching endpoint, due at once. The id is derived from (event,
+ * endpoint) in SQL, so the fan-out needs no read; it sees the endpoints as of the closing statement's snapshot. It is
+ * precompiled, in two shapes (every write of every hot path emits an event): to the endpoints subscribed to the type
+ * (or to every type), or to one endpoint whatever its enabled events (its test event). */
+function deliveries(db: Kysely<DB>, p: FanOut & { endpointId?: string }, toOneEndpoint: boolean) {
+  return db
+    .insertInto("WebhookDelivery")
+    .columns(["id", "endpointId", "eventId", "organizationId", "environment", "eventType", "status", "nextAttemptAt", "createdAt"])
+    .expression((eb) =>
+      // eb, not db: when this is the closing statement's last write, db carries its WITH clauses, which the subquery
+      // must not repeat.
+      eb
+        .selectFrom("WebhookEndpoint as we")
+        .select([
+          sql<string>`'wdl_' || substr(md5(${p.eventId}::text || we.id), 1, 22)`.as("id"),
+          "we.id as endpointId",
+          sql<string>`${p.eventId}::text`.as("eventId"),
+          "we.organizationId",
+          "we.environment",
+          sql<string>`${p.eventType}::text`.as("eventType"),
+          sql<string>`'pending'`.as("status"),
+          sql<Date>`${p.createdAt}::timestamptz`.as("nextAttemptAt"),
+          sql<Date>`${p.createdAt}::timestamptz`.as("createdAt"),
+        ])
+        .where("we.organizationId", "=", p.organizationId)
+        .where("we.environment", "=", p.environment)
+        .where("we.status", "=", "enabled")
+        .$if(toOneEndpoint, (q) => q.where("we.id", "=", p.endpointId as string))
+        .$if(!toOneEndpoint, (q) =>
+          q.where((w) => w.or([sql<boolean>`${p.eventType}::text = ANY(we."enabledEvents")`, sql<boolean>`'*' = ANY(we."enabledEvents")`])),
+        ),
+    );
+}
+
+const fanOut = precompiled((db, p: FanOut) => deliveries(db, p, false));
+const fanOutToEndpoint = precompiled((db, p: FanOut & { endpointId: string }) => deliveries(db, p, true));
 
 let lastCreatedAt = 0;
 
@@ -58,37 +105,9 @@ export function emitEvent(uow: UnitOfWork, e: EventInput, options: { keepOnError
     },
     options,
   );
-  // One pending delivery per enabled endpoint subscribed to the type, due at once. The id is derived from (event,
-  // endpoint) in SQL, so the fan-out needs no read; the CTE sees the endpoints as of the statement's snapshot.
-  uow.deferLater(
-    (db) =>
-      db
-        .insertInto("WebhookDelivery")
-        .columns(["id", "endpointId", "eventId", "organizationId", "environment", "eventType", "status", "nextAttemptAt", "createdAt"])
-        .expression((eb) =>
-          // eb, not db: the subquery must not repeat the flush statement's WITH clauses.
-          eb
-            .selectFrom("WebhookEndpoint as we")
-            .select([
-              sql<string>`'wdl_' || substr(md5(${id}::text || we.id), 1, 22)`.as("id"),
-              "we.id as endpointId",
-              sql<string>`${id}::text`.as("eventId"),
-              "we.organizationId",
-              "we.environment",
-              sql<string>`${e.type}::text`.as("eventType"),
-              sql<string>`'pending'`.as("status"),
-              sql<Date>`${createdAt}::timestamptz`.as("nextAttemptAt"),
-              sql<Date>`${createdAt}::timestamptz`.as("createdAt"),
-            ])
-            .where("we.organizationId", "=", e.organizationId)
-            .where("we.environment", "=", e.environment)
-            .where("we.status", "=", "enabled")
-            .$if(e.onlyEndpointId !== undefined, (q) => q.where("we.id", "=", e.onlyEndpointId as string))
-            .$if(e.onlyEndpointId === undefined, (q) =>
-              q.where((w) => w.or([sql<boolean>`${e.type}::text = ANY(we."enabledEvents")`, sql<boolean>`'*' = ANY(we."enabledEvents")`])),
-            ),
-        ),
-    options,
-  );
+  // One pending delivery per enabled endpoint subscribed to the type, due at once (see fanOut).
+  const fanOutValues = { eventId: id, eventType: e.type, organizationId: e.organizationId, environment: e.environment, createdAt };
+  if (e.onlyEndpointId === undefined) uow.deferPrecompiled(fanOut, fanOutValues, options);
+  else uow.deferPrecompiled(fanOutToEndpoint, { ...fanOutValues, endpointId: e.onlyEndpointId }, options);
   return { id, createdAt };
 }
