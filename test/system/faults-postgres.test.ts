@@ -2,7 +2,7 @@
 // - a cut inside the business transaction → 503 STORAGE_UNAVAILABLE, nothing recorded;
 // - a cut when the Idempotency-Key is locked and read → 503 IDEMPOTENCY_UNAVAILABLE, nothing recorded;
 // - a full outage → liveness stays 200, readiness 503; every keyed request → 503 SERVICE_UNAVAILABLE at authentication
-//   (keys are looked up on every request: no cache);
+//   (a cached key is trusted only while the instance hears the change feed, which the outage cuts too);
 // - an unreachable provider (a JSON-RPC node behind its own proxy) → 503 SOURCE_NOT_AVAILABLE;
 // - every write family (v1 payment, v2 bank transfer, custody transfer, card fund, mint) under a partition (the proxy
 //   black-holes the connection at the family's business statement: nothing answers) and a reset (TCP RST at that
@@ -21,11 +21,13 @@ import { BANK_TRANSFER, sepaTransfer } from "./bodies.ts";
 import { SUPPLY, startFakeRpcNode, TOKEN } from "./fake-rpc-node.ts";
 
 const ORG = "org_sys_pgfault";
-// What the server sends in PostgreSQL's wire protocol (the SQL text) at the two points we cut at: the bank transfer's
-// intent (in the closing statement of the unit of work's first transaction) and the statement that reads the
-// Idempotency-Key's record (the first statement of every keyed write).
+// What the server sends in PostgreSQL's wire protocol at the points we cut at. A statement's SQL text crosses the wire
+// only the first time a connection prepares it (later executions bind the prepared statement by name), so the two
+// single-request cuts strike at a value only that statement carries: the bank transfer's reference (first sent by the
+// closing statement of the unit of work's first transaction, which inserts the transfer) and the Idempotency-Key (first
+// sent by the read of its record, the first statement of every keyed write). The family sweep below strikes at the SQL
+// text: each of its cases runs on connections opened after the previous fault, which prepare their statements afresh.
 const BUSINESS_INSERT = /insert into ("public"\.)?"BankTransfer"/i;
-const RECORD_READ = /from "IdempotencyRecord" where/i;
 
 const REQUEST_BOUND_MS = 6_000;
 
@@ -129,14 +131,15 @@ describe("PostgreSQL cut inside the business transaction", () => {
   it("503 STORAGE_UNAVAILABLE with nothing written; after restore the same key succeeds exactly once", async () => {
     expect((await call("POST", BANK_TRANSFER, sepaTransfer(reference()), { "idempotency-key": `warm-${reference()}` })).status).toBe(201);
     const ref = reference();
-    const key = `pg-business-${ref}`;
+    const key = `pg-business-${randomUUID()}`;
     const events = () =>
       countRows(`SELECT count(*) FROM "ActivityEvent" WHERE "organizationId" = $1 AND type = 'bank_transfer.created'`, [ORG]);
     const eventsBefore = await events();
-    const cutting = pgProxy.cutWhen(BUSINESS_INSERT);
+    const cutting = pgProxy.cutWhen(ref);
     const res = await call("POST", BANK_TRANSFER, sepaTransfer(ref), { "idempotency-key": key });
     expect(pgProxy.isCut, "the proxy never saw the statement to cut at").toBe(true);
-    expect(await cutting).toMatch(BUSINESS_INSERT);
+    // The statement that carried the reference also carried the key (the key alone is its record's read): the closing statement.
+    expect(await cutting).toContain(key);
     expectProblem503(res, "STORAGE_UNAVAILABLE");
     // The transaction that held the transfer and its activity event rolled back whole.
     expect(await transfers(ref)).toBe(0);
@@ -161,11 +164,12 @@ describe("PostgreSQL cut inside the business transaction", () => {
 describe("PostgreSQL cut when the Idempotency-Key is locked and read", () => {
   it("503 IDEMPOTENCY_UNAVAILABLE: the request was not executed; after restore the same key succeeds at once", async () => {
     const ref = reference();
-    const key = `pg-reserve-${ref}`;
-    const cutting = pgProxy.cutWhen(RECORD_READ);
+    const key = `pg-reserve-${randomUUID()}`;
+    const cutting = pgProxy.cutWhen(key);
     const res = await call("POST", BANK_TRANSFER, sepaTransfer(ref), { "idempotency-key": key });
     expect(pgProxy.isCut, "the proxy never saw the statement to cut at").toBe(true);
-    expect(await cutting).toMatch(RECORD_READ);
+    // The first statement to carry the key is the record's read; the business statement (the reference) never left.
+    expect(await cutting).not.toContain(ref);
     expectProblem503(res, "IDEMPOTENCY_UNAVAILABLE");
     expect(await transfers(ref)).toBe(0);
     expect(await idempotencyRecords(key)).toBe(0);
@@ -195,7 +199,7 @@ describe("PostgreSQL down", () => {
     expect(await ready.json()).toMatchObject({ status: "not_ready", checks: { database: "error" } });
 
     expectProblem503(await cold("POST", BANK_TRANSFER, sepaTransfer(ref), { "idempotency-key": key }), "SERVICE_UNAVAILABLE");
-    // A key that authenticated a moment ago is looked up again: no instance trusts a key from memory.
+    // A key that authenticated a moment ago is looked up again: with the change feed cut, no instance trusts its cache.
     expectProblem503(await call("POST", BANK_TRANSFER, sepaTransfer(ref), { "idempotency-key": key }), "SERVICE_UNAVAILABLE");
     expectProblem503(await call("POST", "/api/v2/agent/payments/bank-transfer/status", LOOKUP_UNKNOWN), "SERVICE_UNAVAILABLE");
     // v1 renders the same outage as {error, code, requestId} (this key, too, was never used before).
