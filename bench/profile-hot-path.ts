@@ -11,7 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { startCoinplane, withPostgresDatabase } from "./coinplane-server.ts";
-import { root, stopProcess } from "./processes.ts";
+import { cpuMs, root, stopProcess } from "./processes.ts";
 import { prepareScenarios } from "./scenarios.ts";
 
 interface ProfileNode {
@@ -32,6 +32,8 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const profileDir = mkdtempSync(path.join(os.tmpdir(), "coinplane-profile-"));
 const nowMicros = () => Number(process.hrtime.bigint() / 1000n);
 const window = { from: 0, to: 0 };
+/** The server's CPU (user + system, ms) per request over the measured window, to turn the profile's shares into ms. */
+let cpuPerRequestMs = Number.NaN;
 process.env.BENCH_NODE_FLAGS = `--cpu-prof --cpu-prof-dir=${profileDir}`;
 await withPostgresDatabase(async (databaseUrl) => {
   const server = await startCoinplane(databaseUrl, 4610);
@@ -40,9 +42,13 @@ await withPostgresDatabase(async (databaseUrl) => {
     if (!scenario) throw new Error(`unknown PROFILE_SCENARIO ${scenarioId}`);
     await autocannon({ url: server.url, connections: 32, duration: 2, requests: scenario.requests });
     window.from = nowMicros();
+    const cpuBefore = cpuMs(server.child.pid);
     const r = await autocannon({ url: server.url, connections: 32, duration: seconds, requests: scenario.requests });
+    cpuPerRequestMs = (cpuMs(server.child.pid) - cpuBefore) / r.requests.total;
     window.to = nowMicros();
-    console.log(`${scenario.name}: ${r.requests.average} req/s, p99 ${r.latency.p99} ms, non-2xx ${r.non2xx}`);
+    console.log(
+      `${scenario.name}: ${r.requests.average} req/s, p99 ${r.latency.p99} ms, non-2xx ${r.non2xx}, ${cpuPerRequestMs.toFixed(2)} ms server CPU/request (profiler on)`,
+    );
   } finally {
     await stopProcess(server.child);
     if (server.child.exitCode !== 0)
@@ -64,6 +70,23 @@ const packageKey = (n: ProfileNode) =>
   /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(where(n))?.[1] ??
   (where(n).startsWith("server/") ? where(n).split("/").slice(0, 2).join("/") : where(n) || n.callFrame.functionName);
 
+// The parts of a request that bench/results.md's "where the time goes" table names, by the leaf's package or function.
+const PARTS: [string, (leaf: ProfileNode, pkg: string) => boolean][] = [
+  [
+    "socket writes (writev and friends: each database round trip and each response)",
+    (n) => /^write(v|Buffer|String|Utf8String)$/.test(n.callFrame.functionName),
+  ],
+  ["garbage collector", (n) => n.callFrame.functionName === "(garbage collector)"],
+  ["express-openapi-validator + ajv", (_n, pkg) => /^(express-openapi-validator|ajv|ajv-formats)$/.test(pkg)],
+  ["pg driver (protocol, row parsing)", (_n, pkg) => /^(pg|pg-protocol|pg-pool|pg-types|postgres-.*)$/.test(pkg)],
+  ["Kysely (building and compiling queries)", (_n, pkg) => pkg === "kysely"],
+  ["log lines (pino)", (_n, pkg) => /^(pino|sonic-boom|pino-std-serializers)$/.test(pkg)],
+  ["crypto (key hash, fingerprint, ids)", (_n, pkg) => pkg.startsWith("node:internal/crypto")],
+  ["our code (server/: middleware, routes, domain, unit of work)", (_n, pkg) => pkg.startsWith("server/")],
+  ["Node HTTP + Express, router, body-parser and other libraries", (n, pkg) => pkg !== n.callFrame.functionName],
+  ["V8 and libuv internals (microtasks, program)", () => true],
+];
+const selfByPart = new Map<string, number>();
 const selfByFunction = new Map<string, number>();
 const selfByPackage = new Map<string, number>();
 const inclusive = new Map<string, number>();
@@ -82,6 +105,7 @@ profile.samples.forEach((id, i) => {
   busy++;
   add(selfByFunction, functionKey(leaf));
   add(selfByPackage, packageKey(leaf));
+  add(selfByPart, PARTS.find(([, matches]) => matches(leaf, packageKey(leaf)))?.[0] ?? "other");
   const seen = new Set<string>();
   for (let node: number | undefined = id; node !== undefined; node = parentOf.get(node)) {
     const key = functionKey(byId.get(node) as ProfileNode);
@@ -99,6 +123,12 @@ const top = (m: Map<string, number>, k: number, keep: (key: string) => boolean =
     .slice(0, k)
     .map(([key, hits]) => `${((hits / busy) * 100).toFixed(1).padStart(5)}%  ${key}`);
 console.log(`\nProfile: ${path.join(profileDir, file)}; ${busy} busy samples in the measured window (${idle} idle).`);
+const ms = (hits: number) => ((hits / busy) * cpuPerRequestMs).toFixed(3);
+console.log(
+  `\nBy part of the request (self time; ms = share × the ${cpuPerRequestMs.toFixed(2)} ms of CPU per request above):\n${PARTS.map(
+    ([part]) => `${(((selfByPart.get(part) ?? 0) / busy) * 100).toFixed(1).padStart(5)}%  ${ms(selfByPart.get(part) ?? 0)} ms  ${part}`,
+  ).join("\n")}`,
+);
 console.log(`\nSelf time by package/folder:\n${top(selfByPackage, 20).join("\n")}`);
 console.log(`\nTop functions by self time:\n${top(selfByFunction, 30).join("\n")}`);
 // Inclusive time of our code and the frameworks' request-path entry points. A middleware's figure includes the steps

@@ -1,5 +1,6 @@
 // `npm run bench`: Coinplane's own throughput and latency next to a bare Express 5 hello world, in one run on one
-// machine, on PGlite and on PostgreSQL; writes bench/results.md. Not part of `npm test`.
+// machine, on PGlite and on PostgreSQL, and the database floor (bench/database-floor.ts); writes bench/results.md.
+// Not part of `npm test`.
 // Env: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 32), BENCH_DATABASE_URL (PostgreSQL server to create a
 // throwaway database on; default postgresql://postgres@127.0.0.1:5432/postgres), BENCH_DATABASES (pglite,postgres by
 // default; name one to run only it), BENCH_NODE_FLAGS (e.g. --cpu-prof).
@@ -35,32 +36,58 @@ async function load(url: string, requests: Request[]) {
   };
 }
 
+/** One measured row: the hello world right before, then `requests` against `target`, with the target's CPU. */
+async function measure(target: Started, requests: Request[], hello: Started, row: Pick<Row, "server" | "scenario" | "id" | "database">) {
+  // The hello world is measured right before each scenario, so each ratio compares two runs seconds apart on a
+  // machine whose load drifts; the idle hello process costs nothing meanwhile.
+  const ceiling = await load(hello.url, HELLO_REQUESTS);
+  const cpuBefore = cpuMs(target.child.pid);
+  const result = await load(target.url, requests);
+  // Server CPU per request (warm-up included in both terms): unlike req/s, it hardly moves with the machine's load.
+  const cpuPerRequestMs = (cpuMs(target.child.pid) - cpuBefore) / (result.total + result.warmupTotal);
+  console.log(
+    `${row.server} ${row.scenario}: ${result.requestsPerSecond.toFixed(0)} req/s (hello ${ceiling.requestsPerSecond.toFixed(0)}), p99 ${result.p99} ms`,
+  );
+  return { ...row, ...result, helloRequestsPerSecond: ceiling.requestsPerSecond, cpuPerRequestMs, rssMiB: rssMiB(target.child.pid) };
+}
+
+/** The database floor (bench/database-floor.ts) with one round trip per request, as the GET, and three, as a bank transfer. */
+async function benchDatabaseFloor(databaseUrl: string, walletId: string, hello: Started): Promise<Row[]> {
+  const floor = await startProcess("bench/database-floor.ts", 4603, { DATABASE_URL: databaseUrl });
+  try {
+    const rows: Row[] = [];
+    for (const roundTrips of [1, 3] as const) {
+      const requests: Request[] = [{ method: "GET", path: `/wallets/${walletId}?roundTrips=${roundTrips}` }];
+      const scenario = `Express 5 + ${roundTrips} PostgreSQL round trip${roundTrips === 1 ? "" : "s"}, nothing else`;
+      rows.push(
+        await measure(floor, requests, hello, { server: "Database floor", scenario, id: `floor_${roundTrips}`, database: "PostgreSQL" }),
+      );
+    }
+    return rows;
+  } finally {
+    await stopProcess(floor.child);
+  }
+}
+
 async function benchCoinplane(database: string, databaseUrl: string, port: number, hello: Started): Promise<Row[]> {
   const server = await startCoinplane(databaseUrl, port);
   try {
     const scenarios = await prepareScenarios(server.url);
     const rows: Row[] = [];
     for (const scenario of scenarios) {
-      // The hello world is measured right before each scenario, so each ratio compares two runs seconds apart on a
-      // machine whose load drifts; the idle hello process costs nothing meanwhile.
-      const ceiling = await load(hello.url, HELLO_REQUESTS);
-      const cpuBefore = cpuMs(server.child.pid);
-      const result = await load(server.url, scenario.requests);
-      // Server CPU per request (warm-up included in both terms): unlike req/s, it hardly moves with the machine's load.
-      const cpuPerRequestMs = (cpuMs(server.child.pid) - cpuBefore) / (result.total + result.warmupTotal);
-      rows.push({
-        server: `Coinplane on ${database}`,
-        scenario: scenario.name,
-        id: scenario.id,
-        database,
-        ...result,
-        helloRequestsPerSecond: ceiling.requestsPerSecond,
-        cpuPerRequestMs,
-        rssMiB: rssMiB(server.child.pid),
-      });
-      console.log(
-        `${database} ${scenario.name}: ${result.requestsPerSecond.toFixed(0)} req/s (hello ${ceiling.requestsPerSecond.toFixed(0)}), p99 ${result.p99} ms`,
+      rows.push(
+        await measure(server, scenario.requests, hello, {
+          server: `Coinplane on ${database}`,
+          scenario: scenario.name,
+          id: scenario.id,
+          database,
+        }),
       );
+    }
+    if (database === "PostgreSQL") {
+      const walletPath = scenarios.find((s) => s.id === "wallet_get")?.requests[0]?.path ?? "";
+      const walletId = walletPath.split("/").pop() ?? "";
+      rows.push(...(await benchDatabaseFloor(databaseUrl, walletId, hello)));
     }
     const lag = await measureWebhookLag(server.url, database, { seconds: Math.min(seconds, 5) });
     webhookLags.push(lag);
