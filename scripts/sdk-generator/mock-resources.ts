@@ -10,25 +10,11 @@
 // - A store is `creatable` when an operation returns a new resource of it (201/202 without naming one of it): ids the
 //   mock never created nor the spec shows are 404. It is `listed` when that operation is a POST on a collection (no path
 //   parameters): its lists are served from the mock's state.
+import type { MockSchemaSpec } from "../../sdk/src/mock/types.ts";
 import { type Doc, deref, type Json, objectProperties, type SpecOperation, schemaRef } from "./spec.ts";
 
-export interface MockSchema {
-  /** The store that keeps resources of this schema (itself, or the canonical schema it is a view of). */
-  store: string;
-  idField?: string;
-  /** Property names, to project a stored resource onto this schema. */
-  properties: string[];
-  /** Store only: the literal id prefix, e.g. `card_`. */
-  idPrefix?: string;
-  /** Store only: ids that appear anywhere in the spec; the mock answers them before anything was created. */
-  exampleIds?: string[];
-  /** Store only: some operation creates resources of it, so unknown ids are 404. */
-  creatable?: boolean;
-  /** Store only: created on a collection, so lists of it come from the mock's state. */
-  listed?: boolean;
-  /** Store only: how the API names it in a 404 (`Card programme` → "Card programme not found"). */
-  noun?: string;
-}
+/** What the mock keeps of a schema: the SDK's own type, so generator and mock cannot drift apart. */
+export type MockSchema = MockSchemaSpec;
 
 export interface ResourceOperation {
   spec: SpecOperation;

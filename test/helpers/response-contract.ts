@@ -2,13 +2,9 @@
 // declared (except HTTP framing and helmet's hardening headers, the same on every response), every header the spec
 // marks `required` is there with a value its schema accepts, and the body matches the declared schema of that status and
 // media type. Used by the test server (every test/http response) and by the validating proxy (test/contract).
-import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
-import addFormatsModule from "ajv-formats";
 import type { OpenApiDocument } from "../../server/spec/load-spec.ts";
 import { OperationIndex } from "../../server/spec/operations.ts";
 import { SpecValidator } from "../sdk/spec-validator.ts";
-
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => Ajv2020;
 
 type Json = Record<string, unknown>;
 
@@ -59,21 +55,14 @@ const escapePointer = (s: string) => s.replace(/~/g, "~0").replace(/\//g, "~1");
 export class ResponseContract {
   private readonly index: OperationIndex;
   private readonly bodies: SpecValidator;
-  private readonly ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
-  private readonly headerValidators = new Map<string, ValidateFunction>();
 
-  constructor(private readonly doc: OpenApiDocument) {
+  constructor(doc: OpenApiDocument) {
     this.index = new OperationIndex(doc);
     this.bodies = new SpecValidator(doc);
-    addFormats(this.ajv);
-    this.ajv.addSchema(doc as object, "spec");
   }
 
   private node(pointer: string): Json | undefined {
-    let node: unknown = this.doc;
-    for (const part of pointer.replace(/^#\//, "").split("/"))
-      node = (node as Json | undefined)?.[part.replace(/~1/g, "/").replace(/~0/g, "~")];
-    return node as Json | undefined;
+    return this.bodies.node(pointer);
   }
 
   /** Follows `$ref`s; returns the node and the pointer it was found at. */
@@ -155,11 +144,7 @@ export class ResponseContract {
     const { node: header, pointer: headerPointer } = this.deref(pointer);
     const schema = this.deref(`${headerPointer}/schema`).node;
     if (!header || !schema) return undefined;
-    let validate = this.headerValidators.get(headerPointer);
-    if (!validate) {
-      validate = this.ajv.compile({ $ref: `spec${headerPointer}/schema` });
-      this.headerValidators.set(headerPointer, validate);
-    }
+    const validate = this.bodies.validatorFor(`${headerPointer}/schema`);
     const typed = schema.type === "integer" && /^-?[0-9]+$/.test(value) ? Number(value) : value;
     if (validate(typed)) return undefined;
     return `${JSON.stringify(value)} ${(validate.errors ?? []).map((e) => e.message).join("; ")}`;

@@ -19,7 +19,8 @@ export class SpecValidator {
     this.ajv.addSchema(doc as object, "spec");
   }
 
-  private node(pointer: string): Json | undefined {
+  /** The spec's node at a JSON pointer (`#/paths/…`), `$ref`s not followed. */
+  node(pointer: string): Json | undefined {
     let node: unknown = this.doc;
     for (const part of pointer.replace(/^#\//, "").split("/"))
       node = (node as Json | undefined)?.[part.replace(/~1/g, "/").replace(/~0/g, "~")];
@@ -39,12 +40,7 @@ export class SpecValidator {
     if (Object.keys(content).length === 0) return body === undefined || body === "" ? [] : [`${status} documents no body`];
     const media = (contentType ?? "").split(";")[0]?.trim() ?? "";
     if (!(media in content)) return [`${status}: content type ${media || "(none)"} is not documented (${Object.keys(content).join(", ")})`];
-    const schemaPointer = `${pointer}/content/${pointerEscape(media)}/schema`;
-    let validate = this.compiled.get(schemaPointer);
-    if (!validate) {
-      validate = this.ajv.compile({ $ref: `spec${schemaPointer}` });
-      this.compiled.set(schemaPointer, validate);
-    }
+    const validate = this.validatorFor(`${pointer}/content/${pointerEscape(media)}/schema`);
     if (validate(body)) return [];
     return (validate.errors ?? []).map((e) => `${status} ${e.instancePath || "/"} ${e.message} ${JSON.stringify(e.params)}`);
   }
@@ -58,13 +54,18 @@ export class SpecValidator {
       pointer = requestBody.$ref;
       requestBody = this.node(pointer);
     }
-    const schemaPointer = `${pointer}/content/application~1json/schema`;
+    const validate = this.validatorFor(`${pointer}/content/application~1json/schema`);
+    if (validate(body)) return [];
+    return (validate.errors ?? []).map((e) => `${type} ${e.instancePath || "/"} ${e.message} ${JSON.stringify(e.params)}`);
+  }
+
+  /** The validator of the schema at `schemaPointer`, compiled once. */
+  validatorFor(schemaPointer: string): ValidateFunction {
     let validate = this.compiled.get(schemaPointer);
     if (!validate) {
       validate = this.ajv.compile({ $ref: `spec${schemaPointer}` });
       this.compiled.set(schemaPointer, validate);
     }
-    if (validate(body)) return [];
-    return (validate.errors ?? []).map((e) => `${type} ${e.instancePath || "/"} ${e.message} ${JSON.stringify(e.params)}`);
+    return validate;
   }
 }
