@@ -9,6 +9,8 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // A migrated PGlite template, made once per run: in-memory test servers start from it instead of running initdb.
+    globalSetup: ["test/global-setup.ts"],
     projects: [
       {
         extends: true,

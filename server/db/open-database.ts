@@ -48,6 +48,10 @@ export interface OpenDatabaseOptions {
   timeouts?: Partial<DatabaseTimeouts>;
   /** The change feed's heartbeat, trust and barrier bounds (tests shorten them). */
   changeFeed?: ChangeFeedTiming;
+  /** PGlite only: a data-directory dump (`PGlite.dumpDataDir`) to start a new database from instead of running initdb,
+   * which costs seconds per database; migrations then apply as usual. The tests start each server from one migrated
+   * template (test/global-setup.ts). */
+  pgliteTemplate?: Blob;
 }
 
 export interface DatabaseTimeouts {
@@ -155,7 +159,7 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
   if (target.kind === "pglite") {
     if (target.dataDir) mkdirSync(target.dataDir, { recursive: true });
     const releaseFolder = target.dataDir ? lockPgliteFolder(target.dataDir) : () => {};
-    const pglite = new PGlite(target.dataDir);
+    const pglite = new PGlite({ dataDir: target.dataDir, loadDataDir: options.pgliteTemplate });
     try {
       await pglite.waitReady;
       if (migrate) await applyMigrations(pgliteRunner(pglite));

@@ -13,6 +13,7 @@ import { createRateLimiter, type RateLimiter } from "../../server/rate-limit/rat
 import { loadSpec, type OpenApiDocument } from "../../server/spec/load-spec.ts";
 import { startWebhookDelivery, type WebhookDeliveryWorker } from "../../server/webhooks/delivery-worker.ts";
 import { contractCheckedHandler } from "./contract-checked-handler.ts";
+import { pgliteTemplate } from "./pglite-template.ts";
 import { type ContractFinding, formatFinding, ResponseContract } from "./response-contract.ts";
 import { createTestDatabase, type TestDatabase } from "./test-database.ts";
 
@@ -77,7 +78,11 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     ...options.env,
   });
   configureCompiler(config.compile);
-  const db = await openDatabase({ url: testDb.url, poolSize: 5 });
+  const db = await openDatabase({
+    url: testDb.url,
+    poolSize: 5,
+    pgliteTemplate: testDb.kind === "pglite" ? pgliteTemplate() : undefined,
+  });
   const rateLimiter = options.rateLimiter ?? createRateLimiter({ ...config.rateLimit, redisUrl: config.redisUrl });
   await rateLimiter.ready();
   const logger = createLogger(config.logLevel, options.logDestination);
