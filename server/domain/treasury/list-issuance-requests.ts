@@ -45,5 +45,14 @@ export async function listIssuanceRequests(
     const dto = joinedToDto(row, now);
     return dto ? [dto] : [];
   });
-  return { count: Number(counted.count), limit: options.limit, offset: options.offset, data };
+  const count = Number(counted.count);
+  const hasMore = options.offset + page.length < count;
+  return {
+    count,
+    limit: options.limit,
+    offset: options.offset,
+    data,
+    hasMore,
+    nextCursor: hasMore ? (data.at(-1)?.issuanceRequestId ?? null) : null,
+  };
 }
