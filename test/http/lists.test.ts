@@ -249,7 +249,10 @@ describe.each(CASES)("GET $path ($name)", (c) => {
     let pages = 0;
     do {
       // Each page is read while one more item is being created.
-      const [res] = await Promise.all([reader("GET", `${c.path}?limit=${PAGE}${cursor ? `&startingAfter=${cursor}` : ""}`), c.create()]);
+      const [res]: [Awaited<ReturnType<Call>>, unknown] = await Promise.all([
+        reader("GET", `${c.path}?limit=${PAGE}${cursor ? `&startingAfter=${cursor}` : ""}`),
+        c.create(),
+      ]);
       expect(res.status, res.text).toBe(200);
       expect(res.json.data.length).toBeLessThanOrEqual(PAGE);
       seen.push(...res.json.data.map((item: Record<string, string>) => ({ id: item[c.idField], createdAt: item.createdAt })));
