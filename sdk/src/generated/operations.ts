@@ -563,7 +563,9 @@ export const operationTable = {
       "items": "data",
       "nextCursor": "nextCursor",
       "limitParam": "limit",
-      "hasMore": "hasMore"
+      "hasMore": "hasMore",
+      "offsetParam": "offset",
+      "total": "count"
     }
   },
   "getIssuanceRequest": {

@@ -22,7 +22,7 @@ export async function listWebhookEndpoints(
   const page = await newestFirstPage(scoped, {
     limit,
     startingAfter,
-    unknownCursor: () => validationError("/query/startingAfter", "is not an endpoint of this organization and environment"),
+    unknownCursor: () => validationError("/query/startingAfter", "is not a webhook endpoint of this organization and environment"),
   });
   const now = new Date();
   return { data: page.rows.map((row) => toWebhookEndpointDto(row, now)), hasMore: page.hasMore, nextCursor: page.nextCursor };
