@@ -7,7 +7,7 @@ import { flushDeferred, UnitOfWork } from "../../server/db/unit-of-work.ts";
 import { createApprovalRequest } from "../../server/domain/approvals/create-approval-request.ts";
 import { cardholderBody, programmeBody } from "../helpers/cards.ts";
 import { api, startTestServer, type TestServer } from "../helpers/test-server.ts";
-import { connect, idem } from "../helpers/v2.ts";
+import { connect, expireApproval, idem } from "../helpers/v2.ts";
 import { BANK_TRANSFER, sepaTransfer } from "../system/bodies.ts";
 
 type Call = ReturnType<typeof api>;
@@ -59,13 +59,7 @@ const requestWallet = () => created(alice("POST", WALLETS, { label: "Filters", c
 const approve = async (approvalRequestId: string) => created(bob("POST", `${V2}/approvals/${approvalRequestId}/approve`, {}), 200);
 const activate = (wallet: Item) =>
   created(alice("POST", WALLETS, { custodyWalletId: wallet.custodyWalletId, approvalRequestId: wallet.approvalRequestId }, idem()), 200);
-/** Moves an approval request's deadline into the past, as time would. */
-const expire = (approvalRequestId: string) =>
-  server.db.kysely
-    .updateTable("ApprovalRequest")
-    .set({ expiresAt: new Date(Date.now() - 1000) })
-    .where("id", "=", approvalRequestId)
-    .execute();
+const expire = (approvalRequestId: string) => expireApproval(server, approvalRequestId);
 
 beforeAll(async () => {
   server = await startTestServer();

@@ -2,8 +2,8 @@ import type { AuthContext } from "../../context.ts";
 import type { Queryable } from "../../db/kysely.ts";
 import { newestFirstPage, type PageWindow } from "../../db/newest-first-page.ts";
 import { ownedBy } from "../../db/owned-by.ts";
-import { validationError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
+import { unknownCursor } from "../lists/page-window.ts";
 import { toBankTransferDto } from "./bank-transfer-dto.ts";
 
 type BankTransferStatus = components["schemas"]["BankTransferStatus"];
@@ -16,7 +16,7 @@ export async function listBankTransfers(
   const { auth, window, status } = options;
   const page = await newestFirstPage(db.selectFrom("BankTransfer").selectAll().where(ownedBy(auth)), {
     ...window,
-    unknownCursor: () => validationError("/query/startingAfter", "is not a bank transfer of this organization and environment"),
+    unknownCursor: unknownCursor("a bank transfer"),
     filter: (query) => (status === undefined ? query : query.where("status", "=", status)),
   });
   return { data: page.rows.map(toBankTransferDto), hasMore: page.hasMore, nextCursor: page.nextCursor };

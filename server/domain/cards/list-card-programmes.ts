@@ -2,8 +2,8 @@ import type { AuthContext } from "../../context.ts";
 import type { Queryable } from "../../db/kysely.ts";
 import { newestFirstPage, type PageWindow } from "../../db/newest-first-page.ts";
 import { ownedBy } from "../../db/owned-by.ts";
-import { validationError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
+import { unknownCursor } from "../lists/page-window.ts";
 import { toCardProgrammeDto } from "./card-programme-dto.ts";
 
 /** The caller's card programmes, newest first (stored records only: the card issuer is not called). */
@@ -20,7 +20,7 @@ export async function listCardProgrammes(
     .where("status", "!=", "pending");
   const page = await newestFirstPage(scoped, {
     ...window,
-    unknownCursor: () => validationError("/query/startingAfter", "is not a card programme of this organization and environment"),
+    unknownCursor: unknownCursor("a card programme"),
   });
   return { data: page.rows.map(toCardProgrammeDto), hasMore: page.hasMore, nextCursor: page.nextCursor };
 }

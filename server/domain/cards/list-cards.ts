@@ -2,8 +2,8 @@ import type { AuthContext } from "../../context.ts";
 import type { Queryable } from "../../db/kysely.ts";
 import { newestFirstPage, type PageWindow } from "../../db/newest-first-page.ts";
 import { ownedBy } from "../../db/owned-by.ts";
-import { validationError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
+import { unknownCursor } from "../lists/page-window.ts";
 import { cardAvailableAccount, cardPendingAccount } from "./card-accounts.ts";
 import { toCardDto } from "./card-dto.ts";
 import { readAccountBalances } from "./read-account-balances.ts";
@@ -33,7 +33,7 @@ export async function listCards(
     .where("status", "!=", "pending");
   const page = await newestFirstPage(scoped, {
     ...window,
-    unknownCursor: () => validationError("/query/startingAfter", "is not a card of this organization and environment"),
+    unknownCursor: unknownCursor("a card"),
     filter: (query) =>
       query
         .$if(status !== undefined, (q) => q.where("status", "=", status as string))

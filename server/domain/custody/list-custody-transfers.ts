@@ -2,8 +2,8 @@ import type { AuthContext } from "../../context.ts";
 import type { Queryable } from "../../db/kysely.ts";
 import { newestFirstPage, type PageWindow } from "../../db/newest-first-page.ts";
 import { ownedBy } from "../../db/owned-by.ts";
-import { validationError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
+import { unknownCursor } from "../lists/page-window.ts";
 import { toCustodyTransferDto } from "./custody-dto.ts";
 
 /** The caller's custody transfers as recorded, newest first (custody/transfers/status reconciles a submitted one with
@@ -20,7 +20,7 @@ export async function listCustodyTransfers(
   const { auth, window, status, walletId } = options;
   const page = await newestFirstPage(db.selectFrom("CustodyTransfer").selectAll().where(ownedBy(auth)), {
     ...window,
-    unknownCursor: () => validationError("/query/startingAfter", "is not a custody transfer of this organization and environment"),
+    unknownCursor: unknownCursor("a custody transfer"),
     filter: (query) =>
       query
         .$if(status !== undefined, (q) => q.where("status", "=", status as string))

@@ -31,3 +31,7 @@ export function pageWindow(query: ListQuery, defaultLimit = DEFAULT_PAGE_SIZE): 
     createdBefore: instant(query.createdBefore, "createdBefore"),
   };
 }
+
+/** The 400 of a cursor that is not an item of the list for this key: `what` names the item, with its article. */
+export const unknownCursor = (what: string) => () =>
+  validationError("/query/startingAfter", `is not ${what} of this organization and environment`);

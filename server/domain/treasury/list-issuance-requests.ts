@@ -6,6 +6,7 @@ import type { Queryable } from "../../db/kysely.ts";
 import { newestFirstPage, type PageWindow } from "../../db/newest-first-page.ts";
 import { validationError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
+import { unknownCursor } from "../lists/page-window.ts";
 import { type IssuanceStatus, joinedToDto, selectIssuanceRequests } from "./issuance-request-dto.ts";
 
 /** What the list's page size defaults to (its first contract said 20; the other lists say 10). */
@@ -59,7 +60,7 @@ export async function listIssuanceRequests(
       ...window,
       offset,
       table: "ir",
-      unknownCursor: () => validationError("/query/startingAfter", "is not an issuance request of this organization and environment"),
+      unknownCursor: unknownCursor("an issuance request"),
       filter: filters,
     }),
   ]);

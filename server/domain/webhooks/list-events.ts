@@ -2,8 +2,8 @@ import type { AuthContext } from "../../context.ts";
 import type { Queryable } from "../../db/kysely.ts";
 import { newestFirstPage, type PageWindow } from "../../db/newest-first-page.ts";
 import { ownedBy } from "../../db/owned-by.ts";
-import { validationError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
+import { unknownCursor } from "../lists/page-window.ts";
 import { toEventDto } from "./event-dto.ts";
 
 type Page = components["schemas"]["EventList"];
@@ -14,7 +14,7 @@ export async function listEvents(db: Queryable, options: { auth: AuthContext; wi
   const { auth, window, types } = options;
   const page = await newestFirstPage(db.selectFrom("Event").selectAll().where(ownedBy(auth)), {
     ...window,
-    unknownCursor: () => validationError("/query/startingAfter", "is not an event of this organization and environment"),
+    unknownCursor: unknownCursor("an event"),
     filter: (query) => query.$if(types !== undefined && types.length > 0, (q) => q.where("type", "in", types as EventType[])),
   });
   return { data: page.rows.map(toEventDto), hasMore: page.hasMore, nextCursor: page.nextCursor };
