@@ -1,6 +1,7 @@
 // Agent API (v2) custody under four-eyes control: request a custody wallet, have a second person approve, activate it;
-// then request a transfer, approve, submit and reconcile it. Custody fails closed without a reviewed connection, so the
-// example connects the custody simulator first (operator step).
+// then request a transfer, approve, submit and reconcile it; the approver finds what waits on them in the list of pending
+// approval requests, and the wallet's transfers are listed at the end. Custody fails closed without a reviewed
+// connection, so the example connects the custody simulator first (operator step).
 // Run: npm run example -- examples/custody-approvals.ts   (against `npm start`)
 import { connectSimulator, run, sandboxClient, step } from "./setup.ts";
 
@@ -25,7 +26,17 @@ await run(async () => {
     amountMinor: "2500000",
     note: "Example payout",
   });
-  step("transferRequested", { custodyTransferId: transfer.custodyTransferId, status: transfer.status });
+  step("transferRequested", {
+    custodyTransferId: transfer.custodyTransferId,
+    approvalRequestId: transfer.approvalRequestId,
+    status: transfer.status,
+  });
+  // The approver's inbox: the pending approval requests (every page), newest first.
+  const waiting = await approver.approvals.list({ status: "pending" }).toArray({ limit: 100 });
+  step(
+    "pendingApprovals",
+    waiting.map((a) => a.approvalRequestId),
+  );
   const transferApproval = String(transfer.approvalRequestId);
   await approver.approvals.approve(transferApproval, { reason: "Example: payout approved" });
   const submitted = await requester.custody.createTransfer({
@@ -40,4 +51,8 @@ await run(async () => {
   step("transferReconciled", { status: reconciled.status, version: reconciled.version });
   const status = await requester.custody.transferStatus({ custodyTransferId: transfer.custodyTransferId });
   step("transferStatus", { status: status.status });
+  const transfers: string[] = [];
+  for await (const t of requester.custody.listTransfers({ walletId: wallet.custodyWalletId, limit: 10 }))
+    transfers.push(t.custodyTransferId);
+  step("walletTransfers", transfers);
 });

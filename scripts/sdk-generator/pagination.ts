@@ -1,6 +1,7 @@
 // How a list operation pages, read only from its `x-pagination` extension (documented in openapi/openapi.yaml's info):
 //   { style: offset, items, offsetParam, limitParam?, total? }
-//   { style: cursor, items, cursorParam, nextCursor, limitParam?, hasMore? }
+//   { style: cursor, items, cursorParam, nextCursor, limitParam?, hasMore?, offsetParam?, total? }
+//     (offsetParam: a list that kept an offset when it gained cursors; it applies to the first page only)
 //   { style: none,   items, total? }                 (the whole collection in one response)
 // Parameter names must be query parameters of the operation and field names properties of its success response, `items`
 // an array; anything else fails the generation, so a typo in the spec cannot ship an SDK that pages on a missing field.
@@ -31,7 +32,7 @@ type Style = ListPagination["kind"];
 /** Per style: which keys it requires and which it allows, and whether each names a query parameter or a response field. */
 const KEYS: Record<Style, { required: string[]; optional: string[] }> = {
   offset: { required: ["items", "offsetParam"], optional: ["limitParam", "total"] },
-  cursor: { required: ["items", "cursorParam", "nextCursor"], optional: ["limitParam", "hasMore"] },
+  cursor: { required: ["items", "cursorParam", "nextCursor"], optional: ["limitParam", "hasMore", "offsetParam", "total"] },
   none: { required: ["items"], optional: ["total"] },
 };
 const PARAM_KEYS = new Set(["offsetParam", "cursorParam", "limitParam"]);
@@ -87,6 +88,8 @@ function toPagination(style: Style, d: Record<string, string>): ListPagination {
       nextCursor: d.nextCursor!,
       ...optional("limitParam"),
       ...optional("hasMore"),
+      ...optional("offsetParam"),
+      ...optional("total"),
     };
   }
   return { kind: "none", items: d.items!, ...optional("total") };

@@ -18,6 +18,7 @@ export const operationMap = {
   // Agent API (v2): contracts and providers
   listContractTemplates: ["contracts", "listTemplates"],
   generateContract: ["contracts", "generate"],
+  listContractProjects: ["contracts", "list"],
   getContractProject: ["contracts", "retrieve"],
   compileContract: ["contracts", "compile"],
   validateContract: ["contracts", "validate"],
@@ -31,11 +32,13 @@ export const operationMap = {
   // Compliance and approvals
   screenCompliance: ["compliance", "screen"],
   evaluatePolicy: ["compliance", "evaluatePolicy"],
+  listApprovalRequests: ["approvals", "list"],
   getApprovalRequest: ["approvals", "retrieve"],
   approveApprovalRequest: ["approvals", "approve"],
   rejectApprovalRequest: ["approvals", "reject"],
   // Bank transfers and corridors
   createBankTransfer: ["bankTransfers", "create"],
+  listBankTransfers: ["bankTransfers", "list"],
   getBankTransferStatus: ["bankTransfers", "status"],
   cancelBankTransfer: ["bankTransfers", "cancel"],
   simulateCorridor: ["corridors", "simulate"],
@@ -43,8 +46,10 @@ export const operationMap = {
   dispatchCorridorWorkflows: ["corridors", "dispatchWorkflows"],
   // Custody
   createCustodyWallet: ["custody", "createWallet"],
+  listCustodyWallets: ["custody", "listWallets"],
   getCustodyWalletBalance: ["custody", "walletBalance"],
   createCustodyTransfer: ["custody", "createTransfer"],
+  listCustodyTransfers: ["custody", "listTransfers"],
   getCustodyTransferStatus: ["custody", "transferStatus"],
   // Treasury
   requestMint: ["treasury", "mint"],
@@ -55,7 +60,9 @@ export const operationMap = {
   getIssuanceRequest: ["treasury", "retrieveIssuanceRequest"],
   // Cards
   createCardProgramme: ["cards", "createProgramme"],
+  listCardProgrammes: ["cards", "listProgrammes"],
   issueCard: ["cards", "issue"],
+  listCards: ["cards", "list"],
   getCard: ["cards", "retrieve"],
   listCardTransactions: ["cards", "listTransactions"],
   fundCard: ["cards", "fund"],

@@ -8,7 +8,17 @@ import { ApiPromise, type ParsedResponse } from "./api-promise.ts";
  * page (`param` is the cursor query parameter). */
 export type Pagination =
   | { readonly kind: "offset"; readonly items: string; readonly offsetParam: string; readonly total?: string }
-  | { readonly kind: "cursor"; readonly items: string; readonly param: string; readonly nextCursor: string; readonly hasMore?: string };
+  | {
+      readonly kind: "cursor";
+      readonly items: string;
+      readonly param: string;
+      readonly nextCursor: string;
+      readonly hasMore?: string;
+      /** An offset parameter the list kept from before its cursors: it positions the first page only. */
+      readonly offsetParam?: string;
+      /** The property with the size of the whole (filtered) collection, where the list has one; paging does not need it. */
+      readonly total?: string;
+    };
 
 /** How many items `toArray()` collects when no `limit` is given. */
 export const DEFAULT_TO_ARRAY_LIMIT = 1000;
@@ -39,7 +49,10 @@ export function nextPageQuery(pagination: Pagination, query: Query, page: AnyPag
   }
   const cursor = page[pagination.nextCursor];
   if ((pagination.hasMore !== undefined && !page[pagination.hasMore]) || !cursor) return undefined;
-  return { ...query, [pagination.param]: cursor };
+  const next = { ...query, [pagination.param]: cursor };
+  // The cursor says where the next page starts; an offset would skip items again (the API refuses the two together).
+  if (pagination.offsetParam !== undefined) delete next[pagination.offsetParam];
+  return next;
 }
 
 /** A promise of the first page (with `withResponse()`) that is also an async iterable over every item of every page. */

@@ -1,6 +1,6 @@
 // Tenant scoping in one place. Every tenant-scoped row carries organizationId and environment; a query made for a
 // caller filters on both, so another organization's (or environment's) row reads exactly like a missing one.
-import type { Expression, ExpressionBuilder, Selectable, SqlBool } from "kysely";
+import { type Expression, type ExpressionBuilder, type Selectable, type SqlBool, sql } from "kysely";
 import { notFound } from "../errors/service-error.ts";
 import type { DB, Queryable } from "./kysely.ts";
 
@@ -20,6 +20,12 @@ export function ownedBy<TB extends OwnedTable>(owner: Owner): (eb: ExpressionBui
     const owned = eb as unknown as ExpressionBuilder<DB, OwnedTable>;
     return owned.and([owned("organizationId", "=", owner.organizationId), owned("environment", "=", owner.environment)]);
   };
+}
+
+/** `ownedBy` for an owned table under an alias in a join: `selectFrom("IssuanceRequest as ir")…where(ownedAs(auth, "ir"))`. */
+export function ownedAs(owner: Owner, alias: string): Expression<SqlBool> {
+  const column = (name: string) => sql.ref(`${alias}.${name}`);
+  return sql<SqlBool>`(${column("organizationId")} = ${owner.organizationId} and ${column("environment")} = ${owner.environment})`;
 }
 
 /** The owner's row of `table` with this id (one statement); else 404 NOT_FOUND `<what> not found`. */

@@ -7,11 +7,14 @@ import { createCardProgramme } from "../domain/cards/create-card-programme.ts";
 import { fundCard } from "../domain/cards/fund-card.ts";
 import { getCard } from "../domain/cards/get-card.ts";
 import { issueCard } from "../domain/cards/issue-card.ts";
+import { listCardProgrammes } from "../domain/cards/list-card-programmes.ts";
 import { listCardTransactions } from "../domain/cards/list-card-transactions.ts";
+import { listCards } from "../domain/cards/list-cards.ts";
 import { type CardConflictCode, failTransientConflicts, retryCardWrite } from "../domain/cards/retry-card-write.ts";
 import { settleAuthorization } from "../domain/cards/settle-authorization.ts";
 import { simulateAuthorization } from "../domain/cards/simulate-authorization.ts";
 import { updateCardLimits } from "../domain/cards/update-card-limits.ts";
+import { pageWindow } from "../domain/lists/page-window.ts";
 import { issueCardRequest } from "../http/request-shapes/issue-card-request.ts";
 import type { CardIssuerFailure } from "../providers/capabilities/card-issuing.ts";
 import { type Answered, type OperationId, type RouteContext, type Routes, route, type Work } from "./route.ts";
@@ -43,6 +46,14 @@ export const cardRoutes: Routes = [
   route("createCardProgramme", (context) =>
     cardWrite(context.respond, "CARD_RECORD_CONFLICT", (uow) => createCardProgramme({ uow, ...common(context), request: context.body })),
   ),
+  route("listCardProgrammes", async ({ query, auth, deps }) => ({
+    status: 200,
+    body: await listCardProgrammes(deps.db.kysely, { auth, window: pageWindow(query) }),
+  })),
+  route("listCards", async ({ query, auth, deps }) => ({
+    status: 200,
+    body: await listCards(deps.db.kysely, { auth, window: pageWindow(query), status: query.status, programmeId: query.programmeId }),
+  })),
   route("issueCard", (context) =>
     cardWrite(context.respond, "CARD_RECORD_CONFLICT", (uow) =>
       issueCard({ uow, ...common(context), request: issueCardRequest(context.body) }),

@@ -4,10 +4,12 @@ import { deployContract } from "../domain/contracts/deploy-contract.ts";
 import { generateContract } from "../domain/contracts/generate-contract.ts";
 import { getContractProject } from "../domain/contracts/get-contract-project.ts";
 import { launchContract } from "../domain/contracts/launch-contract.ts";
+import { listContractProjects } from "../domain/contracts/list-contract-projects.ts";
 import { listContractTemplates } from "../domain/contracts/list-contract-templates.ts";
 import { simulateContract } from "../domain/contracts/simulate-contract.ts";
 import { validateContract } from "../domain/contracts/validate-contract.ts";
 import { verifyContract } from "../domain/contracts/verify-contract.ts";
+import { pageWindow } from "../domain/lists/page-window.ts";
 import { type Routes, route } from "./route.ts";
 
 export const contractRoutes: Routes = [
@@ -15,6 +17,10 @@ export const contractRoutes: Routes = [
   route("generateContract", ({ body, auth, respond }) =>
     respond(async (uow) => ({ status: 201, body: await generateContract({ uow, auth, request: body }) })),
   ),
+  route("listContractProjects", async ({ query, auth, deps }) => ({
+    status: 200,
+    body: await listContractProjects(deps.db.kysely, { auth, window: pageWindow(query), stage: query.stage }),
+  })),
   route("getContractProject", async ({ path, auth, deps }) => ({
     status: 200,
     body: await getContractProject(deps.db.kysely, auth, path.projectId),

@@ -6,6 +6,9 @@ import { createCustodyTransfer } from "../domain/custody/create-custody-transfer
 import { createCustodyWallet } from "../domain/custody/create-custody-wallet.ts";
 import { getCustodyTransferStatus } from "../domain/custody/get-custody-transfer-status.ts";
 import { getCustodyWalletBalance } from "../domain/custody/get-custody-wallet-balance.ts";
+import { listCustodyTransfers } from "../domain/custody/list-custody-transfers.ts";
+import { listCustodyWallets } from "../domain/custody/list-custody-wallets.ts";
+import { pageWindow } from "../domain/lists/page-window.ts";
 import { custodyTransferRequest, custodyTransferStatusRequest, custodyWalletRequest } from "../http/request-shapes/custody-requests.ts";
 import { type Routes, route } from "./route.ts";
 
@@ -13,12 +16,25 @@ export const custodyRoutes: Routes = [
   route("createCustodyWallet", ({ body, auth, deps, requestId, respond }) =>
     respond((uow) => createCustodyWallet({ uow, db: deps.db.kysely, auth, request: custodyWalletRequest(body), requestId })),
   ),
+  route("listCustodyWallets", async ({ query, auth, deps }) => ({
+    status: 200,
+    body: await listCustodyWallets(deps.db.kysely, { auth, window: pageWindow(query), status: query.status }),
+  })),
   route("getCustodyWalletBalance", ({ body, auth, deps, respond }) =>
     respond((uow) => getCustodyWalletBalance({ uow, db: deps.db.kysely, auth, request: body })),
   ),
   route("createCustodyTransfer", ({ body, auth, deps, requestId, respond }) =>
     respond((uow) => createCustodyTransfer({ uow, db: deps.db.kysely, auth, request: custodyTransferRequest(body), requestId })),
   ),
+  route("listCustodyTransfers", async ({ query, auth, deps }) => ({
+    status: 200,
+    body: await listCustodyTransfers(deps.db.kysely, {
+      auth,
+      window: pageWindow(query),
+      status: query.status,
+      walletId: query.walletId,
+    }),
+  })),
   route("getCustodyTransferStatus", ({ body, auth, deps, respond }) =>
     respond((uow) => getCustodyTransferStatus({ uow, db: deps.db.kysely, auth, request: custodyTransferStatusRequest(body) })),
   ),

@@ -2,8 +2,10 @@
 import { cancelBankTransfer } from "../domain/bank-transfers/cancel-bank-transfer.ts";
 import { createBankTransfer } from "../domain/bank-transfers/create-bank-transfer.ts";
 import { getBankTransferStatus, StaleBankTransferRefresh } from "../domain/bank-transfers/get-bank-transfer-status.ts";
+import { listBankTransfers } from "../domain/bank-transfers/list-bank-transfers.ts";
 import { getWorkflowRun } from "../domain/corridors/get-workflow-run.ts";
 import { simulateCorridor } from "../domain/corridors/simulate-corridor.ts";
+import { pageWindow } from "../domain/lists/page-window.ts";
 import { dispatchDueRuns } from "../scheduler/dispatch-due-runs.ts";
 import { respondOr503 } from "./respond-or-503.ts";
 import { type Routes, route } from "./route.ts";
@@ -15,6 +17,10 @@ export const paymentRoutes: Routes = [
   route("createBankTransfer", ({ body, auth, requestId, respond }) =>
     respondOr503(respond, (uow) => createBankTransfer({ uow, auth, request: body, requestId })),
   ),
+  route("listBankTransfers", async ({ query, auth, deps }) => ({
+    status: 200,
+    body: await listBankTransfers(deps.db.kysely, { auth, window: pageWindow(query), status: query.status }),
+  })),
   route("getBankTransferStatus", async ({ body, auth, idempotent, respond }) => {
     // Without an Idempotency-Key there is no stored answer to keep: a lookup overtaken by a concurrent one starts over,
     // so every lookup advances the transfer by what the provider reports for its current state.

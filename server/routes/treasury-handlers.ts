@@ -1,7 +1,8 @@
 // Issuer treasury: mint and burn requests (four-eyes, nothing sent), their listing, supply status and stress tests.
+import { pageWindow } from "../domain/lists/page-window.ts";
 import { getIssuanceRequest } from "../domain/treasury/get-issuance-request.ts";
 import { getTreasuryStatus } from "../domain/treasury/get-treasury-status.ts";
-import { listIssuanceRequests } from "../domain/treasury/list-issuance-requests.ts";
+import { ISSUANCE_PAGE_SIZE, listIssuanceRequests } from "../domain/treasury/list-issuance-requests.ts";
 import { requestIssuance } from "../domain/treasury/request-issuance.ts";
 import { runTreasuryStressTest } from "../domain/treasury/run-stress-test.ts";
 import { type Routes, route } from "./route.ts";
@@ -16,10 +17,10 @@ export const treasuryRoutes: Routes = [
   route("listIssuanceRequests", async ({ query, auth, deps }) => ({
     status: 200,
     body: await listIssuanceRequests(deps.db.kysely, auth, {
+      window: pageWindow(query, ISSUANCE_PAGE_SIZE),
       issuerId: query.issuerId,
       kind: query.kind,
       status: query.status,
-      limit: query.limit ?? 20,
       offset: query.offset ?? 0,
     }),
   })),

@@ -1,6 +1,7 @@
 // Events and webhook endpoints (v2). Thin: shape the request, call one domain function, answer. A URL is checked
 // (DNS included, in production) before the unit of work opens its transaction: no transaction waits on DNS.
 
+import { DEFAULT_PAGE_SIZE, pageWindow } from "../domain/lists/page-window.ts";
 import { checkWebhookUrl } from "../domain/webhooks/check-webhook-url.ts";
 import { createWebhookEndpoint } from "../domain/webhooks/create-webhook-endpoint.ts";
 import { deleteWebhookEndpoint } from "../domain/webhooks/delete-webhook-endpoint.ts";
@@ -15,8 +16,6 @@ import { webhookSecretsKey } from "../domain/webhooks/secrets-key.ts";
 import { sendTestEvent } from "../domain/webhooks/send-test-event.ts";
 import { updateWebhookEndpoint } from "../domain/webhooks/update-webhook-endpoint.ts";
 import { type Routes, route } from "./route.ts";
-
-const DEFAULT_PAGE_SIZE = 10;
 
 export const webhookRoutes: Routes = [
   route("createWebhookEndpoint", async ({ body, auth, deps, respond }) => {
@@ -75,14 +74,9 @@ export const webhookRoutes: Routes = [
     status: 200,
     body: await listEvents(deps.db.kysely, {
       auth,
-      limit: query.limit ?? DEFAULT_PAGE_SIZE,
-      startingAfter: query.startingAfter,
-      filter: {
-        // One `type=` arrives as a string, several as an array (the parameter is repeatable).
-        types: query.type === undefined ? undefined : [query.type].flat(),
-        createdAfter: query.createdAfter,
-        createdBefore: query.createdBefore,
-      },
+      window: pageWindow(query),
+      // One `type=` arrives as a string, several as an array (the parameter is repeatable).
+      types: query.type === undefined ? undefined : [query.type].flat(),
     }),
   })),
   route("getEvent", async ({ path, auth, deps }) => ({

@@ -59,3 +59,12 @@ export async function connectProductionSimulator(server: TestServer, organizatio
   });
   return { status: res.status, json: (await res.json()) as { code: string; errors?: Array<{ path: string }> } };
 }
+
+/** Moves an approval request's deadline into the past, as time would (its status then reads `expired` unless used). */
+export function expireApproval(server: TestServer, approvalRequestId: string) {
+  return server.db.kysely
+    .updateTable("ApprovalRequest")
+    .set({ expiresAt: new Date(Date.now() - 1000) })
+    .where("id", "=", approvalRequestId)
+    .execute();
+}

@@ -6,7 +6,7 @@ import { sweepExpiredApprovals } from "../../server/domain/events/sweep-expired-
 import { HOLDER, type LaunchedToken, launchToken, SIGNER } from "../helpers/contracts.ts";
 import { eventsOf, eventTypesOf, expectOneEvent } from "../helpers/events.ts";
 import { api, startTestServer, type TestServer } from "../helpers/test-server.ts";
-import { connect, idem } from "../helpers/v2.ts";
+import { connect, expireApproval, idem } from "../helpers/v2.ts";
 
 const ORG = "org_evt_apr";
 const T = "/api/v2/agent/treasury";
@@ -27,12 +27,7 @@ const mint = (amountMinor: string) =>
   ok(alice("POST", `${T}/mint`, { issuerId: token.issuerId, amountMinor, signerAddress: SIGNER, to: HOLDER }, idem()), 201);
 const getApproval = (id: string) => ok(alice("GET", `${APPROVALS}/${id}`));
 const getIssuance = (id: string) => ok(alice("GET", `${T}/issuance-requests/${id}`));
-const expire = (approvalRequestId: string) =>
-  server.db.kysely
-    .updateTable("ApprovalRequest")
-    .set({ expiresAt: new Date(Date.now() - 1000) })
-    .where("id", "=", approvalRequestId)
-    .execute();
+const expire = (approvalRequestId: string) => expireApproval(server, approvalRequestId);
 
 beforeAll(async () => {
   server = await startTestServer();

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventTypesOf, expectOneEvent } from "../helpers/events.ts";
 import { api, startTestServer, type TestServer } from "../helpers/test-server.ts";
-import { connect, idem } from "../helpers/v2.ts";
+import { connect, expireApproval, idem } from "../helpers/v2.ts";
 
 const ORG = "org_evt_cust";
 const WALLETS = "/api/v2/agent/custody/wallets";
@@ -129,11 +129,7 @@ describe("custody transfer events", () => {
     expect(await status(rejectedOne.custodyTransferId)).toEqual(rejected);
 
     const expiring = await requestTransfer(walletId);
-    await server.db.kysely
-      .updateTable("ApprovalRequest")
-      .set({ expiresAt: new Date(Date.now() - 1000) })
-      .where("id", "=", expiring.approvalRequestId)
-      .execute();
+    await expireApproval(server, expiring.approvalRequestId);
     const cancelled = await ok(alice("POST", TRANSFERS, { custodyTransferId: expiring.custodyTransferId, expectedVersion: 1 }, idem()));
     expect(cancelled.status).toBe("cancelled");
     await expectOneEvent(server, "custody_transfer.cancelled", expiring.custodyTransferId, cancelled);

@@ -182,6 +182,31 @@ describe("acceptance: launch → status → mint request → second-person appro
     expect(await onChainSupply()).toBe(INITIAL_SUPPLY);
   });
 
+  it("the list pages by cursor with its filters, counts across pages, and refuses offset with a cursor", async () => {
+    const list = (query: string) => reader("GET", `${T}/issuance-requests?kind=mint&${query}`);
+    const all = (await list("limit=100")).json;
+    expect(all.count).toBe(all.data.length);
+    expect(all.count).toBeGreaterThanOrEqual(3);
+    const id = (r: { issuanceRequestId: string }) => r.issuanceRequestId;
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const res = await list(`limit=2${cursor ? `&startingAfter=${cursor}` : ""}`);
+      expect(res.status, res.text).toBe(200);
+      expect(res.json.count).toBe(all.count);
+      seen.push(...res.json.data.map(id));
+      cursor = res.json.nextCursor;
+      expect(cursor).toBe(res.json.hasMore ? res.json.data.at(-1).issuanceRequestId : null);
+    } while (cursor);
+    expect(seen).toEqual(all.data.map(id));
+    const skipped = (await list("limit=1&offset=1")).json;
+    expect(skipped.data.map(id)).toEqual([all.data[1].issuanceRequestId]);
+    expect(skipped).toMatchObject({ hasMore: true, nextCursor: all.data[1].issuanceRequestId });
+    const both = await list(`offset=1&startingAfter=${all.data[0].issuanceRequestId}`);
+    expect(both.status).toBe(400);
+    expect(both.json.errors.map((e: { path: string }) => e.path)).toEqual(["/query/offset"]);
+  });
+
   it("issuance requests are private to the organization and environment", async () => {
     const id = (await alice("POST", `${T}/mint`, mintBody({ amountMinor: "3" }), idem())).json.issuanceRequestId;
     const other = api(server.url, (await server.createKey({ organizationId: "org_other", scopes: ["wallets:read"] })).key);

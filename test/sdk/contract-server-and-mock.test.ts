@@ -362,6 +362,67 @@ scenarios.push(
   },
 );
 
+scenarios.push({
+  name: "lists: created programmes, cards, transfers and projects come back newest first, across pages, filtered",
+  async run(ctx) {
+    const coinplane = ctx.client();
+    // Both order by creation time (milliseconds), then id: a pause keeps two creations apart.
+    const apart = () => new Promise((resolve) => setTimeout(resolve, 5));
+    const programmeBody = exampleBody(specOp("createCardProgramme")) as { name: string };
+    const programmes: string[] = [];
+    for (const n of [1, 2]) {
+      programmes.push((await coinplane.cards.createProgramme({ ...programmeBody, name: `Lists ${n}` } as never)).programmeId);
+      await apart();
+    }
+    const example = exampleBody(specOp("issueCard")) as { cardholder: object };
+    const issue = (programmeId: string, n: number) =>
+      coinplane.cards
+        .issue({ ...example, programmeId, cardholder: { ...example.cardholder, email: `lists.${n}@acme.example` } } as never)
+        .then((c) => c.cardId);
+    const cards: string[] = [];
+    for (const [n, programmeId] of ([programmes[0], programmes[0], programmes[1]] as string[]).entries()) {
+      cards.push(await issue(programmeId, n));
+      await apart();
+    }
+    await coinplane.cards.freeze(cards[0] as string, { reason: "lost" } as never);
+    const listed = await coinplane.cards.list({ limit: 1 }).toArray({ limit: 3 });
+    expect(listed.map((c) => c.cardId)).toEqual([...cards].reverse());
+    const ofFirst = await coinplane.cards.list({ programmeId: programmes[0] as string }).toArray();
+    expect(ofFirst.map((c) => c.cardId)).toEqual([cards[1], cards[0]]);
+    const frozen = await coinplane.cards.list({ programmeId: programmes[0] as string, status: "frozen" }).toArray();
+    expect(frozen.map((c) => c.cardId)).toEqual([cards[0]]);
+    const programmePage = await coinplane.cards.listProgrammes({ limit: 1 });
+    expect(programmePage).toMatchObject({ hasMore: true, nextCursor: programmes[1] });
+    const transfers: string[] = [];
+    for (const reference of ["LIST-1", "LIST-2"]) {
+      transfers.push(
+        (await coinplane.bankTransfers.create({ ...(exampleBody(specOp("createBankTransfer")) as object), reference } as never)).id,
+      );
+      await apart();
+    }
+    const transferIds: string[] = [];
+    for await (const transfer of coinplane.bankTransfers.list({ limit: 1 })) {
+      transferIds.push(transfer.id);
+      if (transferIds.length === 2) break;
+    }
+    expect(transferIds).toEqual([...transfers].reverse());
+    const project = await coinplane.contracts.generate(exampleBody(specOp("generateContract")) as never);
+    const [summary] = await coinplane.contracts.list({ stage: "generated" }).toArray({ limit: 1 });
+    expect(summary?.projectId).toBe(project.projectId);
+    const foreign = await failure(coinplane.cards.list({ startingAfter: "card_UnknownUnknownUnknown1" }));
+    expect(foreign).toBeInstanceOf(BadRequestError);
+    return {
+      card: members(listed[0]),
+      statuses: listed.map((c) => c.status),
+      page: members(programmePage),
+      programme: members(programmePage.data[0]),
+      transfer: members(await coinplane.bankTransfers.list({ limit: 1 }).then((p) => p.data[0])),
+      project: members(summary),
+      foreign: errorOutcome(foreign),
+    };
+  },
+});
+
 const outcomes = new Map<string, Map<string, Outcome>>();
 
 describe.each(targets)("$name", (target) => {

@@ -53,6 +53,8 @@ describe("examples", () => {
     expect(steps.transferSubmitted).toMatchObject({ status: "submitted" });
     expect(steps.transferReconciled).toMatchObject({ status: "completed" });
     expect(steps.transferStatus).toMatchObject({ status: "completed" });
+    expect(steps.pendingApprovals).toEqual([steps.transferRequested.approvalRequestId]);
+    expect(steps.walletTransfers).toEqual([steps.transferRequested.custodyTransferId]);
   });
 
   it("cards-issue-fund-authorize.ts: programme, card, funding, simulated authorization, transactions", async () => {

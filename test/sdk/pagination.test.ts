@@ -19,6 +19,13 @@ describe("nextPageQuery", () => {
     ["cursor: stops when hasMore is false", cursor, {}, { rows: [1], more: false, next: "c1" }, undefined],
     ["cursor: stops without a next cursor", cursor, {}, { rows: [1], more: true, next: null }, undefined],
     ["cursor: without hasMore, follows the cursor", cursorWithoutHasMore, {}, { rows: [1], next: "c1" }, { from: "c1" }],
+    [
+      "cursor: a kept offset positions the first page only",
+      { ...cursor, offsetParam: "skip" },
+      { skip: 3, q: "x" },
+      { rows: [4], more: true, next: "c4" },
+      { q: "x", from: "c4" },
+    ],
   ])("%s", (_name, pagination, query, page, next) => {
     expect(nextPageQuery(pagination, query, page)).toEqual(next);
   });
@@ -39,7 +46,14 @@ describe("the generated table", () => {
     expect(paged).toEqual([
       ["listWallets", "offset"],
       ["listPayments", "offset"],
-      ["listIssuanceRequests", "offset"],
+      ["listContractProjects", "cursor"],
+      ["listApprovalRequests", "cursor"],
+      ["listBankTransfers", "cursor"],
+      ["listCustodyWallets", "cursor"],
+      ["listCustodyTransfers", "cursor"],
+      ["listIssuanceRequests", "cursor"],
+      ["listCards", "cursor"],
+      ["listCardProgrammes", "cursor"],
       ["listCardTransactions", "cursor"],
       ["listWebhookEndpoints", "cursor"],
       ["listWebhookDeliveries", "cursor"],

@@ -85,6 +85,15 @@ const ATTACKS: Attack[] = [
     // A filter narrows the caller's own list: an unknown issuer gives an empty page, and so must A's.
     status: 200,
   },
+  // A filter narrows the caller's own list: another organization's wallet or programme lists what an unknown one does.
+  {
+    name: "custody wallet filter",
+    operationId: "listCustodyTransfers",
+    refs: ["query:walletId"],
+    query: { walletId: "custodyWallet" },
+    status: 200,
+  },
+  { name: "programme filter", operationId: "listCards", refs: ["query:programmeId"], query: { programmeId: "programme" }, status: 200 },
   {
     name: "issuance request",
     operationId: "getIssuanceRequest",

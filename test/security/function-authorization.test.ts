@@ -82,6 +82,8 @@ describe("operations whose scope depends on the input (decided in the domain)", 
       "listProviders",
       "selectProvider",
       "invokeProvider",
+      // The list holds only the requests whose scope the key can read (test/http/lists-filters.test.ts).
+      "listApprovalRequests",
       "getApprovalRequest",
       "approveApprovalRequest",
       "rejectApprovalRequest",

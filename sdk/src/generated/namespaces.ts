@@ -190,6 +190,25 @@ export interface ContractsNamespace {
    */
   generate(body: RequestBody<"generateContract">, options?: RequestOptions): MethodResult<"generateContract">;
   /**
+   * List contract projects
+   *
+   * Lists the contract projects of the key's organization and environment as summaries: each project without its
+   * `source` and `stages` (`GET /contracts/{projectId}` returns them). Filter by `stage`, the last completed lifecycle stage.
+   * Reads Coinplane's own records: no provider is called. Requires an organization-bound key; another organization's or environment's projects never appear. Requires `projects:read`.
+   *
+   * Cursor pagination, newest first (`createdAt`, then id): pass the previous page's `nextCursor` as `startingAfter`
+   * while `hasMore` is `true` (the SDK's list methods iterate every page). Items created after the first page was read
+   * appear at the head of the list, never inside later pages. `createdAfter` and `createdBefore` (exclusive bounds)
+   * select a time range.
+   *
+   * `GET /api/v2/agent/contracts` (operationId `listContractProjects`).
+   * Requires the scope `projects:read`.
+   *
+   * @param query - Query parameters: `limit`, `startingAfter`, `stage`, `createdAfter`, `createdBefore`.
+   * @param options - Per-request options: `idempotencyKey`, `headers`, `signal`, `timeoutMs`, `maxRetries`.
+   */
+  list(query?: QueryParams<"listContractProjects">, options?: RequestOptions): MethodResult<"listContractProjects">;
+  /**
    * Read a contract project
    *
    * The project: its source, its stage, and the status and recorded output of the latest run of every stage (`stages`), so an
@@ -507,6 +526,29 @@ export interface ComplianceNamespace {
  */
 export interface ApprovalsNamespace {
   /**
+   * List approval requests
+   *
+   * Lists the four-eyes approval requests of the key's organization and environment — what waits on a second person,
+   * and what was decided. `status` filters by the state a `GET /approvals/{approvalRequestId}` shows at the moment of the
+   * request: `expired` is derived, never stored (past `expiresAt` while undecided, or approved but unused), so `pending`
+   * and `approved` leave such requests out and `expired` returns exactly them.
+   *
+   * **Scope.** As for reading one approval request: the list holds only the requests whose `scope` names a resource the key
+   * can read (`wallets:read` or `wallets:write` lists the `wallets:write` approvals, …); the others are left out, never a
+   * 403. Reads Coinplane's own records: no provider is called. Requires an organization-bound key; another organization's or environment's approval requests never appear.
+   *
+   * Cursor pagination, newest first (`createdAt`, then id): pass the previous page's `nextCursor` as `startingAfter`
+   * while `hasMore` is `true` (the SDK's list methods iterate every page). Items created after the first page was read
+   * appear at the head of the list, never inside later pages. `createdAfter` and `createdBefore` (exclusive bounds)
+   * select a time range.
+   *
+   * `GET /api/v2/agent/approvals` (operationId `listApprovalRequests`).
+   *
+   * @param query - Query parameters: `limit`, `startingAfter`, `status`, `createdAfter`, `createdBefore`.
+   * @param options - Per-request options: `idempotencyKey`, `headers`, `signal`, `timeoutMs`, `maxRetries`.
+   */
+  list(query?: QueryParams<"listApprovalRequests">, options?: RequestOptions): MethodResult<"listApprovalRequests">;
+  /**
    * Get an approval request
    *
    * Returns a four-eyes approval request. Approval requests are created by the operations they guard — `providers/invoke`
@@ -640,6 +682,28 @@ export interface BankTransfersNamespace {
    * @param options - Per-request options: `idempotencyKey`, `headers`, `signal`, `timeoutMs`, `maxRetries`.
    */
   create(body: RequestBody<"createBankTransfer">, options?: RequestOptions): MethodResult<"createBankTransfer">;
+  /**
+   * List bank transfers
+   *
+   * Lists the bank transfers of the key's organization and environment with their current `status` as last recorded
+   * (`bank-transfer/status` asks the rail for news and records it; a list does not). Filter by `status`.
+   *
+   * Sandbox only: simulated (every transfer carries `simulated: true`). Requires `payments:read` (write implies read):
+   * a list changes nothing, unlike `bank-transfer/status`, which records what the rail reports and so needs `payments:write`.
+   * Reads Coinplane's own records: no provider is called. Requires an organization-bound key; another organization's or environment's transfers never appear.
+   *
+   * Cursor pagination, newest first (`createdAt`, then id): pass the previous page's `nextCursor` as `startingAfter`
+   * while `hasMore` is `true` (the SDK's list methods iterate every page). Items created after the first page was read
+   * appear at the head of the list, never inside later pages. `createdAfter` and `createdBefore` (exclusive bounds)
+   * select a time range.
+   *
+   * `GET /api/v2/agent/payments/bank-transfer` (operationId `listBankTransfers`).
+   * Requires the scope `payments:read`.
+   *
+   * @param query - Query parameters: `limit`, `startingAfter`, `status`, `createdAfter`, `createdBefore`.
+   * @param options - Per-request options: `idempotencyKey`, `headers`, `signal`, `timeoutMs`, `maxRetries`.
+   */
+  list(query?: QueryParams<"listBankTransfers">, options?: RequestOptions): MethodResult<"listBankTransfers">;
   /**
    * Get (and refresh) a bank transfer
    *
@@ -838,6 +902,25 @@ export interface CustodyNamespace {
    */
   createWallet(body: RequestBody<"createCustodyWallet">, options?: RequestOptions): MethodResult<"createCustodyWallet">;
   /**
+   * List custody wallets
+   *
+   * Lists the custody wallets of the key's organization and environment: requested (`pending_approval`), `active` and
+   * `rejected`. Filter by `status`.
+   * Reads Coinplane's own records: no provider is called, so it answers without a custody connection too (unlike the custody writes and balance, which fail closed with 424). Requires an organization-bound key; another organization's or environment's wallets never appear. Requires `wallets:read`.
+   *
+   * Cursor pagination, newest first (`createdAt`, then id): pass the previous page's `nextCursor` as `startingAfter`
+   * while `hasMore` is `true` (the SDK's list methods iterate every page). Items created after the first page was read
+   * appear at the head of the list, never inside later pages. `createdAfter` and `createdBefore` (exclusive bounds)
+   * select a time range.
+   *
+   * `GET /api/v2/agent/custody/wallets` (operationId `listCustodyWallets`).
+   * Requires the scope `wallets:read`.
+   *
+   * @param query - Query parameters: `limit`, `startingAfter`, `status`, `createdAfter`, `createdBefore`.
+   * @param options - Per-request options: `idempotencyKey`, `headers`, `signal`, `timeoutMs`, `maxRetries`.
+   */
+  listWallets(query?: QueryParams<"listCustodyWallets">, options?: RequestOptions): MethodResult<"listCustodyWallets">;
+  /**
    * Get a custody wallet balance
    *
    * Reads the balances of a custody wallet from its custody provider (never from a local ledger). A wallet that is not `active` has no address yet and answers an empty `balances` list. With `asset`, exactly one entry is returned (zero when not held).
@@ -895,6 +978,26 @@ export interface CustodyNamespace {
    * @param options - Per-request options: `idempotencyKey`, `headers`, `signal`, `timeoutMs`, `maxRetries`.
    */
   createTransfer(body: RequestBody<"createCustodyTransfer">, options?: RequestOptions): MethodResult<"createCustodyTransfer">;
+  /**
+   * List custody transfers
+   *
+   * Lists the custody transfers of the key's organization and environment with their state as last recorded
+   * (`custody/transfers/status` reconciles a `submitted` one with the provider; a list does not). Filter by `status` and by
+   * `walletId`.
+   * Reads Coinplane's own records: no provider is called, so it answers without a custody connection too (unlike the custody writes and status lookups, which fail closed with 424). Requires an organization-bound key; another organization's or environment's transfers never appear. Requires `wallets:read`.
+   *
+   * Cursor pagination, newest first (`createdAt`, then id): pass the previous page's `nextCursor` as `startingAfter`
+   * while `hasMore` is `true` (the SDK's list methods iterate every page). Items created after the first page was read
+   * appear at the head of the list, never inside later pages. `createdAfter` and `createdBefore` (exclusive bounds)
+   * select a time range.
+   *
+   * `GET /api/v2/agent/custody/transfers` (operationId `listCustodyTransfers`).
+   * Requires the scope `wallets:read`.
+   *
+   * @param query - Query parameters: `limit`, `startingAfter`, `status`, `walletId`, `createdAfter`, `createdBefore`.
+   * @param options - Per-request options: `idempotencyKey`, `headers`, `signal`, `timeoutMs`, `maxRetries`.
+   */
+  listTransfers(query?: QueryParams<"listCustodyTransfers">, options?: RequestOptions): MethodResult<"listCustodyTransfers">;
   /**
    * Get a custody transfer
    *
@@ -1043,12 +1146,18 @@ export interface TreasuryNamespace {
    *
    * The organization's mint and burn requests in the key's environment, newest first, with their status (derived from their
    * approval requests: `pending_approval`, `approved`, `rejected`, `expired`) and approval state. Filter by `issuerId`,
-   * `kind` and `status`. Requires `wallets:read`.
+   * `kind`, `status` and the time range `createdAfter` / `createdBefore` (exclusive bounds). Requires `wallets:read`.
+   *
+   * Cursor pagination like every agent API list (newest first by `createdAt`, then id): pass the previous page's
+   * `nextCursor` as `startingAfter` while `hasMore` is `true`; an issuance request created after the first page was read
+   * appears at the head, never inside a later page. `count` is the number of matching requests across all pages. `offset`
+   * (skip that many of the first page's requests) is kept for clients written before cursors; it cannot be combined with
+   * `startingAfter` (400 at `/query/offset`). The page size defaults to 20 here (10 on the other lists).
    *
    * `GET /api/v2/agent/treasury/issuance-requests` (operationId `listIssuanceRequests`).
    * Requires the scope `wallets:read`.
    *
-   * @param query - Query parameters: `issuerId`, `kind`, `status`, `limit`, `offset`.
+   * @param query - Query parameters: `issuerId`, `kind`, `status`, `limit`, `startingAfter`, `offset`, `createdAfter`, `createdBefore`.
    * @param options - Per-request options: `idempotencyKey`, `headers`, `signal`, `timeoutMs`, `maxRetries`.
    */
   listIssuanceRequests(query?: QueryParams<"listIssuanceRequests">, options?: RequestOptions): MethodResult<"listIssuanceRequests">;
@@ -1111,6 +1220,26 @@ export interface CardsNamespace {
    */
   createProgramme(body: RequestBody<"createCardProgramme">, options?: RequestOptions): MethodResult<"createCardProgramme">;
   /**
+   * List card programmes
+   *
+   * Lists the card programmes of the key's organization and environment. A programme whose creation has not been
+   * confirmed by the issuer yet is never listed.
+   *
+   * Sandbox only: simulated (every programme carries `simulated: true`). Reads Coinplane's own records: no provider is called. Requires an organization-bound key; another organization's or environment's programmes never appear. Requires `cards:read`.
+   *
+   * Cursor pagination, newest first (`createdAt`, then id): pass the previous page's `nextCursor` as `startingAfter`
+   * while `hasMore` is `true` (the SDK's list methods iterate every page). Items created after the first page was read
+   * appear at the head of the list, never inside later pages. `createdAfter` and `createdBefore` (exclusive bounds)
+   * select a time range.
+   *
+   * `GET /api/v2/agent/cards/programmes` (operationId `listCardProgrammes`).
+   * Requires the scope `cards:read`.
+   *
+   * @param query - Query parameters: `limit`, `startingAfter`, `createdAfter`, `createdBefore`.
+   * @param options - Per-request options: `idempotencyKey`, `headers`, `signal`, `timeoutMs`, `maxRetries`.
+   */
+  listProgrammes(query?: QueryParams<"listCardProgrammes">, options?: RequestOptions): MethodResult<"listCardProgrammes">;
+  /**
    * Issue a card
    *
    * Issues a virtual card under a programme to an existing cardholder (`cardholderId`) or to a new one (`cardholder`,
@@ -1147,6 +1276,27 @@ export interface CardsNamespace {
    * @param options - Per-request options: `idempotencyKey`, `headers`, `signal`, `timeoutMs`, `maxRetries`.
    */
   issue(body: RequestBody<"issueCard">, options?: RequestOptions): MethodResult<"issueCard">;
+  /**
+   * List cards
+   *
+   * Lists the cards of the key's organization and environment, each with its balance derived from the card ledger (as
+   * `GET /cards/{cardId}` shows it). Filter by `status` and by `programmeId`. A card whose issuing has not been confirmed by
+   * the issuer yet is not a card yet and is never listed.
+   *
+   * Sandbox only: simulated (every card carries `simulated: true`). Reads Coinplane's own records: no provider is called (the list reads the stored cards and their ledger). Requires an organization-bound key; another organization's or environment's cards never appear. Requires `cards:read`.
+   *
+   * Cursor pagination, newest first (`createdAt`, then id): pass the previous page's `nextCursor` as `startingAfter`
+   * while `hasMore` is `true` (the SDK's list methods iterate every page). Items created after the first page was read
+   * appear at the head of the list, never inside later pages. `createdAfter` and `createdBefore` (exclusive bounds)
+   * select a time range.
+   *
+   * `GET /api/v2/agent/cards` (operationId `listCards`).
+   * Requires the scope `cards:read`.
+   *
+   * @param query - Query parameters: `limit`, `startingAfter`, `status`, `programmeId`, `createdAfter`, `createdBefore`.
+   * @param options - Per-request options: `idempotencyKey`, `headers`, `signal`, `timeoutMs`, `maxRetries`.
+   */
+  list(query?: QueryParams<"listCards">, options?: RequestOptions): MethodResult<"listCards">;
   /**
    * Retrieve a card
    *

@@ -176,6 +176,33 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/agent/contracts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List contract projects
+         * @description Lists the contract projects of the key's organization and environment as summaries: each project without its
+         *     `source` and `stages` (`GET /contracts/{projectId}` returns them). Filter by `stage`, the last completed lifecycle stage.
+         *     Reads Coinplane's own records: no provider is called. Requires an organization-bound key; another organization's or environment's projects never appear. Requires `projects:read`.
+         *
+         *     Cursor pagination, newest first (`createdAt`, then id): pass the previous page's `nextCursor` as `startingAfter`
+         *     while `hasMore` is `true` (the SDK's list methods iterate every page). Items created after the first page was read
+         *     appear at the head of the list, never inside later pages. `createdAfter` and `createdBefore` (exclusive bounds)
+         *     select a time range.
+         */
+        get: operations["listContractProjects"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/agent/contracts/templates": {
         parameters: {
             query?: never;
@@ -643,6 +670,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/agent/approvals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List approval requests
+         * @description Lists the four-eyes approval requests of the key's organization and environment — what waits on a second person,
+         *     and what was decided. `status` filters by the state a `GET /approvals/{approvalRequestId}` shows at the moment of the
+         *     request: `expired` is derived, never stored (past `expiresAt` while undecided, or approved but unused), so `pending`
+         *     and `approved` leave such requests out and `expired` returns exactly them.
+         *
+         *     **Scope.** As for reading one approval request: the list holds only the requests whose `scope` names a resource the key
+         *     can read (`wallets:read` or `wallets:write` lists the `wallets:write` approvals, …); the others are left out, never a
+         *     403. Reads Coinplane's own records: no provider is called. Requires an organization-bound key; another organization's or environment's approval requests never appear.
+         *
+         *     Cursor pagination, newest first (`createdAt`, then id): pass the previous page's `nextCursor` as `startingAfter`
+         *     while `hasMore` is `true` (the SDK's list methods iterate every page). Items created after the first page was read
+         *     appear at the head of the list, never inside later pages. `createdAfter` and `createdBefore` (exclusive bounds)
+         *     select a time range.
+         */
+        get: operations["listApprovalRequests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/agent/approvals/{approvalRequestId}": {
         parameters: {
             query?: never;
@@ -762,7 +821,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List bank transfers
+         * @description Lists the bank transfers of the key's organization and environment with their current `status` as last recorded
+         *     (`bank-transfer/status` asks the rail for news and records it; a list does not). Filter by `status`.
+         *
+         *     Sandbox only: simulated (every transfer carries `simulated: true`). Requires `payments:read` (write implies read):
+         *     a list changes nothing, unlike `bank-transfer/status`, which records what the rail reports and so needs `payments:write`.
+         *     Reads Coinplane's own records: no provider is called. Requires an organization-bound key; another organization's or environment's transfers never appear.
+         *
+         *     Cursor pagination, newest first (`createdAt`, then id): pass the previous page's `nextCursor` as `startingAfter`
+         *     while `hasMore` is `true` (the SDK's list methods iterate every page). Items created after the first page was read
+         *     appear at the head of the list, never inside later pages. `createdAfter` and `createdBefore` (exclusive bounds)
+         *     select a time range.
+         */
+        get: operations["listBankTransfers"];
         put?: never;
         /**
          * Create a bank transfer
@@ -1000,7 +1073,18 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List custody wallets
+         * @description Lists the custody wallets of the key's organization and environment: requested (`pending_approval`), `active` and
+         *     `rejected`. Filter by `status`.
+         *     Reads Coinplane's own records: no provider is called, so it answers without a custody connection too (unlike the custody writes and balance, which fail closed with 424). Requires an organization-bound key; another organization's or environment's wallets never appear. Requires `wallets:read`.
+         *
+         *     Cursor pagination, newest first (`createdAt`, then id): pass the previous page's `nextCursor` as `startingAfter`
+         *     while `hasMore` is `true` (the SDK's list methods iterate every page). Items created after the first page was read
+         *     appear at the head of the list, never inside later pages. `createdAfter` and `createdBefore` (exclusive bounds)
+         *     select a time range.
+         */
+        get: operations["listCustodyWallets"];
         put?: never;
         /**
          * Request or activate a custody wallet
@@ -1070,7 +1154,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List custody transfers
+         * @description Lists the custody transfers of the key's organization and environment with their state as last recorded
+         *     (`custody/transfers/status` reconciles a `submitted` one with the provider; a list does not). Filter by `status` and by
+         *     `walletId`.
+         *     Reads Coinplane's own records: no provider is called, so it answers without a custody connection too (unlike the custody writes and status lookups, which fail closed with 424). Requires an organization-bound key; another organization's or environment's transfers never appear. Requires `wallets:read`.
+         *
+         *     Cursor pagination, newest first (`createdAt`, then id): pass the previous page's `nextCursor` as `startingAfter`
+         *     while `hasMore` is `true` (the SDK's list methods iterate every page). Items created after the first page was read
+         *     appear at the head of the list, never inside later pages. `createdAfter` and `createdBefore` (exclusive bounds)
+         *     select a time range.
+         */
+        get: operations["listCustodyTransfers"];
         put?: never;
         /**
          * Request, submit or advance a custody transfer
@@ -1301,7 +1397,13 @@ export interface paths {
          * List issuance requests
          * @description The organization's mint and burn requests in the key's environment, newest first, with their status (derived from their
          *     approval requests: `pending_approval`, `approved`, `rejected`, `expired`) and approval state. Filter by `issuerId`,
-         *     `kind` and `status`. Requires `wallets:read`.
+         *     `kind`, `status` and the time range `createdAfter` / `createdBefore` (exclusive bounds). Requires `wallets:read`.
+         *
+         *     Cursor pagination like every agent API list (newest first by `createdAt`, then id): pass the previous page's
+         *     `nextCursor` as `startingAfter` while `hasMore` is `true`; an issuance request created after the first page was read
+         *     appears at the head, never inside a later page. `count` is the number of matching requests across all pages. `offset`
+         *     (skip that many of the first page's requests) is kept for clients written before cursors; it cannot be combined with
+         *     `startingAfter` (400 at `/query/offset`). The page size defaults to 20 here (10 on the other lists).
          */
         get: operations["listIssuanceRequests"];
         put?: never;
@@ -1337,6 +1439,35 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/agent/cards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List cards
+         * @description Lists the cards of the key's organization and environment, each with its balance derived from the card ledger (as
+         *     `GET /cards/{cardId}` shows it). Filter by `status` and by `programmeId`. A card whose issuing has not been confirmed by
+         *     the issuer yet is not a card yet and is never listed.
+         *
+         *     Sandbox only: simulated (every card carries `simulated: true`). Reads Coinplane's own records: no provider is called (the list reads the stored cards and their ledger). Requires an organization-bound key; another organization's or environment's cards never appear. Requires `cards:read`.
+         *
+         *     Cursor pagination, newest first (`createdAt`, then id): pass the previous page's `nextCursor` as `startingAfter`
+         *     while `hasMore` is `true` (the SDK's list methods iterate every page). Items created after the first page was read
+         *     appear at the head of the list, never inside later pages. `createdAfter` and `createdBefore` (exclusive bounds)
+         *     select a time range.
+         */
+        get: operations["listCards"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/agent/cards/programmes": {
         parameters: {
             query?: never;
@@ -1344,7 +1475,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List card programmes
+         * @description Lists the card programmes of the key's organization and environment. A programme whose creation has not been
+         *     confirmed by the issuer yet is never listed.
+         *
+         *     Sandbox only: simulated (every programme carries `simulated: true`). Reads Coinplane's own records: no provider is called. Requires an organization-bound key; another organization's or environment's programmes never appear. Requires `cards:read`.
+         *
+         *     Cursor pagination, newest first (`createdAt`, then id): pass the previous page's `nextCursor` as `startingAfter`
+         *     while `hasMore` is `true` (the SDK's list methods iterate every page). Items created after the first page was read
+         *     appear at the head of the list, never inside later pages. `createdAfter` and `createdBefore` (exclusive bounds)
+         *     select a time range.
+         */
+        get: operations["listCardProgrammes"];
         put?: never;
         /**
          * Create a card programme
@@ -3831,6 +3974,31 @@ export interface components {
             source: "live" | "sample";
         };
         /**
+         * @description The last completed stage, in past tense. The lifecycle is linear; each stage runs only on a project whose last completed
+         *     stage is the one before it, else 409 `STATE_CONFLICT` (out of order, or already done):
+         *
+         *     | From | Stage endpoint | To |
+         *     |---|---|---|
+         *     | (none) | `POST /contracts/generate` | `generated` |
+         *     | `generated` | `POST /contracts/{projectId}/compile` | `compiled` |
+         *     | `compiled` | `POST /contracts/{projectId}/validate` | `validated` |
+         *     | `validated` | `POST /contracts/{projectId}/simulate` | `simulated` |
+         *     | `simulated` | `POST /contracts/{projectId}/deploy` | `deployed` |
+         *     | `deployed` | `POST /contracts/{projectId}/verify` | `verified` |
+         *     | `verified` | `POST /contracts/{projectId}/launch` | `launched` (final) |
+         *
+         *     A stage that fails (compiler errors, a failed check, flow or comparison) is recorded as `failed` with its output, the
+         *     project stays where it was, and the stage can be run again.
+         * @example generated
+         * @enum {string}
+         */
+        ProjectStage: "generated" | "compiled" | "validated" | "simulated" | "deployed" | "verified" | "launched";
+        /**
+         * @description Contract project id (`cprj_…`).
+         * @example cprj_7Kc3Xm9Qd1Vr5Tn8Bw2Hs
+         */
+        ProjectId: string;
+        /**
          * @description Contract template (see `GET /api/v2/agent/contracts/templates`). Templates produce one self-contained Solidity
          *     `^0.8.20` file without imports, so it compiles offline.
          *
@@ -3842,31 +4010,75 @@ export interface components {
          * @enum {string}
          */
         ContractTemplate: "fiat_backed_stablecoin";
-        TemplateDescription: {
+        /**
+         * @description Network the project deploys to.
+         *
+         *     - `sandbox`: the in-process **sandbox chain** (chain id 7357001), served to sandbox keys only. Its state is kept in the
+         *       service's database, so deployments survive restarts; one sandbox chain serves every organization, like a public testnet.
+         *     - Every other network needs a reviewed **deployment connection** serving it for the organization and environment. No
+         *       provider of this build can deploy contracts yet, so these networks fail closed with 424 `PROVIDER_NOT_CONNECTED` — at
+         *       generation already (a project never targets a network it cannot reach) and again at deployment. A production key
+         *       targeting `sandbox` gets the same 424.
+         * @default sandbox
+         * @example sandbox
+         * @enum {string}
+         */
+        ContractNetwork: "sandbox" | "ethereum_sepolia" | "base_sepolia" | "polygon_amoy" | "ethereum" | "polygon" | "base";
+        /**
+         * @description A contract project as lists show it: the project without its `source` and `stages` (their outputs hold the ABI and
+         *     bytecode, up to hundreds of kilobytes per project). `GET /contracts/{projectId}` returns the whole project.
+         */
+        ContractProjectSummary: {
+            projectId: components["schemas"]["ProjectId"];
             template: components["schemas"]["ContractTemplate"];
-            /** @example Fiat-backed stablecoin */
-            name: string;
-            description: string;
-            /** @enum {string} */
-            standard: "ERC-20";
-            /** @example 6 */
+            /**
+             * @description Token symbol (ERC-20 `symbol()`).
+             * @example CPUSD
+             */
+            asset: string;
+            /**
+             * @description ERC-20 `name()`: `<asset> Stablecoin`.
+             * @example CPUSD Stablecoin
+             */
+            tokenName: string;
+            /**
+             * @description ERC-20 `decimals()` of the template.
+             * @example 6
+             */
             decimals: number;
-            /** @description `erc20`, `mint_burn_roles`, `pause`, `blocklist`. */
-            features: string[];
-            roles: {
-                /** @example MINTER_ROLE */
-                role: string;
-                /** @example mint(to, value) */
-                grants: string;
-            }[];
-            /** @description Function signatures the compiled ABI must expose (checked by validate). */
-            requiredFunctions: string[];
-            /** @description Event signatures the compiled ABI must expose (checked by validate). */
-            requiredEvents: string[];
+            network: components["schemas"]["ContractNetwork"];
+            stage: components["schemas"]["ProjectStage"];
+            /**
+             * @description Name of the main contract in `source`.
+             * @example CPUSDStablecoin
+             */
+            contractName: string;
+            /**
+             * @description SHA-256 of `source` (UTF-8), hex.
+             * @example 3b1f0c6e2d7a9b84c5e1f3a06d92b7c418e5f0a3c6d9b2e7f1a4c8d0e3b6f925
+             */
+            sourceSha256: string;
+            /**
+             * @description The issuer registered by launch; `null` before.
+             * @example null
+             */
+            issuerId: string | null;
+            /**
+             * @description Rises by one on every completed stage.
+             * @example 1
+             */
+            version: number;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
         };
-        TemplateList: {
-            count: number;
-            data: components["schemas"]["TemplateDescription"][];
+        /** @description A page of contract projects, newest first (cursor pagination: `nextCursor` → `startingAfter` while `hasMore`). */
+        ContractProjectList: {
+            /** @description Up to `limit` contract projects, newest first (`createdAt`, then id). */
+            data: components["schemas"]["ContractProjectSummary"][];
+            /** @description `true` when older contract projects follow this page. */
+            hasMore: boolean;
+            /** @description Pass as `startingAfter` for the next page (the last item's id); `null` when `hasMore` is `false`. */
+            nextCursor: components["schemas"]["ProjectId"] | null;
         };
         CompilerMessage: {
             /** @enum {string} */
@@ -3937,20 +4149,32 @@ export interface components {
             /** @description Present on `CHAIN_CAPABILITY_DISABLED`: `mintBurn` or `stressTest`. */
             capability?: string;
         };
-        /**
-         * @description Network the project deploys to.
-         *
-         *     - `sandbox`: the in-process **sandbox chain** (chain id 7357001), served to sandbox keys only. Its state is kept in the
-         *       service's database, so deployments survive restarts; one sandbox chain serves every organization, like a public testnet.
-         *     - Every other network needs a reviewed **deployment connection** serving it for the organization and environment. No
-         *       provider of this build can deploy contracts yet, so these networks fail closed with 424 `PROVIDER_NOT_CONNECTED` — at
-         *       generation already (a project never targets a network it cannot reach) and again at deployment. A production key
-         *       targeting `sandbox` gets the same 424.
-         * @default sandbox
-         * @example sandbox
-         * @enum {string}
-         */
-        ContractNetwork: "sandbox" | "ethereum_sepolia" | "base_sepolia" | "polygon_amoy" | "ethereum" | "polygon" | "base";
+        TemplateDescription: {
+            template: components["schemas"]["ContractTemplate"];
+            /** @example Fiat-backed stablecoin */
+            name: string;
+            description: string;
+            /** @enum {string} */
+            standard: "ERC-20";
+            /** @example 6 */
+            decimals: number;
+            /** @description `erc20`, `mint_burn_roles`, `pause`, `blocklist`. */
+            features: string[];
+            roles: {
+                /** @example MINTER_ROLE */
+                role: string;
+                /** @example mint(to, value) */
+                grants: string;
+            }[];
+            /** @description Function signatures the compiled ABI must expose (checked by validate). */
+            requiredFunctions: string[];
+            /** @description Event signatures the compiled ABI must expose (checked by validate). */
+            requiredEvents: string[];
+        };
+        TemplateList: {
+            count: number;
+            data: components["schemas"]["TemplateDescription"][];
+        };
         /** @description Every field is optional; defaults make `{}` a valid request. */
         GenerateContractRequest: {
             template?: components["schemas"]["ContractTemplate"];
@@ -3962,31 +4186,6 @@ export interface components {
             asset: string;
             network?: components["schemas"]["ContractNetwork"];
         };
-        /**
-         * @description Contract project id (`cprj_…`).
-         * @example cprj_7Kc3Xm9Qd1Vr5Tn8Bw2Hs
-         */
-        ProjectId: string;
-        /**
-         * @description The last completed stage, in past tense. The lifecycle is linear; each stage runs only on a project whose last completed
-         *     stage is the one before it, else 409 `STATE_CONFLICT` (out of order, or already done):
-         *
-         *     | From | Stage endpoint | To |
-         *     |---|---|---|
-         *     | (none) | `POST /contracts/generate` | `generated` |
-         *     | `generated` | `POST /contracts/{projectId}/compile` | `compiled` |
-         *     | `compiled` | `POST /contracts/{projectId}/validate` | `validated` |
-         *     | `validated` | `POST /contracts/{projectId}/simulate` | `simulated` |
-         *     | `simulated` | `POST /contracts/{projectId}/deploy` | `deployed` |
-         *     | `deployed` | `POST /contracts/{projectId}/verify` | `verified` |
-         *     | `verified` | `POST /contracts/{projectId}/launch` | `launched` (final) |
-         *
-         *     A stage that fails (compiler errors, a failed check, flow or comparison) is recorded as `failed` with its output, the
-         *     project stays where it was, and the stage can be run again.
-         * @example generated
-         * @enum {string}
-         */
-        ProjectStage: "generated" | "compiled" | "validated" | "simulated" | "deployed" | "verified" | "launched";
         /**
          * @description Lifecycle stages, in order.
          * @enum {string}
@@ -4642,24 +4841,6 @@ export interface components {
             evaluatedAt: components["schemas"]["Timestamp"];
         };
         /**
-         * @description Id of a four-eyes approval request (`apr_…`).
-         * @example apr_8Lq2Vn5Tx7Rz1Kb4Md9Wc
-         */
-        ApprovalRequestId: string;
-        /**
-         * @description What the approval guards.
-         *
-         *     | Kind | Created by |
-         *     |---|---|
-         *     | `provider_operation` | `providers/invoke` of an operation that needs approval (e.g. custody `create_transfer`). |
-         *     | `custody_wallet` | `custody/wallets` shape 1 (wallet creation). |
-         *     | `custody_transfer` | `custody/transfers` shape 1 (transfer request). |
-         *     | `issuance` | `treasury/mint` and `treasury/burn` (issuance requests). |
-         * @example provider_operation
-         * @enum {string}
-         */
-        ApprovalKind: "provider_operation" | "custody_wallet" | "custody_transfer" | "issuance";
-        /**
          * @description State of the approval request. `version` rises by one on every change (decision, use).
          *
          *     ```
@@ -4679,6 +4860,24 @@ export interface components {
          * @enum {string}
          */
         ApprovalStatus: "pending" | "approved" | "rejected" | "expired";
+        /**
+         * @description Id of a four-eyes approval request (`apr_…`).
+         * @example apr_8Lq2Vn5Tx7Rz1Kb4Md9Wc
+         */
+        ApprovalRequestId: string;
+        /**
+         * @description What the approval guards.
+         *
+         *     | Kind | Created by |
+         *     |---|---|
+         *     | `provider_operation` | `providers/invoke` of an operation that needs approval (e.g. custody `create_transfer`). |
+         *     | `custody_wallet` | `custody/wallets` shape 1 (wallet creation). |
+         *     | `custody_transfer` | `custody/transfers` shape 1 (transfer request). |
+         *     | `issuance` | `treasury/mint` and `treasury/burn` (issuance requests). |
+         * @example provider_operation
+         * @enum {string}
+         */
+        ApprovalKind: "provider_operation" | "custody_wallet" | "custody_transfer" | "issuance";
         /** @description Who acted, as identified by the API key (`actor` of the key, and the key's id). */
         ApprovalActor: {
             /**
@@ -4750,6 +4949,15 @@ export interface components {
             createdAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];
         };
+        /** @description A page of approval requests, newest first (cursor pagination: `nextCursor` → `startingAfter` while `hasMore`). */
+        ApprovalRequestList: {
+            /** @description Up to `limit` approval requests, newest first (`createdAt`, then id). */
+            data: components["schemas"]["ApprovalRequest"][];
+            /** @description `true` when older approval requests follow this page. */
+            hasMore: boolean;
+            /** @description Pass as `startingAfter` for the next page (the last item's id); `null` when `hasMore` is `false`. */
+            nextCursor: components["schemas"]["ApprovalRequestId"] | null;
+        };
         /** @description Body of approve and reject. May be empty (`{}`). */
         ApprovalDecisionRequest: {
             /**
@@ -4764,15 +4972,48 @@ export interface components {
             expectedVersion?: number;
         };
         /**
+         * @description State of a bank transfer.
+         *
+         *     | State | Meaning | Next |
+         *     |---|---|---|
+         *     | `pending` | Accepted and screened; not yet handed to the rail. | `processing`, `failed` (the provider refused it before the rail), `cancelled` |
+         *     | `processing` | Submitted to the rail; awaiting settlement. | `completed`, `failed`, `returned`, `cancelled` |
+         *     | `completed` | Settled to the beneficiary bank. Terminal. | — |
+         *     | `failed` | Rejected by the rail or a bank before settlement (`failureReason` says why). Terminal. | — |
+         *     | `returned` | Accepted by the rail, then returned by the beneficiary bank (`failureReason` carries the return reason). Terminal. | — |
+         *     | `cancelled` | Cancelled through `bank-transfer/cancel` while `pending` or `processing`. Terminal. | — |
+         * @example processing
+         * @enum {string}
+         */
+        BankTransferStatus: "pending" | "processing" | "completed" | "failed" | "returned" | "cancelled";
+        /**
+         * @description Coinplane bank transfer id (`bt_…`).
+         * @example bt_4Nq7Rz2Kp9Vw3Xy6Bc8Df1
+         */
+        BankTransferId: string;
+        /**
          * @description ISO 4217 alphabetic currency code.
          * @example EUR
          */
         CurrencyCode: string;
         /**
-         * @description ISO 9362 business identifier code (BIC / SWIFT code), 8 or 11 characters.
-         * @example COBADEFFXXX
+         * @description Payment rail.
+         *
+         *     | Rail | Accounts (source and destination) | Currency |
+         *     |---|---|---|
+         *     | `sepa` | `iban` accounts in the SEPA zone | EUR |
+         *     | `sepa_instant` | `iban` accounts in the SEPA zone (SCT Inst, settles in seconds) | EUR |
+         *     | `ach` | `aba` accounts (US) | USD |
+         *     | `wire` | `aba` accounts (US domestic Fedwire); the holder `address` of both accounts is required | USD |
+         *     | `fps` | `sort_code` accounts (UK Faster Payments) | GBP |
+         *     | `swift` | destination `iban` or `swift`; source any type; the holder `address` of both accounts is required | any ISO 4217 |
+         *
+         *     A combination outside this table answers 400 `VALIDATION_ERROR`. When `rail` is omitted it is derived from the
+         *     destination: `iban` with EUR → `sepa`, `aba` → `ach`, `sort_code` → `fps`, anything else → `swift`.
+         * @example sepa
+         * @enum {string}
          */
-        Bic: string;
+        BankRail: "sepa" | "sepa_instant" | "ach" | "wire" | "fps" | "swift";
         /**
          * @description Name of the account holder as the bank knows it (screened before execution).
          * @example Acme Trading GmbH
@@ -4784,6 +5025,122 @@ export interface components {
          * @example DE
          */
         AccountCountry: string;
+        /**
+         * @description ISO 9362 business identifier code (BIC / SWIFT code), 8 or 11 characters.
+         * @example COBADEFFXXX
+         */
+        Bic: string;
+        /** @description A bank account as returned by the API; account numbers are masked. */
+        BankAccountSummary: {
+            /**
+             * @example iban
+             * @enum {string}
+             */
+            type: "iban" | "aba" | "sort_code" | "swift";
+            accountHolderName: components["schemas"]["AccountHolderName"];
+            country: components["schemas"]["AccountCountry"];
+            /**
+             * @description The IBAN or account number with every character but the last four masked (`*`); an IBAN keeps its first four.
+             * @example DE89**************3000
+             */
+            accountNumberMasked: string;
+            /** @example 3000 */
+            last4: string;
+            bic: components["schemas"]["Bic"] | null;
+            /**
+             * @description ABA routing number (`aba` accounts).
+             * @example null
+             */
+            routingNumber: string | null;
+            /**
+             * @description Sort code (`sort_code` accounts).
+             * @example null
+             */
+            sortCode: string | null;
+            /**
+             * @description `aba` accounts only.
+             * @example null
+             * @enum {string|null}
+             */
+            accountType: "checking" | "savings" | null;
+            /** @example Commerzbank */
+            bankName: string | null;
+        };
+        /**
+         * @description Remittance information shown to the beneficiary. Characters of the SEPA basic Latin set only. Rail limits: `sepa`,
+         *     `sepa_instant`, `wire`, `swift` 140 characters; `ach` 80; `fps` 18. A longer reference answers 400 `VALIDATION_ERROR`
+         *     (it is never truncated).
+         * @example INV-2026-0042
+         */
+        BankReference: string;
+        /**
+         * @description ISO 20022 `ExternalPurpose1Code` (four upper-case letters), e.g. `SUPP` (supplier payment), `SALA` (salary),
+         *     `TRAD` (trade services), `GDDS` (purchase of goods), `INTC` (intra-company payment). Forwarded to the rail where it
+         *     carries one (SEPA, SWIFT); kept on the record otherwise.
+         * @example SUPP
+         */
+        PurposeCode: string;
+        BankTransferStatusChange: {
+            status: components["schemas"]["BankTransferStatus"];
+            at: components["schemas"]["Timestamp"];
+        };
+        /** @description Why a transfer `failed` or was `returned`. */
+        BankTransferFailureReason: {
+            /**
+             * @example insufficient_funds
+             * @enum {string}
+             */
+            code: "insufficient_funds" | "account_closed" | "invalid_account" | "account_blocked" | "beneficiary_rejected" | "rail_rejected";
+            /** @example The source account has insufficient funds. */
+            message: string;
+            /**
+             * @description The rail's own reason code when it gave one (ISO 20022 reason such as `AM04`, or an ACH return code such as `R01`).
+             * @example AM04
+             */
+            railCode: string | null;
+        };
+        /** @description A bank transfer. Bank transfers are Sandbox only: every one is produced by the bank transfer simulator (`simulated: true`). */
+        BankTransfer: {
+            id: components["schemas"]["BankTransferId"];
+            /** @description Same value as `id`; the name under which `bank-transfer/status` and `bank-transfer/cancel` take it. */
+            transferId: components["schemas"]["BankTransferId"];
+            status: components["schemas"]["BankTransferStatus"];
+            amount: components["schemas"]["DecimalAmount"];
+            currency: components["schemas"]["CurrencyCode"];
+            rail: components["schemas"]["BankRail"];
+            source: components["schemas"]["BankAccountSummary"];
+            destination: components["schemas"]["BankAccountSummary"];
+            reference: components["schemas"]["BankReference"] | null;
+            purposeCode: components["schemas"]["PurposeCode"] | null;
+            senderJurisdiction: components["schemas"]["CountryCode"];
+            receiverJurisdiction: components["schemas"]["CountryCode"];
+            /**
+             * @description Slug of the provider that executed the transfer (`simulator` in the sandbox).
+             * @example simulator
+             */
+            provider: string;
+            /**
+             * @description The rail's identifier once submitted (SEPA end-to-end id, ACH trace number, Fedwire IMAD, UETR for SWIFT); null while `pending`.
+             * @example E2E-4NQ7RZ2KP9VW3XY6
+             */
+            providerReference: string | null;
+            /** @description Every state the transfer has been in, oldest first; the last entry is the current `status`. */
+            statusHistory: components["schemas"]["BankTransferStatusChange"][];
+            /** @description Set when `status` is `failed` or `returned`; null otherwise. */
+            failureReason: components["schemas"]["BankTransferFailureReason"] | null;
+            simulated: components["schemas"]["Simulated"];
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        /** @description A page of bank transfers, newest first (cursor pagination: `nextCursor` → `startingAfter` while `hasMore`). */
+        BankTransferList: {
+            /** @description Up to `limit` bank transfers, newest first (`createdAt`, then id). */
+            data: components["schemas"]["BankTransfer"][];
+            /** @description `true` when older bank transfers follow this page. */
+            hasMore: boolean;
+            /** @description Pass as `startingAfter` for the next page (the last item's id); `null` when `hasMore` is `false`. */
+            nextCursor: components["schemas"]["BankTransferId"] | null;
+        };
         /** @description Postal address. */
         PostalAddress: {
             /** @example Friedrichstraße 68 */
@@ -4899,38 +5256,6 @@ export interface components {
          *     rail accepts.
          */
         BankAccount: components["schemas"]["IbanAccount"] | components["schemas"]["AbaAccount"] | components["schemas"]["SortCodeAccount"] | components["schemas"]["SwiftAccount"];
-        /**
-         * @description Payment rail.
-         *
-         *     | Rail | Accounts (source and destination) | Currency |
-         *     |---|---|---|
-         *     | `sepa` | `iban` accounts in the SEPA zone | EUR |
-         *     | `sepa_instant` | `iban` accounts in the SEPA zone (SCT Inst, settles in seconds) | EUR |
-         *     | `ach` | `aba` accounts (US) | USD |
-         *     | `wire` | `aba` accounts (US domestic Fedwire); the holder `address` of both accounts is required | USD |
-         *     | `fps` | `sort_code` accounts (UK Faster Payments) | GBP |
-         *     | `swift` | destination `iban` or `swift`; source any type; the holder `address` of both accounts is required | any ISO 4217 |
-         *
-         *     A combination outside this table answers 400 `VALIDATION_ERROR`. When `rail` is omitted it is derived from the
-         *     destination: `iban` with EUR → `sepa`, `aba` → `ach`, `sort_code` → `fps`, anything else → `swift`.
-         * @example sepa
-         * @enum {string}
-         */
-        BankRail: "sepa" | "sepa_instant" | "ach" | "wire" | "fps" | "swift";
-        /**
-         * @description ISO 20022 `ExternalPurpose1Code` (four upper-case letters), e.g. `SUPP` (supplier payment), `SALA` (salary),
-         *     `TRAD` (trade services), `GDDS` (purchase of goods), `INTC` (intra-company payment). Forwarded to the rail where it
-         *     carries one (SEPA, SWIFT); kept on the record otherwise.
-         * @example SUPP
-         */
-        PurposeCode: string;
-        /**
-         * @description Remittance information shown to the beneficiary. Characters of the SEPA basic Latin set only. Rail limits: `sepa`,
-         *     `sepa_instant`, `wire`, `swift` 140 characters; `ach` 80; `fps` 18. A longer reference answers 400 `VALIDATION_ERROR`
-         *     (it is never truncated).
-         * @example INV-2026-0042
-         */
-        BankReference: string;
         CreateBankTransferRequest: {
             /**
              * @description Amount to send, greater than zero, with at most the currency's minor-unit digits (2 for EUR, USD, GBP).
@@ -4950,114 +5275,6 @@ export interface components {
             senderJurisdiction: components["schemas"]["CountryCode"];
             receiverJurisdiction: components["schemas"]["CountryCode"];
             organizationId?: components["schemas"]["OrganizationId"];
-        };
-        /**
-         * @description Coinplane bank transfer id (`bt_…`).
-         * @example bt_4Nq7Rz2Kp9Vw3Xy6Bc8Df1
-         */
-        BankTransferId: string;
-        /**
-         * @description State of a bank transfer.
-         *
-         *     | State | Meaning | Next |
-         *     |---|---|---|
-         *     | `pending` | Accepted and screened; not yet handed to the rail. | `processing`, `failed` (the provider refused it before the rail), `cancelled` |
-         *     | `processing` | Submitted to the rail; awaiting settlement. | `completed`, `failed`, `returned`, `cancelled` |
-         *     | `completed` | Settled to the beneficiary bank. Terminal. | — |
-         *     | `failed` | Rejected by the rail or a bank before settlement (`failureReason` says why). Terminal. | — |
-         *     | `returned` | Accepted by the rail, then returned by the beneficiary bank (`failureReason` carries the return reason). Terminal. | — |
-         *     | `cancelled` | Cancelled through `bank-transfer/cancel` while `pending` or `processing`. Terminal. | — |
-         * @example processing
-         * @enum {string}
-         */
-        BankTransferStatus: "pending" | "processing" | "completed" | "failed" | "returned" | "cancelled";
-        /** @description A bank account as returned by the API; account numbers are masked. */
-        BankAccountSummary: {
-            /**
-             * @example iban
-             * @enum {string}
-             */
-            type: "iban" | "aba" | "sort_code" | "swift";
-            accountHolderName: components["schemas"]["AccountHolderName"];
-            country: components["schemas"]["AccountCountry"];
-            /**
-             * @description The IBAN or account number with every character but the last four masked (`*`); an IBAN keeps its first four.
-             * @example DE89**************3000
-             */
-            accountNumberMasked: string;
-            /** @example 3000 */
-            last4: string;
-            bic: components["schemas"]["Bic"] | null;
-            /**
-             * @description ABA routing number (`aba` accounts).
-             * @example null
-             */
-            routingNumber: string | null;
-            /**
-             * @description Sort code (`sort_code` accounts).
-             * @example null
-             */
-            sortCode: string | null;
-            /**
-             * @description `aba` accounts only.
-             * @example null
-             * @enum {string|null}
-             */
-            accountType: "checking" | "savings" | null;
-            /** @example Commerzbank */
-            bankName: string | null;
-        };
-        BankTransferStatusChange: {
-            status: components["schemas"]["BankTransferStatus"];
-            at: components["schemas"]["Timestamp"];
-        };
-        /** @description Why a transfer `failed` or was `returned`. */
-        BankTransferFailureReason: {
-            /**
-             * @example insufficient_funds
-             * @enum {string}
-             */
-            code: "insufficient_funds" | "account_closed" | "invalid_account" | "account_blocked" | "beneficiary_rejected" | "rail_rejected";
-            /** @example The source account has insufficient funds. */
-            message: string;
-            /**
-             * @description The rail's own reason code when it gave one (ISO 20022 reason such as `AM04`, or an ACH return code such as `R01`).
-             * @example AM04
-             */
-            railCode: string | null;
-        };
-        /** @description A bank transfer. Bank transfers are Sandbox only: every one is produced by the bank transfer simulator (`simulated: true`). */
-        BankTransfer: {
-            id: components["schemas"]["BankTransferId"];
-            /** @description Same value as `id`; the name under which `bank-transfer/status` and `bank-transfer/cancel` take it. */
-            transferId: components["schemas"]["BankTransferId"];
-            status: components["schemas"]["BankTransferStatus"];
-            amount: components["schemas"]["DecimalAmount"];
-            currency: components["schemas"]["CurrencyCode"];
-            rail: components["schemas"]["BankRail"];
-            source: components["schemas"]["BankAccountSummary"];
-            destination: components["schemas"]["BankAccountSummary"];
-            reference: components["schemas"]["BankReference"] | null;
-            purposeCode: components["schemas"]["PurposeCode"] | null;
-            senderJurisdiction: components["schemas"]["CountryCode"];
-            receiverJurisdiction: components["schemas"]["CountryCode"];
-            /**
-             * @description Slug of the provider that executed the transfer (`simulator` in the sandbox).
-             * @example simulator
-             */
-            provider: string;
-            /**
-             * @description The rail's identifier once submitted (SEPA end-to-end id, ACH trace number, Fedwire IMAD, UETR for SWIFT); null while `pending`.
-             * @example E2E-4NQ7RZ2KP9VW3XY6
-             */
-            providerReference: string | null;
-            /** @description Every state the transfer has been in, oldest first; the last entry is the current `status`. */
-            statusHistory: components["schemas"]["BankTransferStatusChange"][];
-            /** @description Set when `status` is `failed` or `returned`; null otherwise. */
-            failureReason: components["schemas"]["BankTransferFailureReason"] | null;
-            simulated: components["schemas"]["Simulated"];
-            createdAt: components["schemas"]["Timestamp"];
-            updatedAt: components["schemas"]["Timestamp"];
         };
         /** @description Identifies one bank transfer (used by `bank-transfer/status` and `bank-transfer/cancel`). */
         BankTransferLookupRequest: {
@@ -5301,6 +5518,18 @@ export interface components {
             count: number;
         };
         /**
+         * @description State of a custody wallet.
+         *
+         *     | State | Meaning | Next |
+         *     |---|---|---|
+         *     | `pending_approval` | Requested (shape 1); an approval request awaits a second person. No provider wallet, no address. | `active`, `rejected` |
+         *     | `active` | The approval was approved and the wallet was created at the custody provider (shape 2); `address` is set. Terminal. | — |
+         *     | `rejected` | The approval request was rejected, cancelled or expired (recorded by shape 2). Terminal. | — |
+         * @example active
+         * @enum {string}
+         */
+        CustodyWalletStatus: "pending_approval" | "active" | "rejected";
+        /**
          * @description Key management model of the wallet.
          *
          *     | Type | Meaning |
@@ -5371,49 +5600,6 @@ export interface components {
              */
             limits?: components["schemas"]["CustodyAssetLimit"][];
         };
-        /**
-         * Request a wallet (shape 1)
-         * @description Requests a new wallet. It is created in `pending_approval` together with an approval request; no provider call is made.
-         */
-        RequestCustodyWallet: {
-            /** @example Treasury operations */
-            label: string;
-            chain: components["schemas"]["CustodyChain"];
-            type: components["schemas"]["CustodyWalletType"];
-            /** @description Any JSON value. An object sets the wallet's transfer rules (`CustodyWalletPolicy`; a member this server does not enforce is refused with 400, never silently ignored). `null` sets none. Any other value (string, number, boolean, array) is kept with the wallet as given and sets no rule. */
-            policy?: components["schemas"]["CustodyWalletPolicy"] | unknown;
-            jurisdiction?: components["schemas"]["Jurisdictions"];
-            operatorJurisdiction?: components["schemas"]["CountryCode"];
-            organizationId?: components["schemas"]["OrganizationId"];
-        };
-        /**
-         * Activate an approved wallet (shape 2)
-         * @description Creates the wallet at the custody provider once its approval request is approved.
-         */
-        ActivateCustodyWallet: {
-            custodyWalletId: components["schemas"]["CustodyWalletId"];
-            /** @description The approval request returned by shape 1 for this wallet. */
-            approvalRequestId: components["schemas"]["ApprovalRequestId"];
-            organizationId?: components["schemas"]["OrganizationId"];
-        };
-        /**
-         * @description Exactly one of the two shapes. They share no tag property, so the shape is told by the members present: `label`,
-         *     `chain` and `type` make shape 1, `custodyWalletId` and `approvalRequestId` make shape 2 (a shape refuses members
-         *     it does not list, so a body matches one shape at most; none → 400 `VALIDATION_ERROR`).
-         */
-        CustodyWalletRequest: components["schemas"]["RequestCustodyWallet"] | components["schemas"]["ActivateCustodyWallet"];
-        /**
-         * @description State of a custody wallet.
-         *
-         *     | State | Meaning | Next |
-         *     |---|---|---|
-         *     | `pending_approval` | Requested (shape 1); an approval request awaits a second person. No provider wallet, no address. | `active`, `rejected` |
-         *     | `active` | The approval was approved and the wallet was created at the custody provider (shape 2); `address` is set. Terminal. | — |
-         *     | `rejected` | The approval request was rejected, cancelled or expired (recorded by shape 2). Terminal. | — |
-         * @example active
-         * @enum {string}
-         */
-        CustodyWalletStatus: "pending_approval" | "active" | "rejected";
         CustodyWallet: {
             custodyWalletId: components["schemas"]["CustodyWalletId"];
             status: components["schemas"]["CustodyWalletStatus"];
@@ -5445,6 +5631,46 @@ export interface components {
             createdAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];
         };
+        /** @description A page of custody wallets, newest first (cursor pagination: `nextCursor` → `startingAfter` while `hasMore`). */
+        CustodyWalletList: {
+            /** @description Up to `limit` custody wallets, newest first (`createdAt`, then id). */
+            data: components["schemas"]["CustodyWallet"][];
+            /** @description `true` when older custody wallets follow this page. */
+            hasMore: boolean;
+            /** @description Pass as `startingAfter` for the next page (the last item's id); `null` when `hasMore` is `false`. */
+            nextCursor: components["schemas"]["CustodyWalletId"] | null;
+        };
+        /**
+         * Request a wallet (shape 1)
+         * @description Requests a new wallet. It is created in `pending_approval` together with an approval request; no provider call is made.
+         */
+        RequestCustodyWallet: {
+            /** @example Treasury operations */
+            label: string;
+            chain: components["schemas"]["CustodyChain"];
+            type: components["schemas"]["CustodyWalletType"];
+            /** @description Any JSON value. An object sets the wallet's transfer rules (`CustodyWalletPolicy`; a member this server does not enforce is refused with 400, never silently ignored). `null` sets none. Any other value (string, number, boolean, array) is kept with the wallet as given and sets no rule. */
+            policy?: components["schemas"]["CustodyWalletPolicy"] | unknown;
+            jurisdiction?: components["schemas"]["Jurisdictions"];
+            operatorJurisdiction?: components["schemas"]["CountryCode"];
+            organizationId?: components["schemas"]["OrganizationId"];
+        };
+        /**
+         * Activate an approved wallet (shape 2)
+         * @description Creates the wallet at the custody provider once its approval request is approved.
+         */
+        ActivateCustodyWallet: {
+            custodyWalletId: components["schemas"]["CustodyWalletId"];
+            /** @description The approval request returned by shape 1 for this wallet. */
+            approvalRequestId: components["schemas"]["ApprovalRequestId"];
+            organizationId?: components["schemas"]["OrganizationId"];
+        };
+        /**
+         * @description Exactly one of the two shapes. They share no tag property, so the shape is told by the members present: `label`,
+         *     `chain` and `type` make shape 1, `custodyWalletId` and `approvalRequestId` make shape 2 (a shape refuses members
+         *     it does not list, so a body matches one shape at most; none → 400 `VALIDATION_ERROR`).
+         */
+        CustodyWalletRequest: components["schemas"]["RequestCustodyWallet"] | components["schemas"]["ActivateCustodyWallet"];
         CustodyWalletBalanceRequest: {
             /** @description The custody wallet (`cw_…`). */
             walletId: components["schemas"]["CustodyWalletId"];
@@ -5480,77 +5706,6 @@ export interface components {
             asOf: components["schemas"]["Timestamp"];
         };
         /**
-         * Request a transfer (shape 1)
-         * @description Creates the transfer in `pending_approval` together with an approval request. Screening and the wallet policy run first.
-         */
-        RequestCustodyTransfer: {
-            /** @description The `active` custody wallet that sends. */
-            walletId: components["schemas"]["CustodyWalletId"];
-            destination: components["schemas"]["ChainAddress"];
-            asset: components["schemas"]["CustodyAsset"];
-            /** @description Amount in minor units of `asset`; greater than zero. */
-            amountMinor: components["schemas"]["AmountMinor"];
-            /**
-             * @description Any JSON value: an optional cross-check of `amountMinor`. A string or a number is read as a decimal amount in units of `asset` and must equal `amountMinor` (else 400 `VALIDATION_ERROR` at `/body/amount`); any other value (null, boolean, object, array) is not checked.
-             * @example 2500.00
-             */
-            amount?: unknown;
-            /**
-             * @description Internal note; never sent on chain.
-             * @example Payout batch 2026-11-22
-             */
-            note?: string;
-            jurisdiction?: components["schemas"]["Jurisdictions"];
-            operatorJurisdiction?: components["schemas"]["CountryCode"];
-            senderJurisdiction?: components["schemas"]["CountryCode"];
-            receiverJurisdiction?: components["schemas"]["CountryCode"];
-            organizationId?: components["schemas"]["OrganizationId"];
-        };
-        /**
-         * @description Coinplane custody transfer id (`ct_…`).
-         * @example ct_9Bd3Fg6Hj1Kl4Mn7Pq2Rs5
-         */
-        CustodyTransferId: string;
-        /**
-         * Submit an approved transfer (shape 2)
-         * @description Checks the transfer's approval request and, when approved, submits the transfer to the custody provider.
-         */
-        SubmitCustodyTransfer: {
-            custodyTransferId: components["schemas"]["CustodyTransferId"];
-            /** @description The approval request returned by shape 1 for this transfer. */
-            approvalRequestId: components["schemas"]["ApprovalRequestId"];
-            organizationId?: components["schemas"]["OrganizationId"];
-        };
-        /**
-         * Advance or reconcile at a version (shape 3)
-         * @description Moves the transfer one step, only if its `version` still equals `expectedVersion` (the transfer is locked while
-         *     checked, so of concurrent calls at one version exactly one acts; the others answer 409 `CUSTODY_STATE_CONFLICT`).
-         *     `approved` → submits it to the provider (`submitted`); `submitted` → reconciles with the provider (`completed` or
-         *     `failed` when final, unchanged while pending); `pending_approval` → settles it from its approval request (`rejected`
-         *     or `cancelled` when rejected or expired; 409 while pending or approved — submit an approved one with shape 2).
-         */
-        AdvanceCustodyTransfer: {
-            custodyTransferId: components["schemas"]["CustodyTransferId"];
-            /**
-             * @description The `version` the caller last saw.
-             * @example 3
-             */
-            expectedVersion: number;
-            organizationId?: components["schemas"]["OrganizationId"];
-        };
-        /**
-         * @description Exactly one of the three shapes. They share no tag property, so the shape is told by the members present:
-         *     `walletId`, `destination`, `asset` and `amountMinor` make shape 1, `custodyTransferId` with `approvalRequestId` makes
-         *     shape 2, `custodyTransferId` with `expectedVersion` makes shape 3 (a shape refuses members it does not list, so a body
-         *     matches one shape at most; none → 400 `VALIDATION_ERROR`).
-         */
-        CustodyTransferRequest: components["schemas"]["RequestCustodyTransfer"] | components["schemas"]["SubmitCustodyTransfer"] | components["schemas"]["AdvanceCustodyTransfer"];
-        /**
-         * @description The custody provider's own transfer id (a UUID for most providers; `sim_…` for the simulator).
-         * @example sim_tx_6Fh9Jk2Lm5Np8Qr1St4Uv7
-         */
-        ProviderTransferId: string;
-        /**
          * @description State of a custody transfer. `version` increases by one on every change.
          *
          *     | State | Moved by | Next |
@@ -5568,6 +5723,16 @@ export interface components {
          * @enum {string}
          */
         CustodyTransferStatus: "pending_approval" | "approved" | "submitted" | "completed" | "failed" | "rejected" | "cancelled";
+        /**
+         * @description Coinplane custody transfer id (`ct_…`).
+         * @example ct_9Bd3Fg6Hj1Kl4Mn7Pq2Rs5
+         */
+        CustodyTransferId: string;
+        /**
+         * @description The custody provider's own transfer id (a UUID for most providers; `sim_…` for the simulator).
+         * @example sim_tx_6Fh9Jk2Lm5Np8Qr1St4Uv7
+         */
+        ProviderTransferId: string;
         CustodyTransferFailureReason: {
             /**
              * @example provider_failed
@@ -5613,6 +5778,76 @@ export interface components {
             createdAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];
         };
+        /** @description A page of custody transfers, newest first (cursor pagination: `nextCursor` → `startingAfter` while `hasMore`). */
+        CustodyTransferList: {
+            /** @description Up to `limit` custody transfers, newest first (`createdAt`, then id). */
+            data: components["schemas"]["CustodyTransfer"][];
+            /** @description `true` when older custody transfers follow this page. */
+            hasMore: boolean;
+            /** @description Pass as `startingAfter` for the next page (the last item's id); `null` when `hasMore` is `false`. */
+            nextCursor: components["schemas"]["CustodyTransferId"] | null;
+        };
+        /**
+         * Request a transfer (shape 1)
+         * @description Creates the transfer in `pending_approval` together with an approval request. Screening and the wallet policy run first.
+         */
+        RequestCustodyTransfer: {
+            /** @description The `active` custody wallet that sends. */
+            walletId: components["schemas"]["CustodyWalletId"];
+            destination: components["schemas"]["ChainAddress"];
+            asset: components["schemas"]["CustodyAsset"];
+            /** @description Amount in minor units of `asset`; greater than zero. */
+            amountMinor: components["schemas"]["AmountMinor"];
+            /**
+             * @description Any JSON value: an optional cross-check of `amountMinor`. A string or a number is read as a decimal amount in units of `asset` and must equal `amountMinor` (else 400 `VALIDATION_ERROR` at `/body/amount`); any other value (null, boolean, object, array) is not checked.
+             * @example 2500.00
+             */
+            amount?: unknown;
+            /**
+             * @description Internal note; never sent on chain.
+             * @example Payout batch 2026-11-22
+             */
+            note?: string;
+            jurisdiction?: components["schemas"]["Jurisdictions"];
+            operatorJurisdiction?: components["schemas"]["CountryCode"];
+            senderJurisdiction?: components["schemas"]["CountryCode"];
+            receiverJurisdiction?: components["schemas"]["CountryCode"];
+            organizationId?: components["schemas"]["OrganizationId"];
+        };
+        /**
+         * Submit an approved transfer (shape 2)
+         * @description Checks the transfer's approval request and, when approved, submits the transfer to the custody provider.
+         */
+        SubmitCustodyTransfer: {
+            custodyTransferId: components["schemas"]["CustodyTransferId"];
+            /** @description The approval request returned by shape 1 for this transfer. */
+            approvalRequestId: components["schemas"]["ApprovalRequestId"];
+            organizationId?: components["schemas"]["OrganizationId"];
+        };
+        /**
+         * Advance or reconcile at a version (shape 3)
+         * @description Moves the transfer one step, only if its `version` still equals `expectedVersion` (the transfer is locked while
+         *     checked, so of concurrent calls at one version exactly one acts; the others answer 409 `CUSTODY_STATE_CONFLICT`).
+         *     `approved` → submits it to the provider (`submitted`); `submitted` → reconciles with the provider (`completed` or
+         *     `failed` when final, unchanged while pending); `pending_approval` → settles it from its approval request (`rejected`
+         *     or `cancelled` when rejected or expired; 409 while pending or approved — submit an approved one with shape 2).
+         */
+        AdvanceCustodyTransfer: {
+            custodyTransferId: components["schemas"]["CustodyTransferId"];
+            /**
+             * @description The `version` the caller last saw.
+             * @example 3
+             */
+            expectedVersion: number;
+            organizationId?: components["schemas"]["OrganizationId"];
+        };
+        /**
+         * @description Exactly one of the three shapes. They share no tag property, so the shape is told by the members present:
+         *     `walletId`, `destination`, `asset` and `amountMinor` make shape 1, `custodyTransferId` with `approvalRequestId` makes
+         *     shape 2, `custodyTransferId` with `expectedVersion` makes shape 3 (a shape refuses members it does not list, so a body
+         *     matches one shape at most; none → 400 `VALIDATION_ERROR`).
+         */
+        CustodyTransferRequest: components["schemas"]["RequestCustodyTransfer"] | components["schemas"]["SubmitCustodyTransfer"] | components["schemas"]["AdvanceCustodyTransfer"];
         /** By custody transfer id (shape 1) */
         CustodyTransferById: {
             custodyTransferId: components["schemas"]["CustodyTransferId"];
@@ -6003,7 +6238,7 @@ export interface components {
         };
         IssuanceRequestList: {
             /**
-             * @description Number of issuance requests matching the filters (all pages).
+             * @description Number of issuance requests matching the filters, `createdAfter` and `createdBefore` included (all pages: `startingAfter` and `offset` do not change it).
              * @example 1
              */
             count: number;
@@ -6013,13 +6248,147 @@ export interface components {
             offset: number;
             /** @description This page, newest first. */
             data: components["schemas"]["IssuanceRequest"][];
+            /** @description `true` when older issuance requests follow this page. */
+            hasMore: boolean;
+            /** @description Pass as `startingAfter` for the next page (the last item's id); `null` when `hasMore` is `false`. */
+            nextCursor: components["schemas"]["IssuanceRequestId"] | null;
         };
+        /**
+         * @description State of a card:
+         *
+         *     | From | Operation | To |
+         *     |---|---|---|
+         *     | (none) | `POST /cards/issue` | `active` |
+         *     | `active` | `POST /cards/{cardId}/freeze` | `frozen` |
+         *     | `frozen` | `POST /cards/{cardId}/unfreeze` | `active` |
+         *     | `active` or `frozen` | `POST /cards/{cardId}/deactivate` | `deactivated` (terminal) |
+         *
+         *     Any other transition (freeze a frozen card, unfreeze an active one, anything on a deactivated card) → 409
+         *     `CARD_RECORD_CONFLICT`. Only `active` cards authorize spend; a `frozen` card declines authorizations (`card_frozen`) but
+         *     can be funded and have its limits changed; a `deactivated` card declines authorizations (`card_deactivated`) and accepts
+         *     no fund, limit or state change. Holds placed before a freeze or deactivation can still be captured or reversed (the
+         *     network settles them).
+         * @example active
+         * @enum {string}
+         */
+        CardStatus: "active" | "frozen" | "deactivated";
+        /**
+         * @description Card programme id.
+         * @example cprg_6Hd2Kq8Wn3Tb5Lz9Rx1Vf
+         */
+        ProgrammeId: string;
+        /**
+         * @description Card id.
+         * @example card_3Vb7Nx1Qk9Tz5Hm2Lw8Rd
+         */
+        CardId: string;
+        /**
+         * @description Cardholder id (returned on the card issued with a new `cardholder`).
+         * @example chd_9Wm4Rt2Zx8Kp6Nc1Hv3Bq
+         */
+        CardholderId: string;
         /**
          * @description Card network of the programme; cards carry it as `brand`.
          * @example visa
          * @enum {string}
          */
         CardNetwork: "visa" | "mastercard";
+        /**
+         * @description ISO 18245 merchant category code (MCC), 4 digits.
+         * @example 5411
+         */
+        MerchantCategoryCode: string;
+        /**
+         * @description Spending controls, in the programme's `fundingAsset`. Every field is optional; an omitted amount means no limit.
+         *     Amounts must satisfy `perAuthorization ≤ daily ≤ monthly` where given (else 422 `CARD_REQUEST_REJECTED`). An MCC in
+         *     `blockedCategories` is declined even when it is also in `allowedCategories`. Daily windows reset at 00:00 UTC, monthly
+         *     windows on the 1st at 00:00 UTC. Limits are checked by each authorization, so a change applies from the next one;
+         *     holds already placed are not re-checked.
+         */
+        CardLimits: {
+            /** @description Maximum amount of one authorization. */
+            perAuthorization?: components["schemas"]["DecimalAmount"];
+            /** @description Maximum authorized per UTC day. */
+            daily?: components["schemas"]["DecimalAmount"];
+            /** @description Maximum authorized per UTC calendar month. */
+            monthly?: components["schemas"]["DecimalAmount"];
+            /**
+             * @description When present, only these MCCs are authorized.
+             * @example [
+             *       "5411",
+             *       "5812"
+             *     ]
+             */
+            allowedCategories?: components["schemas"]["MerchantCategoryCode"][];
+            /**
+             * @description These MCCs are always declined.
+             * @example [
+             *       "7995"
+             *     ]
+             */
+            blockedCategories?: components["schemas"]["MerchantCategoryCode"][];
+        };
+        /**
+         * @description The card's balance in the programme's funding asset, derived from the card ledger (the sum of the entries of the card's
+         *     accounts; never a stored counter). `ledger` = `available` + `pending`. On `just_in_time` programmes `available` is
+         *     always `"0.00"` and `pending` holds the open authorizations.
+         */
+        CardBalance: {
+            /** @description Spendable now: funding minus authorization holds, captures excluded. */
+            available: components["schemas"]["DecimalAmount"];
+            /** @description Held by pending authorizations (not yet captured or reversed). */
+            pending: components["schemas"]["DecimalAmount"];
+            /** @description `available` + `pending`: funding minus captures. */
+            ledger: components["schemas"]["DecimalAmount"];
+            /** @description The programme's `fundingAsset`. */
+            asset: components["schemas"]["Stablecoin"];
+        };
+        /** @description A card. The full card number (PAN) and CVC are never returned by this API. */
+        Card: {
+            cardId: components["schemas"]["CardId"];
+            programmeId: components["schemas"]["ProgrammeId"];
+            cardholderId: components["schemas"]["CardholderId"];
+            status: components["schemas"]["CardStatus"];
+            /**
+             * @description Reason given with the last freeze, unfreeze or deactivate; `null` before any.
+             * @example null
+             */
+            statusReason: string | null;
+            /**
+             * @description Last four digits of the card number.
+             * @example 4242
+             */
+            last4: string;
+            /**
+             * @description Expiry month (1–12).
+             * @example 11
+             */
+            expMonth: number;
+            /**
+             * @description Expiry year (four digits).
+             * @example 2029
+             */
+            expYear: number;
+            brand: components["schemas"]["CardNetwork"];
+            limits: components["schemas"]["CardLimits"];
+            balance: components["schemas"]["CardBalance"];
+            /**
+             * @description Always `true`: the card issuing simulator produced this card.
+             * @constant
+             */
+            simulated: true;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        /** @description A page of cards, newest first (cursor pagination: `nextCursor` → `startingAfter` while `hasMore`). */
+        CardList: {
+            /** @description Up to `limit` cards, newest first (`createdAt`, then id). */
+            data: components["schemas"]["Card"][];
+            /** @description `true` when older cards follow this page. */
+            hasMore: boolean;
+            /** @description Pass as `startingAfter` for the next page (the last item's id); `null` when `hasMore` is `false`. */
+            nextCursor: components["schemas"]["CardId"] | null;
+        };
         /**
          * @description How card spend is funded:
          *
@@ -6036,34 +6405,6 @@ export interface components {
          * @enum {string}
          */
         FundingModel: "prefunded" | "just_in_time";
-        CreateCardProgrammeRequest: {
-            /**
-             * @description Programme name, unique within the organization (else 409 `CARD_RECORD_CONFLICT`).
-             * @example Acme contractor expenses
-             */
-            name: string;
-            network: components["schemas"]["CardNetwork"];
-            /**
-             * @description The BIN sponsor bank that issues the programme's cards.
-             * @example Sutton Bank
-             */
-            binSponsor: string;
-            /**
-             * @description Countries where cards of the programme are issued (a cardholder's billing country must be one of them). Whole countries only: a subdivision such as `US-NY` → 422 `CARD_REQUEST_REJECTED`. A sanctioned jurisdiction (sandbox list: `CU`, `IR`, `KP`, `SY`, …) or one the organization's policy blocks → 403 `COMPLIANCE_BLOCKED`.
-             * @example [
-             *       "US"
-             *     ]
-             */
-            jurisdictions: components["schemas"]["CountryCode"][];
-            /** @description Stablecoin that funds card spend. */
-            fundingAsset: components["schemas"]["Stablecoin"];
-            fundingModel: components["schemas"]["FundingModel"];
-        };
-        /**
-         * @description Card programme id.
-         * @example cprg_6Hd2Kq8Wn3Tb5Lz9Rx1Vf
-         */
-        ProgrammeId: string;
         CardProgramme: {
             programmeId: components["schemas"]["ProgrammeId"];
             /**
@@ -6099,45 +6440,37 @@ export interface components {
             simulated: true;
             createdAt: components["schemas"]["Timestamp"];
         };
-        /**
-         * @description Cardholder id (returned on the card issued with a new `cardholder`).
-         * @example chd_9Wm4Rt2Zx8Kp6Nc1Hv3Bq
-         */
-        CardholderId: string;
-        /**
-         * @description ISO 18245 merchant category code (MCC), 4 digits.
-         * @example 5411
-         */
-        MerchantCategoryCode: string;
-        /**
-         * @description Spending controls, in the programme's `fundingAsset`. Every field is optional; an omitted amount means no limit.
-         *     Amounts must satisfy `perAuthorization ≤ daily ≤ monthly` where given (else 422 `CARD_REQUEST_REJECTED`). An MCC in
-         *     `blockedCategories` is declined even when it is also in `allowedCategories`. Daily windows reset at 00:00 UTC, monthly
-         *     windows on the 1st at 00:00 UTC. Limits are checked by each authorization, so a change applies from the next one;
-         *     holds already placed are not re-checked.
-         */
-        CardLimits: {
-            /** @description Maximum amount of one authorization. */
-            perAuthorization?: components["schemas"]["DecimalAmount"];
-            /** @description Maximum authorized per UTC day. */
-            daily?: components["schemas"]["DecimalAmount"];
-            /** @description Maximum authorized per UTC calendar month. */
-            monthly?: components["schemas"]["DecimalAmount"];
+        /** @description A page of card programmes, newest first (cursor pagination: `nextCursor` → `startingAfter` while `hasMore`). */
+        CardProgrammeList: {
+            /** @description Up to `limit` card programmes, newest first (`createdAt`, then id). */
+            data: components["schemas"]["CardProgramme"][];
+            /** @description `true` when older card programmes follow this page. */
+            hasMore: boolean;
+            /** @description Pass as `startingAfter` for the next page (the last item's id); `null` when `hasMore` is `false`. */
+            nextCursor: components["schemas"]["ProgrammeId"] | null;
+        };
+        CreateCardProgrammeRequest: {
             /**
-             * @description When present, only these MCCs are authorized.
+             * @description Programme name, unique within the organization (else 409 `CARD_RECORD_CONFLICT`).
+             * @example Acme contractor expenses
+             */
+            name: string;
+            network: components["schemas"]["CardNetwork"];
+            /**
+             * @description The BIN sponsor bank that issues the programme's cards.
+             * @example Sutton Bank
+             */
+            binSponsor: string;
+            /**
+             * @description Countries where cards of the programme are issued (a cardholder's billing country must be one of them). Whole countries only: a subdivision such as `US-NY` → 422 `CARD_REQUEST_REJECTED`. A sanctioned jurisdiction (sandbox list: `CU`, `IR`, `KP`, `SY`, …) or one the organization's policy blocks → 403 `COMPLIANCE_BLOCKED`.
              * @example [
-             *       "5411",
-             *       "5812"
+             *       "US"
              *     ]
              */
-            allowedCategories?: components["schemas"]["MerchantCategoryCode"][];
-            /**
-             * @description These MCCs are always declined.
-             * @example [
-             *       "7995"
-             *     ]
-             */
-            blockedCategories?: components["schemas"]["MerchantCategoryCode"][];
+            jurisdictions: components["schemas"]["CountryCode"][];
+            /** @description Stablecoin that funds card spend. */
+            fundingAsset: components["schemas"]["Stablecoin"];
+            fundingModel: components["schemas"]["FundingModel"];
         };
         /**
          * Existing cardholder
@@ -6220,82 +6553,6 @@ export interface components {
         };
         /** @description Exactly one of `cardholderId` (existing cardholder) or `cardholder` (new cardholder). Sending both or neither → 400 `VALIDATION_ERROR`. */
         IssueCardRequest: components["schemas"]["IssueCardForCardholder"] | components["schemas"]["IssueCardForNewCardholder"];
-        /**
-         * @description Card id.
-         * @example card_3Vb7Nx1Qk9Tz5Hm2Lw8Rd
-         */
-        CardId: string;
-        /**
-         * @description State of a card:
-         *
-         *     | From | Operation | To |
-         *     |---|---|---|
-         *     | (none) | `POST /cards/issue` | `active` |
-         *     | `active` | `POST /cards/{cardId}/freeze` | `frozen` |
-         *     | `frozen` | `POST /cards/{cardId}/unfreeze` | `active` |
-         *     | `active` or `frozen` | `POST /cards/{cardId}/deactivate` | `deactivated` (terminal) |
-         *
-         *     Any other transition (freeze a frozen card, unfreeze an active one, anything on a deactivated card) → 409
-         *     `CARD_RECORD_CONFLICT`. Only `active` cards authorize spend; a `frozen` card declines authorizations (`card_frozen`) but
-         *     can be funded and have its limits changed; a `deactivated` card declines authorizations (`card_deactivated`) and accepts
-         *     no fund, limit or state change. Holds placed before a freeze or deactivation can still be captured or reversed (the
-         *     network settles them).
-         * @example active
-         * @enum {string}
-         */
-        CardStatus: "active" | "frozen" | "deactivated";
-        /**
-         * @description The card's balance in the programme's funding asset, derived from the card ledger (the sum of the entries of the card's
-         *     accounts; never a stored counter). `ledger` = `available` + `pending`. On `just_in_time` programmes `available` is
-         *     always `"0.00"` and `pending` holds the open authorizations.
-         */
-        CardBalance: {
-            /** @description Spendable now: funding minus authorization holds, captures excluded. */
-            available: components["schemas"]["DecimalAmount"];
-            /** @description Held by pending authorizations (not yet captured or reversed). */
-            pending: components["schemas"]["DecimalAmount"];
-            /** @description `available` + `pending`: funding minus captures. */
-            ledger: components["schemas"]["DecimalAmount"];
-            /** @description The programme's `fundingAsset`. */
-            asset: components["schemas"]["Stablecoin"];
-        };
-        /** @description A card. The full card number (PAN) and CVC are never returned by this API. */
-        Card: {
-            cardId: components["schemas"]["CardId"];
-            programmeId: components["schemas"]["ProgrammeId"];
-            cardholderId: components["schemas"]["CardholderId"];
-            status: components["schemas"]["CardStatus"];
-            /**
-             * @description Reason given with the last freeze, unfreeze or deactivate; `null` before any.
-             * @example null
-             */
-            statusReason: string | null;
-            /**
-             * @description Last four digits of the card number.
-             * @example 4242
-             */
-            last4: string;
-            /**
-             * @description Expiry month (1–12).
-             * @example 11
-             */
-            expMonth: number;
-            /**
-             * @description Expiry year (four digits).
-             * @example 2029
-             */
-            expYear: number;
-            brand: components["schemas"]["CardNetwork"];
-            limits: components["schemas"]["CardLimits"];
-            balance: components["schemas"]["CardBalance"];
-            /**
-             * @description Always `true`: the card issuing simulator produced this card.
-             * @constant
-             */
-            simulated: true;
-            createdAt: components["schemas"]["Timestamp"];
-            updatedAt: components["schemas"]["Timestamp"];
-        };
         /**
          * @description Card transaction id.
          * @example ctx_2Pn6Ys9Kd4Vw1Hb7Tq5Mz
@@ -8333,6 +8590,25 @@ export interface components {
          * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
          */
         IdempotencyKeyOptional: string;
+        /** @description Page size, 1–100 (400 `VALIDATION_ERROR` at `/query/limit` outside). */
+        ListLimit: number;
+        /**
+         * @description Cursor: the previous page's `nextCursor` (the id of its last item). The page starts after it. An id that is not an
+         *     item of this list for this key's organization and environment (another list's, another tenant's, a malformed one)
+         *     → 400 `VALIDATION_ERROR` at `/query/startingAfter`. Filters may change between pages; the cursor keeps its place.
+         */
+        StartingAfter: string;
+        /**
+         * @description Only items created after this instant (exclusive). An ISO 8601 date-time, percent-encoded like any query value
+         *     (`createdAfter=2026-11-22T00%3A00%3A00Z`); not one → 400 `VALIDATION_ERROR` at `/query/createdAfter`.
+         * @example 2026-11-22T00:00:00.000Z
+         */
+        CreatedAfter: string;
+        /**
+         * @description Only items created before this instant (exclusive); same format as `createdAfter` (400 at `/query/createdBefore`).
+         * @example 2026-11-23T00:00:00.000Z
+         */
+        CreatedBefore: string;
         /**
          * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
          *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
@@ -8786,6 +9062,85 @@ export interface operations {
             429: components["responses"]["V1-429"];
             500: components["responses"]["V1-500"];
             503: components["responses"]["V1-503"];
+        };
+    };
+    listContractProjects: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–100 (400 `VALIDATION_ERROR` at `/query/limit` outside). */
+                limit?: components["parameters"]["ListLimit"];
+                /**
+                 * @description Cursor: the previous page's `nextCursor` (the id of its last item). The page starts after it. An id that is not an
+                 *     item of this list for this key's organization and environment (another list's, another tenant's, a malformed one)
+                 *     → 400 `VALIDATION_ERROR` at `/query/startingAfter`. Filters may change between pages; the cursor keeps its place.
+                 */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /**
+                 * @description Only projects whose last completed stage is this one.
+                 * @example launched
+                 */
+                stage?: components["schemas"]["ProjectStage"];
+                /**
+                 * @description Only items created after this instant (exclusive). An ISO 8601 date-time, percent-encoded like any query value
+                 *     (`createdAfter=2026-11-22T00%3A00%3A00Z`); not one → 400 `VALIDATION_ERROR` at `/query/createdAfter`.
+                 * @example 2026-11-22T00:00:00.000Z
+                 */
+                createdAfter?: components["parameters"]["CreatedAfter"];
+                /**
+                 * @description Only items created before this instant (exclusive); same format as `createdAfter` (400 at `/query/createdBefore`).
+                 * @example 2026-11-23T00:00:00.000Z
+                 */
+                createdBefore?: components["parameters"]["CreatedBefore"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of contract projects, newest first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContractProjectList"];
+                };
+            };
+            /**
+             * @description Bad request.
+             *
+             *     - `VALIDATION_ERROR`: `limit`, `startingAfter`, `createdAfter` or `createdBefore` is malformed or `stage` is not a stage, or `startingAfter` is not a contract project of this organization and environment; `errors` names each field (`/query/<name>`).
+             */
+            400: components["responses"]["V2-400-ValidationError"];
+            401: components["responses"]["V2-401-Unauthorized"];
+            /**
+             * @description Forbidden.
+             *
+             *     - `FORBIDDEN`: the key lacks `projects:read` (or `projects:write`).
+             */
+            403: components["responses"]["V2-403-Forbidden"];
+            429: components["responses"]["V2-429-RateLimitExceeded"];
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
+             */
+            500: components["responses"]["V2-500-InternalError"];
+            /**
+             * @description Service unavailable.
+             *
+             *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
+             *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, or the request reached its deadline; nothing was executed.
+             */
+            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
         };
     };
     listContractTemplates: {
@@ -9839,6 +10194,85 @@ export interface operations {
             503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable"];
         };
     };
+    listApprovalRequests: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–100 (400 `VALIDATION_ERROR` at `/query/limit` outside). */
+                limit?: components["parameters"]["ListLimit"];
+                /**
+                 * @description Cursor: the previous page's `nextCursor` (the id of its last item). The page starts after it. An id that is not an
+                 *     item of this list for this key's organization and environment (another list's, another tenant's, a malformed one)
+                 *     → 400 `VALIDATION_ERROR` at `/query/startingAfter`. Filters may change between pages; the cursor keeps its place.
+                 */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /**
+                 * @description Only approval requests in this state (`expired` as derived at read time; see `ApprovalStatus`).
+                 * @example pending
+                 */
+                status?: components["schemas"]["ApprovalStatus"];
+                /**
+                 * @description Only items created after this instant (exclusive). An ISO 8601 date-time, percent-encoded like any query value
+                 *     (`createdAfter=2026-11-22T00%3A00%3A00Z`); not one → 400 `VALIDATION_ERROR` at `/query/createdAfter`.
+                 * @example 2026-11-22T00:00:00.000Z
+                 */
+                createdAfter?: components["parameters"]["CreatedAfter"];
+                /**
+                 * @description Only items created before this instant (exclusive); same format as `createdAfter` (400 at `/query/createdBefore`).
+                 * @example 2026-11-23T00:00:00.000Z
+                 */
+                createdBefore?: components["parameters"]["CreatedBefore"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of approval requests, newest first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApprovalRequestList"];
+                };
+            };
+            /**
+             * @description Bad request.
+             *
+             *     - `VALIDATION_ERROR`: `limit`, `startingAfter`, `createdAfter` or `createdBefore` is malformed or `status` is not a status, or `startingAfter` is not an approval request of this organization and environment; `errors` names each field (`/query/<name>`).
+             */
+            400: components["responses"]["V2-400-ValidationError"];
+            401: components["responses"]["V2-401-Unauthorized"];
+            /**
+             * @description Forbidden.
+             *
+             *     - `FORBIDDEN`: not produced by this list: approval requests whose resource the key cannot read are left out. Listed for parity with the approval reads.
+             */
+            403: components["responses"]["V2-403-Forbidden"];
+            429: components["responses"]["V2-429-RateLimitExceeded"];
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
+             */
+            500: components["responses"]["V2-500-InternalError"];
+            /**
+             * @description Service unavailable.
+             *
+             *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
+             *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, or the request reached its deadline; nothing was executed.
+             */
+            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
+        };
+    };
     getApprovalRequest: {
         parameters: {
             query?: never;
@@ -10100,6 +10534,85 @@ export interface operations {
              *     - `SERVICE_UNAVAILABLE` — the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
             503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable"];
+        };
+    };
+    listBankTransfers: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–100 (400 `VALIDATION_ERROR` at `/query/limit` outside). */
+                limit?: components["parameters"]["ListLimit"];
+                /**
+                 * @description Cursor: the previous page's `nextCursor` (the id of its last item). The page starts after it. An id that is not an
+                 *     item of this list for this key's organization and environment (another list's, another tenant's, a malformed one)
+                 *     → 400 `VALIDATION_ERROR` at `/query/startingAfter`. Filters may change between pages; the cursor keeps its place.
+                 */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /**
+                 * @description Only transfers in this state.
+                 * @example completed
+                 */
+                status?: components["schemas"]["BankTransferStatus"];
+                /**
+                 * @description Only items created after this instant (exclusive). An ISO 8601 date-time, percent-encoded like any query value
+                 *     (`createdAfter=2026-11-22T00%3A00%3A00Z`); not one → 400 `VALIDATION_ERROR` at `/query/createdAfter`.
+                 * @example 2026-11-22T00:00:00.000Z
+                 */
+                createdAfter?: components["parameters"]["CreatedAfter"];
+                /**
+                 * @description Only items created before this instant (exclusive); same format as `createdAfter` (400 at `/query/createdBefore`).
+                 * @example 2026-11-23T00:00:00.000Z
+                 */
+                createdBefore?: components["parameters"]["CreatedBefore"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of bank transfers, newest first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankTransferList"];
+                };
+            };
+            /**
+             * @description Bad request.
+             *
+             *     - `VALIDATION_ERROR`: `limit`, `startingAfter`, `createdAfter` or `createdBefore` is malformed or `status` is not a status, or `startingAfter` is not a bank transfer of this organization and environment; `errors` names each field (`/query/<name>`).
+             */
+            400: components["responses"]["V2-400-ValidationError"];
+            401: components["responses"]["V2-401-Unauthorized"];
+            /**
+             * @description Forbidden.
+             *
+             *     - `FORBIDDEN`: the key lacks `payments:read` (or `payments:write`).
+             */
+            403: components["responses"]["V2-403-Forbidden"];
+            429: components["responses"]["V2-429-RateLimitExceeded"];
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
+             */
+            500: components["responses"]["V2-500-InternalError"];
+            /**
+             * @description Service unavailable.
+             *
+             *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
+             *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, or the request reached its deadline; nothing was executed.
+             */
+            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
         };
     };
     createBankTransfer: {
@@ -10639,6 +11152,85 @@ export interface operations {
             503: components["responses"]["Scheduler-503"];
         };
     };
+    listCustodyWallets: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–100 (400 `VALIDATION_ERROR` at `/query/limit` outside). */
+                limit?: components["parameters"]["ListLimit"];
+                /**
+                 * @description Cursor: the previous page's `nextCursor` (the id of its last item). The page starts after it. An id that is not an
+                 *     item of this list for this key's organization and environment (another list's, another tenant's, a malformed one)
+                 *     → 400 `VALIDATION_ERROR` at `/query/startingAfter`. Filters may change between pages; the cursor keeps its place.
+                 */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /**
+                 * @description Only wallets in this state.
+                 * @example active
+                 */
+                status?: components["schemas"]["CustodyWalletStatus"];
+                /**
+                 * @description Only items created after this instant (exclusive). An ISO 8601 date-time, percent-encoded like any query value
+                 *     (`createdAfter=2026-11-22T00%3A00%3A00Z`); not one → 400 `VALIDATION_ERROR` at `/query/createdAfter`.
+                 * @example 2026-11-22T00:00:00.000Z
+                 */
+                createdAfter?: components["parameters"]["CreatedAfter"];
+                /**
+                 * @description Only items created before this instant (exclusive); same format as `createdAfter` (400 at `/query/createdBefore`).
+                 * @example 2026-11-23T00:00:00.000Z
+                 */
+                createdBefore?: components["parameters"]["CreatedBefore"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of custody wallets, newest first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustodyWalletList"];
+                };
+            };
+            /**
+             * @description Bad request.
+             *
+             *     - `VALIDATION_ERROR`: `limit`, `startingAfter`, `createdAfter` or `createdBefore` is malformed or `status` is not a status, or `startingAfter` is not a custody wallet of this organization and environment; `errors` names each field (`/query/<name>`).
+             */
+            400: components["responses"]["V2-400-ValidationError"];
+            401: components["responses"]["V2-401-Unauthorized"];
+            /**
+             * @description Forbidden.
+             *
+             *     - `FORBIDDEN`: the key lacks `wallets:read` (or `wallets:write`).
+             */
+            403: components["responses"]["V2-403-Forbidden"];
+            429: components["responses"]["V2-429-RateLimitExceeded"];
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
+             */
+            500: components["responses"]["V2-500-InternalError"];
+            /**
+             * @description Service unavailable.
+             *
+             *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
+             *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, or the request reached its deadline; nothing was executed.
+             */
+            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
+        };
+    };
     createCustodyWallet: {
         parameters: {
             query?: never;
@@ -10868,6 +11460,90 @@ export interface operations {
              *     - `SERVICE_UNAVAILABLE` — the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
             503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable"];
+        };
+    };
+    listCustodyTransfers: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–100 (400 `VALIDATION_ERROR` at `/query/limit` outside). */
+                limit?: components["parameters"]["ListLimit"];
+                /**
+                 * @description Cursor: the previous page's `nextCursor` (the id of its last item). The page starts after it. An id that is not an
+                 *     item of this list for this key's organization and environment (another list's, another tenant's, a malformed one)
+                 *     → 400 `VALIDATION_ERROR` at `/query/startingAfter`. Filters may change between pages; the cursor keeps its place.
+                 */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /**
+                 * @description Only transfers in this state.
+                 * @example submitted
+                 */
+                status?: components["schemas"]["CustodyTransferStatus"];
+                /**
+                 * @description Only transfers from this custody wallet (an unknown or another tenant's wallet lists nothing).
+                 * @example cw_7Hk2Mn5Pq8Rs1Tv4Wx6Yz9
+                 */
+                walletId?: components["schemas"]["CustodyWalletId"];
+                /**
+                 * @description Only items created after this instant (exclusive). An ISO 8601 date-time, percent-encoded like any query value
+                 *     (`createdAfter=2026-11-22T00%3A00%3A00Z`); not one → 400 `VALIDATION_ERROR` at `/query/createdAfter`.
+                 * @example 2026-11-22T00:00:00.000Z
+                 */
+                createdAfter?: components["parameters"]["CreatedAfter"];
+                /**
+                 * @description Only items created before this instant (exclusive); same format as `createdAfter` (400 at `/query/createdBefore`).
+                 * @example 2026-11-23T00:00:00.000Z
+                 */
+                createdBefore?: components["parameters"]["CreatedBefore"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of custody transfers, newest first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustodyTransferList"];
+                };
+            };
+            /**
+             * @description Bad request.
+             *
+             *     - `VALIDATION_ERROR`: `limit`, `startingAfter`, `createdAfter` or `createdBefore` is malformed, `status` is not a status or `walletId` is not a custody wallet id, or `startingAfter` is not a custody transfer of this organization and environment; `errors` names each field (`/query/<name>`).
+             */
+            400: components["responses"]["V2-400-ValidationError"];
+            401: components["responses"]["V2-401-Unauthorized"];
+            /**
+             * @description Forbidden.
+             *
+             *     - `FORBIDDEN`: the key lacks `wallets:read` (or `wallets:write`).
+             */
+            403: components["responses"]["V2-403-Forbidden"];
+            429: components["responses"]["V2-429-RateLimitExceeded"];
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
+             */
+            500: components["responses"]["V2-500-InternalError"];
+            /**
+             * @description Service unavailable.
+             *
+             *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
+             *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, or the request reached its deadline; nothing was executed.
+             */
+            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
         };
     };
     createCustodyTransfer: {
@@ -11504,8 +12180,25 @@ export interface operations {
                 status?: components["schemas"]["IssuanceRequestStatus"];
                 /** @description Page size (default 20). */
                 limit?: number;
-                /** @description Requests to skip (default 0). */
+                /**
+                 * @description Cursor: the previous page's `nextCursor` (the id of its last item). The page starts after it. An id that is not an
+                 *     item of this list for this key's organization and environment (another list's, another tenant's, a malformed one)
+                 *     → 400 `VALIDATION_ERROR` at `/query/startingAfter`. Filters may change between pages; the cursor keeps its place.
+                 */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Requests to skip before the page (default 0). Prefer `startingAfter`; with it, `offset` must be absent or 0 (400 `VALIDATION_ERROR` at `/query/offset`). */
                 offset?: number;
+                /**
+                 * @description Only items created after this instant (exclusive). An ISO 8601 date-time, percent-encoded like any query value
+                 *     (`createdAfter=2026-11-22T00%3A00%3A00Z`); not one → 400 `VALIDATION_ERROR` at `/query/createdAfter`.
+                 * @example 2026-11-22T00:00:00.000Z
+                 */
+                createdAfter?: components["parameters"]["CreatedAfter"];
+                /**
+                 * @description Only items created before this instant (exclusive); same format as `createdAfter` (400 at `/query/createdBefore`).
+                 * @example 2026-11-23T00:00:00.000Z
+                 */
+                createdBefore?: components["parameters"]["CreatedBefore"];
             };
             header?: never;
             path?: never;
@@ -11532,7 +12225,7 @@ export interface operations {
             /**
              * @description Bad request.
              *
-             *     - `VALIDATION_ERROR`: a query parameter is invalid.
+             *     - `VALIDATION_ERROR`: a query parameter is malformed, `offset` is combined with `startingAfter`, or `startingAfter` is not an issuance request of this organization and environment; `errors` names each field (`/query/<name>`).
              */
             400: components["responses"]["V2-400-ValidationError"];
             401: components["responses"]["V2-401-Unauthorized"];
@@ -11607,6 +12300,164 @@ export interface operations {
              *
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
              *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
+             */
+            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
+        };
+    };
+    listCards: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–100 (400 `VALIDATION_ERROR` at `/query/limit` outside). */
+                limit?: components["parameters"]["ListLimit"];
+                /**
+                 * @description Cursor: the previous page's `nextCursor` (the id of its last item). The page starts after it. An id that is not an
+                 *     item of this list for this key's organization and environment (another list's, another tenant's, a malformed one)
+                 *     → 400 `VALIDATION_ERROR` at `/query/startingAfter`. Filters may change between pages; the cursor keeps its place.
+                 */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /**
+                 * @description Only cards in this state.
+                 * @example active
+                 */
+                status?: components["schemas"]["CardStatus"];
+                /**
+                 * @description Only cards of this programme (an unknown or another tenant's programme lists nothing).
+                 * @example cprg_6Hd2Kq8Wn3Tb5Lz9Rx1Vf
+                 */
+                programmeId?: components["schemas"]["ProgrammeId"];
+                /**
+                 * @description Only items created after this instant (exclusive). An ISO 8601 date-time, percent-encoded like any query value
+                 *     (`createdAfter=2026-11-22T00%3A00%3A00Z`); not one → 400 `VALIDATION_ERROR` at `/query/createdAfter`.
+                 * @example 2026-11-22T00:00:00.000Z
+                 */
+                createdAfter?: components["parameters"]["CreatedAfter"];
+                /**
+                 * @description Only items created before this instant (exclusive); same format as `createdAfter` (400 at `/query/createdBefore`).
+                 * @example 2026-11-23T00:00:00.000Z
+                 */
+                createdBefore?: components["parameters"]["CreatedBefore"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of cards, newest first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CardList"];
+                };
+            };
+            /**
+             * @description Bad request.
+             *
+             *     - `VALIDATION_ERROR`: `limit`, `startingAfter`, `createdAfter` or `createdBefore` is malformed, `status` is not a status or `programmeId` is not a programme id, or `startingAfter` is not a card of this organization and environment; `errors` names each field (`/query/<name>`).
+             */
+            400: components["responses"]["V2-400-ValidationError"];
+            401: components["responses"]["V2-401-Unauthorized"];
+            /**
+             * @description Forbidden.
+             *
+             *     - `FORBIDDEN`: the key lacks `cards:read` (or `cards:write`).
+             */
+            403: components["responses"]["V2-403-Forbidden"];
+            429: components["responses"]["V2-429-RateLimitExceeded"];
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
+             */
+            500: components["responses"]["V2-500-InternalError"];
+            /**
+             * @description Service unavailable.
+             *
+             *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
+             *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, or the request reached its deadline; nothing was executed.
+             */
+            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
+        };
+    };
+    listCardProgrammes: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–100 (400 `VALIDATION_ERROR` at `/query/limit` outside). */
+                limit?: components["parameters"]["ListLimit"];
+                /**
+                 * @description Cursor: the previous page's `nextCursor` (the id of its last item). The page starts after it. An id that is not an
+                 *     item of this list for this key's organization and environment (another list's, another tenant's, a malformed one)
+                 *     → 400 `VALIDATION_ERROR` at `/query/startingAfter`. Filters may change between pages; the cursor keeps its place.
+                 */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /**
+                 * @description Only items created after this instant (exclusive). An ISO 8601 date-time, percent-encoded like any query value
+                 *     (`createdAfter=2026-11-22T00%3A00%3A00Z`); not one → 400 `VALIDATION_ERROR` at `/query/createdAfter`.
+                 * @example 2026-11-22T00:00:00.000Z
+                 */
+                createdAfter?: components["parameters"]["CreatedAfter"];
+                /**
+                 * @description Only items created before this instant (exclusive); same format as `createdAfter` (400 at `/query/createdBefore`).
+                 * @example 2026-11-23T00:00:00.000Z
+                 */
+                createdBefore?: components["parameters"]["CreatedBefore"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of card programmes, newest first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CardProgrammeList"];
+                };
+            };
+            /**
+             * @description Bad request.
+             *
+             *     - `VALIDATION_ERROR`: `limit`, `startingAfter`, `createdAfter` or `createdBefore` is malformed, or `startingAfter` is not a card programme of this organization and environment; `errors` names each field (`/query/<name>`).
+             */
+            400: components["responses"]["V2-400-ValidationError"];
+            401: components["responses"]["V2-401-Unauthorized"];
+            /**
+             * @description Forbidden.
+             *
+             *     - `FORBIDDEN`: the key lacks `cards:read` (or `cards:write`).
+             */
+            403: components["responses"]["V2-403-Forbidden"];
+            429: components["responses"]["V2-429-RateLimitExceeded"];
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
+             */
+            500: components["responses"]["V2-500-InternalError"];
+            /**
+             * @description Service unavailable.
+             *
+             *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
+             *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, or the request reached its deadline; nothing was executed.
              */
             503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
         };
@@ -12040,8 +12891,8 @@ export interface operations {
     listCardTransactions: {
         parameters: {
             query?: {
-                /** @description Page size, 1–100 (400 `VALIDATION_ERROR` outside). */
-                limit?: number;
+                /** @description Page size, 1–100 (400 `VALIDATION_ERROR` at `/query/limit` outside). */
+                limit?: components["parameters"]["ListLimit"];
                 /**
                  * @description Cursor; a transaction id of this card (the previous page's `nextCursor`). The page starts after it. Not a transaction of this card → 400 `VALIDATION_ERROR`.
                  * @example ctx_8Jt4Wq1Xm6Rd3Kz9Pb5Nv
@@ -13433,8 +14284,8 @@ export interface operations {
     listWebhookEndpoints: {
         parameters: {
             query?: {
-                /** @description Page size, 1–100 (400 `VALIDATION_ERROR` outside). */
-                limit?: number;
+                /** @description Page size, 1–100 (400 `VALIDATION_ERROR` at `/query/limit` outside). */
+                limit?: components["parameters"]["ListLimit"];
                 /**
                  * @description Cursor; the id of an endpoint of this organization and environment (the previous page's `nextCursor`). The page starts after it. Not one of these → 400 `VALIDATION_ERROR`.
                  * @example we_4Hq8Vn2Tx6Rz1Kb9Md3Wc
@@ -14021,8 +14872,8 @@ export interface operations {
     listWebhookDeliveries: {
         parameters: {
             query?: {
-                /** @description Page size, 1–100 (400 `VALIDATION_ERROR` outside). */
-                limit?: number;
+                /** @description Page size, 1–100 (400 `VALIDATION_ERROR` at `/query/limit` outside). */
+                limit?: components["parameters"]["ListLimit"];
                 /**
                  * @description Cursor; the id of a delivery of this endpoint (the previous page's `nextCursor`). The page starts after it. Not one of these → 400 `VALIDATION_ERROR`.
                  * @example wdl_3f1c9a7e2b4d6f8a0c1e3b
@@ -14204,8 +15055,8 @@ export interface operations {
     listEvents: {
         parameters: {
             query?: {
-                /** @description Page size, 1–100 (400 `VALIDATION_ERROR` outside). */
-                limit?: number;
+                /** @description Page size, 1–100 (400 `VALIDATION_ERROR` at `/query/limit` outside). */
+                limit?: components["parameters"]["ListLimit"];
                 /**
                  * @description Cursor; the id of an event of this organization and environment (the previous page's `nextCursor`). The page starts after it. Not one of these → 400 `VALIDATION_ERROR`.
                  * @example evt_7Kc3Xm9Qd1Vr5Tn8Bw2Hs
@@ -14220,15 +15071,16 @@ export interface operations {
                  */
                 type?: components["schemas"]["EventType"][];
                 /**
-                 * @description Only events created after this instant (exclusive).
+                 * @description Only items created after this instant (exclusive). An ISO 8601 date-time, percent-encoded like any query value
+                 *     (`createdAfter=2026-11-22T00%3A00%3A00Z`); not one → 400 `VALIDATION_ERROR` at `/query/createdAfter`.
                  * @example 2026-11-22T00:00:00.000Z
                  */
-                createdAfter?: string;
+                createdAfter?: components["parameters"]["CreatedAfter"];
                 /**
-                 * @description Only events created before this instant (exclusive).
+                 * @description Only items created before this instant (exclusive); same format as `createdAfter` (400 at `/query/createdBefore`).
                  * @example 2026-11-23T00:00:00.000Z
                  */
-                createdBefore?: string;
+                createdBefore?: components["parameters"]["CreatedBefore"];
             };
             header?: never;
             path?: never;

@@ -112,6 +112,29 @@ export const operationTable = {
     ],
     "pagination": null
   },
+  "listContractProjects": {
+    "method": "GET",
+    "path": "/api/v2/agent/contracts",
+    "surface": "v2",
+    "security": "apiKey",
+    "idempotency": "none",
+    "body": "none",
+    "query": [
+      "limit",
+      "startingAfter",
+      "stage",
+      "createdAfter",
+      "createdBefore"
+    ],
+    "pagination": {
+      "kind": "cursor",
+      "param": "startingAfter",
+      "items": "data",
+      "nextCursor": "nextCursor",
+      "limitParam": "limit",
+      "hasMore": "hasMore"
+    }
+  },
   "listContractTemplates": {
     "method": "GET",
     "path": "/api/v2/agent/contracts/templates",
@@ -254,6 +277,29 @@ export const operationTable = {
     "query": [],
     "pagination": null
   },
+  "listApprovalRequests": {
+    "method": "GET",
+    "path": "/api/v2/agent/approvals",
+    "surface": "v2",
+    "security": "apiKey",
+    "idempotency": "none",
+    "body": "none",
+    "query": [
+      "limit",
+      "startingAfter",
+      "status",
+      "createdAfter",
+      "createdBefore"
+    ],
+    "pagination": {
+      "kind": "cursor",
+      "param": "startingAfter",
+      "items": "data",
+      "nextCursor": "nextCursor",
+      "limitParam": "limit",
+      "hasMore": "hasMore"
+    }
+  },
   "getApprovalRequest": {
     "method": "GET",
     "path": "/api/v2/agent/approvals/{approvalRequestId}",
@@ -283,6 +329,29 @@ export const operationTable = {
     "body": "required",
     "query": [],
     "pagination": null
+  },
+  "listBankTransfers": {
+    "method": "GET",
+    "path": "/api/v2/agent/payments/bank-transfer",
+    "surface": "v2",
+    "security": "apiKey",
+    "idempotency": "none",
+    "body": "none",
+    "query": [
+      "limit",
+      "startingAfter",
+      "status",
+      "createdAfter",
+      "createdBefore"
+    ],
+    "pagination": {
+      "kind": "cursor",
+      "param": "startingAfter",
+      "items": "data",
+      "nextCursor": "nextCursor",
+      "limitParam": "limit",
+      "hasMore": "hasMore"
+    }
   },
   "createBankTransfer": {
     "method": "POST",
@@ -344,6 +413,29 @@ export const operationTable = {
     "query": [],
     "pagination": null
   },
+  "listCustodyWallets": {
+    "method": "GET",
+    "path": "/api/v2/agent/custody/wallets",
+    "surface": "v2",
+    "security": "apiKey",
+    "idempotency": "none",
+    "body": "none",
+    "query": [
+      "limit",
+      "startingAfter",
+      "status",
+      "createdAfter",
+      "createdBefore"
+    ],
+    "pagination": {
+      "kind": "cursor",
+      "param": "startingAfter",
+      "items": "data",
+      "nextCursor": "nextCursor",
+      "limitParam": "limit",
+      "hasMore": "hasMore"
+    }
+  },
   "createCustodyWallet": {
     "method": "POST",
     "path": "/api/v2/agent/custody/wallets",
@@ -363,6 +455,30 @@ export const operationTable = {
     "body": "required",
     "query": [],
     "pagination": null
+  },
+  "listCustodyTransfers": {
+    "method": "GET",
+    "path": "/api/v2/agent/custody/transfers",
+    "surface": "v2",
+    "security": "apiKey",
+    "idempotency": "none",
+    "body": "none",
+    "query": [
+      "limit",
+      "startingAfter",
+      "status",
+      "walletId",
+      "createdAfter",
+      "createdBefore"
+    ],
+    "pagination": {
+      "kind": "cursor",
+      "param": "startingAfter",
+      "items": "data",
+      "nextCursor": "nextCursor",
+      "limitParam": "limit",
+      "hasMore": "hasMore"
+    }
   },
   "createCustodyTransfer": {
     "method": "POST",
@@ -436,13 +552,19 @@ export const operationTable = {
       "kind",
       "status",
       "limit",
-      "offset"
+      "startingAfter",
+      "offset",
+      "createdAfter",
+      "createdBefore"
     ],
     "pagination": {
-      "kind": "offset",
+      "kind": "cursor",
+      "param": "startingAfter",
       "items": "data",
-      "offsetParam": "offset",
+      "nextCursor": "nextCursor",
       "limitParam": "limit",
+      "hasMore": "hasMore",
+      "offsetParam": "offset",
       "total": "count"
     }
   },
@@ -455,6 +577,52 @@ export const operationTable = {
     "body": "none",
     "query": [],
     "pagination": null
+  },
+  "listCards": {
+    "method": "GET",
+    "path": "/api/v2/agent/cards",
+    "surface": "v2",
+    "security": "apiKey",
+    "idempotency": "none",
+    "body": "none",
+    "query": [
+      "limit",
+      "startingAfter",
+      "status",
+      "programmeId",
+      "createdAfter",
+      "createdBefore"
+    ],
+    "pagination": {
+      "kind": "cursor",
+      "param": "startingAfter",
+      "items": "data",
+      "nextCursor": "nextCursor",
+      "limitParam": "limit",
+      "hasMore": "hasMore"
+    }
+  },
+  "listCardProgrammes": {
+    "method": "GET",
+    "path": "/api/v2/agent/cards/programmes",
+    "surface": "v2",
+    "security": "apiKey",
+    "idempotency": "none",
+    "body": "none",
+    "query": [
+      "limit",
+      "startingAfter",
+      "createdAfter",
+      "createdBefore"
+    ],
+    "pagination": {
+      "kind": "cursor",
+      "param": "startingAfter",
+      "items": "data",
+      "nextCursor": "nextCursor",
+      "limitParam": "limit",
+      "hasMore": "hasMore"
+    }
   },
   "createCardProgramme": {
     "method": "POST",

@@ -101,55 +101,6 @@ export type MetricPoint = components["schemas"]["MetricPoint"];
 export type Metric = components["schemas"]["Metric"];
 
 /**
- * Contract template (see `GET /api/v2/agent/contracts/templates`). Templates produce one self-contained Solidity
- * `^0.8.20` file without imports, so it compiles offline.
- *
- * | Template | Contract |
- * |---|---|
- * | `fiat_backed_stablecoin` | ERC-20 with 6 decimals; role-based access (`DEFAULT_ADMIN_ROLE`, `MINTER_ROLE`, `BURNER_ROLE`, `PAUSER_ROLE`, `BLOCKLISTER_ROLE`); `mint`/`burn` restricted to their roles; `pause`/`unpause` stop transfers, mints and burns; a blocklist whose addresses can neither send nor receive. Not upgradeable. |
- */
-export type ContractTemplate = components["schemas"]["ContractTemplate"];
-
-export type TemplateDescription = components["schemas"]["TemplateDescription"];
-
-/**
- * Returned by `coinplane.contracts.listTemplates`.
- */
-export type TemplateList = components["schemas"]["TemplateList"];
-
-export type CompilerMessage = components["schemas"]["CompilerMessage"];
-
-/**
- * RFC 9457 problem details (`application/problem+json`) used by every `/api/v2/agent` error, with the extension members
- * `code` (stable upper snake case code) and `requestId`. Validation failures add `errors`.
- */
-export type Problem = components["schemas"]["Problem"];
-
-/**
- * Network the project deploys to.
- *
- * - `sandbox`: the in-process **sandbox chain** (chain id 7357001), served to sandbox keys only. Its state is kept in the
- *   service's database, so deployments survive restarts; one sandbox chain serves every organization, like a public testnet.
- * - Every other network needs a reviewed **deployment connection** serving it for the organization and environment. No
- *   provider of this build can deploy contracts yet, so these networks fail closed with 424 `PROVIDER_NOT_CONNECTED` — at
- *   generation already (a project never targets a network it cannot reach) and again at deployment. A production key
- *   targeting `sandbox` gets the same 424.
- */
-export type ContractNetwork = components["schemas"]["ContractNetwork"];
-
-/**
- * Every field is optional; defaults make `{}` a valid request.
- *
- * Request body of `coinplane.contracts.generate`.
- */
-export type GenerateContractRequest = components["schemas"]["GenerateContractRequest"];
-
-/**
- * Contract project id (`cprj_…`).
- */
-export type ProjectId = components["schemas"]["ProjectId"];
-
-/**
  * The last completed stage, in past tense. The lifecycle is linear; each stage runs only on a project whose last completed
  * stage is the one before it, else 409 `STATE_CONFLICT` (out of order, or already done):
  *
@@ -167,6 +118,68 @@ export type ProjectId = components["schemas"]["ProjectId"];
  * project stays where it was, and the stage can be run again.
  */
 export type ProjectStage = components["schemas"]["ProjectStage"];
+
+/**
+ * Contract project id (`cprj_…`).
+ */
+export type ProjectId = components["schemas"]["ProjectId"];
+
+/**
+ * Contract template (see `GET /api/v2/agent/contracts/templates`). Templates produce one self-contained Solidity
+ * `^0.8.20` file without imports, so it compiles offline.
+ *
+ * | Template | Contract |
+ * |---|---|
+ * | `fiat_backed_stablecoin` | ERC-20 with 6 decimals; role-based access (`DEFAULT_ADMIN_ROLE`, `MINTER_ROLE`, `BURNER_ROLE`, `PAUSER_ROLE`, `BLOCKLISTER_ROLE`); `mint`/`burn` restricted to their roles; `pause`/`unpause` stop transfers, mints and burns; a blocklist whose addresses can neither send nor receive. Not upgradeable. |
+ */
+export type ContractTemplate = components["schemas"]["ContractTemplate"];
+
+/**
+ * Network the project deploys to.
+ *
+ * - `sandbox`: the in-process **sandbox chain** (chain id 7357001), served to sandbox keys only. Its state is kept in the
+ *   service's database, so deployments survive restarts; one sandbox chain serves every organization, like a public testnet.
+ * - Every other network needs a reviewed **deployment connection** serving it for the organization and environment. No
+ *   provider of this build can deploy contracts yet, so these networks fail closed with 424 `PROVIDER_NOT_CONNECTED` — at
+ *   generation already (a project never targets a network it cannot reach) and again at deployment. A production key
+ *   targeting `sandbox` gets the same 424.
+ */
+export type ContractNetwork = components["schemas"]["ContractNetwork"];
+
+/**
+ * A contract project as lists show it: the project without its `source` and `stages` (their outputs hold the ABI and
+ * bytecode, up to hundreds of kilobytes per project). `GET /contracts/{projectId}` returns the whole project.
+ */
+export type ContractProjectSummary = components["schemas"]["ContractProjectSummary"];
+
+/**
+ * A page of contract projects, newest first (cursor pagination: `nextCursor` → `startingAfter` while `hasMore`).
+ *
+ * Returned by `coinplane.contracts.list`.
+ */
+export type ContractProjectList = components["schemas"]["ContractProjectList"];
+
+export type CompilerMessage = components["schemas"]["CompilerMessage"];
+
+/**
+ * RFC 9457 problem details (`application/problem+json`) used by every `/api/v2/agent` error, with the extension members
+ * `code` (stable upper snake case code) and `requestId`. Validation failures add `errors`.
+ */
+export type Problem = components["schemas"]["Problem"];
+
+export type TemplateDescription = components["schemas"]["TemplateDescription"];
+
+/**
+ * Returned by `coinplane.contracts.listTemplates`.
+ */
+export type TemplateList = components["schemas"]["TemplateList"];
+
+/**
+ * Every field is optional; defaults make `{}` a valid request.
+ *
+ * Request body of `coinplane.contracts.generate`.
+ */
+export type GenerateContractRequest = components["schemas"]["GenerateContractRequest"];
 
 /**
  * Lifecycle stages, in order.
@@ -449,23 +462,6 @@ export type PolicySettings = components["schemas"]["PolicySettings"];
 export type PolicyEvaluation = components["schemas"]["PolicyEvaluation"];
 
 /**
- * Id of a four-eyes approval request (`apr_…`).
- */
-export type ApprovalRequestId = components["schemas"]["ApprovalRequestId"];
-
-/**
- * What the approval guards.
- *
- * | Kind | Created by |
- * |---|---|
- * | `provider_operation` | `providers/invoke` of an operation that needs approval (e.g. custody `create_transfer`). |
- * | `custody_wallet` | `custody/wallets` shape 1 (wallet creation). |
- * | `custody_transfer` | `custody/transfers` shape 1 (transfer request). |
- * | `issuance` | `treasury/mint` and `treasury/burn` (issuance requests). |
- */
-export type ApprovalKind = components["schemas"]["ApprovalKind"];
-
-/**
  * State of the approval request. `version` rises by one on every change (decision, use).
  *
  * ```
@@ -485,6 +481,23 @@ export type ApprovalKind = components["schemas"]["ApprovalKind"];
 export type ApprovalStatus = components["schemas"]["ApprovalStatus"];
 
 /**
+ * Id of a four-eyes approval request (`apr_…`).
+ */
+export type ApprovalRequestId = components["schemas"]["ApprovalRequestId"];
+
+/**
+ * What the approval guards.
+ *
+ * | Kind | Created by |
+ * |---|---|
+ * | `provider_operation` | `providers/invoke` of an operation that needs approval (e.g. custody `create_transfer`). |
+ * | `custody_wallet` | `custody/wallets` shape 1 (wallet creation). |
+ * | `custody_transfer` | `custody/transfers` shape 1 (transfer request). |
+ * | `issuance` | `treasury/mint` and `treasury/burn` (issuance requests). |
+ */
+export type ApprovalKind = components["schemas"]["ApprovalKind"];
+
+/**
  * Who acted, as identified by the API key (`actor` of the key, and the key's id).
  */
 export type ApprovalActor = components["schemas"]["ApprovalActor"];
@@ -499,6 +512,13 @@ export type ApprovalActor = components["schemas"]["ApprovalActor"];
 export type ApprovalRequest = components["schemas"]["ApprovalRequest"];
 
 /**
+ * A page of approval requests, newest first (cursor pagination: `nextCursor` → `startingAfter` while `hasMore`).
+ *
+ * Returned by `coinplane.approvals.list`.
+ */
+export type ApprovalRequestList = components["schemas"]["ApprovalRequestList"];
+
+/**
  * Body of approve and reject. May be empty (`{}`).
  *
  * Request body of `coinplane.approvals.approve`, `coinplane.approvals.reject`.
@@ -506,14 +526,45 @@ export type ApprovalRequest = components["schemas"]["ApprovalRequest"];
 export type ApprovalDecisionRequest = components["schemas"]["ApprovalDecisionRequest"];
 
 /**
+ * State of a bank transfer.
+ *
+ * | State | Meaning | Next |
+ * |---|---|---|
+ * | `pending` | Accepted and screened; not yet handed to the rail. | `processing`, `failed` (the provider refused it before the rail), `cancelled` |
+ * | `processing` | Submitted to the rail; awaiting settlement. | `completed`, `failed`, `returned`, `cancelled` |
+ * | `completed` | Settled to the beneficiary bank. Terminal. | — |
+ * | `failed` | Rejected by the rail or a bank before settlement (`failureReason` says why). Terminal. | — |
+ * | `returned` | Accepted by the rail, then returned by the beneficiary bank (`failureReason` carries the return reason). Terminal. | — |
+ * | `cancelled` | Cancelled through `bank-transfer/cancel` while `pending` or `processing`. Terminal. | — |
+ */
+export type BankTransferStatus = components["schemas"]["BankTransferStatus"];
+
+/**
+ * Coinplane bank transfer id (`bt_…`).
+ */
+export type BankTransferId = components["schemas"]["BankTransferId"];
+
+/**
  * ISO 4217 alphabetic currency code.
  */
 export type CurrencyCode = components["schemas"]["CurrencyCode"];
 
 /**
- * ISO 9362 business identifier code (BIC / SWIFT code), 8 or 11 characters.
+ * Payment rail.
+ *
+ * | Rail | Accounts (source and destination) | Currency |
+ * |---|---|---|
+ * | `sepa` | `iban` accounts in the SEPA zone | EUR |
+ * | `sepa_instant` | `iban` accounts in the SEPA zone (SCT Inst, settles in seconds) | EUR |
+ * | `ach` | `aba` accounts (US) | USD |
+ * | `wire` | `aba` accounts (US domestic Fedwire); the holder `address` of both accounts is required | USD |
+ * | `fps` | `sort_code` accounts (UK Faster Payments) | GBP |
+ * | `swift` | destination `iban` or `swift`; source any type; the holder `address` of both accounts is required | any ISO 4217 |
+ *
+ * A combination outside this table answers 400 `VALIDATION_ERROR`. When `rail` is omitted it is derived from the
+ * destination: `iban` with EUR → `sepa`, `aba` → `ach`, `sort_code` → `fps`, anything else → `swift`.
  */
-export type Bic = components["schemas"]["Bic"];
+export type BankRail = components["schemas"]["BankRail"];
 
 /**
  * Name of the account holder as the bank knows it (screened before execution).
@@ -524,6 +575,51 @@ export type AccountHolderName = components["schemas"]["AccountHolderName"];
  * ISO 3166-1 alpha-2 country of the account's bank (an assigned code; `QQ` → 400).
  */
 export type AccountCountry = components["schemas"]["AccountCountry"];
+
+/**
+ * ISO 9362 business identifier code (BIC / SWIFT code), 8 or 11 characters.
+ */
+export type Bic = components["schemas"]["Bic"];
+
+/**
+ * A bank account as returned by the API; account numbers are masked.
+ */
+export type BankAccountSummary = components["schemas"]["BankAccountSummary"];
+
+/**
+ * Remittance information shown to the beneficiary. Characters of the SEPA basic Latin set only. Rail limits: `sepa`,
+ * `sepa_instant`, `wire`, `swift` 140 characters; `ach` 80; `fps` 18. A longer reference answers 400 `VALIDATION_ERROR`
+ * (it is never truncated).
+ */
+export type BankReference = components["schemas"]["BankReference"];
+
+/**
+ * ISO 20022 `ExternalPurpose1Code` (four upper-case letters), e.g. `SUPP` (supplier payment), `SALA` (salary),
+ * `TRAD` (trade services), `GDDS` (purchase of goods), `INTC` (intra-company payment). Forwarded to the rail where it
+ * carries one (SEPA, SWIFT); kept on the record otherwise.
+ */
+export type PurposeCode = components["schemas"]["PurposeCode"];
+
+export type BankTransferStatusChange = components["schemas"]["BankTransferStatusChange"];
+
+/**
+ * Why a transfer `failed` or was `returned`.
+ */
+export type BankTransferFailureReason = components["schemas"]["BankTransferFailureReason"];
+
+/**
+ * A bank transfer. Bank transfers are Sandbox only: every one is produced by the bank transfer simulator (`simulated: true`).
+ *
+ * Returned by `coinplane.bankTransfers.create`, `coinplane.bankTransfers.status`, `coinplane.bankTransfers.cancel`.
+ */
+export type BankTransfer = components["schemas"]["BankTransfer"];
+
+/**
+ * A page of bank transfers, newest first (cursor pagination: `nextCursor` → `startingAfter` while `hasMore`).
+ *
+ * Returned by `coinplane.bankTransfers.list`.
+ */
+export type BankTransferList = components["schemas"]["BankTransferList"];
 
 /**
  * Postal address.
@@ -562,78 +658,9 @@ export type SwiftAccount = components["schemas"]["SwiftAccount"];
 export type BankAccount = components["schemas"]["BankAccount"];
 
 /**
- * Payment rail.
- *
- * | Rail | Accounts (source and destination) | Currency |
- * |---|---|---|
- * | `sepa` | `iban` accounts in the SEPA zone | EUR |
- * | `sepa_instant` | `iban` accounts in the SEPA zone (SCT Inst, settles in seconds) | EUR |
- * | `ach` | `aba` accounts (US) | USD |
- * | `wire` | `aba` accounts (US domestic Fedwire); the holder `address` of both accounts is required | USD |
- * | `fps` | `sort_code` accounts (UK Faster Payments) | GBP |
- * | `swift` | destination `iban` or `swift`; source any type; the holder `address` of both accounts is required | any ISO 4217 |
- *
- * A combination outside this table answers 400 `VALIDATION_ERROR`. When `rail` is omitted it is derived from the
- * destination: `iban` with EUR → `sepa`, `aba` → `ach`, `sort_code` → `fps`, anything else → `swift`.
- */
-export type BankRail = components["schemas"]["BankRail"];
-
-/**
- * ISO 20022 `ExternalPurpose1Code` (four upper-case letters), e.g. `SUPP` (supplier payment), `SALA` (salary),
- * `TRAD` (trade services), `GDDS` (purchase of goods), `INTC` (intra-company payment). Forwarded to the rail where it
- * carries one (SEPA, SWIFT); kept on the record otherwise.
- */
-export type PurposeCode = components["schemas"]["PurposeCode"];
-
-/**
- * Remittance information shown to the beneficiary. Characters of the SEPA basic Latin set only. Rail limits: `sepa`,
- * `sepa_instant`, `wire`, `swift` 140 characters; `ach` 80; `fps` 18. A longer reference answers 400 `VALIDATION_ERROR`
- * (it is never truncated).
- */
-export type BankReference = components["schemas"]["BankReference"];
-
-/**
  * Request body of `coinplane.bankTransfers.create`.
  */
 export type CreateBankTransferRequest = components["schemas"]["CreateBankTransferRequest"];
-
-/**
- * Coinplane bank transfer id (`bt_…`).
- */
-export type BankTransferId = components["schemas"]["BankTransferId"];
-
-/**
- * State of a bank transfer.
- *
- * | State | Meaning | Next |
- * |---|---|---|
- * | `pending` | Accepted and screened; not yet handed to the rail. | `processing`, `failed` (the provider refused it before the rail), `cancelled` |
- * | `processing` | Submitted to the rail; awaiting settlement. | `completed`, `failed`, `returned`, `cancelled` |
- * | `completed` | Settled to the beneficiary bank. Terminal. | — |
- * | `failed` | Rejected by the rail or a bank before settlement (`failureReason` says why). Terminal. | — |
- * | `returned` | Accepted by the rail, then returned by the beneficiary bank (`failureReason` carries the return reason). Terminal. | — |
- * | `cancelled` | Cancelled through `bank-transfer/cancel` while `pending` or `processing`. Terminal. | — |
- */
-export type BankTransferStatus = components["schemas"]["BankTransferStatus"];
-
-/**
- * A bank account as returned by the API; account numbers are masked.
- */
-export type BankAccountSummary = components["schemas"]["BankAccountSummary"];
-
-export type BankTransferStatusChange = components["schemas"]["BankTransferStatusChange"];
-
-/**
- * Why a transfer `failed` or was `returned`.
- */
-export type BankTransferFailureReason = components["schemas"]["BankTransferFailureReason"];
-
-/**
- * A bank transfer. Bank transfers are Sandbox only: every one is produced by the bank transfer simulator (`simulated: true`).
- *
- * Returned by `coinplane.bankTransfers.create`, `coinplane.bankTransfers.status`, `coinplane.bankTransfers.cancel`.
- */
-export type BankTransfer = components["schemas"]["BankTransfer"];
 
 /**
  * Identifies one bank transfer (used by `bank-transfer/status` and `bank-transfer/cancel`).
@@ -734,6 +761,17 @@ export type DispatchedStep = components["schemas"]["DispatchedStep"];
 export type DispatchResult = components["schemas"]["DispatchResult"];
 
 /**
+ * State of a custody wallet.
+ *
+ * | State | Meaning | Next |
+ * |---|---|---|
+ * | `pending_approval` | Requested (shape 1); an approval request awaits a second person. No provider wallet, no address. | `active`, `rejected` |
+ * | `active` | The approval was approved and the wallet was created at the custody provider (shape 2); `address` is set. Terminal. | — |
+ * | `rejected` | The approval request was rejected, cancelled or expired (recorded by shape 2). Terminal. | — |
+ */
+export type CustodyWalletStatus = components["schemas"]["CustodyWalletStatus"];
+
+/**
  * Key management model of the wallet.
  *
  * | Type | Meaning |
@@ -773,6 +811,18 @@ export type CustodyAssetLimit = components["schemas"]["CustodyAssetLimit"];
 export type CustodyWalletPolicy = components["schemas"]["CustodyWalletPolicy"];
 
 /**
+ * Returned by `coinplane.custody.createWallet`.
+ */
+export type CustodyWallet = components["schemas"]["CustodyWallet"];
+
+/**
+ * A page of custody wallets, newest first (cursor pagination: `nextCursor` → `startingAfter` while `hasMore`).
+ *
+ * Returned by `coinplane.custody.listWallets`.
+ */
+export type CustodyWalletList = components["schemas"]["CustodyWalletList"];
+
+/**
  * Request a wallet (shape 1)
  * Requests a new wallet. It is created in `pending_approval` together with an approval request; no provider call is made.
  */
@@ -794,22 +844,6 @@ export type ActivateCustodyWallet = components["schemas"]["ActivateCustodyWallet
 export type CustodyWalletRequest = components["schemas"]["CustodyWalletRequest"];
 
 /**
- * State of a custody wallet.
- *
- * | State | Meaning | Next |
- * |---|---|---|
- * | `pending_approval` | Requested (shape 1); an approval request awaits a second person. No provider wallet, no address. | `active`, `rejected` |
- * | `active` | The approval was approved and the wallet was created at the custody provider (shape 2); `address` is set. Terminal. | — |
- * | `rejected` | The approval request was rejected, cancelled or expired (recorded by shape 2). Terminal. | — |
- */
-export type CustodyWalletStatus = components["schemas"]["CustodyWalletStatus"];
-
-/**
- * Returned by `coinplane.custody.createWallet`.
- */
-export type CustodyWallet = components["schemas"]["CustodyWallet"];
-
-/**
  * Request body of `coinplane.custody.walletBalance`.
  */
 export type CustodyWalletBalanceRequest = components["schemas"]["CustodyWalletBalanceRequest"];
@@ -822,15 +856,51 @@ export type CustodyAssetBalance = components["schemas"]["CustodyAssetBalance"];
 export type CustodyWalletBalance = components["schemas"]["CustodyWalletBalance"];
 
 /**
- * Request a transfer (shape 1)
- * Creates the transfer in `pending_approval` together with an approval request. Screening and the wallet policy run first.
+ * State of a custody transfer. `version` increases by one on every change.
+ *
+ * | State | Moved by | Next |
+ * |---|---|---|
+ * | `pending_approval` | Shape 1 creates the transfer and an approval request. | `approved`, `rejected`, `cancelled` |
+ * | `approved` | Shape 2 with an approved approval request (the approval is used up); the transfer is submitted in the same call and stays `approved` only when the provider submission failed (502) — shape 3 then retries the submission. | `submitted` |
+ * | `submitted` | Submitted to the custody provider (`transferId` is set). | `completed`, `failed` |
+ * | `completed` | The provider reports the transaction final on chain (`txHash` set). Terminal. | — |
+ * | `failed` | The provider reports the transaction failed (`failureReason` says why). Terminal. | — |
+ * | `rejected` | Shape 2 or shape 3 found the approval request rejected. Terminal. | — |
+ * | `cancelled` | Shape 2 or shape 3 found the approval request expired (undecided, or approved but unused, after its time to live). Terminal. | — |
+ *
+ * From `approved` and `submitted` the transfer is moved by shape 3 (at `expectedVersion`); `custody/transfers/status` also reconciles a `submitted` one.
  */
-export type RequestCustodyTransfer = components["schemas"]["RequestCustodyTransfer"];
+export type CustodyTransferStatus = components["schemas"]["CustodyTransferStatus"];
 
 /**
  * Coinplane custody transfer id (`ct_…`).
  */
 export type CustodyTransferId = components["schemas"]["CustodyTransferId"];
+
+/**
+ * The custody provider's own transfer id (a UUID for most providers; `sim_…` for the simulator).
+ */
+export type ProviderTransferId = components["schemas"]["ProviderTransferId"];
+
+export type CustodyTransferFailureReason = components["schemas"]["CustodyTransferFailureReason"];
+
+/**
+ * Returned by `coinplane.custody.createTransfer`, `coinplane.custody.transferStatus`.
+ */
+export type CustodyTransfer = components["schemas"]["CustodyTransfer"];
+
+/**
+ * A page of custody transfers, newest first (cursor pagination: `nextCursor` → `startingAfter` while `hasMore`).
+ *
+ * Returned by `coinplane.custody.listTransfers`.
+ */
+export type CustodyTransferList = components["schemas"]["CustodyTransferList"];
+
+/**
+ * Request a transfer (shape 1)
+ * Creates the transfer in `pending_approval` together with an approval request. Screening and the wallet policy run first.
+ */
+export type RequestCustodyTransfer = components["schemas"]["RequestCustodyTransfer"];
 
 /**
  * Submit an approved transfer (shape 2)
@@ -857,35 +927,6 @@ export type AdvanceCustodyTransfer = components["schemas"]["AdvanceCustodyTransf
  * Request body of `coinplane.custody.createTransfer`.
  */
 export type CustodyTransferRequest = components["schemas"]["CustodyTransferRequest"];
-
-/**
- * The custody provider's own transfer id (a UUID for most providers; `sim_…` for the simulator).
- */
-export type ProviderTransferId = components["schemas"]["ProviderTransferId"];
-
-/**
- * State of a custody transfer. `version` increases by one on every change.
- *
- * | State | Moved by | Next |
- * |---|---|---|
- * | `pending_approval` | Shape 1 creates the transfer and an approval request. | `approved`, `rejected`, `cancelled` |
- * | `approved` | Shape 2 with an approved approval request (the approval is used up); the transfer is submitted in the same call and stays `approved` only when the provider submission failed (502) — shape 3 then retries the submission. | `submitted` |
- * | `submitted` | Submitted to the custody provider (`transferId` is set). | `completed`, `failed` |
- * | `completed` | The provider reports the transaction final on chain (`txHash` set). Terminal. | — |
- * | `failed` | The provider reports the transaction failed (`failureReason` says why). Terminal. | — |
- * | `rejected` | Shape 2 or shape 3 found the approval request rejected. Terminal. | — |
- * | `cancelled` | Shape 2 or shape 3 found the approval request expired (undecided, or approved but unused, after its time to live). Terminal. | — |
- *
- * From `approved` and `submitted` the transfer is moved by shape 3 (at `expectedVersion`); `custody/transfers/status` also reconciles a `submitted` one.
- */
-export type CustodyTransferStatus = components["schemas"]["CustodyTransferStatus"];
-
-export type CustodyTransferFailureReason = components["schemas"]["CustodyTransferFailureReason"];
-
-/**
- * Returned by `coinplane.custody.createTransfer`, `coinplane.custody.transferStatus`.
- */
-export type CustodyTransfer = components["schemas"]["CustodyTransfer"];
 
 /**
  * By custody transfer id (shape 1)
@@ -1073,9 +1114,77 @@ export type StressTestResult = components["schemas"]["StressTestResult"];
 export type IssuanceRequestList = components["schemas"]["IssuanceRequestList"];
 
 /**
+ * State of a card:
+ *
+ * | From | Operation | To |
+ * |---|---|---|
+ * | (none) | `POST /cards/issue` | `active` |
+ * | `active` | `POST /cards/{cardId}/freeze` | `frozen` |
+ * | `frozen` | `POST /cards/{cardId}/unfreeze` | `active` |
+ * | `active` or `frozen` | `POST /cards/{cardId}/deactivate` | `deactivated` (terminal) |
+ *
+ * Any other transition (freeze a frozen card, unfreeze an active one, anything on a deactivated card) → 409
+ * `CARD_RECORD_CONFLICT`. Only `active` cards authorize spend; a `frozen` card declines authorizations (`card_frozen`) but
+ * can be funded and have its limits changed; a `deactivated` card declines authorizations (`card_deactivated`) and accepts
+ * no fund, limit or state change. Holds placed before a freeze or deactivation can still be captured or reversed (the
+ * network settles them).
+ */
+export type CardStatus = components["schemas"]["CardStatus"];
+
+/**
+ * Card programme id.
+ */
+export type ProgrammeId = components["schemas"]["ProgrammeId"];
+
+/**
+ * Card id.
+ */
+export type CardId = components["schemas"]["CardId"];
+
+/**
+ * Cardholder id (returned on the card issued with a new `cardholder`).
+ */
+export type CardholderId = components["schemas"]["CardholderId"];
+
+/**
  * Card network of the programme; cards carry it as `brand`.
  */
 export type CardNetwork = components["schemas"]["CardNetwork"];
+
+/**
+ * ISO 18245 merchant category code (MCC), 4 digits.
+ */
+export type MerchantCategoryCode = components["schemas"]["MerchantCategoryCode"];
+
+/**
+ * Spending controls, in the programme's `fundingAsset`. Every field is optional; an omitted amount means no limit.
+ * Amounts must satisfy `perAuthorization ≤ daily ≤ monthly` where given (else 422 `CARD_REQUEST_REJECTED`). An MCC in
+ * `blockedCategories` is declined even when it is also in `allowedCategories`. Daily windows reset at 00:00 UTC, monthly
+ * windows on the 1st at 00:00 UTC. Limits are checked by each authorization, so a change applies from the next one;
+ * holds already placed are not re-checked.
+ */
+export type CardLimits = components["schemas"]["CardLimits"];
+
+/**
+ * The card's balance in the programme's funding asset, derived from the card ledger (the sum of the entries of the card's
+ * accounts; never a stored counter). `ledger` = `available` + `pending`. On `just_in_time` programmes `available` is
+ * always `"0.00"` and `pending` holds the open authorizations.
+ */
+export type CardBalance = components["schemas"]["CardBalance"];
+
+/**
+ * A card. The full card number (PAN) and CVC are never returned by this API.
+ *
+ * Returned by `coinplane.cards.issue`, `coinplane.cards.retrieve`, `coinplane.cards.freeze`, `coinplane.cards.unfreeze`, `coinplane.cards.deactivate`, `coinplane.cards.updateLimits`.
+ */
+export type Card = components["schemas"]["Card"];
+
+/**
+ * A page of cards, newest first (cursor pagination: `nextCursor` → `startingAfter` while `hasMore`).
+ *
+ * Returned by `coinplane.cards.list`.
+ */
+export type CardList = components["schemas"]["CardList"];
 
 /**
  * How card spend is funded:
@@ -1093,38 +1202,21 @@ export type CardNetwork = components["schemas"]["CardNetwork"];
 export type FundingModel = components["schemas"]["FundingModel"];
 
 /**
- * Request body of `coinplane.cards.createProgramme`.
- */
-export type CreateCardProgrammeRequest = components["schemas"]["CreateCardProgrammeRequest"];
-
-/**
- * Card programme id.
- */
-export type ProgrammeId = components["schemas"]["ProgrammeId"];
-
-/**
  * Returned by `coinplane.cards.createProgramme`.
  */
 export type CardProgramme = components["schemas"]["CardProgramme"];
 
 /**
- * Cardholder id (returned on the card issued with a new `cardholder`).
+ * A page of card programmes, newest first (cursor pagination: `nextCursor` → `startingAfter` while `hasMore`).
+ *
+ * Returned by `coinplane.cards.listProgrammes`.
  */
-export type CardholderId = components["schemas"]["CardholderId"];
+export type CardProgrammeList = components["schemas"]["CardProgrammeList"];
 
 /**
- * ISO 18245 merchant category code (MCC), 4 digits.
+ * Request body of `coinplane.cards.createProgramme`.
  */
-export type MerchantCategoryCode = components["schemas"]["MerchantCategoryCode"];
-
-/**
- * Spending controls, in the programme's `fundingAsset`. Every field is optional; an omitted amount means no limit.
- * Amounts must satisfy `perAuthorization ≤ daily ≤ monthly` where given (else 422 `CARD_REQUEST_REJECTED`). An MCC in
- * `blockedCategories` is declined even when it is also in `allowedCategories`. Daily windows reset at 00:00 UTC, monthly
- * windows on the 1st at 00:00 UTC. Limits are checked by each authorization, so a change applies from the next one;
- * holds already placed are not re-checked.
- */
-export type CardLimits = components["schemas"]["CardLimits"];
+export type CreateCardProgrammeRequest = components["schemas"]["CreateCardProgrammeRequest"];
 
 /**
  * Existing cardholder
@@ -1151,43 +1243,6 @@ export type IssueCardForNewCardholder = components["schemas"]["IssueCardForNewCa
  * Request body of `coinplane.cards.issue`.
  */
 export type IssueCardRequest = components["schemas"]["IssueCardRequest"];
-
-/**
- * Card id.
- */
-export type CardId = components["schemas"]["CardId"];
-
-/**
- * State of a card:
- *
- * | From | Operation | To |
- * |---|---|---|
- * | (none) | `POST /cards/issue` | `active` |
- * | `active` | `POST /cards/{cardId}/freeze` | `frozen` |
- * | `frozen` | `POST /cards/{cardId}/unfreeze` | `active` |
- * | `active` or `frozen` | `POST /cards/{cardId}/deactivate` | `deactivated` (terminal) |
- *
- * Any other transition (freeze a frozen card, unfreeze an active one, anything on a deactivated card) → 409
- * `CARD_RECORD_CONFLICT`. Only `active` cards authorize spend; a `frozen` card declines authorizations (`card_frozen`) but
- * can be funded and have its limits changed; a `deactivated` card declines authorizations (`card_deactivated`) and accepts
- * no fund, limit or state change. Holds placed before a freeze or deactivation can still be captured or reversed (the
- * network settles them).
- */
-export type CardStatus = components["schemas"]["CardStatus"];
-
-/**
- * The card's balance in the programme's funding asset, derived from the card ledger (the sum of the entries of the card's
- * accounts; never a stored counter). `ledger` = `available` + `pending`. On `just_in_time` programmes `available` is
- * always `"0.00"` and `pending` holds the open authorizations.
- */
-export type CardBalance = components["schemas"]["CardBalance"];
-
-/**
- * A card. The full card number (PAN) and CVC are never returned by this API.
- *
- * Returned by `coinplane.cards.issue`, `coinplane.cards.retrieve`, `coinplane.cards.freeze`, `coinplane.cards.unfreeze`, `coinplane.cards.deactivate`, `coinplane.cards.updateLimits`.
- */
-export type Card = components["schemas"]["Card"];
 
 /**
  * Card transaction id.

@@ -350,7 +350,12 @@ export class MockEngine {
     const now = this.now().toISOString();
 
     if (op.list && isObject(value)) {
-      value = listPage(this.data, this.state, op, value, url);
+      const page = listPage(this.data, this.state, op, value, url);
+      if ("problem" in page) {
+        const { path: field, message } = page.problem;
+        return this.fail(url.pathname, { code: "VALIDATION_ERROR", message: `${field} ${message}`, errors: [page.problem] }, requestId, op);
+      }
+      value = page.envelope;
     } else if (isObject(value) && responseSchema && store) {
       if (op.method === "GET" && target) {
         value = this.state.project(target.value, responseSchema);

@@ -89,7 +89,16 @@ export interface MockOperationSpec {
 /** A list's `x-pagination` as generated: parameter names (`param` is the cursor parameter) and response field names. */
 export type MockPagination =
   | { kind: "offset"; items: string; offsetParam: string; limitParam?: string; total?: string }
-  | { kind: "cursor"; items: string; param: string; nextCursor: string; limitParam?: string; hasMore?: string }
+  | {
+      kind: "cursor";
+      items: string;
+      param: string;
+      nextCursor: string;
+      limitParam?: string;
+      hasMore?: string;
+      offsetParam?: string;
+      total?: string;
+    }
   | { kind: "none"; items: string; total?: string };
 
 export interface MockSchemaSpec {

@@ -1,5 +1,5 @@
 // The approval request as the API shows it, and the rules that derive its visible state from the stored row.
-import type { Selectable } from "kysely";
+import type { Expression, ExpressionBuilder, Selectable, SqlBool } from "kysely";
 import type { DB } from "../../db/kysely.ts";
 import type { components } from "../../generated/openapi.ts";
 
@@ -24,6 +24,25 @@ export function approvalStatusOf(
   const stored = row.status as ApprovalStatus;
   const usable = stored === "pending" || (stored === "approved" && row.consumedAt === null);
   return usable && row.expiresAt.getTime() <= now.getTime() ? "expired" : stored;
+}
+
+/** `approvalStatusOf` as a SQL predicate, so a list filtered by status returns exactly the requests a read at `now`
+ * shows in that status (expired ones included, which no stored column says). Keep the two in step. */
+export function approvalStatusIs(status: ApprovalStatus, now: Date): (eb: ExpressionBuilder<DB, "ApprovalRequest">) => Expression<SqlBool> {
+  return (eb) => {
+    const live = eb("expiresAt", ">", now);
+    const unused = eb("consumedAt", "is", null);
+    switch (status) {
+      case "pending":
+        return eb.and([eb("status", "=", "pending"), live]);
+      case "approved":
+        return eb.and([eb("status", "=", "approved"), eb.or([eb.not(unused), live])]);
+      case "rejected":
+        return eb("status", "=", "rejected");
+      case "expired":
+        return eb.and([eb.or([eb("status", "=", "pending"), eb.and([eb("status", "=", "approved"), unused])]), eb("expiresAt", "<=", now)]);
+    }
+  };
 }
 
 const iso = (d: Date | null) => (d === null ? null : d.toISOString());

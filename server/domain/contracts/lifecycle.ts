@@ -14,6 +14,7 @@ import type { EventType } from "../events/event-types.ts";
 export type StageName = components["schemas"]["LifecycleStageName"];
 export type ProjectStage = components["schemas"]["ProjectStage"];
 export type ContractProjectDto = components["schemas"]["ContractProject"];
+export type ContractProjectSummaryDto = components["schemas"]["ContractProjectSummary"];
 /** A project as stored (artifact and deployment parsed, timestamps as Date). */
 export type ContractProject = Selectable<DB["ContractProject"]>;
 export type ContractStageRun = Pick<Selectable<DB["ContractStageRun"]>, "stage" | "status" | "output" | "createdAt">;
@@ -177,12 +178,26 @@ export async function failStage(
   return error;
 }
 
-export function toProjectDto(project: ContractProject, runs: ContractStageRun[], issuerId: string | null): ContractProjectDto {
-  const latest = new Map<string, ContractStageRun>();
-  for (const run of runs) {
-    const seen = latest.get(run.stage);
-    if (!seen || run.createdAt >= seen.createdAt) latest.set(run.stage, run);
-  }
+/** What lists show of a project: everything but its source and its stages (their outputs hold the ABI and bytecode). */
+export const SUMMARY_COLUMNS = [
+  "id",
+  "template",
+  "asset",
+  "tokenName",
+  "decimals",
+  "network",
+  "stage",
+  "contractName",
+  "sourceSha256",
+  "version",
+  "createdAt",
+  "updatedAt",
+] as const;
+
+export function toProjectSummary(
+  project: Pick<ContractProject, (typeof SUMMARY_COLUMNS)[number]>,
+  issuerId: string | null,
+): ContractProjectSummaryDto {
   return {
     projectId: project.id,
     template: project.template as ContractProjectDto["template"],
@@ -191,6 +206,23 @@ export function toProjectDto(project: ContractProject, runs: ContractStageRun[],
     decimals: project.decimals,
     network: project.network as ContractProjectDto["network"],
     stage: project.stage as ProjectStage,
+    contractName: project.contractName,
+    sourceSha256: project.sourceSha256,
+    issuerId,
+    version: project.version,
+    createdAt: project.createdAt.toISOString(),
+    updatedAt: project.updatedAt.toISOString(),
+  };
+}
+
+export function toProjectDto(project: ContractProject, runs: ContractStageRun[], issuerId: string | null): ContractProjectDto {
+  const latest = new Map<string, ContractStageRun>();
+  for (const run of runs) {
+    const seen = latest.get(run.stage);
+    if (!seen || run.createdAt >= seen.createdAt) latest.set(run.stage, run);
+  }
+  return {
+    ...toProjectSummary(project, issuerId),
     stages: STAGES.map((name) => {
       const run = latest.get(name);
       return {
@@ -200,13 +232,7 @@ export function toProjectDto(project: ContractProject, runs: ContractStageRun[],
         output: run ? (run.output as Record<string, unknown>) : null,
       };
     }),
-    contractName: project.contractName,
     source: project.source,
-    sourceSha256: project.sourceSha256,
-    issuerId,
-    version: project.version,
-    createdAt: project.createdAt.toISOString(),
-    updatedAt: project.updatedAt.toISOString(),
   };
 }
 

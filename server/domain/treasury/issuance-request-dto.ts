@@ -2,6 +2,7 @@
 // source of truth for the decision): pending → pending_approval (or expired past expiresAt), approved, rejected.
 import type { Selectable } from "kysely";
 import type { DB, Queryable } from "../../db/kysely.ts";
+import { ownedAs } from "../../db/owned-by.ts";
 import type { components } from "../../generated/openapi.ts";
 import { numericToMinor } from "../../lib/money/minor-units.ts";
 
@@ -68,8 +69,7 @@ export function selectIssuanceRequests(db: Queryable, auth: { organizationId: st
     .selectFrom("IssuanceRequest as ir")
     .innerJoin("ApprovalRequest as ar", "ar.id", "ir.approvalRequestId")
     .leftJoin("Issuer as i", "i.id", "ir.issuerId")
-    .where("ir.organizationId", "=", auth.organizationId)
-    .where("ir.environment", "=", auth.environment)
+    .where(ownedAs(auth, "ir"))
     .selectAll("ir")
     .select([
       "ar.status as approvalStatus",

@@ -1,8 +1,8 @@
 import type { AuthContext } from "../../context.ts";
 import type { Queryable } from "../../db/kysely.ts";
 import { newestFirstPage } from "../../db/newest-first-page.ts";
-import { validationError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
+import { unknownCursor } from "../lists/page-window.ts";
 import { toWebhookEndpointDto } from "./webhook-endpoint-dto.ts";
 
 type Page = components["schemas"]["WebhookEndpointList"];
@@ -22,7 +22,7 @@ export async function listWebhookEndpoints(
   const page = await newestFirstPage(scoped, {
     limit,
     startingAfter,
-    unknownCursor: () => validationError("/query/startingAfter", "is not an endpoint of this organization and environment"),
+    unknownCursor: unknownCursor("a webhook endpoint"),
   });
   const now = new Date();
   return { data: page.rows.map((row) => toWebhookEndpointDto(row, now)), hasMore: page.hasMore, nextCursor: page.nextCursor };

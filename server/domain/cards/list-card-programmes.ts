@@ -1,0 +1,26 @@
+import type { AuthContext } from "../../context.ts";
+import type { Queryable } from "../../db/kysely.ts";
+import { newestFirstPage, type PageWindow } from "../../db/newest-first-page.ts";
+import { ownedBy } from "../../db/owned-by.ts";
+import type { components } from "../../generated/openapi.ts";
+import { unknownCursor } from "../lists/page-window.ts";
+import { toCardProgrammeDto } from "./card-programme-dto.ts";
+
+/** The caller's card programmes, newest first (stored records only: the card issuer is not called). */
+export async function listCardProgrammes(
+  db: Queryable,
+  options: { auth: AuthContext; window: PageWindow },
+): Promise<components["schemas"]["CardProgrammeList"]> {
+  const { auth, window } = options;
+  const scoped = db
+    .selectFrom("CardProgramme")
+    .selectAll()
+    .where(ownedBy(auth))
+    // A programme still `pending` is a creation intent whose issuer call has not been confirmed: not a programme yet.
+    .where("status", "!=", "pending");
+  const page = await newestFirstPage(scoped, {
+    ...window,
+    unknownCursor: unknownCursor("a card programme"),
+  });
+  return { data: page.rows.map(toCardProgrammeDto), hasMore: page.hasMore, nextCursor: page.nextCursor };
+}
