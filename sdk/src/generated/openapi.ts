@@ -5330,6 +5330,7 @@ export interface components {
          * @enum {string}
          */
         CustodyAsset: "USDC" | "USDT" | "DAI" | "EURC" | "PYUSD" | "ETH" | "POL" | "AVAX" | "SOL";
+        /** @description A per-asset limit. Members other than the three below are kept as given and enforce nothing. */
         CustodyAssetLimit: {
             asset: components["schemas"]["CustodyAsset"];
             /** @description Largest single transfer, in minor units of `asset`. */
@@ -5343,6 +5344,10 @@ export interface components {
          *     `COMPLIANCE_BLOCKED` with a `reasons` entry (stage `policy`) per broken rule (`policy.allowed_assets`,
          *     `policy.destination_allowlist`, `policy.per_transfer_limit`, `policy.daily_limit`). Omitted members impose no rule.
          *     Every transfer also needs the approval of one actor other than its requester (four-eyes).
+         *
+         *     The members below are the rules this server enforces, and each must have its documented form (else 400
+         *     `VALIDATION_ERROR` at its path). Any other member, at any depth, is kept with the wallet as given and enforces
+         *     nothing: compare the `policy` of the answer with the rules above to see what is enforced.
          */
         CustodyWalletPolicy: {
             /**
@@ -5380,7 +5385,7 @@ export interface components {
             label: string;
             chain: components["schemas"]["CustodyChain"];
             type: components["schemas"]["CustodyWalletType"];
-            /** @description Any JSON value. An object sets the wallet's transfer rules (`CustodyWalletPolicy`; a member this server does not enforce is refused with 400, never silently ignored). `null` sets none. Any other value (string, number, boolean, array) is kept with the wallet as given and sets no rule. */
+            /** @description Any JSON value, stored with the wallet and returned as given. An object sets the wallet's transfer rules through the members `CustodyWalletPolicy` lists (each in its documented form, else 400); its other members, at any depth, are kept and enforce nothing. `null` and any other value (string, number, boolean, array) set no rule. */
             policy?: components["schemas"]["CustodyWalletPolicy"] | unknown;
             jurisdiction?: components["schemas"]["Jurisdictions"];
             operatorJurisdiction?: components["schemas"]["CountryCode"];
@@ -5491,7 +5496,7 @@ export interface components {
             /** @description Amount in minor units of `asset`; greater than zero. */
             amountMinor: components["schemas"]["AmountMinor"];
             /**
-             * @description Any JSON value: an optional cross-check of `amountMinor`. A string or a number is read as a decimal amount in units of `asset` and must equal `amountMinor` (else 400 `VALIDATION_ERROR` at `/body/amount`); any other value (null, boolean, object, array) is not checked.
+             * @description Any JSON value, stored with the transfer and returned as given in the transfer's `amount`; it is not read. `amountMinor` is the amount that moves.
              * @example 2500.00
              */
             amount?: unknown;
@@ -5593,10 +5598,10 @@ export interface components {
             asset: components["schemas"]["CustodyAsset"];
             amountMinor: components["schemas"]["AmountMinor"];
             /**
-             * @description `amountMinor` as a decimal string in units of `asset`.
+             * @description The `amount` given when the transfer was requested, exactly as given (any JSON value; never read: `amountMinor` is what moves). When the request carried none, `amountMinor` as a decimal string in units of `asset`.
              * @example 2500.000000
              */
-            amount: string;
+            amount: unknown;
             /** @example Payout batch 2026-11-22 */
             note: string | null;
             approvalRequestId: components["schemas"]["ApprovalRequestId"];

@@ -761,6 +761,9 @@ export type CustodyWalletType = components["schemas"]["CustodyWalletType"];
  */
 export type CustodyAsset = components["schemas"]["CustodyAsset"];
 
+/**
+ * A per-asset limit. Members other than the three below are kept as given and enforce nothing.
+ */
 export type CustodyAssetLimit = components["schemas"]["CustodyAssetLimit"];
 
 /**
@@ -769,6 +772,10 @@ export type CustodyAssetLimit = components["schemas"]["CustodyAssetLimit"];
  * `COMPLIANCE_BLOCKED` with a `reasons` entry (stage `policy`) per broken rule (`policy.allowed_assets`,
  * `policy.destination_allowlist`, `policy.per_transfer_limit`, `policy.daily_limit`). Omitted members impose no rule.
  * Every transfer also needs the approval of one actor other than its requester (four-eyes).
+ *
+ * The members below are the rules this server enforces, and each must have its documented form (else 400
+ * `VALIDATION_ERROR` at its path). Any other member, at any depth, is kept with the wallet as given and enforces
+ * nothing: compare the `policy` of the answer with the rules above to see what is enforced.
  */
 export type CustodyWalletPolicy = components["schemas"]["CustodyWalletPolicy"];
 
