@@ -30,6 +30,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
+                /** @description The wallet id (`wal_…`); another form → 400, an unknown id → 404. */
                 id: string;
             };
             cookie?: never;
@@ -52,6 +53,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
+                /** @description The wallet id (`wal_…`); another form → 400, an unknown id → 404. */
                 id: string;
             };
             cookie?: never;
@@ -100,6 +102,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
+                /** @description The payment id (`pay_…`); another form → 400, an unknown id → 404. */
                 id: string;
             };
             cookie?: never;
@@ -527,9 +530,13 @@ export interface paths {
          *        `input.travelRule` (else 400 `INVALID_INPUT`).
          *     2. `write` operations need an `Idempotency-Key` (else 400 `IDEMPOTENCY_KEY_REQUIRED`).
          *     3. The request resolves to the organization's newest **reviewed** connection for (`category`, `providerSlug`) in the key's
-         *        environment; without one it fails closed with 424 `PROVIDER_NOT_CONNECTED`. The sandbox simulator of a category
-         *        (`providerSlug: simulator`) runs only when it is explicitly connected; its results carry `simulated: true`. A connection
-         *        whose configuration the provider cannot use answers 500 `SERVER_MISCONFIGURED`.
+         *        environment. Without one, in the **sandbox**, `providerSlug: simulator` resolves through the category's sandbox
+         *        simulator (until live providers are connected the behaviour is simulation); its results carry `simulated: true`.
+         *        Custody is the exception: its simulator runs only when explicitly connected (custody fails closed). Otherwise —
+         *        in **production** (a simulator never serves production), for custody, or for a live provider that is not
+         *        connected — the named provider is not available to the organization there: 404 `NOT_FOUND` (the same answer as for a
+         *        production key's screening when no reviewed `compliance_screening` connection exists). A connection whose
+         *        configuration the provider cannot use answers 500 `SERVER_MISCONFIGURED`.
          *     4. Screening and policy evaluation run before the provider is called, over the parties, addresses and amount of `input`
          *        and the jurisdiction of `regime`; both decisions are recorded; a block answers 403 `COMPLIANCE_BLOCKED` with `reasons`.
          *     5. Operations with `requiresApproval` (custody `create_transfer`): without `approvalRequestId` the call answers **202**
@@ -936,7 +943,7 @@ export interface paths {
         };
         /**
          * Get a corridor workflow run
-         * @description Returns a workflow run created by `corridor/simulate`, with the state of each step. Read-only: runs are advanced only by the scheduler (`corridor/workflows/dispatch`). Poll it until `status` is `completed` or `failed`; `nextRunAt` says when the scheduler next looks at the run. A malformed id answers 400 `INVALID_INPUT`; an unknown id or another organization's run answers 404.
+         * @description Returns a workflow run created by `corridor/simulate`, with the state of each step. Read-only: runs are advanced only by the scheduler (`corridor/workflows/dispatch`). Poll it until `status` is `completed` or `failed`; `nextRunAt` says when the scheduler next looks at the run. A malformed id answers 400 `VALIDATION_ERROR` naming `/params/workflowRunId`; an unknown id or another organization's run answers 404.
          *
          *     **Run state machine** (see `WorkflowRunStatus`, `WorkflowStepStatus`):
          *
@@ -1394,10 +1401,11 @@ export interface paths {
         put?: never;
         /**
          * Issue a card
-         * @description Issues a virtual card under a programme to an existing cardholder (`cardholderId`) or to a new one (`cardholder`,
-         *     created with the card) — exactly one of the two. The cardholder (name, date of birth, billing country), the programme's
-         *     jurisdictions and `limits.perAuthorization` (against the organization's per-operation amount limit) are screened before
-         *     anything is written. The card starts `active` with a zero balance; fund it with `POST /cards/{cardId}/fund` (prefunded
+         * @description Issues a virtual card under a programme to an existing cardholder (`cardholderId`), to a new one (`cardholder`,
+         *     created with the card) — at most one of the two — or, with only `programmeId`, to no cardholder (the card's
+         *     `cardholderId` is `null`; it does everything any card does, see `IssueCardWithoutCardholder`). The cardholder (name,
+         *     date of birth, billing country), the programme's jurisdictions and `limits.perAuthorization` (against the
+         *     organization's per-operation amount limit) are screened before anything is written. The card starts `active` with a zero balance; fund it with `POST /cards/{cardId}/fund` (prefunded
          *     programmes). `limits` are optional spending controls (see `CardLimits`). The response never contains the full card
          *     number or the CVC, and neither is stored: the simulator derives `last4` and the expiry (3 years ahead) from the card id.
          *
@@ -2217,6 +2225,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
+                /** @description The key id (`key_…`); another form → 400. */
                 id: string;
             };
             cookie?: never;
@@ -2268,6 +2277,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
+                /** @description The connection id (`conn_…`); another form → 400. */
                 id: string;
             };
             cookie?: never;
@@ -3670,6 +3680,13 @@ export interface components {
             /** @description Present on `invalid_request` from schema validation; one entry per failed rule. */
             errors?: components["schemas"]["FieldError"][];
         };
+        /**
+         * @description 1–255 printable ASCII characters (space to `~`), or the same as an IETF structured-field string: in double quotes,
+         *     with `\"` and `\\` the only escapes (the key is then what the quotes hold, unescaped). A plain key neither starts
+         *     nor ends with `"`. Anything else → 400 `VALIDATION_ERROR` at `/headers/idempotency-key`.
+         * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
+         */
+        IdempotencyKey: string;
         CreateWalletRequest: {
             chain: components["schemas"]["Chain"];
             /** @example Treasury hot wallet */
@@ -4541,7 +4558,7 @@ export interface components {
          */
         ComplianceCheckRequest: {
             /** @description People and companies involved. */
-            parties?: components["schemas"]["ScreeningParty"][];
+            parties?: (components["schemas"]["ScreeningParty"] & (unknown | unknown))[];
             /** @description Blockchain addresses involved. */
             addresses?: components["schemas"]["ScreeningAddress"][];
             jurisdiction?: components["schemas"]["Jurisdictions"];
@@ -4553,6 +4570,13 @@ export interface components {
             currency?: components["schemas"]["ComplianceCurrency"];
             organizationId?: components["schemas"]["OrganizationId"];
         };
+        /**
+         * @description What to screen (`ComplianceCheckRequest`), with at least one of `parties`, `addresses`, a non-empty `jurisdiction` or
+         *     another jurisdiction field, else 400 `VALIDATION_ERROR` (`amount` alone is nothing to screen).
+         */
+        ScreeningRequest: components["schemas"]["ComplianceCheckRequest"] & (unknown | unknown | {
+            jurisdiction: unknown;
+        } | unknown | unknown | unknown);
         /**
          * @description Id of a recorded compliance decision (`cdec_…`). Every screening and every policy evaluation is recorded, whether it allowed or blocked.
          * @example cdec_5Tg8Kp2Wq7Zn3Rb9Vd1Hx4
@@ -4607,6 +4631,13 @@ export interface components {
             simulated: components["schemas"]["Simulated"];
             screenedAt: components["schemas"]["Timestamp"];
         };
+        /**
+         * @description What to evaluate (`ComplianceCheckRequest`), with at least one of `parties`, `addresses`, a non-empty `jurisdiction`,
+         *     another jurisdiction field or `amount`, else 400 `VALIDATION_ERROR`.
+         */
+        PolicyEvaluationRequest: components["schemas"]["ComplianceCheckRequest"] & (unknown | unknown | {
+            jurisdiction: unknown;
+        } | unknown | unknown | unknown | unknown);
         /** @description An organization's compliance policy. Applied on top of the sanctioned jurisdictions, which always block. */
         PolicySettings: {
             /**
@@ -6223,8 +6254,23 @@ export interface components {
             cardholder: components["schemas"]["Cardholder"];
             limits?: components["schemas"]["CardLimits"];
         };
-        /** @description Exactly one of `cardholderId` (existing cardholder) or `cardholder` (new cardholder). Sending both or neither → 400 `VALIDATION_ERROR`. */
-        IssueCardRequest: components["schemas"]["IssueCardForCardholder"] | components["schemas"]["IssueCardForNewCardholder"];
+        /**
+         * No cardholder
+         * @description Issue a card under the programme with no cardholder attached (`cardholderId` is `null` on the card). Such a card does
+         *     everything any card does — it is funded, frozen, unfrozen and deactivated, its limits are changed, and it authorizes
+         *     spend — and it is screened like any card (the programme's jurisdictions, and amounts against the organization's
+         *     per-operation limit); only the cardholder checks (name, date of birth, billing country and state) have no one to
+         *     check. A cardholder cannot be attached later: issue a new card with `cardholderId` for that.
+         */
+        IssueCardWithoutCardholder: {
+            programmeId: components["schemas"]["ProgrammeId"];
+            limits?: components["schemas"]["CardLimits"];
+        };
+        /**
+         * @description `programmeId`, and at most one of `cardholderId` (an existing cardholder) or `cardholder` (a new one); with neither,
+         *     the card has no cardholder (`IssueCardWithoutCardholder`). Sending both → 400 `VALIDATION_ERROR`.
+         */
+        IssueCardRequest: components["schemas"]["IssueCardForCardholder"] | components["schemas"]["IssueCardForNewCardholder"] | components["schemas"]["IssueCardWithoutCardholder"];
         /**
          * @description Card id.
          * @example card_3Vb7Nx1Qk9Tz5Hm2Lw8Rd
@@ -6268,7 +6314,8 @@ export interface components {
         Card: {
             cardId: components["schemas"]["CardId"];
             programmeId: components["schemas"]["ProgrammeId"];
-            cardholderId: components["schemas"]["CardholderId"];
+            /** @description The card's cardholder; `null` for a card issued with no cardholder (`IssueCardWithoutCardholder`). */
+            cardholderId: components["schemas"]["CardholderId"] | null;
             status: components["schemas"]["CardStatus"];
             /**
              * @description Reason given with the last freeze, unfreeze or deactivate; `null` before any.
@@ -8337,9 +8384,9 @@ export interface components {
          * @description Optional. Same semantics as on the endpoints where it is required; without it the request is not deduplicated.
          * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
          */
-        IdempotencyKeyOptional: string;
+        IdempotencyKeyOptional: components["schemas"]["IdempotencyKey"];
         /**
-         * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
+         * @description Required. A unique key (`IdempotencyKey`: 1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
          *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
          *     (SHA-256 of the canonical JSON body). The first response — success or error,
          *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
@@ -8356,7 +8403,7 @@ export interface components {
          *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
          * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
          */
-        IdempotencyKeyRequired: string;
+        IdempotencyKeyRequired: components["schemas"]["IdempotencyKey"];
         /**
          * @description Sandbox magic value, honoured by the card issuing simulator only (a live card issuer ignores it). The simulated card
          *     issuer answers this failure when the request reaches it — after validation, the card lookup, screening and the
@@ -8532,6 +8579,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The wallet id (`wal_…`); another form → 400, an unknown id → 404. */
                 id: string;
             };
             cookie?: never;
@@ -8568,6 +8616,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The wallet id (`wal_…`); another form → 400, an unknown id → 404. */
                 id: string;
             };
             cookie?: never;
@@ -8690,6 +8739,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The payment id (`pay_…`); another form → 400, an unknown id → 404. */
                 id: string;
             };
             cookie?: never;
@@ -9630,7 +9680,7 @@ export interface operations {
             /**
              * @description Not found.
              *
-             *     - `NOT_FOUND`: `providerSlug` is not a provider of `category`, `operation` is not one of its operations, or `selectionReceiptId` or `approvalRequestId` is unknown or belongs to another organization.
+             *     - `NOT_FOUND`: `providerSlug` is not a provider of `category`, `operation` is not one of its operations, or `selectionReceiptId` or `approvalRequestId` is unknown or belongs to another organization; or no reviewed connection makes the provider available to the organization in the key's environment (production, custody, a live provider; in production also no reviewed `compliance_screening` connection for the screening of step 4).
              */
             404: components["responses"]["V2-404-NotFound"];
             409: components["responses"]["V2-409-IdempotencyInProgress"];
@@ -9642,12 +9692,6 @@ export interface operations {
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
              */
             422: components["responses"]["V2-422-IdempotencyKeyReused"];
-            /**
-             * @description Failed dependency.
-             *
-             *     - `PROVIDER_NOT_CONNECTED`: no reviewed connection of the organization serves (`category`, `providerSlug`) in the key's environment.
-             */
-            424: components["responses"]["V2-424-ProviderNotConnected"];
             429: components["responses"]["V2-429-RateLimitExceeded"];
             /**
              * @description Internal error.
@@ -9687,7 +9731,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ComplianceCheckRequest"];
+                "application/json": components["schemas"]["ScreeningRequest"];
             };
         };
         responses: {
@@ -9773,7 +9817,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ComplianceCheckRequest"];
+                "application/json": components["schemas"]["PolicyEvaluationRequest"];
             };
         };
         responses: {
@@ -10112,7 +10156,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
+                 * @description Required. A unique key (`IdempotencyKey`: 1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
                  *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
@@ -10319,7 +10363,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
+                 * @description Required. A unique key (`IdempotencyKey`: 1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
                  *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
@@ -10434,7 +10478,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
+                 * @description Required. A unique key (`IdempotencyKey`: 1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
                  *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
@@ -10540,7 +10584,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The run id (`wfr_…`) returned by `corridor/simulate`. */
-                workflowRunId: string;
+                workflowRunId: components["schemas"]["WorkflowRunId"];
             };
             cookie?: never;
         };
@@ -10565,8 +10609,8 @@ export interface operations {
             /**
              * @description Bad request.
              *
-             *     - `INVALID_INPUT` — `workflowRunId` is malformed (not `wfr_` followed by 20–40 letters or digits), or the request carries a body.
-             *     - `VALIDATION_ERROR` — the request carries query parameters (this operation takes none), or `workflowRunId` is longer than 64 characters (`errors` says why).
+             *     - `INVALID_INPUT` — the request carries a body (this operation takes none).
+             *     - `VALIDATION_ERROR` — `workflowRunId` is malformed (not `wfr_` followed by 20–40 letters or digits, `WorkflowRunId`), or the request carries query parameters (this operation takes none); `errors` names `/params/workflowRunId` or `/query`.
              */
             400: components["responses"]["V2-400-InvalidInput-ValidationError"];
             /**
@@ -10649,7 +10693,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
+                 * @description Required. A unique key (`IdempotencyKey`: 1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
                  *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
@@ -10880,7 +10924,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
+                 * @description Required. A unique key (`IdempotencyKey`: 1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
                  *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
@@ -11113,7 +11157,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
+                 * @description Required. A unique key (`IdempotencyKey`: 1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
                  *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
@@ -11219,7 +11263,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
+                 * @description Required. A unique key (`IdempotencyKey`: 1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
                  *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
@@ -11621,7 +11665,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
+                 * @description Required. A unique key (`IdempotencyKey`: 1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
                  *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
@@ -11771,7 +11815,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
+                 * @description Required. A unique key (`IdempotencyKey`: 1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
                  *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
@@ -11838,7 +11882,7 @@ export interface operations {
              * @description Bad request.
              *
              *     - `IDEMPOTENCY_KEY_REQUIRED`: the `Idempotency-Key` header is missing.
-             *     - `VALIDATION_ERROR`: the request does not match the schema — including both or neither of `cardholderId` and `cardholder`; `errors` lists each failure.
+             *     - `VALIDATION_ERROR`: the request does not match the schema — including both `cardholderId` and `cardholder`; `errors` lists each failure.
              */
             400: components["responses"]["V2-400-IdempotencyKeyRequired-ValidationError"];
             401: components["responses"]["V2-401-Unauthorized"];
@@ -12181,7 +12225,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
+                 * @description Required. A unique key (`IdempotencyKey`: 1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
                  *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
@@ -12339,7 +12383,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
+                 * @description Required. A unique key (`IdempotencyKey`: 1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
                  *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
@@ -12495,7 +12539,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
+                 * @description Required. A unique key (`IdempotencyKey`: 1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
                  *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
@@ -12651,7 +12695,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
+                 * @description Required. A unique key (`IdempotencyKey`: 1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
                  *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
@@ -12807,7 +12851,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
+                 * @description Required. A unique key (`IdempotencyKey`: 1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
                  *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
@@ -12963,7 +13007,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
+                 * @description Required. A unique key (`IdempotencyKey`: 1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
                  *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
@@ -13118,7 +13162,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
+                 * @description Required. A unique key (`IdempotencyKey`: 1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
                  *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
@@ -13279,7 +13323,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
+                 * @description Required. A unique key (`IdempotencyKey`: 1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
                  *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
@@ -13502,7 +13546,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
+                 * @description Required. A unique key (`IdempotencyKey`: 1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
                  *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
@@ -13824,7 +13868,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
+                 * @description Required. A unique key (`IdempotencyKey`: 1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
                  *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
@@ -13926,7 +13970,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
+                 * @description Required. A unique key (`IdempotencyKey`: 1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
                  *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
@@ -14104,7 +14148,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
+                 * @description Required. A unique key (`IdempotencyKey`: 1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
                  *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
@@ -14419,6 +14463,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The key id (`key_…`); another form → 400. */
                 id: string;
             };
             cookie?: never;
@@ -14511,6 +14556,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The connection id (`conn_…`); another form → 400. */
                 id: string;
             };
             cookie?: never;

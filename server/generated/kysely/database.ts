@@ -116,7 +116,10 @@ export type Card = {
     organizationId: string;
     environment: string;
     programmeId: string;
-    cardholderId: string;
+    /**
+     * Null for a card issued with only a programme (no cardholder attached).
+     */
+    cardholderId: string | null;
     /**
      * active | frozen | deactivated
      */
