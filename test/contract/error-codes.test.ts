@@ -176,14 +176,17 @@ describe("v2 error codes in the contract", () => {
     runTreasuryStressTest: { 424: ["PROVIDER_NOT_CONNECTED"], 503: ["SOURCE_NOT_AVAILABLE"] },
   };
 
-  it.each(Object.entries(DESCRIPTION))("%s lists no code beyond the description's, the shared ones and its EXTENDED", (operationId, listed) => {
-    const allowed = (status: number) =>
-      [KEYED, listed, SERVICE_WIDE, EXTENDED[operationId] ?? {}].flatMap((codes) => (codes as Codes)[status] ?? []);
-    const beyond = Object.entries(specCodes(operationId)).flatMap(([status, codes]) =>
-      codes.filter((code) => !allowed(Number(status)).includes(code)).map((code) => `${status} ${code}`),
-    );
-    expect(beyond).toEqual([]);
-  });
+  it.each(Object.entries(DESCRIPTION))(
+    "%s lists no code beyond the description's, the shared ones and its EXTENDED",
+    (operationId, listed) => {
+      const allowed = (status: number) =>
+        [KEYED, listed, SERVICE_WIDE, EXTENDED[operationId] ?? {}].flatMap((codes) => (codes as Codes)[status] ?? []);
+      const beyond = Object.entries(specCodes(operationId)).flatMap(([status, codes]) =>
+        codes.filter((code) => !allowed(Number(status)).includes(code)).map((code) => `${status} ${code}`),
+      );
+      expect(beyond).toEqual([]);
+    },
+  );
 
   it("providers/invoke answers no 424 (its list has none)", () => {
     expect(specCodes("invokeProvider")[424]).toBeUndefined();

@@ -53,7 +53,9 @@ export function branchOf(schema: Json, value: unknown): Json | undefined {
     if (!isObject(value)) return types.length > 0 || b.enum !== undefined || b.const !== undefined;
     const properties = Object.keys((b.properties as Json) ?? {});
     const closed = b.additionalProperties === false;
-    return ((b.required as string[]) ?? []).every((k) => k in value) && (!closed || Object.keys(value).every((k) => properties.includes(k)));
+    return (
+      ((b.required as string[]) ?? []).every((k) => k in value) && (!closed || Object.keys(value).every((k) => properties.includes(k)))
+    );
   });
 }
 
@@ -99,7 +101,8 @@ function stringBreaks(schema: Json, value: string): Array<[string, unknown]> {
   }
   if (schema.enum === undefined && schema.const === undefined) {
     // The NUL rule (docs/design.md "Bodies"): a NUL anywhere in a string is refused.
-    const withNul = value.length > 0 ? `${value.slice(0, 1)}\u0000${value.slice(max !== undefined && value.length >= max ? 2 : 1)}` : "\u0000";
+    const withNul =
+      value.length > 0 ? `${value.slice(0, 1)}\u0000${value.slice(max !== undefined && value.length >= max ? 2 : 1)}` : "\u0000";
     out.push(["nul", withNul]);
   }
   if (typeof schema.format === "string" && BAD_FORMATS[schema.format]) out.push(["format", BAD_FORMATS[schema.format]]);
@@ -146,14 +149,19 @@ export function breaksOf(root: unknown, schema: unknown): Break[] {
     if (typeof value === "number") for (const [c, v] of numberBreaks(s)) at(c, v);
     if (Array.isArray(value)) {
       for (const [c, v] of arrayBreaks(s, value)) at(c, v);
-      if (s.items !== undefined) value.forEach((_, i) => visit(s.items, [...path, i]));
+      if (s.items !== undefined) for (const i of value.keys()) visit(s.items, [...path, i]);
     }
     if (isObject(value)) {
       const properties = (s.properties as Json) ?? {};
       for (const name of new Set((s.required as string[]) ?? []))
-        if (name in value) out.push({ constraint: "required", path: [...path, name], value: setAt(root, [...path, name], undefined, true) });
+        if (name in value)
+          out.push({ constraint: "required", path: [...path, name], value: setAt(root, [...path, name], undefined, true) });
       if (s.additionalProperties === false)
-        out.push({ constraint: "additionalProperties", path: [...path, "unexpectedMember"], value: setAt(root, [...path, "unexpectedMember"], 1) });
+        out.push({
+          constraint: "additionalProperties",
+          path: [...path, "unexpectedMember"],
+          value: setAt(root, [...path, "unexpectedMember"], 1),
+        });
       if (typeof s.minProperties === "number" && s.minProperties > 0) at("minProperties", {});
       for (const name of Object.keys(value)) {
         const member = properties[name] ?? (isObject(s.additionalProperties) ? s.additionalProperties : undefined);

@@ -55,8 +55,8 @@ interface Values {
   header: Record<string, string>;
 }
 
-const escape = (s: string) => s.replace(/~/g, "~0").replace(/\//g, "~1");
-const pointer = (path: PathSegment[]) => path.map((p) => `/${escape(String(p))}`).join("");
+const escapeToken = (s: string) => s.replace(/~/g, "~0").replace(/\//g, "~1");
+const pointer = (path: PathSegment[]) => path.map((p) => `/${escapeToken(String(p))}`).join("");
 
 /** A stable number per operation, so each operation's draws do not depend on the others. */
 function hash(text: string): number {
@@ -76,7 +76,7 @@ function refTarget(doc: OpenApiDocument, pointerText: string): { pointer: string
 }
 
 function inputsOf(doc: OpenApiDocument, validator: SpecValidator, op: SpecOperation): Input[] {
-  const base = `#/paths/${escape(op.operation.pathTemplate)}/${op.operation.method.toLowerCase()}`;
+  const base = `#/paths/${escapeToken(op.operation.pathTemplate)}/${op.operation.method.toLowerCase()}`;
   const out: Input[] = [];
   const validatorAt = (schemaPointer: string) => {
     const validate = validator.validatorFor(schemaPointer);
@@ -85,9 +85,11 @@ function inputsOf(doc: OpenApiDocument, validator: SpecValidator, op: SpecOperat
       errorPaths: () => (validate.errors ?? []).map((e) => e.instancePath),
     };
   };
-  const item = validator.node(`#/paths/${escape(op.operation.pathTemplate)}`) as Json;
+  const item = validator.node(`#/paths/${escapeToken(op.operation.pathTemplate)}`) as Json;
   const declared: Array<[string, Json]> = [
-    ...((item.parameters ?? []) as Json[]).map((p, i) => [`#/paths/${escape(op.operation.pathTemplate)}/parameters/${i}`, p] as [string, Json]),
+    ...((item.parameters ?? []) as Json[]).map(
+      (p, i) => [`#/paths/${escapeToken(op.operation.pathTemplate)}/parameters/${i}`, p] as [string, Json],
+    ),
     ...((op.raw.parameters ?? []) as Json[]).map((p, i) => [`${base}/parameters/${i}`, p] as [string, Json]),
   ];
   for (const [at] of declared) {
@@ -160,7 +162,8 @@ function assemble(op: SpecOperation, values: Values, index: number, mutation: st
   for (const [name, value] of Object.entries(values.path)) path = path.replace(`{${name}}`, encodeURIComponent(value));
   const query: string[] = [];
   for (const [name, value] of Object.entries(values.query)) {
-    for (const item of Array.isArray(value) ? value : [value]) query.push(`${encodeURIComponent(name)}=${encodeURIComponent(toText(item))}`);
+    for (const item of Array.isArray(value) ? value : [value])
+      query.push(`${encodeURIComponent(name)}=${encodeURIComponent(toText(item))}`);
   }
   const headers: Array<[string, string]> = Object.entries(values.header).map(([k, v]) => [k.toLowerCase(), v]);
   let body: string | undefined;
@@ -219,7 +222,8 @@ export function conformancePlans(options: PlanOptions): OperationPlan[] {
         }
         if (input.in === "header" && input.name.toLowerCase() === "idempotency-key") {
           // Keys must not collide across requests (a reuse is a 422, not what this test asks).
-          for (let n = 0; usedKeys.has(String(value)) && n < 20; n++) value = validValue(op, input, { ...k, seed: k.seed + 1000 + n }, fixtures);
+          for (let n = 0; usedKeys.has(String(value)) && n < 20; n++)
+            value = validValue(op, input, { ...k, seed: k.seed + 1000 + n }, fixtures);
           if (usedKeys.has(String(value))) value = randomUUID();
           usedKeys.add(String(value));
         }
@@ -279,7 +283,12 @@ function brokenCandidates(inputs: Input[], full: Values): Candidate[] {
       if (input.in === "body") values.body = b.value;
       else values[input.in][input.name] = input.in === "query" ? b.value : (b.value as string);
       const errorPath = errorPathOf(input, target);
-      out.push({ break: b, values, errorPath, label: `${errorPath}: ${b.constraint} → ${describe(input.in === "body" ? (b.path.length ? setAtValue(b) : b.value) : b.value)}` });
+      out.push({
+        break: b,
+        values,
+        errorPath,
+        label: `${errorPath}: ${b.constraint} → ${describe(input.in === "body" ? (b.path.length ? setAtValue(b) : b.value) : b.value)}`,
+      });
     }
   }
   return out;
@@ -320,5 +329,8 @@ function pickSpread(candidates: Candidate[], count: number, seed: number): Candi
   return out;
 }
 
-const shuffleOf = (n: number) => fc.shuffledSubarray(Array.from({ length: n }, (_, i) => i), { minLength: n, maxLength: n });
-
+const shuffleOf = (n: number) =>
+  fc.shuffledSubarray(
+    Array.from({ length: n }, (_, i) => i),
+    { minLength: n, maxLength: n },
+  );

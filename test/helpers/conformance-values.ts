@@ -36,7 +36,10 @@ export function dereference(doc: OpenApiDocument, node: unknown, seen: readonly 
   const out: Json = {};
   for (const [key, value] of Object.entries(node)) {
     if (NOT_CONSTRAINTS.has(key)) continue;
-    out[key] = key === "properties" || key === "patternProperties" ? mapValues(value as Json, (v) => dereference(doc, v, seen)) : dereference(doc, value, seen);
+    out[key] =
+      key === "properties" || key === "patternProperties"
+        ? mapValues(value as Json, (v) => dereference(doc, v, seen))
+        : dereference(doc, value, seen);
   }
   if (!CONSTRAINING.some((k) => k in out)) out[ANY_JSON] = true;
   return out;
@@ -46,6 +49,7 @@ const mapValues = (object: Json, f: (value: unknown) => unknown): Json =>
   Object.fromEntries(Object.entries(object).map(([k, v]) => [k, f(v)]));
 
 /** Any JSON value the server can store: no NUL and no unpaired surrogate (docs/design.md "Bodies"), a few levels deep. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is the character the server refuses
 export const anyJsonValue = fc.jsonValue({ maxDepth: 3 }).filter((value) => !/\u0000|[\ud800-\udfff]/.test(JSON.stringify(value)));
 
 const COUNTRIES = ["US", "DE", "FR", "GB", "NL", "SG", "BR", "JP", "CA", "CH"];
@@ -70,18 +74,21 @@ export const draw = <T>(arbitrary: fc.Arbitrary<T>, seed: number, count: number)
 export function generateValue(schema: unknown, { seed, optionals }: Knobs): unknown {
   const anyJson = draw(anyJsonValue, seed, 8);
   let next = 0;
-  const value = generateSync(stripAnyJson(schema) as never, {
-    seed,
-    optionalsProbability: optionals,
-    alwaysFakeOptionals: optionals === 1,
-    useExamplesValue: false,
-    useDefaultValue: false,
-    maxDepth: 6,
-    formats: {
-      "iso3166-alpha2": (random: { int(min: number, max: number): number }) => COUNTRIES[random.int(0, COUNTRIES.length - 1)],
-      "iso3166-region": (random: { int(min: number, max: number): number }) => COUNTRIES[random.int(0, COUNTRIES.length - 1)],
-    },
-  } as never);
+  const value = generateSync(
+    stripAnyJson(schema) as never,
+    {
+      seed,
+      optionalsProbability: optionals,
+      alwaysFakeOptionals: optionals === 1,
+      useExamplesValue: false,
+      useDefaultValue: false,
+      maxDepth: 6,
+      formats: {
+        "iso3166-alpha2": (random: { int(min: number, max: number): number }) => COUNTRIES[random.int(0, COUNTRIES.length - 1)],
+        "iso3166-region": (random: { int(min: number, max: number): number }) => COUNTRIES[random.int(0, COUNTRIES.length - 1)],
+      },
+    } as never,
+  );
   return fillAnyJson(schema, value, () => anyJson[next++ % anyJson.length]);
 }
 
@@ -114,4 +121,3 @@ function fillAnyJson(schema: unknown, value: unknown, next: () => unknown): unkn
   }
   return out;
 }
-

@@ -47,7 +47,10 @@ describe("custody/wallets policy", () => {
   it.each([
     ...ANY_JSON,
     ["an object with members this server does not enforce, at any depth", { tier: "gold", review: { board: { quorum: [2, { of: 3 }] } } }],
-    ["an enforced rule beside unknown members", { allowedAssets: ["USDC"], note: "ops only", limits: [{ asset: "USDC", dailyMinor: "1", owner: "treasury" }] }],
+    [
+      "an enforced rule beside unknown members",
+      { allowedAssets: ["USDC"], note: "ops only", limits: [{ asset: "USDC", dailyMinor: "1", owner: "treasury" }] },
+    ],
   ] as Array<[string, unknown]>)("accepts %s and returns it as given", async (_name, policy) => {
     const res = await wallet(policy);
     expect(res.status, res.text).toBe(201);
@@ -123,7 +126,13 @@ describe("custody/transfers amount on an active wallet", () => {
   it.each([...ANY_JSON, ["a decimal string that contradicts amountMinor", "1.00"]] as Array<[string, unknown]>)(
     "stores %s and returns it as given, while amountMinor is what moves",
     async (_name, amount) => {
-      const body = { walletId, destination: "0x52908400098527886E0F7030069857D2E4169EE7", asset: "USDC", amountMinor: "2500000000", amount };
+      const body = {
+        walletId,
+        destination: "0x52908400098527886E0F7030069857D2E4169EE7",
+        asset: "USDC",
+        amountMinor: "2500000000",
+        amount,
+      };
       const created = await call("POST", "/api/v2/agent/custody/transfers", body, idem());
       expect(created.status, created.text).toBe(201);
       expect(created.json.amount).toEqual(amount);

@@ -186,7 +186,8 @@ describe("GET corridor/workflows/{workflowRunId}", () => {
     expect(res.status, res.text).toBe(status);
     expect(res.json.code).toBe(code);
     // A malformed id is named where the contract's pattern refuses it.
-    if (status === 400 && !path.includes("?")) expect(res.json.errors.map((e: { path: string }) => e.path)).toEqual(["/params/workflowRunId"]);
+    if (status === 400 && !path.includes("?"))
+      expect(res.json.errors.map((e: { path: string }) => e.path)).toEqual(["/params/workflowRunId"]);
   });
 
   it("404 for another organization's run, and for the same organization's production run with a sandbox key", async () => {

@@ -72,7 +72,8 @@ beforeAll(async () => {
     env: { VALIDATE_RESPONSES: "false" },
     observe: (req: IncomingMessage, res) => {
       const id = res.getHeader("x-request-id");
-      if (typeof id === "string") reached.set(id, (req as IncomingMessage & { ctx?: { reachedHandler?: true } }).ctx?.reachedHandler === true);
+      if (typeof id === "string")
+        reached.set(id, (req as IncomingMessage & { ctx?: { reachedHandler?: true } }).ctx?.reachedHandler === true);
     },
   });
   sandboxKey = (await server.createKey({ organizationId: ORG, scopes: ALL_WRITE_SCOPES, actor: "conformance" })).key;
@@ -112,7 +113,10 @@ async function sendAll(requests: ConformanceRequest[]): Promise<Outcome[]> {
           batch.map(async (request) => {
             const started = performance.now();
             const response = await sender.send(request);
-            if (process.env.CONFORMANCE_TIMING && performance.now() - started > 700) console.info(`slow ${Math.round(performance.now() - started)} ms ${request.operationId} ${request.method} ${request.path} ${String(request.body).slice(0, 200)} → ${response.status}`);
+            if (process.env.CONFORMANCE_TIMING && performance.now() - started > 700)
+              console.info(
+                `slow ${Math.round(performance.now() - started)} ms ${request.operationId} ${request.method} ${request.path} ${String(request.body).slice(0, 200)} → ${response.status}`,
+              );
             timings.set(request.operationId, Math.max(timings.get(request.operationId) ?? 0, performance.now() - started));
             return { request, response };
           }),
@@ -173,9 +177,7 @@ describe(`schema conformance (seed ${SEED})`, () => {
       }
       const errors = (response.json as ErrorBody | undefined)?.errors ?? [];
       const excused = (e: { path?: string; message?: string }) =>
-        OPERATION_RULES.some(
-          (r) => r.operations.test(request.operationId) && r.path.test(e.path ?? "") && r.message.test(e.message ?? ""),
-        );
+        OPERATION_RULES.some((r) => r.operations.test(request.operationId) && r.path.test(e.path ?? "") && r.message.test(e.message ?? ""));
       if (errors.length === 0 || !errors.every(excused))
         failures.push(`the handler refuses a schema-valid request by a rule the contract does not state\n${describeOutcome(outcome)}`);
     }
@@ -231,13 +233,17 @@ describe("request examples as is, with a new organization's key", () => {
     }
     const withOrganization = requests.filter((r) => "organizationId" in JSON.parse(r.body as string));
     expect(withOrganization.map((r) => `${r.operationId} ${r.detail}`)).toEqual([]);
-    const outcomes = await sendAll(requests.map((r) => ({ ...r, headers: [...r.headers, ["authorization", `Bearer ${newOrganizationKey}`]] })));
+    const outcomes = await sendAll(
+      requests.map((r) => ({ ...r, headers: [...r.headers, ["authorization", `Bearer ${newOrganizationKey}`]] })),
+    );
     const forbidden = outcomes.filter((o) => ["FORBIDDEN", "forbidden"].includes((o.response.json as ErrorBody | undefined)?.code ?? ""));
     expect(forbidden.map(describeOutcome)).toEqual([]);
     expect(outcomes.length).toBeGreaterThan(30);
     // And none is malformed: an example the contract refuses would be a spec bug.
     const invalid = outcomes.filter(
-      (o) => o.response.status === 500 || ["VALIDATION_ERROR", "invalid_request"].includes((o.response.json as ErrorBody | undefined)?.code ?? ""),
+      (o) =>
+        o.response.status === 500 ||
+        ["VALIDATION_ERROR", "invalid_request"].includes((o.response.json as ErrorBody | undefined)?.code ?? ""),
     );
     expect(invalid.map(describeOutcome)).toEqual([]);
   }, 120_000);

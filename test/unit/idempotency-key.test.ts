@@ -50,7 +50,9 @@ describe("the contract's IdempotencyKey schema", () => {
     .oneof(
       fc.array(unit, { maxLength: 8 }).map((u) => u.join("")),
       fc.array(unit, { maxLength: 8 }).map((u) => `"${u.join("")}"`),
-      fc.tuple(fc.constantFrom("k", '"'), fc.integer({ min: 250, max: 260 })).map(([c, n]) => (c === '"' ? `"${"k".repeat(n)}"` : c.repeat(n))),
+      fc
+        .tuple(fc.constantFrom("k", '"'), fc.integer({ min: 250, max: 260 }))
+        .map(([c, n]) => (c === '"' ? `"${"k".repeat(n)}"` : c.repeat(n))),
     )
     .filter((v) => v === v.trim());
 
@@ -63,7 +65,7 @@ describe("the contract's IdempotencyKey schema", () => {
     );
   });
 
-  it.each(['"a\\"b"', '"a\\\\b"', "a\"b", '"x', 'x"', '""', "k".repeat(255), `"${"k".repeat(255)}"`])("agrees on %s", (value) => {
+  it.each(['"a\\"b"', '"a\\\\b"', 'a"b', '"x', 'x"', '""', "k".repeat(255), `"${"k".repeat(255)}"`])("agrees on %s", (value) => {
     expect(byContract(value)).toBe(parseIdempotencyKey(value) !== null);
   });
 });

@@ -109,28 +109,28 @@ export async function issueCard(options: {
     : !created
       ? null
       : await guardCardWrite("record", async () => {
-        const data = created as NewCardholder;
-        try {
-          const row = await uow.tx
-            .insertInto("Cardholder")
-            .values({
-              id: newId("chd"),
-              ...scope,
-              name: data.name,
-              email: data.email,
-              phoneNumber: data.phoneNumber ?? null,
-              dateOfBirth: data.dateOfBirth ?? null,
-              billingAddress: JSON.stringify(data.billingAddress),
-              createdAt: uow.now,
-            })
-            .returning("id")
-            .executeTakeFirstOrThrow();
-          return row.id;
-        } catch (error) {
-          if (isUniqueViolation(error)) throw emailTaken(data.email);
-          throw error;
-        }
-      });
+          const data = created as NewCardholder;
+          try {
+            const row = await uow.tx
+              .insertInto("Cardholder")
+              .values({
+                id: newId("chd"),
+                ...scope,
+                name: data.name,
+                email: data.email,
+                phoneNumber: data.phoneNumber ?? null,
+                dateOfBirth: data.dateOfBirth ?? null,
+                billingAddress: JSON.stringify(data.billingAddress),
+                createdAt: uow.now,
+              })
+              .returning("id")
+              .executeTakeFirstOrThrow();
+            return row.id;
+          } catch (error) {
+            if (isUniqueViolation(error)) throw emailTaken(data.email);
+            throw error;
+          }
+        });
   const card = await guardCardWrite("record", () =>
     uow.tx
       .insertInto("Card")

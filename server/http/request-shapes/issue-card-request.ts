@@ -4,8 +4,8 @@
 // tell the branches apart" does not hold: the branch is told by which cardholder member, if any, is present (each
 // branch refuses the members it does not list, so the validator let through at most one of them).
 import type { IssueCardRequest } from "../../domain/cards/issue-card-request.ts";
-import type { components } from "../../generated/openapi.ts";
 import { validationError } from "../../errors/service-error.ts";
+import type { components } from "../../generated/openapi.ts";
 
 type Schemas = components["schemas"];
 
