@@ -3,7 +3,6 @@
 // their schemas, each confirmed by ajv) and, from one valid request, copies with exactly one constraint broken
 // (confirmed invalid by ajv at that node). Deterministic in the seed: request i of an operation depends only on the
 // seed and the operationId.
-import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import type { OpenApiDocument } from "../../server/spec/load-spec.ts";
 import { SpecValidator } from "../sdk/spec-validator.ts";
@@ -65,12 +64,13 @@ function hash(text: string): number {
   return h >>> 0;
 }
 
-function refTarget(doc: OpenApiDocument, pointerText: string): { pointer: string; node: Json } {
+/** The node at a pointer, its `$ref`s followed, and the pointer it was found at (ajv compiles from there). */
+function refTarget(validator: SpecValidator, pointerText: string): { pointer: string; node: Json } {
   let current = pointerText;
-  let node = new SpecValidator(doc).node(current) as Json;
+  let node = validator.node(current) as Json;
   while (typeof node?.$ref === "string") {
     current = node.$ref;
-    node = new SpecValidator(doc).node(current) as Json;
+    node = validator.node(current) as Json;
   }
   return { pointer: current, node };
 }
@@ -93,7 +93,7 @@ function inputsOf(doc: OpenApiDocument, validator: SpecValidator, op: SpecOperat
     ...((op.raw.parameters ?? []) as Json[]).map((p, i) => [`${base}/parameters/${i}`, p] as [string, Json]),
   ];
   for (const [at] of declared) {
-    const { pointer: where, node } = refTarget(doc, at);
+    const { pointer: where, node } = refTarget(validator, at);
     out.push({
       in: node.in as Input["in"],
       name: String(node.name),
@@ -103,7 +103,7 @@ function inputsOf(doc: OpenApiDocument, validator: SpecValidator, op: SpecOperat
     });
   }
   if (op.raw.requestBody) {
-    const { pointer: where, node } = refTarget(doc, `${base}/requestBody`);
+    const { pointer: where, node } = refTarget(validator, `${base}/requestBody`);
     const media = (node.content as Json | undefined)?.["application/json"] as Json | undefined;
     if (media?.schema)
       out.push({
@@ -224,7 +224,7 @@ export function conformancePlans(options: PlanOptions): OperationPlan[] {
           // Keys must not collide across requests (a reuse is a 422, not what this test asks).
           for (let n = 0; usedKeys.has(String(value)) && n < 20; n++)
             value = validValue(op, input, { ...k, seed: k.seed + 1000 + n }, fixtures);
-          if (usedKeys.has(String(value))) value = randomUUID();
+          if (usedKeys.has(String(value))) value = `conformance-${opSeed}-${usedKeys.size}`;
           usedKeys.add(String(value));
         }
         if (input.in === "body") values.body = value;
@@ -243,8 +243,12 @@ export function conformancePlans(options: PlanOptions): OperationPlan[] {
     if (full) {
       const candidates = brokenCandidates(inputs, full);
       for (const [n, candidate] of pickSpread(candidates, options.brokenPerOperation, opSeed).entries()) {
-        const request = assemble(op, candidate.values, 1000 + n, `break.${candidate.break.constraint}`, candidate.label);
-        // A broken key still has to be fresh, so the request is not a reuse of another one's key.
+        // Each copy gets a key of its own (unless the key is what it breaks), so none can be taken for a reuse.
+        const header = { ...candidate.values.header };
+        for (const name of Object.keys(header))
+          if (name.toLowerCase() === "idempotency-key" && !candidate.errorPath.startsWith("/headers/"))
+            header[name] = `conformance-${opSeed}-b${n}`;
+        const request = assemble(op, { ...candidate.values, header }, 1000 + n, `break.${candidate.break.constraint}`, candidate.label);
         plan.broken.push({ ...request, broken: { constraint: candidate.break.constraint, path: candidate.errorPath } });
       }
       plan.valid.push(assemble(op, full, options.validPerOperation, "valid", "every optional member"));
