@@ -10990,7 +10990,7 @@ export interface operations {
              * @description Bad request.
              *
              *     - `IDEMPOTENCY_KEY_REQUIRED` — the `Idempotency-Key` header is missing.
-             *     - `VALIDATION_ERROR` — the body matches none of the shapes (`errors` lists each failure); or shape 1 `asset` is not carried by the wallet's chain, `destination` is not an address of that chain, `amountMinor` is zero, or `amount` differs from `amountMinor`.
+             *     - `VALIDATION_ERROR` — the body matches none of the shapes (`errors` lists each failure); or shape 1 `asset` is not carried by the wallet's chain, `destination` is not an address of that chain, or `amountMinor` is zero (`amount` is never checked).
              */
             400: components["responses"]["V2-400-IdempotencyKeyRequired-ValidationError"];
             /**
