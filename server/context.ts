@@ -26,6 +26,9 @@ export interface RequestContext {
   bodyError?: unknown;
   /** The parsed Idempotency-Key; the handler's unit of work reserves it. */
   idempotency?: IdempotencyClaim;
+  /** Set when the request passed every check of the chain and reached its operation's handler: a refusal after this
+   * came from the operation's own rules, not from the contract's (the conformance test tells the two apart by it). */
+  reachedHandler?: true;
 }
 
 declare global {

@@ -58,6 +58,7 @@ export function dispatch(routes: Routes, deps: HandlerDeps, inFlight: InFlightRe
     const operation = req.ctx.operation;
     const handler = operation && byOperation.get(operation.operationId);
     if (!operation || !handler) return next(new ServiceError("NOT_IMPLEMENTED", "This operation is specified but not implemented yet"));
+    req.ctx.reachedHandler = true;
     try {
       // Tracked until it settles, so shutdown never closes the database under a handler whose client has gone.
       await inFlight.track(async () => {

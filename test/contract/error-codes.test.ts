@@ -139,6 +139,59 @@ describe("v2 error codes in the contract", () => {
     }
   });
 
+  // The other direction: an operation answers no code beyond its description's list, the codes every keyed endpoint has,
+  // and the contract's service-wide answers (a body over the size limit, a media type other than JSON, the database
+  // unreachable, a provider connection this server cannot use). Every response of every test server is checked against
+  // the contract, so what the spec does not list the server cannot answer. EXTENDED lists, per operation, the codes the
+  // contract still adds to the description's list, each a decision of its own (providers/invoke's 424 was one: issue 27
+  // made it 404 NOT_FOUND, a code of its list); a new one fails here until it is listed with its reason.
+  const SERVICE_WIDE: Codes = {
+    413: ["PAYLOAD_TOO_LARGE"],
+    415: ["UNSUPPORTED_MEDIA_TYPE"],
+    500: ["SERVER_MISCONFIGURED"],
+    503: ["SERVICE_UNAVAILABLE"],
+  };
+  // 403 COMPLIANCE_BLOCKED: rule 4, screening and policy before the provider (cards list it; the others do not).
+  // 404 NOT_FOUND: an id of the body names no resource of the organization. 424 PROVIDER_NOT_CONNECTED: a production key
+  // without a reviewed connection (sandbox-only endpoints fail closed there). 409 STATE_CONFLICT: a transfer no longer
+  // cancellable. 400 UNSUPPORTED_CHAIN and 503 SOURCE_NOT_AVAILABLE: the chain reader and reserve source of treasury.
+  const EXTENDED: Record<string, Codes> = {
+    invokeProvider: { 403: ["COMPLIANCE_BLOCKED"] },
+    createBankTransfer: { 403: ["COMPLIANCE_BLOCKED"], 424: ["PROVIDER_NOT_CONNECTED"] },
+    getBankTransferStatus: { 404: ["NOT_FOUND"], 424: ["PROVIDER_NOT_CONNECTED"] },
+    cancelBankTransfer: { 404: ["NOT_FOUND"], 409: ["STATE_CONFLICT"], 424: ["PROVIDER_NOT_CONNECTED"] },
+    simulateCorridor: { 403: ["COMPLIANCE_BLOCKED"] },
+    createCustodyWallet: { 403: ["COMPLIANCE_BLOCKED"], 404: ["NOT_FOUND"] },
+    createCustodyTransfer: { 403: ["COMPLIANCE_BLOCKED"], 404: ["NOT_FOUND"] },
+    getCustodyWalletBalance: { 404: ["NOT_FOUND"], 424: ["PROVIDER_NOT_CONNECTED"] },
+    getCustodyTransferStatus: { 404: ["NOT_FOUND"], 424: ["PROVIDER_NOT_CONNECTED"] },
+    requestMint: { 424: ["PROVIDER_NOT_CONNECTED"] },
+    requestBurn: { 424: ["PROVIDER_NOT_CONNECTED"], 503: ["SOURCE_NOT_AVAILABLE"] },
+    getTreasuryStatus: {
+      400: ["UNSUPPORTED_CHAIN"],
+      404: ["NOT_FOUND"],
+      424: ["PROVIDER_NOT_CONNECTED"],
+      503: ["SOURCE_NOT_AVAILABLE"],
+    },
+    runTreasuryStressTest: { 424: ["PROVIDER_NOT_CONNECTED"], 503: ["SOURCE_NOT_AVAILABLE"] },
+  };
+
+  it.each(Object.entries(DESCRIPTION))(
+    "%s lists no code beyond the description's, the shared ones and its EXTENDED",
+    (operationId, listed) => {
+      const allowed = (status: number) =>
+        [KEYED, listed, SERVICE_WIDE, EXTENDED[operationId] ?? {}].flatMap((codes) => (codes as Codes)[status] ?? []);
+      const beyond = Object.entries(specCodes(operationId)).flatMap(([status, codes]) =>
+        codes.filter((code) => !allowed(Number(status)).includes(code)).map((code) => `${status} ${code}`),
+      );
+      expect(beyond).toEqual([]);
+    },
+  );
+
+  it("providers/invoke answers no 424 (its list has none)", () => {
+    expect(specCodes("invokeProvider")[424]).toBeUndefined();
+  });
+
   // The description lists 401 and 500 only for dispatch. It takes no input, so a query string or body is ignored rather
   // than refused (no 400, 413 or 415); what remains beyond 401/500 are the contract's global rules: 429 once the client
   // address's budget of failed authentications is spent, and 503 while the database is unreachable.

@@ -1,7 +1,7 @@
 // Starts the real app on a random port over a fresh database, with response validation on: every answer to a spec
 // operation is checked against the contract (status, headers, body; test/helpers/response-contract.ts). A response that
 // breaks it is replaced by a 500 and recorded, and close() fails while any was recorded.
-import { createServer } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { DestinationStream } from "pino";
 import { createApp } from "../../server/app.ts";
@@ -52,6 +52,8 @@ export interface StartOptions {
   spec?: OpenApiDocument;
   /** Check every response against the contract (default true); the validating proxy test checks from outside instead. */
   checkContract?: boolean;
+  /** Called with each request once its answer is sent (e.g. to read `req.ctx`, what the chain learnt about it). */
+  observe?: (req: IncomingMessage, res: ServerResponse) => void;
 }
 
 let sharedContract: ResponseContract | undefined;
@@ -89,8 +91,15 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
   const { app } = createApp({ config, db, logger, rateLimiter, spec: options.spec });
   const webhookDelivery = options.webhookDelivery ? startWebhookDelivery({ db: db.kysely, config: config.webhooks, logger }) : undefined;
   const contractFindings: ContractFinding[] = [];
+  const handler = options.checkContract === false ? app : contractCheckedHandler(app, contract(options.spec), contractFindings);
+  const { observe } = options;
   const server = createServer(
-    options.checkContract === false ? app : contractCheckedHandler(app, contract(options.spec), contractFindings),
+    observe
+      ? (req, res) => {
+          res.once("finish", () => observe(req, res));
+          handler(req, res);
+        }
+      : handler,
   );
   server.listen(0, "127.0.0.1");
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));

@@ -16,10 +16,12 @@ const ANY_JSON: Array<[string, unknown]> = [
 
 let server: TestServer;
 let call: ReturnType<typeof api>;
+let bob: ReturnType<typeof api>;
 
 beforeAll(async () => {
   server = await startTestServer();
   call = api(server.url, (await server.createKey({ scopes: ALL_WRITE_SCOPES, actor: "alice" })).key);
+  bob = api(server.url, (await server.createKey({ scopes: ALL_WRITE_SCOPES, actor: "bob" })).key);
   await connect(server, { category: "fx" });
   await connect(server, { category: "custody" });
 });
@@ -42,19 +44,38 @@ describe("custody/wallets policy", () => {
   const wallet = (policy: unknown) =>
     call("POST", "/api/v2/agent/custody/wallets", { label: "Ops", chain: "base", type: "mpc", policy }, idem());
 
-  it.each(ANY_JSON.filter(([name]) => name !== "an object"))("accepts %s, kept as given and setting no rule", async (_name, policy) => {
+  it.each([
+    ...ANY_JSON,
+    ["an object with members this server does not enforce, at any depth", { tier: "gold", review: { board: { quorum: [2, { of: 3 }] } } }],
+    [
+      "an enforced rule beside unknown members",
+      { allowedAssets: ["USDC"], note: "ops only", limits: [{ asset: "USDC", dailyMinor: "1", owner: "treasury" }] },
+    ],
+  ] as Array<[string, unknown]>)("accepts %s and returns it as given", async (_name, policy) => {
     const res = await wallet(policy);
     expect(res.status, res.text).toBe(201);
     expect(res.json.policy).toEqual(policy);
   });
 
-  it("an object sets rules: a documented one is kept, a rule this server does not enforce is refused at its path", async () => {
-    const kept = await wallet({ allowedAssets: ["USDC"] });
-    expect(kept.status, kept.text).toBe(201);
-    const refused = await wallet({ tier: "gold" });
+  it("is stored with the wallet: activation (read back from the database) returns it as given", async () => {
+    const policy = { allowedAssets: ["USDC"], review: [{ by: "board" }, null, 3.5] };
+    const requested = await wallet(policy);
+    expect((await bob("POST", `/api/v2/agent/approvals/${requested.json.approvalRequestId}/approve`, {})).status).toBe(200);
+    const active = await call(
+      "POST",
+      "/api/v2/agent/custody/wallets",
+      { custodyWalletId: requested.json.custodyWalletId, approvalRequestId: requested.json.approvalRequestId },
+      idem(),
+    );
+    expect(active.status, active.text).toBe(200);
+    expect(active.json.policy).toEqual(policy);
+  });
+
+  it("a rule this server enforces must have its documented form: refused at its path", async () => {
+    const refused = await wallet({ allowedAssets: "USDC" });
     expect(refused.status).toBe(400);
     expect(refused.json.code).toBe("VALIDATION_ERROR");
-    expect(JSON.stringify(refused.json.errors)).toContain("/body/policy");
+    expect(JSON.stringify(refused.json.errors)).toContain("/body/policy/allowedAssets");
   });
 });
 
@@ -64,8 +85,8 @@ describe("custody/transfers amount", () => {
     const res = await call("POST", "/api/v2/agent/custody/wallets", { label: "Payouts", chain: "base", type: "mpc" }, idem());
     walletId = res.json.custodyWalletId;
   });
-  // The wallet is still pending approval, so a transfer that passes every input check ends at 409; one whose `amount`
-  // contradicts `amountMinor` is refused at /body/amount first.
+  // The wallet is still pending approval, so a transfer that passes every input check ends at 409: `amount` is never
+  // read, whatever it says (amountMinor is what moves).
   const transfer = (amount: unknown) =>
     call(
       "POST",
@@ -75,25 +96,57 @@ describe("custody/transfers amount", () => {
     );
 
   it.each([
-    ["a matching decimal string", "2500.00"],
-    ["a matching number", 2500],
-    ["null (not checked)", null],
-    ["a boolean (not checked)", true],
-    ["an object (not checked)", { value: "1" }],
-    ["an array (not checked)", []],
-  ] as Array<[string, unknown]>)("accepts %s", async (_name, amount) => {
+    ...ANY_JSON,
+    ["a decimal string that contradicts amountMinor", "1.00"],
+    ["a negative amount", "-1"],
+    ["zero", 0],
+    ["a string that is no amount", "lots"],
+  ] as Array<[string, unknown]>)("accepts %s without reading it", async (_name, amount) => {
     const res = await transfer(amount);
     expect(res.status, res.text).toBe(409);
     expect(res.json.code).toBe("CUSTODY_STATE_CONFLICT");
   });
+});
 
-  it.each([
-    ["a string", "1.00"],
-    ["a number", 1],
-    ["a string that is no amount", "lots"],
-  ] as Array<[string, unknown]>)("refuses %s that contradicts amountMinor, at /body/amount", async (_name, amount) => {
-    const res = await transfer(amount);
-    expect(res.status).toBe(400);
-    expect(res.json.errors).toEqual([{ path: "/body/amount", message: expect.stringContaining("must equal amountMinor") }]);
+describe("custody/transfers amount on an active wallet", () => {
+  let walletId: string;
+  beforeAll(async () => {
+    const requested = await call("POST", "/api/v2/agent/custody/wallets", { label: "Echo", chain: "base", type: "mpc" }, idem());
+    expect((await bob("POST", `/api/v2/agent/approvals/${requested.json.approvalRequestId}/approve`, {})).status).toBe(200);
+    const active = await call(
+      "POST",
+      "/api/v2/agent/custody/wallets",
+      { custodyWalletId: requested.json.custodyWalletId, approvalRequestId: requested.json.approvalRequestId },
+      idem(),
+    );
+    expect(active.status, active.text).toBe(200);
+    walletId = active.json.custodyWalletId;
+  });
+
+  it.each([...ANY_JSON, ["a decimal string that contradicts amountMinor", "1.00"]] as Array<[string, unknown]>)(
+    "stores %s and returns it as given, while amountMinor is what moves",
+    async (_name, amount) => {
+      const body = {
+        walletId,
+        destination: "0x52908400098527886E0F7030069857D2E4169EE7",
+        asset: "USDC",
+        amountMinor: "2500000000",
+        amount,
+      };
+      const created = await call("POST", "/api/v2/agent/custody/transfers", body, idem());
+      expect(created.status, created.text).toBe(201);
+      expect(created.json.amount).toEqual(amount);
+      expect(created.json.amountMinor).toBe("2500000000");
+      const read = await call("POST", "/api/v2/agent/custody/transfers/status", { custodyTransferId: created.json.custodyTransferId });
+      expect(read.status, read.text).toBe(200);
+      expect(read.json.amount).toEqual(amount);
+    },
+  );
+
+  it("without an amount, returns amountMinor as a decimal in units of the asset", async () => {
+    const body = { walletId, destination: "0x52908400098527886E0F7030069857D2E4169EE7", asset: "USDC", amountMinor: "2500000000" };
+    const created = await call("POST", "/api/v2/agent/custody/transfers", body, idem());
+    expect(created.status, created.text).toBe(201);
+    expect(created.json.amount).toBe("2500.000000");
   });
 });

@@ -150,13 +150,6 @@ describe("providers/invoke error codes", () => {
     ["unknown operation", () => alice("POST", INVOKE, { ...fxQuote(), operation: "swap" }), 404, "NOT_FOUND"],
     ["unknown selection receipt", () => alice("POST", INVOKE, { ...fxQuote(), selectionReceiptId: "psr_nope" }), 404, "NOT_FOUND"],
     ["unknown approval", () => alice("POST", INVOKE, { ...custodyTransfer(), approvalRequestId: "apr_nope" }, idem()), 404, "NOT_FOUND"],
-    [
-      "category without a connection",
-      () =>
-        alice("POST", INVOKE, { providerSlug: "simulator", category: "bank_transfer", operation: "list_rails", input: { country: "DE" } }),
-      424,
-      "PROVIDER_NOT_CONNECTED",
-    ],
     ["provider failure (magic amount 666.66)", () => alice("POST", INVOKE, fxQuote("666.66")), 502, "PROVIDER_EXECUTION_FAILED"],
   ];
   it.each(cases)("%s → %i %s", async (_name, send, status, code) => {
@@ -184,19 +177,40 @@ describe("providers/invoke error codes", () => {
     expect(res.json.code).toBe("INVALID_INPUT");
   });
 
-  it("424 for an unreviewed connection and for a production key without one", async () => {
+  // Rule 2 of the description: until live providers are connected the behaviour is simulation.
+  it("in the sandbox, without a reviewed connection (none, or only an unreviewed one), the category's simulator serves", async () => {
+    const rails = await alice("POST", INVOKE, {
+      providerSlug: "simulator",
+      category: "bank_transfer",
+      operation: "list_rails",
+      input: { country: "DE" },
+    });
+    expect(rails.status, JSON.stringify(rails.json)).toBe(200);
+    expect(rails.json).toMatchObject({ status: "succeeded", simulated: true, providerSlug: "simulator" });
     await connect(server, { category: "compliance_screening", reviewed: false });
-    const res = await alice("POST", INVOKE, {
+    const screened = await alice("POST", INVOKE, {
       providerSlug: "simulator",
       category: "compliance_screening",
       operation: "screen_address",
       input: { address: CLEAN },
     });
-    expect(res.status).toBe(424);
+    expect(screened.status, JSON.stringify(screened.json)).toBe(200);
+    expect(screened.json.simulated).toBe(true);
+  });
+
+  // invoke's list of codes in the description has no 424: a provider that no reviewed connection makes available is 404.
+  it("404 NOT_FOUND, never 424, for a production key without a reviewed connection and for custody without one", async () => {
     const prod = api(server.url, (await server.createKey({ environment: "production", scopes: ALL_WRITE_SCOPES })).key);
     const live = await prod("POST", INVOKE, fxQuote());
-    expect(live.status).toBe(424);
-    expect(live.json.code).toBe("PROVIDER_NOT_CONNECTED");
+    expect(live.status).toBe(404);
+    expect(live.json.code).toBe("NOT_FOUND");
+    expect(live.json.detail).toMatch(/No reviewed fx provider connection/);
+    const fresh = api(server.url, (await server.createKey({ organizationId: "org_invoke_no_custody", scopes: ALL_WRITE_SCOPES })).key);
+    const before = await invocationCount();
+    const custody = await fresh("POST", INVOKE, custodyTransfer(), idem());
+    expect(custody.status).toBe(404);
+    expect(custody.json.code).toBe("NOT_FOUND");
+    expect(await invocationCount()).toBe(before);
   });
 
   it("500 SERVER_MISCONFIGURED when the connection's config is unusable", async () => {

@@ -227,3 +227,28 @@ describe("the standalone mock server", () => {
     expect(unknown.status).toBe(404);
   });
 });
+
+// Request examples are copy-paste ready (docs/design.md): they carry no organizationId, and the mock's test keys take a
+// body without one, as the server takes it from any organization's key.
+describe("request examples without organizationId", () => {
+  it("every request example of the spec, sent as is with the mock's sandbox key, is never 403 FORBIDDEN", async () => {
+    let sent = 0;
+    const refused: string[] = [];
+    for (const [, , op] of mocked) {
+      if (op.operation.security !== "apiKey") continue;
+      const media = (op.raw.requestBody as { content?: Record<string, { examples?: Record<string, { value?: unknown }> }> } | undefined)
+        ?.content?.["application/json"];
+      for (const [name, example] of Object.entries(media?.examples ?? {})) {
+        expect(example.value, `${op.operation.operationId} ${name}`).not.toHaveProperty("organizationId");
+        const req = mockExampleRequest(op);
+        const res = await send(req.method, req.path, example.value, req.headers);
+        sent++;
+        if (res.body?.code === "FORBIDDEN" || res.body?.code === "forbidden")
+          refused.push(`${op.operation.operationId} ${name}: ${JSON.stringify(res.body)}`);
+        mock.reset();
+      }
+    }
+    expect(refused).toEqual([]);
+    expect(sent).toBeGreaterThan(30);
+  });
+});

@@ -2,6 +2,7 @@
 // of OpenAPI 3.1): the schema of the operation's documented response for that status and media type.
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
+import { isIsoCountry, isIsoRegion } from "../../server/lib/countries/iso-countries.ts";
 import type { OpenApiDocument } from "../../server/spec/load-spec.ts";
 
 // ajv-formats is CommonJS; under NodeNext its default import is the module object.
@@ -16,6 +17,9 @@ export class SpecValidator {
 
   constructor(private readonly doc: OpenApiDocument) {
     addFormats(this.ajv);
+    // The spec's own formats, checked as the server's request validator checks them (server/middleware/openapi-validator.ts).
+    this.ajv.addFormat("iso3166-alpha2", { type: "string", validate: isIsoCountry });
+    this.ajv.addFormat("iso3166-region", { type: "string", validate: isIsoRegion });
     this.ajv.addSchema(doc as object, "spec");
   }
 

@@ -70,8 +70,10 @@ describe("the contract", () => {
     const check = (label: string, schema: unknown) => {
       const node = resolve(schema);
       const shapes = [...((node.oneOf ?? []) as unknown[]), ...((node.anyOf ?? []) as unknown[])];
+      // A schema that adds rules to a closed one through allOf (e.g. "at least one of") is as closed as that one.
+      const closedMember = ((node.allOf ?? []) as unknown[]).some((member) => resolve(member).additionalProperties === false);
       if (shapes.length > 0) for (const shape of shapes) check(label, shape);
-      else if (node.additionalProperties !== false) open.push(label);
+      else if (node.additionalProperties !== false && !closedMember) open.push(label);
     };
     for (const op of withBody) check(op.operation.operationId, bodySchema(op));
     expect(open).toEqual([]);
@@ -84,8 +86,9 @@ describe("the contract", () => {
       .map(([name]) => name);
     // StageResultBase is only ever used through allOf in the closed per-stage results. EventEnvelope is only used
     // through allOf in the request bodies of the top-level `webhooks` (what we POST to endpoints), never in a response:
-    // the events API answers the closed `Event`.
-    expect(open).toEqual(["Problem", "StageResultBase", "EventEnvelope"]);
+    // the events API answers the closed `Event`. A custody wallet's policy (and its limits) is the description's "any
+    // JSON": it is returned exactly as the client gave it, members this server does not enforce included.
+    expect(open.sort()).toEqual(["CustodyAssetLimit", "CustodyWalletPolicy", "EventEnvelope", "Problem", "StageResultBase"]);
   });
 });
 

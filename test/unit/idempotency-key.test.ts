@@ -1,5 +1,7 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { canonicalJson, parseIdempotencyKey } from "../../server/idempotency/idempotency-key.ts";
+import { loadSpec } from "../../server/spec/load-spec.ts";
 
 describe("parseIdempotencyKey", () => {
   it.each([
@@ -31,6 +33,40 @@ describe("parseIdempotencyKey", () => {
     ["a trailing lone backslash", '"abc\\"'],
   ])("rejects %s with null", (_name, raw) => {
     expect(parseIdempotencyKey(raw)).toBeNull();
+  });
+});
+
+describe("the contract's IdempotencyKey schema", () => {
+  const schema = (loadSpec() as unknown as { components: { schemas: Record<string, { pattern: string; maxLength: number }> } }).components
+    .schemas.IdempotencyKey as { pattern: string; maxLength: number };
+  const pattern = new RegExp(schema.pattern, "u");
+  const byContract = (value: string) => value.length >= 1 && value.length <= schema.maxLength && pattern.test(value);
+  // Header values arrive without leading or trailing whitespace (HTTP drops it), so those are left out.
+  const unit = fc.oneof(
+    fc.constantFrom('"', "\\", " ", "a", "~", "!", "#", "\t", "\u0001", "\u007f", "é", "😀"),
+    fc.string({ unit: "grapheme-ascii", minLength: 1, maxLength: 1 }),
+  );
+  const headerValue = fc
+    .oneof(
+      fc.array(unit, { maxLength: 8 }).map((u) => u.join("")),
+      fc.array(unit, { maxLength: 8 }).map((u) => `"${u.join("")}"`),
+      fc
+        .tuple(fc.constantFrom("k", '"'), fc.integer({ min: 250, max: 260 }))
+        .map(([c, n]) => (c === '"' ? `"${"k".repeat(n)}"` : c.repeat(n))),
+    )
+    .filter((v) => v === v.trim());
+
+  it("accepts exactly the keys the server accepts (property, seeded)", () => {
+    fc.assert(
+      fc.property(headerValue, (value) => {
+        expect(byContract(value), JSON.stringify(value)).toBe(parseIdempotencyKey(value) !== null);
+      }),
+      { seed: 20261127, numRuns: 3000 },
+    );
+  });
+
+  it.each(['"a\\"b"', '"a\\\\b"', 'a"b', '"x', 'x"', '""', "k".repeat(255), `"${"k".repeat(255)}"`])("agrees on %s", (value) => {
+    expect(byContract(value)).toBe(parseIdempotencyKey(value) !== null);
   });
 });
 

@@ -43,6 +43,8 @@ const tagged: Array<[string, Tagger, Record<string, unknown>, string]> = [
   ["transfer status: by provider transfer id", custodyTransferStatusRequest, { transferId: "sim_tx_1" }, "by-provider-transfer-id"],
   ["issue card: existing cardholder", issueCardRequest, { programmeId: "prg_1", cardholderId: "ch_1" }, "existing-cardholder"],
   ["issue card: new cardholder", issueCardRequest, { programmeId: "prg_1", cardholder: CARDHOLDER, limits: {} }, "new-cardholder"],
+  // The description requires only programmeId: a card with no cardholder.
+  ["issue card: no cardholder", issueCardRequest, { programmeId: "prg_1", limits: {} }, "no-cardholder"],
 ];
 
 const untaggable: Array<[string, Tagger, Record<string, unknown>]> = [
@@ -62,7 +64,6 @@ const untaggable: Array<[string, Tagger, Record<string, unknown>]> = [
   ],
   ["transfer status: neither id", custodyTransferStatusRequest, { organizationId: "org_acme" }],
   ["transfer status: both ids", custodyTransferStatusRequest, { custodyTransferId: TRANSFER, transferId: "sim_tx_1" }],
-  ["issue card: no cardholder", issueCardRequest, { programmeId: "prg_1" }],
   ["issue card: both cardholders", issueCardRequest, { programmeId: "prg_1", cardholderId: "ch_1", cardholder: CARDHOLDER }],
 ];
 

@@ -38,7 +38,7 @@ export interface WalletsNamespace {
    * `GET /api/v1/wallets/{id}` (operationId `getWallet`).
    * Requires the scope `wallets:read`.
    *
-   * @param id - The `id` of the path.
+   * @param id - The wallet id (`wal_…`); another form → 400, an unknown id → 404.
    * @param options - Per-request options: `idempotencyKey`, `headers`, `signal`, `timeoutMs`, `maxRetries`.
    */
   retrieve(id: string, options?: RequestOptions): MethodResult<"getWallet">;
@@ -50,7 +50,7 @@ export interface WalletsNamespace {
    * `GET /api/v1/wallets/{id}/balance` (operationId `getWalletBalance`).
    * Requires the scope `wallets:read`.
    *
-   * @param id - The `id` of the path.
+   * @param id - The wallet id (`wal_…`); another form → 400, an unknown id → 404.
    * @param options - Per-request options: `idempotencyKey`, `headers`, `signal`, `timeoutMs`, `maxRetries`.
    */
   retrieveBalance(id: string, options?: RequestOptions): MethodResult<"getWalletBalance">;
@@ -94,7 +94,7 @@ export interface PaymentsNamespace {
    * `GET /api/v1/payments/{id}` (operationId `getPayment`).
    * Requires the scope `payments:read`.
    *
-   * @param id - The `id` of the path.
+   * @param id - The payment id (`pay_…`); another form → 400, an unknown id → 404.
    * @param options - Per-request options: `idempotencyKey`, `headers`, `signal`, `timeoutMs`, `maxRetries`.
    */
   retrieve(id: string, options?: RequestOptions): MethodResult<"getPayment">;
@@ -414,9 +414,13 @@ export interface ProvidersNamespace {
    *    `input.travelRule` (else 400 `INVALID_INPUT`).
    * 2. `write` operations need an `Idempotency-Key` (else 400 `IDEMPOTENCY_KEY_REQUIRED`).
    * 3. The request resolves to the organization's newest **reviewed** connection for (`category`, `providerSlug`) in the key's
-   *    environment; without one it fails closed with 424 `PROVIDER_NOT_CONNECTED`. The sandbox simulator of a category
-   *    (`providerSlug: simulator`) runs only when it is explicitly connected; its results carry `simulated: true`. A connection
-   *    whose configuration the provider cannot use answers 500 `SERVER_MISCONFIGURED`.
+   *    environment. Without one, in the **sandbox**, `providerSlug: simulator` resolves through the category's sandbox
+   *    simulator (until live providers are connected the behaviour is simulation); its results carry `simulated: true`.
+   *    Custody is the exception: its simulator runs only when explicitly connected (custody fails closed). Otherwise —
+   *    in **production** (a simulator never serves production), for custody, or for a live provider that is not
+   *    connected — the named provider is not available to the organization there: 404 `NOT_FOUND` (the same answer as for a
+   *    production key's screening when no reviewed `compliance_screening` connection exists). A connection whose
+   *    configuration the provider cannot use answers 500 `SERVER_MISCONFIGURED`.
    * 4. Screening and policy evaluation run before the provider is called, over the parties, addresses and amount of `input`
    *    and the jurisdiction of `regime`; both decisions are recorded; a block answers 403 `COMPLIANCE_BLOCKED` with `reasons`.
    * 5. Operations with `requiresApproval` (custody `create_transfer`): without `approvalRequestId` the call answers **202**
@@ -812,7 +816,7 @@ export interface CorridorsNamespace {
   /**
    * Get a corridor workflow run
    *
-   * Returns a workflow run created by `corridor/simulate`, with the state of each step. Read-only: runs are advanced only by the scheduler (`corridor/workflows/dispatch`). Poll it until `status` is `completed` or `failed`; `nextRunAt` says when the scheduler next looks at the run. A malformed id answers 400 `INVALID_INPUT`; an unknown id or another organization's run answers 404.
+   * Returns a workflow run created by `corridor/simulate`, with the state of each step. Read-only: runs are advanced only by the scheduler (`corridor/workflows/dispatch`). Poll it until `status` is `completed` or `failed`; `nextRunAt` says when the scheduler next looks at the run. A malformed id answers 400 `VALIDATION_ERROR` naming `/params/workflowRunId`; an unknown id or another organization's run answers 404.
    *
    * **Run state machine** (see `WorkflowRunStatus`, `WorkflowStepStatus`):
    *
@@ -1242,10 +1246,11 @@ export interface CardsNamespace {
   /**
    * Issue a card
    *
-   * Issues a virtual card under a programme to an existing cardholder (`cardholderId`) or to a new one (`cardholder`,
-   * created with the card) — exactly one of the two. The cardholder (name, date of birth, billing country), the programme's
-   * jurisdictions and `limits.perAuthorization` (against the organization's per-operation amount limit) are screened before
-   * anything is written. The card starts `active` with a zero balance; fund it with `POST /cards/{cardId}/fund` (prefunded
+   * Issues a virtual card under a programme to an existing cardholder (`cardholderId`), to a new one (`cardholder`,
+   * created with the card) — at most one of the two — or, with only `programmeId`, to no cardholder (the card's
+   * `cardholderId` is `null`; it does everything any card does, see `IssueCardWithoutCardholder`). The cardholder (name,
+   * date of birth, billing country), the programme's jurisdictions and `limits.perAuthorization` (against the
+   * organization's per-operation amount limit) are screened before anything is written. The card starts `active` with a zero balance; fund it with `POST /cards/{cardId}/fund` (prefunded
    * programmes). `limits` are optional spending controls (see `CardLimits`). The response never contains the full card
    * number or the CVC, and neither is stored: the simulator derives `last4` and the expiry (3 years ahead) from the card id.
    *

@@ -30,6 +30,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
+                /** @description The wallet id (`wal_…`); another form → 400, an unknown id → 404. */
                 id: string;
             };
             cookie?: never;
@@ -52,6 +53,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
+                /** @description The wallet id (`wal_…`); another form → 400, an unknown id → 404. */
                 id: string;
             };
             cookie?: never;
@@ -100,6 +102,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
+                /** @description The payment id (`pay_…`); another form → 400, an unknown id → 404. */
                 id: string;
             };
             cookie?: never;
@@ -554,9 +557,13 @@ export interface paths {
          *        `input.travelRule` (else 400 `INVALID_INPUT`).
          *     2. `write` operations need an `Idempotency-Key` (else 400 `IDEMPOTENCY_KEY_REQUIRED`).
          *     3. The request resolves to the organization's newest **reviewed** connection for (`category`, `providerSlug`) in the key's
-         *        environment; without one it fails closed with 424 `PROVIDER_NOT_CONNECTED`. The sandbox simulator of a category
-         *        (`providerSlug: simulator`) runs only when it is explicitly connected; its results carry `simulated: true`. A connection
-         *        whose configuration the provider cannot use answers 500 `SERVER_MISCONFIGURED`.
+         *        environment. Without one, in the **sandbox**, `providerSlug: simulator` resolves through the category's sandbox
+         *        simulator (until live providers are connected the behaviour is simulation); its results carry `simulated: true`.
+         *        Custody is the exception: its simulator runs only when explicitly connected (custody fails closed). Otherwise —
+         *        in **production** (a simulator never serves production), for custody, or for a live provider that is not
+         *        connected — the named provider is not available to the organization there: 404 `NOT_FOUND` (the same answer as for a
+         *        production key's screening when no reviewed `compliance_screening` connection exists). A connection whose
+         *        configuration the provider cannot use answers 500 `SERVER_MISCONFIGURED`.
          *     4. Screening and policy evaluation run before the provider is called, over the parties, addresses and amount of `input`
          *        and the jurisdiction of `regime`; both decisions are recorded; a block answers 403 `COMPLIANCE_BLOCKED` with `reasons`.
          *     5. Operations with `requiresApproval` (custody `create_transfer`): without `approvalRequestId` the call answers **202**
@@ -1009,7 +1016,7 @@ export interface paths {
         };
         /**
          * Get a corridor workflow run
-         * @description Returns a workflow run created by `corridor/simulate`, with the state of each step. Read-only: runs are advanced only by the scheduler (`corridor/workflows/dispatch`). Poll it until `status` is `completed` or `failed`; `nextRunAt` says when the scheduler next looks at the run. A malformed id answers 400 `INVALID_INPUT`; an unknown id or another organization's run answers 404.
+         * @description Returns a workflow run created by `corridor/simulate`, with the state of each step. Read-only: runs are advanced only by the scheduler (`corridor/workflows/dispatch`). Poll it until `status` is `completed` or `failed`; `nextRunAt` says when the scheduler next looks at the run. A malformed id answers 400 `VALIDATION_ERROR` naming `/params/workflowRunId`; an unknown id or another organization's run answers 404.
          *
          *     **Run state machine** (see `WorkflowRunStatus`, `WorkflowStepStatus`):
          *
@@ -1537,10 +1544,11 @@ export interface paths {
         put?: never;
         /**
          * Issue a card
-         * @description Issues a virtual card under a programme to an existing cardholder (`cardholderId`) or to a new one (`cardholder`,
-         *     created with the card) — exactly one of the two. The cardholder (name, date of birth, billing country), the programme's
-         *     jurisdictions and `limits.perAuthorization` (against the organization's per-operation amount limit) are screened before
-         *     anything is written. The card starts `active` with a zero balance; fund it with `POST /cards/{cardId}/fund` (prefunded
+         * @description Issues a virtual card under a programme to an existing cardholder (`cardholderId`), to a new one (`cardholder`,
+         *     created with the card) — at most one of the two — or, with only `programmeId`, to no cardholder (the card's
+         *     `cardholderId` is `null`; it does everything any card does, see `IssueCardWithoutCardholder`). The cardholder (name,
+         *     date of birth, billing country), the programme's jurisdictions and `limits.perAuthorization` (against the
+         *     organization's per-operation amount limit) are screened before anything is written. The card starts `active` with a zero balance; fund it with `POST /cards/{cardId}/fund` (prefunded
          *     programmes). `limits` are optional spending controls (see `CardLimits`). The response never contains the full card
          *     number or the CVC, and neither is stored: the simulator derives `last4` and the expiry (3 years ahead) from the card id.
          *
@@ -2360,6 +2368,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
+                /** @description The key id (`key_…`); another form → 400. */
                 id: string;
             };
             cookie?: never;
@@ -2411,6 +2420,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
+                /** @description The connection id (`conn_…`); another form → 400. */
                 id: string;
             };
             cookie?: never;
@@ -3813,6 +3823,13 @@ export interface components {
             /** @description Present on `invalid_request` from schema validation; one entry per failed rule. */
             errors?: components["schemas"]["FieldError"][];
         };
+        /**
+         * @description 1–255 printable ASCII characters (space to `~`), or the same as an IETF structured-field string: in double quotes,
+         *     with `\"` and `\\` the only escapes (the key is then what the quotes hold, unescaped). A plain key neither starts
+         *     nor ends with `"`. Anything else → 400 `VALIDATION_ERROR` at `/headers/idempotency-key`.
+         * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
+         */
+        IdempotencyKey: string;
         CreateWalletRequest: {
             chain: components["schemas"]["Chain"];
             /** @example Treasury hot wallet */
@@ -4740,7 +4757,7 @@ export interface components {
          */
         ComplianceCheckRequest: {
             /** @description People and companies involved. */
-            parties?: components["schemas"]["ScreeningParty"][];
+            parties?: (components["schemas"]["ScreeningParty"] & (unknown | unknown))[];
             /** @description Blockchain addresses involved. */
             addresses?: components["schemas"]["ScreeningAddress"][];
             jurisdiction?: components["schemas"]["Jurisdictions"];
@@ -4752,6 +4769,13 @@ export interface components {
             currency?: components["schemas"]["ComplianceCurrency"];
             organizationId?: components["schemas"]["OrganizationId"];
         };
+        /**
+         * @description What to screen (`ComplianceCheckRequest`), with at least one of `parties`, `addresses`, a non-empty `jurisdiction` or
+         *     another jurisdiction field, else 400 `VALIDATION_ERROR` (`amount` alone is nothing to screen).
+         */
+        ScreeningRequest: components["schemas"]["ComplianceCheckRequest"] & (unknown | unknown | {
+            jurisdiction: unknown;
+        } | unknown | unknown | unknown);
         /**
          * @description Id of a recorded compliance decision (`cdec_…`). Every screening and every policy evaluation is recorded, whether it allowed or blocked.
          * @example cdec_5Tg8Kp2Wq7Zn3Rb9Vd1Hx4
@@ -4806,6 +4830,13 @@ export interface components {
             simulated: components["schemas"]["Simulated"];
             screenedAt: components["schemas"]["Timestamp"];
         };
+        /**
+         * @description What to evaluate (`ComplianceCheckRequest`), with at least one of `parties`, `addresses`, a non-empty `jurisdiction`,
+         *     another jurisdiction field or `amount`, else 400 `VALIDATION_ERROR`.
+         */
+        PolicyEvaluationRequest: components["schemas"]["ComplianceCheckRequest"] & (unknown | unknown | {
+            jurisdiction: unknown;
+        } | unknown | unknown | unknown | unknown);
         /** @description An organization's compliance policy. Applied on top of the sanctioned jurisdictions, which always block. */
         PolicySettings: {
             /**
@@ -5559,6 +5590,7 @@ export interface components {
          * @enum {string}
          */
         CustodyAsset: "USDC" | "USDT" | "DAI" | "EURC" | "PYUSD" | "ETH" | "POL" | "AVAX" | "SOL";
+        /** @description A per-asset limit. Members other than the three below are kept as given and enforce nothing. */
         CustodyAssetLimit: {
             asset: components["schemas"]["CustodyAsset"];
             /** @description Largest single transfer, in minor units of `asset`. */
@@ -5572,6 +5604,10 @@ export interface components {
          *     `COMPLIANCE_BLOCKED` with a `reasons` entry (stage `policy`) per broken rule (`policy.allowed_assets`,
          *     `policy.destination_allowlist`, `policy.per_transfer_limit`, `policy.daily_limit`). Omitted members impose no rule.
          *     Every transfer also needs the approval of one actor other than its requester (four-eyes).
+         *
+         *     The members below are the rules this server enforces, and each must have its documented form (else 400
+         *     `VALIDATION_ERROR` at its path). Any other member, at any depth, is kept with the wallet as given and enforces
+         *     nothing: compare the `policy` of the answer with the rules above to see what is enforced.
          */
         CustodyWalletPolicy: {
             /**
@@ -5649,7 +5685,7 @@ export interface components {
             label: string;
             chain: components["schemas"]["CustodyChain"];
             type: components["schemas"]["CustodyWalletType"];
-            /** @description Any JSON value. An object sets the wallet's transfer rules (`CustodyWalletPolicy`; a member this server does not enforce is refused with 400, never silently ignored). `null` sets none. Any other value (string, number, boolean, array) is kept with the wallet as given and sets no rule. */
+            /** @description Any JSON value, stored with the wallet and returned as given. An object sets the wallet's transfer rules through the members `CustodyWalletPolicy` lists (each in its documented form, else 400); its other members, at any depth, are kept and enforce nothing. `null` and any other value (string, number, boolean, array) set no rule. */
             policy?: components["schemas"]["CustodyWalletPolicy"] | unknown;
             jurisdiction?: components["schemas"]["Jurisdictions"];
             operatorJurisdiction?: components["schemas"]["CountryCode"];
@@ -5758,10 +5794,10 @@ export interface components {
             asset: components["schemas"]["CustodyAsset"];
             amountMinor: components["schemas"]["AmountMinor"];
             /**
-             * @description `amountMinor` as a decimal string in units of `asset`.
+             * @description The `amount` given when the transfer was requested, exactly as given (any JSON value; never read: `amountMinor` is what moves). When the request carried none, `amountMinor` as a decimal string in units of `asset`.
              * @example 2500.000000
              */
-            amount: string;
+            amount: unknown;
             /** @example Payout batch 2026-11-22 */
             note: string | null;
             approvalRequestId: components["schemas"]["ApprovalRequestId"];
@@ -5799,7 +5835,7 @@ export interface components {
             /** @description Amount in minor units of `asset`; greater than zero. */
             amountMinor: components["schemas"]["AmountMinor"];
             /**
-             * @description Any JSON value: an optional cross-check of `amountMinor`. A string or a number is read as a decimal amount in units of `asset` and must equal `amountMinor` (else 400 `VALIDATION_ERROR` at `/body/amount`); any other value (null, boolean, object, array) is not checked.
+             * @description Any JSON value, stored with the transfer and returned as given in the transfer's `amount`; it is not read. `amountMinor` is the amount that moves.
              * @example 2500.00
              */
             amount?: unknown;
@@ -6347,7 +6383,8 @@ export interface components {
         Card: {
             cardId: components["schemas"]["CardId"];
             programmeId: components["schemas"]["ProgrammeId"];
-            cardholderId: components["schemas"]["CardholderId"];
+            /** @description The card's cardholder; `null` for a card issued with no cardholder (`IssueCardWithoutCardholder`). */
+            cardholderId: components["schemas"]["CardholderId"] | null;
             status: components["schemas"]["CardStatus"];
             /**
              * @description Reason given with the last freeze, unfreeze or deactivate; `null` before any.
@@ -6551,8 +6588,23 @@ export interface components {
             cardholder: components["schemas"]["Cardholder"];
             limits?: components["schemas"]["CardLimits"];
         };
-        /** @description Exactly one of `cardholderId` (existing cardholder) or `cardholder` (new cardholder). Sending both or neither → 400 `VALIDATION_ERROR`. */
-        IssueCardRequest: components["schemas"]["IssueCardForCardholder"] | components["schemas"]["IssueCardForNewCardholder"];
+        /**
+         * No cardholder
+         * @description Issue a card under the programme with no cardholder attached (`cardholderId` is `null` on the card). Such a card does
+         *     everything any card does — it is funded, frozen, unfrozen and deactivated, its limits are changed, and it authorizes
+         *     spend — and it is screened like any card (the programme's jurisdictions, and amounts against the organization's
+         *     per-operation limit); only the cardholder checks (name, date of birth, billing country and state) have no one to
+         *     check. A cardholder cannot be attached later: issue a new card with `cardholderId` for that.
+         */
+        IssueCardWithoutCardholder: {
+            programmeId: components["schemas"]["ProgrammeId"];
+            limits?: components["schemas"]["CardLimits"];
+        };
+        /**
+         * @description `programmeId`, and at most one of `cardholderId` (an existing cardholder) or `cardholder` (a new one); with neither,
+         *     the card has no cardholder (`IssueCardWithoutCardholder`). Sending both → 400 `VALIDATION_ERROR`.
+         */
+        IssueCardRequest: components["schemas"]["IssueCardForCardholder"] | components["schemas"]["IssueCardForNewCardholder"] | components["schemas"]["IssueCardWithoutCardholder"];
         /**
          * @description Card transaction id.
          * @example ctx_2Pn6Ys9Kd4Vw1Hb7Tq5Mz
@@ -8589,7 +8641,7 @@ export interface components {
          * @description Optional. Same semantics as on the endpoints where it is required; without it the request is not deduplicated.
          * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
          */
-        IdempotencyKeyOptional: string;
+        IdempotencyKeyOptional: components["schemas"]["IdempotencyKey"];
         /** @description Page size, 1–100 (400 `VALIDATION_ERROR` at `/query/limit` outside). */
         ListLimit: number;
         /**
@@ -8610,7 +8662,7 @@ export interface components {
          */
         CreatedBefore: string;
         /**
-         * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
+         * @description Required. A unique key (`IdempotencyKey`: 1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
          *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
          *     (SHA-256 of the canonical JSON body). The first response — success or error,
          *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
@@ -8627,7 +8679,7 @@ export interface components {
          *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
          * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
          */
-        IdempotencyKeyRequired: string;
+        IdempotencyKeyRequired: components["schemas"]["IdempotencyKey"];
         /**
          * @description Sandbox magic value, honoured by the card issuing simulator only (a live card issuer ignores it). The simulated card
          *     issuer answers this failure when the request reaches it — after validation, the card lookup, screening and the
@@ -8803,6 +8855,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The wallet id (`wal_…`); another form → 400, an unknown id → 404. */
                 id: string;
             };
             cookie?: never;
@@ -8839,6 +8892,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The wallet id (`wal_…`); another form → 400, an unknown id → 404. */
                 id: string;
             };
             cookie?: never;
@@ -8961,6 +9015,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The payment id (`pay_…`); another form → 400, an unknown id → 404. */
                 id: string;
             };
             cookie?: never;
@@ -9980,7 +10035,7 @@ export interface operations {
             /**
              * @description Not found.
              *
-             *     - `NOT_FOUND`: `providerSlug` is not a provider of `category`, `operation` is not one of its operations, or `selectionReceiptId` or `approvalRequestId` is unknown or belongs to another organization.
+             *     - `NOT_FOUND`: `providerSlug` is not a provider of `category`, `operation` is not one of its operations, or `selectionReceiptId` or `approvalRequestId` is unknown or belongs to another organization; or no reviewed connection makes the provider available to the organization in the key's environment (production, custody, a live provider; in production also no reviewed `compliance_screening` connection for the screening of step 4).
              */
             404: components["responses"]["V2-404-NotFound"];
             409: components["responses"]["V2-409-IdempotencyInProgress"];
@@ -9992,12 +10047,6 @@ export interface operations {
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
              */
             422: components["responses"]["V2-422-IdempotencyKeyReused"];
-            /**
-             * @description Failed dependency.
-             *
-             *     - `PROVIDER_NOT_CONNECTED`: no reviewed connection of the organization serves (`category`, `providerSlug`) in the key's environment.
-             */
-            424: components["responses"]["V2-424-ProviderNotConnected"];
             429: components["responses"]["V2-429-RateLimitExceeded"];
             /**
              * @description Internal error.
@@ -10037,7 +10086,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ComplianceCheckRequest"];
+                "application/json": components["schemas"]["ScreeningRequest"];
             };
         };
         responses: {
@@ -10123,7 +10172,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ComplianceCheckRequest"];
+                "application/json": components["schemas"]["PolicyEvaluationRequest"];
             };
         };
         responses: {
@@ -10620,7 +10669,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
+                 * @description Required. A unique key (`IdempotencyKey`: 1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
                  *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
@@ -10827,7 +10876,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
+                 * @description Required. A unique key (`IdempotencyKey`: 1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
                  *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
@@ -10942,7 +10991,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
+                 * @description Required. A unique key (`IdempotencyKey`: 1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
                  *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
@@ -11048,7 +11097,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The run id (`wfr_…`) returned by `corridor/simulate`. */
-                workflowRunId: string;
+                workflowRunId: components["schemas"]["WorkflowRunId"];
             };
             cookie?: never;
         };
@@ -11073,8 +11122,8 @@ export interface operations {
             /**
              * @description Bad request.
              *
-             *     - `INVALID_INPUT` — `workflowRunId` is malformed (not `wfr_` followed by 20–40 letters or digits), or the request carries a body.
-             *     - `VALIDATION_ERROR` — the request carries query parameters (this operation takes none), or `workflowRunId` is longer than 64 characters (`errors` says why).
+             *     - `INVALID_INPUT` — the request carries a body (this operation takes none).
+             *     - `VALIDATION_ERROR` — `workflowRunId` is malformed (not `wfr_` followed by 20–40 letters or digits, `WorkflowRunId`), or the request carries query parameters (this operation takes none); `errors` names `/params/workflowRunId` or `/query`.
              */
             400: components["responses"]["V2-400-InvalidInput-ValidationError"];
             /**
@@ -11236,7 +11285,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
+                 * @description Required. A unique key (`IdempotencyKey`: 1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
                  *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
@@ -11551,7 +11600,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
+                 * @description Required. A unique key (`IdempotencyKey`: 1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
                  *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
@@ -11617,7 +11666,7 @@ export interface operations {
              * @description Bad request.
              *
              *     - `IDEMPOTENCY_KEY_REQUIRED` — the `Idempotency-Key` header is missing.
-             *     - `VALIDATION_ERROR` — the body matches none of the shapes (`errors` lists each failure); or shape 1 `asset` is not carried by the wallet's chain, `destination` is not an address of that chain, `amountMinor` is zero, or `amount` differs from `amountMinor`.
+             *     - `VALIDATION_ERROR` — the body matches none of the shapes (`errors` lists each failure); or shape 1 `asset` is not carried by the wallet's chain, `destination` is not an address of that chain, or `amountMinor` is zero (`amount` is never checked).
              */
             400: components["responses"]["V2-400-IdempotencyKeyRequired-ValidationError"];
             /**
@@ -11784,7 +11833,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
+                 * @description Required. A unique key (`IdempotencyKey`: 1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
                  *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
@@ -11890,7 +11939,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
+                 * @description Required. A unique key (`IdempotencyKey`: 1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
                  *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
@@ -12467,7 +12516,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
+                 * @description Required. A unique key (`IdempotencyKey`: 1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
                  *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
@@ -12617,7 +12666,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
+                 * @description Required. A unique key (`IdempotencyKey`: 1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
                  *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
@@ -12684,7 +12733,7 @@ export interface operations {
              * @description Bad request.
              *
              *     - `IDEMPOTENCY_KEY_REQUIRED`: the `Idempotency-Key` header is missing.
-             *     - `VALIDATION_ERROR`: the request does not match the schema — including both or neither of `cardholderId` and `cardholder`; `errors` lists each failure.
+             *     - `VALIDATION_ERROR`: the request does not match the schema — including both `cardholderId` and `cardholder`; `errors` lists each failure.
              */
             400: components["responses"]["V2-400-IdempotencyKeyRequired-ValidationError"];
             401: components["responses"]["V2-401-Unauthorized"];
@@ -13027,7 +13076,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
+                 * @description Required. A unique key (`IdempotencyKey`: 1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
                  *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
@@ -13185,7 +13234,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
+                 * @description Required. A unique key (`IdempotencyKey`: 1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
                  *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
@@ -13341,7 +13390,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
+                 * @description Required. A unique key (`IdempotencyKey`: 1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
                  *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
@@ -13497,7 +13546,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
+                 * @description Required. A unique key (`IdempotencyKey`: 1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
                  *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
@@ -13653,7 +13702,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
+                 * @description Required. A unique key (`IdempotencyKey`: 1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
                  *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
@@ -13809,7 +13858,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
+                 * @description Required. A unique key (`IdempotencyKey`: 1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
                  *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
@@ -13964,7 +14013,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
+                 * @description Required. A unique key (`IdempotencyKey`: 1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
                  *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
@@ -14125,7 +14174,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
+                 * @description Required. A unique key (`IdempotencyKey`: 1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
                  *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
@@ -14348,7 +14397,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
+                 * @description Required. A unique key (`IdempotencyKey`: 1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
                  *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
@@ -14670,7 +14719,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
+                 * @description Required. A unique key (`IdempotencyKey`: 1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
                  *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
@@ -14772,7 +14821,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
+                 * @description Required. A unique key (`IdempotencyKey`: 1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
                  *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
@@ -14950,7 +14999,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Required. A unique key (1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
+                 * @description Required. A unique key (`IdempotencyKey`: 1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
                  *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
                  *     (SHA-256 of the canonical JSON body). The first response — success or error,
                  *     but not a request validation failure — is stored for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`.
@@ -15266,6 +15315,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The key id (`key_…`); another form → 400. */
                 id: string;
             };
             cookie?: never;
@@ -15358,6 +15408,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The connection id (`conn_…`); another form → 400. */
                 id: string;
             };
             cookie?: never;

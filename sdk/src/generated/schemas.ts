@@ -40,6 +40,13 @@ export type FieldError = components["schemas"]["FieldError"];
 export type V1Error = components["schemas"]["V1Error"];
 
 /**
+ * 1–255 printable ASCII characters (space to `~`), or the same as an IETF structured-field string: in double quotes,
+ * with `\"` and `\\` the only escapes (the key is then what the quotes hold, unescaped). A plain key neither starts
+ * nor ends with `"`. Anything else → 400 `VALIDATION_ERROR` at `/headers/idempotency-key`.
+ */
+export type IdempotencyKey = components["schemas"]["IdempotencyKey"];
+
+/**
  * Request body of `coinplane.wallets.create`.
  */
 export type CreateWalletRequest = components["schemas"]["CreateWalletRequest"];
@@ -400,10 +407,16 @@ export type ComplianceCurrency = components["schemas"]["ComplianceCurrency"];
 /**
  * What to check. At least one of `parties`, `addresses`, a jurisdiction field or (policy evaluation only) `amount` must be
  * present, else 400 `VALIDATION_ERROR`. `amount` and `currency` go together.
- *
- * Request body of `coinplane.compliance.screen`, `coinplane.compliance.evaluatePolicy`.
  */
 export type ComplianceCheckRequest = components["schemas"]["ComplianceCheckRequest"];
+
+/**
+ * What to screen (`ComplianceCheckRequest`), with at least one of `parties`, `addresses`, a non-empty `jurisdiction` or
+ * another jurisdiction field, else 400 `VALIDATION_ERROR` (`amount` alone is nothing to screen).
+ *
+ * Request body of `coinplane.compliance.screen`.
+ */
+export type ScreeningRequest = components["schemas"]["ScreeningRequest"];
 
 /**
  * Id of a recorded compliance decision (`cdec_…`). Every screening and every policy evaluation is recorded, whether it allowed or blocked.
@@ -448,6 +461,14 @@ export type ScreeningSource = components["schemas"]["ScreeningSource"];
  * Returned by `coinplane.compliance.screen`.
  */
 export type ScreeningResult = components["schemas"]["ScreeningResult"];
+
+/**
+ * What to evaluate (`ComplianceCheckRequest`), with at least one of `parties`, `addresses`, a non-empty `jurisdiction`,
+ * another jurisdiction field or `amount`, else 400 `VALIDATION_ERROR`.
+ *
+ * Request body of `coinplane.compliance.evaluatePolicy`.
+ */
+export type PolicyEvaluationRequest = components["schemas"]["PolicyEvaluationRequest"];
 
 /**
  * An organization's compliance policy. Applied on top of the sanctioned jurisdictions, which always block.
@@ -799,6 +820,9 @@ export type CustodyWalletType = components["schemas"]["CustodyWalletType"];
  */
 export type CustodyAsset = components["schemas"]["CustodyAsset"];
 
+/**
+ * A per-asset limit. Members other than the three below are kept as given and enforce nothing.
+ */
 export type CustodyAssetLimit = components["schemas"]["CustodyAssetLimit"];
 
 /**
@@ -807,6 +831,10 @@ export type CustodyAssetLimit = components["schemas"]["CustodyAssetLimit"];
  * `COMPLIANCE_BLOCKED` with a `reasons` entry (stage `policy`) per broken rule (`policy.allowed_assets`,
  * `policy.destination_allowlist`, `policy.per_transfer_limit`, `policy.daily_limit`). Omitted members impose no rule.
  * Every transfer also needs the approval of one actor other than its requester (four-eyes).
+ *
+ * The members below are the rules this server enforces, and each must have its documented form (else 400
+ * `VALIDATION_ERROR` at its path). Any other member, at any depth, is kept with the wallet as given and enforces
+ * nothing: compare the `policy` of the answer with the rules above to see what is enforced.
  */
 export type CustodyWalletPolicy = components["schemas"]["CustodyWalletPolicy"];
 
@@ -1238,7 +1266,18 @@ export type Cardholder = components["schemas"]["Cardholder"];
 export type IssueCardForNewCardholder = components["schemas"]["IssueCardForNewCardholder"];
 
 /**
- * Exactly one of `cardholderId` (existing cardholder) or `cardholder` (new cardholder). Sending both or neither → 400 `VALIDATION_ERROR`.
+ * No cardholder
+ * Issue a card under the programme with no cardholder attached (`cardholderId` is `null` on the card). Such a card does
+ * everything any card does — it is funded, frozen, unfrozen and deactivated, its limits are changed, and it authorizes
+ * spend — and it is screened like any card (the programme's jurisdictions, and amounts against the organization's
+ * per-operation limit); only the cardholder checks (name, date of birth, billing country and state) have no one to
+ * check. A cardholder cannot be attached later: issue a new card with `cardholderId` for that.
+ */
+export type IssueCardWithoutCardholder = components["schemas"]["IssueCardWithoutCardholder"];
+
+/**
+ * `programmeId`, and at most one of `cardholderId` (an existing cardholder) or `cardholder` (a new one); with neither,
+ * the card has no cardholder (`IssueCardWithoutCardholder`). Sending both → 400 `VALIDATION_ERROR`.
  *
  * Request body of `coinplane.cards.issue`.
  */

@@ -12,7 +12,8 @@ export interface CardholderParty {
 export function cardComplianceSubject(options: {
   operation: string;
   programme: Pick<CardProgrammeRow, "jurisdictions">;
-  cardholder?: CardholderParty | Pick<CardholderRow, "name" | "dateOfBirth" | "billingAddress">;
+  /** None (undefined or null) for a card issued with no cardholder. */
+  cardholder?: CardholderParty | Pick<CardholderRow, "name" | "dateOfBirth" | "billingAddress"> | null;
   amount?: { value: string; currency: string };
 }): ComplianceSubject {
   const { operation, programme, cardholder, amount } = options;

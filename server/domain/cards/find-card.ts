@@ -5,7 +5,8 @@ import type { CardholderRow, CardProgrammeRow, CardRow } from "./card-rows.ts";
 
 export type CardWithRelations = CardRow & {
   programme: Pick<CardProgrammeRow, "id" | "jurisdictions" | "fundingAsset" | "fundingModel">;
-  cardholder: Pick<CardholderRow, "name" | "dateOfBirth" | "billingAddress">;
+  /** Null for a card issued with no cardholder. */
+  cardholder: Pick<CardholderRow, "name" | "dateOfBirth" | "billingAddress"> | null;
 };
 
 /** A card of the caller's organization and environment, with what the card endpoints use of its programme and
@@ -20,7 +21,7 @@ export async function findCard(
   let query = db
     .selectFrom("Card as c")
     .innerJoin("CardProgramme as p", "p.id", "c.programmeId")
-    .innerJoin("Cardholder as h", "h.id", "c.cardholderId")
+    .leftJoin("Cardholder as h", "h.id", "c.cardholderId")
     .selectAll("c")
     .select([
       "p.jurisdictions as programmeJurisdictions",
@@ -55,6 +56,9 @@ export async function findCard(
       fundingAsset: programmeFundingAsset,
       fundingModel: programmeFundingModel,
     },
-    cardholder: { name: cardholderName, dateOfBirth: cardholderDateOfBirth, billingAddress: cardholderBillingAddress },
+    cardholder:
+      cardholderName === null || cardholderBillingAddress === null
+        ? null
+        : { name: cardholderName, dateOfBirth: cardholderDateOfBirth, billingAddress: cardholderBillingAddress },
   };
 }

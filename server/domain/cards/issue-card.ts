@@ -30,8 +30,8 @@ const emailTaken = (email: string) =>
     `A cardholder with email ${email} already exists in this organization; issue with its cardholderId`,
   );
 
-/** Issues an active card with a zero balance to an existing or a new cardholder, after screening the cardholder, the
- * programme's jurisdictions and the per-authorization limit. Two transactions (see afterCardIssuerCall): the card (and
+/** Issues an active card with a zero balance to an existing cardholder, a new one or none, after screening the
+ * cardholder (when there is one), the programme's jurisdictions and the per-authorization limit. Two transactions (see afterCardIssuerCall): the card (and
  * a new cardholder) is written `pending`, the issuer issues it, then it turns `active` with the issuer's details — or
  * is deleted again. */
 export async function issueCard(options: {
@@ -58,13 +58,14 @@ export async function issueCard(options: {
   let created: NewCardholder | null = null;
   if (request.kind === "existing-cardholder") {
     existing = await findOwned(uow.tx, "Cardholder", request.cardholderId, scope, "Cardholder");
-  } else {
+  } else if (request.kind === "new-cardholder") {
     created = request.cardholder;
   }
-  const holder = existing ?? (created as NewCardholder);
-  const address = holder.billingAddress as NewCardholder["billingAddress"];
+  // A card with no cardholder (only `programmeId`) has no one to check against the programme's jurisdictions.
+  const holder = existing ?? created ?? undefined;
+  const address = holder?.billingAddress as NewCardholder["billingAddress"] | undefined;
   const field = existing ? "cardholderId" : "cardholder.billingAddress.country";
-  if (!programme.jurisdictions.includes(address.country)) {
+  if (address && !programme.jurisdictions.includes(address.country)) {
     throw new ServiceError(
       "CARD_REQUEST_REJECTED",
       `The cardholder's billing country ${address.country} is not one of the programme's jurisdictions (${programme.jurisdictions.join(", ")})`,
@@ -73,7 +74,7 @@ export async function issueCard(options: {
       },
     );
   }
-  if (created && STATE_REQUIRED.has(address.country) && !address.state) {
+  if (created && address && STATE_REQUIRED.has(address.country) && !address.state) {
     throw new ServiceError("CARD_REQUEST_REJECTED", `cardholder.billingAddress.state is required for ${address.country}`, {
       errors: [{ path: "/body/cardholder/billingAddress/state", message: `is required for ${address.country}` }],
     });
@@ -105,29 +106,31 @@ export async function issueCard(options: {
   const cardId = newId("card");
   const cardholderId = existing
     ? existing.id
-    : await guardCardWrite("record", async () => {
-        const data = created as NewCardholder;
-        try {
-          const row = await uow.tx
-            .insertInto("Cardholder")
-            .values({
-              id: newId("chd"),
-              ...scope,
-              name: data.name,
-              email: data.email,
-              phoneNumber: data.phoneNumber ?? null,
-              dateOfBirth: data.dateOfBirth ?? null,
-              billingAddress: JSON.stringify(data.billingAddress),
-              createdAt: uow.now,
-            })
-            .returning("id")
-            .executeTakeFirstOrThrow();
-          return row.id;
-        } catch (error) {
-          if (isUniqueViolation(error)) throw emailTaken(data.email);
-          throw error;
-        }
-      });
+    : !created
+      ? null
+      : await guardCardWrite("record", async () => {
+          const data = created as NewCardholder;
+          try {
+            const row = await uow.tx
+              .insertInto("Cardholder")
+              .values({
+                id: newId("chd"),
+                ...scope,
+                name: data.name,
+                email: data.email,
+                phoneNumber: data.phoneNumber ?? null,
+                dateOfBirth: data.dateOfBirth ?? null,
+                billingAddress: JSON.stringify(data.billingAddress),
+                createdAt: uow.now,
+              })
+              .returning("id")
+              .executeTakeFirstOrThrow();
+            return row.id;
+          } catch (error) {
+            if (isUniqueViolation(error)) throw emailTaken(data.email);
+            throw error;
+          }
+        });
   const card = await guardCardWrite("record", () =>
     uow.tx
       .insertInto("Card")
@@ -157,7 +160,7 @@ export async function issueCard(options: {
         cardId,
         programmeReference: programme.providerReference,
         network: programme.network,
-        cardholderName: holder.name,
+        cardholderName: holder?.name ?? null,
       }),
     async confirm(uow2, issued) {
       const details = {
@@ -181,7 +184,7 @@ export async function issueCard(options: {
     },
     async compensate(uow2) {
       await uow2.tx.deleteFrom("Card").where("id", "=", cardId).execute();
-      if (!existing) await uow2.tx.deleteFrom("Cardholder").where("id", "=", cardholderId).execute();
+      if (created && cardholderId) await uow2.tx.deleteFrom("Cardholder").where("id", "=", cardholderId).execute();
     },
   });
 }

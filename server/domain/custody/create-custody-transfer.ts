@@ -15,7 +15,7 @@ import { ownedBy } from "../../db/owned-by.ts";
 import { notFound, ServiceError } from "../../errors/service-error.ts";
 import { ASSET_DECIMALS } from "../../lib/chains/chain-assets.ts";
 import { newId } from "../../lib/ids.ts";
-import { numericToMinor, parseDecimalToMinor } from "../../lib/money/minor-units.ts";
+import { numericToMinor } from "../../lib/money/minor-units.ts";
 import { recordActivity } from "../activity/record-activity.ts";
 import { approvalStillPending } from "../approvals/approval-rules.ts";
 import { consumeApproval } from "../approvals/consume-approval.ts";
@@ -71,11 +71,6 @@ async function requestTransfer(options: TransferOptions, request: RequestShape, 
   if (!chainCarries(wallet.chain, request.asset)) throw invalid("/body/asset", `${request.asset} is not carried on ${wallet.chain}`);
   if (!isValidChainAddress(wallet.chain, request.destination)) throw invalid("/body/destination", `is not a valid ${wallet.chain} address`);
   if (amountMinor <= 0n) throw invalid("/body/amountMinor", "must be greater than zero");
-  // `amount` is "any JSON": a string or a number is a cross-check of amountMinor; other values are not checked.
-  const crossCheck = typeof request.amount === "number" ? String(request.amount) : request.amount;
-  if (typeof crossCheck === "string" && parseDecimalToMinor(crossCheck, decimals) !== amountMinor) {
-    throw invalid("/body/amount", `must equal amountMinor (${minorToAmount(amountMinor, decimals)} ${request.asset})`);
-  }
   if (wallet.status !== "active") throw conflict(`The wallet is ${wallet.status}; transfers need an active wallet`);
   const value = minorToAmount(amountMinor, decimals);
   // Native assets have no sandbox USD rate: the organization's USD limit does not apply to them (wallet limits do).
@@ -124,6 +119,8 @@ async function requestTransfer(options: TransferOptions, request: RequestShape, 
       destination: request.destination,
       asset: request.asset,
       amountMinor: amountMinor.toString(),
+      // `amount` is "any JSON" in the description: kept exactly as given and never read (amountMinor is what moves).
+      amountGiven: Object.hasOwn(request, "amount") ? JSON.stringify({ value: request.amount }) : null,
       note: request.note ?? null,
       approvalRequestId: approval.approvalRequestId,
       ...servedBy(provider),

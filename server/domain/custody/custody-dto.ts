@@ -45,7 +45,8 @@ export function toCustodyTransferDto(row: CustodyTransferRow): CustodyTransferDt
     destination: row.destination,
     asset: row.asset as CustodyTransferDto["asset"],
     amountMinor: minor.toString(),
-    amount: minorToAmount(minor, ASSET_DECIMALS[row.asset] ?? 6),
+    // The request's `amount` as given; without one, amountMinor in units of the asset.
+    amount: row.amountGiven !== null ? (row.amountGiven as { value: unknown }).value : minorToAmount(minor, ASSET_DECIMALS[row.asset] ?? 6),
     note: row.note,
     approvalRequestId: row.approvalRequestId,
     provider: row.provider,

@@ -31,6 +31,18 @@ export interface InvokeProviderOptions {
   requestId: string;
 }
 
+/** providers/invoke answers only codes of its own list in the description (no 424): a reviewed connection that is
+ * missing — the named provider's (production, custody, a live provider) or, in production, compliance screening's —
+ * means the provider is not available to the organization here, 404 NOT_FOUND. */
+async function withinInvokeCodes<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof ServiceError && error.code === "PROVIDER_NOT_CONNECTED") throw new ServiceError("NOT_FOUND", error.message);
+    throw error;
+  }
+}
+
 /** Status of the invocation row between the two transactions (the provider call is in flight); never answered. */
 const IN_PROGRESS = "in_progress";
 
@@ -72,7 +84,11 @@ export async function invokeProvider(options: InvokeProviderOptions): Promise<In
       errors: [{ path: "/headers/idempotency-key", message: "is required for a write operation" }],
     });
   }
-  const resolved = await resolveProvider({ db: uow.tx, auth, category, providerSlug: request.providerSlug, sandboxFallback: false });
+  // Rule 2 of the description: in the sandbox, until a live provider is connected, the category's simulator serves
+  // (never custody's: custody fails closed; resolveProvider knows).
+  const resolved = await withinInvokeCodes(() =>
+    resolveProvider({ db: uow.tx, auth, category, providerSlug: request.providerSlug, sandboxFallback: true }),
+  );
 
   const subject: ComplianceSubject = {
     operation: "invokeProvider",
@@ -82,7 +98,7 @@ export async function invokeProvider(options: InvokeProviderOptions): Promise<In
   const screenable = Boolean(subject.parties?.length || subject.addresses?.length || subject.amount || subject.jurisdictions);
   let screening: ScreeningDto = { decision: "not_required", source: null };
   if (screenable) {
-    const result = await enforceCompliance({ uow, auth, subject, requestId });
+    const result = await withinInvokeCodes(() => enforceCompliance({ uow, auth, subject, requestId }));
     screening = { decision: "clear", source: SANDBOX_SCREENING_SOURCE, decisionIds: [result.screeningDecisionId, result.policyDecisionId] };
   }
 

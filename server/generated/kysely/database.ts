@@ -116,7 +116,10 @@ export type Card = {
     organizationId: string;
     environment: string;
     programmeId: string;
-    cardholderId: string;
+    /**
+     * Null for a card issued with only a programme (no cardholder attached).
+     */
+    cardholderId: string | null;
     /**
      * active | frozen | deactivated
      */
@@ -338,6 +341,11 @@ export type CustodyTransfer = {
     destination: string;
     asset: string;
     amountMinor: string;
+    /**
+     * The request's `amount` exactly as given (any JSON), wrapped as {"value": …} so a given null stays apart from none
+     * given; NULL when the request had none. Never read: amountMinor is what moves.
+     */
+    amountGiven: unknown | null;
     note: string | null;
     approvalRequestId: string;
     provider: string;

@@ -49,7 +49,8 @@ export interface CardIssuerApi {
   ): Promise<{ reference: string }>;
   issueCard(
     ctx: CardIssuerContext,
-    input: { cardId: string; programmeReference: string; network: string; cardholderName: string },
+    // `cardholderName` is null for a card issued with no cardholder.
+    input: { cardId: string; programmeReference: string; network: string; cardholderName: string | null },
   ): Promise<IssuedCard>;
   /** Reads of a card and of its transactions. */
   retrieveCard(ctx: CardIssuerContext, input: { reference: string }): Promise<void>;

@@ -539,6 +539,7 @@ export const CustodyTransferScalarFieldEnum = {
   destination: 'destination',
   asset: 'asset',
   amountMinor: 'amountMinor',
+  amountGiven: 'amountGiven',
   note: 'note',
   approvalRequestId: 'approvalRequestId',
   provider: 'provider',

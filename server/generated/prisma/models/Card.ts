@@ -260,7 +260,7 @@ export type CardGroupByOutputType = {
   organizationId: string
   environment: string
   programmeId: string
-  cardholderId: string
+  cardholderId: string | null
   status: string
   statusReason: string | null
   last4: string
@@ -303,7 +303,7 @@ export type CardWhereInput = {
   organizationId?: Prisma.StringFilter<"Card"> | string
   environment?: Prisma.StringFilter<"Card"> | string
   programmeId?: Prisma.StringFilter<"Card"> | string
-  cardholderId?: Prisma.StringFilter<"Card"> | string
+  cardholderId?: Prisma.StringNullableFilter<"Card"> | string | null
   status?: Prisma.StringFilter<"Card"> | string
   statusReason?: Prisma.StringNullableFilter<"Card"> | string | null
   last4?: Prisma.StringFilter<"Card"> | string
@@ -317,7 +317,7 @@ export type CardWhereInput = {
   createdAt?: Prisma.DateTimeFilter<"Card"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Card"> | Date | string
   programme?: Prisma.XOR<Prisma.CardProgrammeScalarRelationFilter, Prisma.CardProgrammeWhereInput>
-  cardholder?: Prisma.XOR<Prisma.CardholderScalarRelationFilter, Prisma.CardholderWhereInput>
+  cardholder?: Prisma.XOR<Prisma.CardholderNullableScalarRelationFilter, Prisma.CardholderWhereInput> | null
   authorizations?: Prisma.CardAuthorizationListRelationFilter
   transactions?: Prisma.CardTransactionListRelationFilter
 }
@@ -327,7 +327,7 @@ export type CardOrderByWithRelationInput = {
   organizationId?: Prisma.SortOrder
   environment?: Prisma.SortOrder
   programmeId?: Prisma.SortOrder
-  cardholderId?: Prisma.SortOrder
+  cardholderId?: Prisma.SortOrderInput | Prisma.SortOrder
   status?: Prisma.SortOrder
   statusReason?: Prisma.SortOrderInput | Prisma.SortOrder
   last4?: Prisma.SortOrder
@@ -354,7 +354,7 @@ export type CardWhereUniqueInput = Prisma.AtLeast<{
   organizationId?: Prisma.StringFilter<"Card"> | string
   environment?: Prisma.StringFilter<"Card"> | string
   programmeId?: Prisma.StringFilter<"Card"> | string
-  cardholderId?: Prisma.StringFilter<"Card"> | string
+  cardholderId?: Prisma.StringNullableFilter<"Card"> | string | null
   status?: Prisma.StringFilter<"Card"> | string
   statusReason?: Prisma.StringNullableFilter<"Card"> | string | null
   last4?: Prisma.StringFilter<"Card"> | string
@@ -368,7 +368,7 @@ export type CardWhereUniqueInput = Prisma.AtLeast<{
   createdAt?: Prisma.DateTimeFilter<"Card"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Card"> | Date | string
   programme?: Prisma.XOR<Prisma.CardProgrammeScalarRelationFilter, Prisma.CardProgrammeWhereInput>
-  cardholder?: Prisma.XOR<Prisma.CardholderScalarRelationFilter, Prisma.CardholderWhereInput>
+  cardholder?: Prisma.XOR<Prisma.CardholderNullableScalarRelationFilter, Prisma.CardholderWhereInput> | null
   authorizations?: Prisma.CardAuthorizationListRelationFilter
   transactions?: Prisma.CardTransactionListRelationFilter
 }, "id">
@@ -378,7 +378,7 @@ export type CardOrderByWithAggregationInput = {
   organizationId?: Prisma.SortOrder
   environment?: Prisma.SortOrder
   programmeId?: Prisma.SortOrder
-  cardholderId?: Prisma.SortOrder
+  cardholderId?: Prisma.SortOrderInput | Prisma.SortOrder
   status?: Prisma.SortOrder
   statusReason?: Prisma.SortOrderInput | Prisma.SortOrder
   last4?: Prisma.SortOrder
@@ -406,7 +406,7 @@ export type CardScalarWhereWithAggregatesInput = {
   organizationId?: Prisma.StringWithAggregatesFilter<"Card"> | string
   environment?: Prisma.StringWithAggregatesFilter<"Card"> | string
   programmeId?: Prisma.StringWithAggregatesFilter<"Card"> | string
-  cardholderId?: Prisma.StringWithAggregatesFilter<"Card"> | string
+  cardholderId?: Prisma.StringNullableWithAggregatesFilter<"Card"> | string | null
   status?: Prisma.StringWithAggregatesFilter<"Card"> | string
   statusReason?: Prisma.StringNullableWithAggregatesFilter<"Card"> | string | null
   last4?: Prisma.StringWithAggregatesFilter<"Card"> | string
@@ -438,7 +438,7 @@ export type CardCreateInput = {
   createdAt?: Date | string
   updatedAt?: Date | string
   programme: Prisma.CardProgrammeCreateNestedOneWithoutCardsInput
-  cardholder: Prisma.CardholderCreateNestedOneWithoutCardsInput
+  cardholder?: Prisma.CardholderCreateNestedOneWithoutCardsInput
   authorizations?: Prisma.CardAuthorizationCreateNestedManyWithoutCardInput
   transactions?: Prisma.CardTransactionCreateNestedManyWithoutCardInput
 }
@@ -448,7 +448,7 @@ export type CardUncheckedCreateInput = {
   organizationId: string
   environment: string
   programmeId: string
-  cardholderId: string
+  cardholderId?: string | null
   status: string
   statusReason?: string | null
   last4: string
@@ -482,7 +482,7 @@ export type CardUpdateInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   programme?: Prisma.CardProgrammeUpdateOneRequiredWithoutCardsNestedInput
-  cardholder?: Prisma.CardholderUpdateOneRequiredWithoutCardsNestedInput
+  cardholder?: Prisma.CardholderUpdateOneWithoutCardsNestedInput
   authorizations?: Prisma.CardAuthorizationUpdateManyWithoutCardNestedInput
   transactions?: Prisma.CardTransactionUpdateManyWithoutCardNestedInput
 }
@@ -492,7 +492,7 @@ export type CardUncheckedUpdateInput = {
   organizationId?: Prisma.StringFieldUpdateOperationsInput | string
   environment?: Prisma.StringFieldUpdateOperationsInput | string
   programmeId?: Prisma.StringFieldUpdateOperationsInput | string
-  cardholderId?: Prisma.StringFieldUpdateOperationsInput | string
+  cardholderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   status?: Prisma.StringFieldUpdateOperationsInput | string
   statusReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   last4?: Prisma.StringFieldUpdateOperationsInput | string
@@ -514,7 +514,7 @@ export type CardCreateManyInput = {
   organizationId: string
   environment: string
   programmeId: string
-  cardholderId: string
+  cardholderId?: string | null
   status: string
   statusReason?: string | null
   last4: string
@@ -552,7 +552,7 @@ export type CardUncheckedUpdateManyInput = {
   organizationId?: Prisma.StringFieldUpdateOperationsInput | string
   environment?: Prisma.StringFieldUpdateOperationsInput | string
   programmeId?: Prisma.StringFieldUpdateOperationsInput | string
-  cardholderId?: Prisma.StringFieldUpdateOperationsInput | string
+  cardholderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   status?: Prisma.StringFieldUpdateOperationsInput | string
   statusReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   last4?: Prisma.StringFieldUpdateOperationsInput | string
@@ -780,7 +780,7 @@ export type CardCreateWithoutProgrammeInput = {
   version?: number
   createdAt?: Date | string
   updatedAt?: Date | string
-  cardholder: Prisma.CardholderCreateNestedOneWithoutCardsInput
+  cardholder?: Prisma.CardholderCreateNestedOneWithoutCardsInput
   authorizations?: Prisma.CardAuthorizationCreateNestedManyWithoutCardInput
   transactions?: Prisma.CardTransactionCreateNestedManyWithoutCardInput
 }
@@ -789,7 +789,7 @@ export type CardUncheckedCreateWithoutProgrammeInput = {
   id: string
   organizationId: string
   environment: string
-  cardholderId: string
+  cardholderId?: string | null
   status: string
   statusReason?: string | null
   last4: string
@@ -840,7 +840,7 @@ export type CardScalarWhereInput = {
   organizationId?: Prisma.StringFilter<"Card"> | string
   environment?: Prisma.StringFilter<"Card"> | string
   programmeId?: Prisma.StringFilter<"Card"> | string
-  cardholderId?: Prisma.StringFilter<"Card"> | string
+  cardholderId?: Prisma.StringNullableFilter<"Card"> | string | null
   status?: Prisma.StringFilter<"Card"> | string
   statusReason?: Prisma.StringNullableFilter<"Card"> | string | null
   last4?: Prisma.StringFilter<"Card"> | string
@@ -940,7 +940,7 @@ export type CardCreateWithoutAuthorizationsInput = {
   createdAt?: Date | string
   updatedAt?: Date | string
   programme: Prisma.CardProgrammeCreateNestedOneWithoutCardsInput
-  cardholder: Prisma.CardholderCreateNestedOneWithoutCardsInput
+  cardholder?: Prisma.CardholderCreateNestedOneWithoutCardsInput
   transactions?: Prisma.CardTransactionCreateNestedManyWithoutCardInput
 }
 
@@ -949,7 +949,7 @@ export type CardUncheckedCreateWithoutAuthorizationsInput = {
   organizationId: string
   environment: string
   programmeId: string
-  cardholderId: string
+  cardholderId?: string | null
   status: string
   statusReason?: string | null
   last4: string
@@ -998,7 +998,7 @@ export type CardUpdateWithoutAuthorizationsInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   programme?: Prisma.CardProgrammeUpdateOneRequiredWithoutCardsNestedInput
-  cardholder?: Prisma.CardholderUpdateOneRequiredWithoutCardsNestedInput
+  cardholder?: Prisma.CardholderUpdateOneWithoutCardsNestedInput
   transactions?: Prisma.CardTransactionUpdateManyWithoutCardNestedInput
 }
 
@@ -1007,7 +1007,7 @@ export type CardUncheckedUpdateWithoutAuthorizationsInput = {
   organizationId?: Prisma.StringFieldUpdateOperationsInput | string
   environment?: Prisma.StringFieldUpdateOperationsInput | string
   programmeId?: Prisma.StringFieldUpdateOperationsInput | string
-  cardholderId?: Prisma.StringFieldUpdateOperationsInput | string
+  cardholderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   status?: Prisma.StringFieldUpdateOperationsInput | string
   statusReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   last4?: Prisma.StringFieldUpdateOperationsInput | string
@@ -1040,7 +1040,7 @@ export type CardCreateWithoutTransactionsInput = {
   createdAt?: Date | string
   updatedAt?: Date | string
   programme: Prisma.CardProgrammeCreateNestedOneWithoutCardsInput
-  cardholder: Prisma.CardholderCreateNestedOneWithoutCardsInput
+  cardholder?: Prisma.CardholderCreateNestedOneWithoutCardsInput
   authorizations?: Prisma.CardAuthorizationCreateNestedManyWithoutCardInput
 }
 
@@ -1049,7 +1049,7 @@ export type CardUncheckedCreateWithoutTransactionsInput = {
   organizationId: string
   environment: string
   programmeId: string
-  cardholderId: string
+  cardholderId?: string | null
   status: string
   statusReason?: string | null
   last4: string
@@ -1098,7 +1098,7 @@ export type CardUpdateWithoutTransactionsInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   programme?: Prisma.CardProgrammeUpdateOneRequiredWithoutCardsNestedInput
-  cardholder?: Prisma.CardholderUpdateOneRequiredWithoutCardsNestedInput
+  cardholder?: Prisma.CardholderUpdateOneWithoutCardsNestedInput
   authorizations?: Prisma.CardAuthorizationUpdateManyWithoutCardNestedInput
 }
 
@@ -1107,7 +1107,7 @@ export type CardUncheckedUpdateWithoutTransactionsInput = {
   organizationId?: Prisma.StringFieldUpdateOperationsInput | string
   environment?: Prisma.StringFieldUpdateOperationsInput | string
   programmeId?: Prisma.StringFieldUpdateOperationsInput | string
-  cardholderId?: Prisma.StringFieldUpdateOperationsInput | string
+  cardholderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   status?: Prisma.StringFieldUpdateOperationsInput | string
   statusReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   last4?: Prisma.StringFieldUpdateOperationsInput | string
@@ -1127,7 +1127,7 @@ export type CardCreateManyProgrammeInput = {
   id: string
   organizationId: string
   environment: string
-  cardholderId: string
+  cardholderId?: string | null
   status: string
   statusReason?: string | null
   last4: string
@@ -1158,7 +1158,7 @@ export type CardUpdateWithoutProgrammeInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  cardholder?: Prisma.CardholderUpdateOneRequiredWithoutCardsNestedInput
+  cardholder?: Prisma.CardholderUpdateOneWithoutCardsNestedInput
   authorizations?: Prisma.CardAuthorizationUpdateManyWithoutCardNestedInput
   transactions?: Prisma.CardTransactionUpdateManyWithoutCardNestedInput
 }
@@ -1167,7 +1167,7 @@ export type CardUncheckedUpdateWithoutProgrammeInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   organizationId?: Prisma.StringFieldUpdateOperationsInput | string
   environment?: Prisma.StringFieldUpdateOperationsInput | string
-  cardholderId?: Prisma.StringFieldUpdateOperationsInput | string
+  cardholderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   status?: Prisma.StringFieldUpdateOperationsInput | string
   statusReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   last4?: Prisma.StringFieldUpdateOperationsInput | string
@@ -1188,7 +1188,7 @@ export type CardUncheckedUpdateManyWithoutProgrammeInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   organizationId?: Prisma.StringFieldUpdateOperationsInput | string
   environment?: Prisma.StringFieldUpdateOperationsInput | string
-  cardholderId?: Prisma.StringFieldUpdateOperationsInput | string
+  cardholderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   status?: Prisma.StringFieldUpdateOperationsInput | string
   statusReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   last4?: Prisma.StringFieldUpdateOperationsInput | string
@@ -1342,7 +1342,7 @@ export type CardSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = r
   createdAt?: boolean
   updatedAt?: boolean
   programme?: boolean | Prisma.CardProgrammeDefaultArgs<ExtArgs>
-  cardholder?: boolean | Prisma.CardholderDefaultArgs<ExtArgs>
+  cardholder?: boolean | Prisma.Card$cardholderArgs<ExtArgs>
   authorizations?: boolean | Prisma.Card$authorizationsArgs<ExtArgs>
   transactions?: boolean | Prisma.Card$transactionsArgs<ExtArgs>
   _count?: boolean | Prisma.CardCountOutputTypeDefaultArgs<ExtArgs>
@@ -1367,7 +1367,7 @@ export type CardSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensio
   createdAt?: boolean
   updatedAt?: boolean
   programme?: boolean | Prisma.CardProgrammeDefaultArgs<ExtArgs>
-  cardholder?: boolean | Prisma.CardholderDefaultArgs<ExtArgs>
+  cardholder?: boolean | Prisma.Card$cardholderArgs<ExtArgs>
 }, ExtArgs["result"]["card"]>
 
 export type CardSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -1389,7 +1389,7 @@ export type CardSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensio
   createdAt?: boolean
   updatedAt?: boolean
   programme?: boolean | Prisma.CardProgrammeDefaultArgs<ExtArgs>
-  cardholder?: boolean | Prisma.CardholderDefaultArgs<ExtArgs>
+  cardholder?: boolean | Prisma.Card$cardholderArgs<ExtArgs>
 }, ExtArgs["result"]["card"]>
 
 export type CardSelectScalar = {
@@ -1415,25 +1415,25 @@ export type CardSelectScalar = {
 export type CardOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "organizationId" | "environment" | "programmeId" | "cardholderId" | "status" | "statusReason" | "last4" | "expMonth" | "expYear" | "brand" | "limits" | "providerReference" | "simulated" | "version" | "createdAt" | "updatedAt", ExtArgs["result"]["card"]>
 export type CardInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   programme?: boolean | Prisma.CardProgrammeDefaultArgs<ExtArgs>
-  cardholder?: boolean | Prisma.CardholderDefaultArgs<ExtArgs>
+  cardholder?: boolean | Prisma.Card$cardholderArgs<ExtArgs>
   authorizations?: boolean | Prisma.Card$authorizationsArgs<ExtArgs>
   transactions?: boolean | Prisma.Card$transactionsArgs<ExtArgs>
   _count?: boolean | Prisma.CardCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type CardIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   programme?: boolean | Prisma.CardProgrammeDefaultArgs<ExtArgs>
-  cardholder?: boolean | Prisma.CardholderDefaultArgs<ExtArgs>
+  cardholder?: boolean | Prisma.Card$cardholderArgs<ExtArgs>
 }
 export type CardIncludeUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   programme?: boolean | Prisma.CardProgrammeDefaultArgs<ExtArgs>
-  cardholder?: boolean | Prisma.CardholderDefaultArgs<ExtArgs>
+  cardholder?: boolean | Prisma.Card$cardholderArgs<ExtArgs>
 }
 
 export type $CardPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "Card"
   objects: {
     programme: Prisma.$CardProgrammePayload<ExtArgs>
-    cardholder: Prisma.$CardholderPayload<ExtArgs>
+    cardholder: Prisma.$CardholderPayload<ExtArgs> | null
     authorizations: Prisma.$CardAuthorizationPayload<ExtArgs>[]
     transactions: Prisma.$CardTransactionPayload<ExtArgs>[]
   }
@@ -1442,7 +1442,10 @@ export type $CardPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs =
     organizationId: string
     environment: string
     programmeId: string
-    cardholderId: string
+    /**
+     * Null for a card issued with only a programme (no cardholder attached).
+     */
+    cardholderId: string | null
     /**
      * active | frozen | deactivated
      */
@@ -1856,7 +1859,7 @@ readonly fields: CardFieldRefs;
 export interface Prisma__CardClient<T, Null = never, ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs, GlobalOmitOptions = {}> extends Prisma.PrismaPromise<T> {
   readonly [Symbol.toStringTag]: "PrismaPromise"
   programme<T extends Prisma.CardProgrammeDefaultArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.CardProgrammeDefaultArgs<ExtArgs>>): Prisma.Prisma__CardProgrammeClient<runtime.Types.Result.GetResult<Prisma.$CardProgrammePayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | Null, Null, ExtArgs, GlobalOmitOptions>
-  cardholder<T extends Prisma.CardholderDefaultArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.CardholderDefaultArgs<ExtArgs>>): Prisma.Prisma__CardholderClient<runtime.Types.Result.GetResult<Prisma.$CardholderPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | Null, Null, ExtArgs, GlobalOmitOptions>
+  cardholder<T extends Prisma.Card$cardholderArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Card$cardholderArgs<ExtArgs>>): Prisma.Prisma__CardholderClient<runtime.Types.Result.GetResult<Prisma.$CardholderPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
   authorizations<T extends Prisma.Card$authorizationsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Card$authorizationsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$CardAuthorizationPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   transactions<T extends Prisma.Card$transactionsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Card$transactionsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$CardTransactionPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
@@ -2298,6 +2301,25 @@ export type CardDeleteManyArgs<ExtArgs extends runtime.Types.Extensions.Internal
    * Limit how many Cards to delete.
    */
   limit?: number
+}
+
+/**
+ * Card.cardholder
+ */
+export type Card$cardholderArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the Cardholder
+   */
+  select?: Prisma.CardholderSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the Cardholder
+   */
+  omit?: Prisma.CardholderOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.CardholderInclude<ExtArgs> | null
+  where?: Prisma.CardholderWhereInput
 }
 
 /**

@@ -401,9 +401,9 @@ export type CardholderMinOrderByAggregateInput = {
   createdAt?: Prisma.SortOrder
 }
 
-export type CardholderScalarRelationFilter = {
-  is?: Prisma.CardholderWhereInput
-  isNot?: Prisma.CardholderWhereInput
+export type CardholderNullableScalarRelationFilter = {
+  is?: Prisma.CardholderWhereInput | null
+  isNot?: Prisma.CardholderWhereInput | null
 }
 
 export type CardholderCreateNestedOneWithoutCardsInput = {
@@ -412,10 +412,12 @@ export type CardholderCreateNestedOneWithoutCardsInput = {
   connect?: Prisma.CardholderWhereUniqueInput
 }
 
-export type CardholderUpdateOneRequiredWithoutCardsNestedInput = {
+export type CardholderUpdateOneWithoutCardsNestedInput = {
   create?: Prisma.XOR<Prisma.CardholderCreateWithoutCardsInput, Prisma.CardholderUncheckedCreateWithoutCardsInput>
   connectOrCreate?: Prisma.CardholderCreateOrConnectWithoutCardsInput
   upsert?: Prisma.CardholderUpsertWithoutCardsInput
+  disconnect?: Prisma.CardholderWhereInput | boolean
+  delete?: Prisma.CardholderWhereInput | boolean
   connect?: Prisma.CardholderWhereUniqueInput
   update?: Prisma.XOR<Prisma.XOR<Prisma.CardholderUpdateToOneWithWhereWithoutCardsInput, Prisma.CardholderUpdateWithoutCardsInput>, Prisma.CardholderUncheckedUpdateWithoutCardsInput>
 }

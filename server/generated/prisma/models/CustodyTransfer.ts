@@ -96,6 +96,7 @@ export type CustodyTransferCountAggregateOutputType = {
   destination: number
   asset: number
   amountMinor: number
+  amountGiven: number
   note: number
   approvalRequestId: number
   provider: number
@@ -185,6 +186,7 @@ export type CustodyTransferCountAggregateInputType = {
   destination?: true
   asset?: true
   amountMinor?: true
+  amountGiven?: true
   note?: true
   approvalRequestId?: true
   provider?: true
@@ -299,6 +301,7 @@ export type CustodyTransferGroupByOutputType = {
   destination: string
   asset: string
   amountMinor: runtime.Decimal
+  amountGiven: runtime.JsonValue | null
   note: string | null
   approvalRequestId: string
   provider: string
@@ -349,6 +352,7 @@ export type CustodyTransferWhereInput = {
   destination?: Prisma.StringFilter<"CustodyTransfer"> | string
   asset?: Prisma.StringFilter<"CustodyTransfer"> | string
   amountMinor?: Prisma.DecimalFilter<"CustodyTransfer"> | runtime.Decimal | runtime.DecimalJsLike | number | string
+  amountGiven?: Prisma.JsonNullableFilter<"CustodyTransfer">
   note?: Prisma.StringNullableFilter<"CustodyTransfer"> | string | null
   approvalRequestId?: Prisma.StringFilter<"CustodyTransfer"> | string
   provider?: Prisma.StringFilter<"CustodyTransfer"> | string
@@ -376,6 +380,7 @@ export type CustodyTransferOrderByWithRelationInput = {
   destination?: Prisma.SortOrder
   asset?: Prisma.SortOrder
   amountMinor?: Prisma.SortOrder
+  amountGiven?: Prisma.SortOrderInput | Prisma.SortOrder
   note?: Prisma.SortOrderInput | Prisma.SortOrder
   approvalRequestId?: Prisma.SortOrder
   provider?: Prisma.SortOrder
@@ -406,6 +411,7 @@ export type CustodyTransferWhereUniqueInput = Prisma.AtLeast<{
   destination?: Prisma.StringFilter<"CustodyTransfer"> | string
   asset?: Prisma.StringFilter<"CustodyTransfer"> | string
   amountMinor?: Prisma.DecimalFilter<"CustodyTransfer"> | runtime.Decimal | runtime.DecimalJsLike | number | string
+  amountGiven?: Prisma.JsonNullableFilter<"CustodyTransfer">
   note?: Prisma.StringNullableFilter<"CustodyTransfer"> | string | null
   approvalRequestId?: Prisma.StringFilter<"CustodyTransfer"> | string
   provider?: Prisma.StringFilter<"CustodyTransfer"> | string
@@ -433,6 +439,7 @@ export type CustodyTransferOrderByWithAggregationInput = {
   destination?: Prisma.SortOrder
   asset?: Prisma.SortOrder
   amountMinor?: Prisma.SortOrder
+  amountGiven?: Prisma.SortOrderInput | Prisma.SortOrder
   note?: Prisma.SortOrderInput | Prisma.SortOrder
   approvalRequestId?: Prisma.SortOrder
   provider?: Prisma.SortOrder
@@ -468,6 +475,7 @@ export type CustodyTransferScalarWhereWithAggregatesInput = {
   destination?: Prisma.StringWithAggregatesFilter<"CustodyTransfer"> | string
   asset?: Prisma.StringWithAggregatesFilter<"CustodyTransfer"> | string
   amountMinor?: Prisma.DecimalWithAggregatesFilter<"CustodyTransfer"> | runtime.Decimal | runtime.DecimalJsLike | number | string
+  amountGiven?: Prisma.JsonNullableWithAggregatesFilter<"CustodyTransfer">
   note?: Prisma.StringNullableWithAggregatesFilter<"CustodyTransfer"> | string | null
   approvalRequestId?: Prisma.StringWithAggregatesFilter<"CustodyTransfer"> | string
   provider?: Prisma.StringWithAggregatesFilter<"CustodyTransfer"> | string
@@ -495,6 +503,7 @@ export type CustodyTransferCreateInput = {
   destination: string
   asset: string
   amountMinor: runtime.Decimal | runtime.DecimalJsLike | number | string
+  amountGiven?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   note?: string | null
   approvalRequestId: string
   provider: string
@@ -522,6 +531,7 @@ export type CustodyTransferUncheckedCreateInput = {
   destination: string
   asset: string
   amountMinor: runtime.Decimal | runtime.DecimalJsLike | number | string
+  amountGiven?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   note?: string | null
   approvalRequestId: string
   provider: string
@@ -549,6 +559,7 @@ export type CustodyTransferUpdateInput = {
   destination?: Prisma.StringFieldUpdateOperationsInput | string
   asset?: Prisma.StringFieldUpdateOperationsInput | string
   amountMinor?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  amountGiven?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   note?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   approvalRequestId?: Prisma.StringFieldUpdateOperationsInput | string
   provider?: Prisma.StringFieldUpdateOperationsInput | string
@@ -576,6 +587,7 @@ export type CustodyTransferUncheckedUpdateInput = {
   destination?: Prisma.StringFieldUpdateOperationsInput | string
   asset?: Prisma.StringFieldUpdateOperationsInput | string
   amountMinor?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  amountGiven?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   note?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   approvalRequestId?: Prisma.StringFieldUpdateOperationsInput | string
   provider?: Prisma.StringFieldUpdateOperationsInput | string
@@ -603,6 +615,7 @@ export type CustodyTransferCreateManyInput = {
   destination: string
   asset: string
   amountMinor: runtime.Decimal | runtime.DecimalJsLike | number | string
+  amountGiven?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   note?: string | null
   approvalRequestId: string
   provider: string
@@ -630,6 +643,7 @@ export type CustodyTransferUpdateManyMutationInput = {
   destination?: Prisma.StringFieldUpdateOperationsInput | string
   asset?: Prisma.StringFieldUpdateOperationsInput | string
   amountMinor?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  amountGiven?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   note?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   approvalRequestId?: Prisma.StringFieldUpdateOperationsInput | string
   provider?: Prisma.StringFieldUpdateOperationsInput | string
@@ -657,6 +671,7 @@ export type CustodyTransferUncheckedUpdateManyInput = {
   destination?: Prisma.StringFieldUpdateOperationsInput | string
   asset?: Prisma.StringFieldUpdateOperationsInput | string
   amountMinor?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  amountGiven?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   note?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   approvalRequestId?: Prisma.StringFieldUpdateOperationsInput | string
   provider?: Prisma.StringFieldUpdateOperationsInput | string
@@ -684,6 +699,7 @@ export type CustodyTransferCountOrderByAggregateInput = {
   destination?: Prisma.SortOrder
   asset?: Prisma.SortOrder
   amountMinor?: Prisma.SortOrder
+  amountGiven?: Prisma.SortOrder
   note?: Prisma.SortOrder
   approvalRequestId?: Prisma.SortOrder
   provider?: Prisma.SortOrder
@@ -782,6 +798,7 @@ export type CustodyTransferSelect<ExtArgs extends runtime.Types.Extensions.Inter
   destination?: boolean
   asset?: boolean
   amountMinor?: boolean
+  amountGiven?: boolean
   note?: boolean
   approvalRequestId?: boolean
   provider?: boolean
@@ -809,6 +826,7 @@ export type CustodyTransferSelectCreateManyAndReturn<ExtArgs extends runtime.Typ
   destination?: boolean
   asset?: boolean
   amountMinor?: boolean
+  amountGiven?: boolean
   note?: boolean
   approvalRequestId?: boolean
   provider?: boolean
@@ -836,6 +854,7 @@ export type CustodyTransferSelectUpdateManyAndReturn<ExtArgs extends runtime.Typ
   destination?: boolean
   asset?: boolean
   amountMinor?: boolean
+  amountGiven?: boolean
   note?: boolean
   approvalRequestId?: boolean
   provider?: boolean
@@ -863,6 +882,7 @@ export type CustodyTransferSelectScalar = {
   destination?: boolean
   asset?: boolean
   amountMinor?: boolean
+  amountGiven?: boolean
   note?: boolean
   approvalRequestId?: boolean
   provider?: boolean
@@ -880,7 +900,7 @@ export type CustodyTransferSelectScalar = {
   updatedAt?: boolean
 }
 
-export type CustodyTransferOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "organizationId" | "environment" | "walletId" | "status" | "chain" | "destination" | "asset" | "amountMinor" | "note" | "approvalRequestId" | "provider" | "connectionId" | "providerTransferId" | "txHash" | "failureReason" | "simulated" | "jurisdiction" | "operatorJurisdiction" | "senderJurisdiction" | "receiverJurisdiction" | "version" | "createdAt" | "updatedAt", ExtArgs["result"]["custodyTransfer"]>
+export type CustodyTransferOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "organizationId" | "environment" | "walletId" | "status" | "chain" | "destination" | "asset" | "amountMinor" | "amountGiven" | "note" | "approvalRequestId" | "provider" | "connectionId" | "providerTransferId" | "txHash" | "failureReason" | "simulated" | "jurisdiction" | "operatorJurisdiction" | "senderJurisdiction" | "receiverJurisdiction" | "version" | "createdAt" | "updatedAt", ExtArgs["result"]["custodyTransfer"]>
 
 export type $CustodyTransferPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "CustodyTransfer"
@@ -898,6 +918,11 @@ export type $CustodyTransferPayload<ExtArgs extends runtime.Types.Extensions.Int
     destination: string
     asset: string
     amountMinor: runtime.Decimal
+    /**
+     * The request's `amount` exactly as given (any JSON), wrapped as {"value": …} so a given null stays apart from none
+     * given; NULL when the request had none. Never read: amountMinor is what moves.
+     */
+    amountGiven: runtime.JsonValue | null
     note: string | null
     approvalRequestId: string
     provider: string
@@ -1345,6 +1370,7 @@ export interface CustodyTransferFieldRefs {
   readonly destination: Prisma.FieldRef<"CustodyTransfer", 'String'>
   readonly asset: Prisma.FieldRef<"CustodyTransfer", 'String'>
   readonly amountMinor: Prisma.FieldRef<"CustodyTransfer", 'Decimal'>
+  readonly amountGiven: Prisma.FieldRef<"CustodyTransfer", 'Json'>
   readonly note: Prisma.FieldRef<"CustodyTransfer", 'String'>
   readonly approvalRequestId: Prisma.FieldRef<"CustodyTransfer", 'String'>
   readonly provider: Prisma.FieldRef<"CustodyTransfer", 'String'>

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "CustodyTransfer" ADD COLUMN     "amountGiven" JSONB;
+
