@@ -48,8 +48,14 @@ const OPERATION_RULES: Array<{ operations: RegExp; path: RegExp; message: RegExp
   {
     operations: /^list/,
     path: /^\/query\/startingAfter$/,
-    message: /^is not an? .* of this organization and environment$/,
+    message: /^is not an? .* (of|in) this organization and environment$/,
     why: "a cursor must name an item of the list (stored state)",
+  },
+  {
+    operations: /^listIssuanceRequests$/,
+    path: /^\/query\/offset$/,
+    message: /^cannot be combined with startingAfter/,
+    why: "a rule across two query parameters (a non-zero `offset` with a cursor), stated on `offset`'s description",
   },
   {
     operations: /^adminCreateConnection$/,
