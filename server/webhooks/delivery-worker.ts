@@ -35,6 +35,8 @@ export function startWebhookDelivery(options: {
   config: WebhookConfig;
   logger?: Logger;
   now?: () => Date;
+  /** Each attempt's lag: how long after it was due it starts (GET /metrics). */
+  onAttemptLag?: (seconds: number) => void;
 }): WebhookDeliveryWorker {
   const { db, config, logger } = options;
   const now = options.now ?? (() => new Date());
@@ -108,6 +110,7 @@ export function startWebhookDelivery(options: {
       return;
     }
     const attemptedAt = now();
+    options.onAttemptLag?.(Math.max(0, attemptedAt.getTime() - delivery.dueAt.getTime()) / 1000);
     let secrets: string[];
     try {
       secrets = signingSecrets(delivery, attemptedAt);
