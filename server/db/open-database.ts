@@ -203,8 +203,11 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
     const pglite = new PGlite({ dataDir: target.dataDir, loadDataDir: template });
     try {
       await pglite.waitReady;
-      if (migrate) options.onMigrated?.(await applyMigrations(pgliteRunner(pglite), migrations), Boolean(template));
-      else if (options.requireMigrated) await refusePending(pgliteRunner(pglite));
+      if (migrate) {
+        // Applied first, reported second: `onMigrated?.(await …)` would skip the migrations when no one listens.
+        const applied = await applyMigrations(pgliteRunner(pglite), migrations);
+        options.onMigrated?.(applied, Boolean(template));
+      } else if (options.requireMigrated) await refusePending(pgliteRunner(pglite));
     } catch (error) {
       releaseFolder();
       throw error;
@@ -258,8 +261,10 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
     client.on("error", () => {});
   });
   if (options.onPoolWait) timeCheckouts(pool, options.onPoolWait);
-  if (migrate) options.onMigrated?.(await applyMigrations(pgPoolRunner(pool)), false);
-  else if (options.requireMigrated)
+  if (migrate) {
+    const applied = await applyMigrations(pgPoolRunner(pool));
+    options.onMigrated?.(applied, false);
+  } else if (options.requireMigrated)
     await refusePending(pgPoolRunner(pool)).catch(async (error) => {
       await pool.end();
       throw error;

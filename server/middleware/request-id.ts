@@ -1,8 +1,8 @@
-import { trace } from "@opentelemetry/api";
 import type { RequestHandler, Response } from "express";
 import { randomBase62 } from "../lib/ids.ts";
 import type { Logger } from "../logger.ts";
 import type { Metrics, Rejection } from "../observability/metrics.ts";
+import { serverSpanOf } from "../observability/tracing.ts";
 import { AUTH_FAILURE_POLICY } from "../rate-limit/rate-limiter.ts";
 import { surfaceOf } from "../spec/operations.ts";
 
@@ -24,8 +24,7 @@ export function requestIdAndLogger(logger: Logger, metrics: Metrics): RequestHan
     const incoming = req.headers["x-request-id"];
     const requestId = typeof incoming === "string" && CALLER_ID.test(incoming) ? incoming : `req_${randomBase62(24)}`;
     res.setHeader("X-Request-Id", requestId);
-    // Without the tracing SDK this is the API's no-op: no span.
-    const span = trace.getActiveSpan();
+    const span = serverSpanOf(req);
     const traceId = span?.spanContext().traceId;
     span?.setAttribute("coinplane.request_id", requestId);
     let log: Logger | undefined;

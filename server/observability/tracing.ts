@@ -5,7 +5,17 @@
 // the hook is registered and the SDK started before the server's modules are imported (server/main.ts imports them
 // afterwards, dynamically). The hook wraps only the modules an instrumentation asked for (the message channel).
 import { register } from "node:module";
+import type { Span } from "@opentelemetry/api";
 import type { TracingConfig } from "../config.ts";
+
+// The http instrumentation's server span, kept on the request it belongs to: the active span inside a middleware is the
+// express instrumentation's span of that middleware, not the request's.
+const SERVER_SPAN = Symbol("coinplane.serverSpan");
+
+/** The request's server span when tracing is on; undefined otherwise (one property read). */
+export function serverSpanOf(req: object): Span | undefined {
+  return (req as { [SERVER_SPAN]?: Span })[SERVER_SPAN];
+}
 
 export interface Tracing {
   /** Exports the spans still buffered, then stops. */
@@ -36,7 +46,11 @@ export async function startTracing(config: TracingConfig): Promise<Tracing | und
     serviceName: config.serviceName,
     traceExporter: new OTLPTraceExporter({ url: `${config.otlpEndpoint}/v1/traces` }),
     instrumentations: [
-      new HttpInstrumentation(),
+      new HttpInstrumentation({
+        requestHook: (span, request) => {
+          (request as { [SERVER_SPAN]?: Span })[SERVER_SPAN] = span;
+        },
+      }),
       new ExpressInstrumentation(),
       // Statement text is recorded (db.query.text) with its placeholders; parameter values are not.
       new PgInstrumentation({ enhancedDatabaseReporting: false }),
