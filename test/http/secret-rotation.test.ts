@@ -47,8 +47,13 @@ describe("WEBHOOK_SECRETS_KEY rotation", () => {
     expect(created.status, created.text).toBe(201);
     const secret = created.json.secret as string;
     const sealed = async () =>
-      (await server.db.kysely.selectFrom("WebhookEndpoint").select("secretSealed").where("id", "=", created.json.id).executeTakeFirstOrThrow())
-        .secretSealed;
+      (
+        await server.db.kysely
+          .selectFrom("WebhookEndpoint")
+          .select("secretSealed")
+          .where("id", "=", created.json.id)
+          .executeTakeFirstOrThrow()
+      ).secretSealed;
     const before = await sealed();
     expect(openSecret(before, parseSecretsKey(OLD_KEY))).toBe(secret);
 

@@ -16,7 +16,12 @@ function problemsOf(read: () => unknown): string[] {
 describe("configuration problems, all at once", () => {
   it("names every invalid value in one error", () => {
     const problems = problemsOf(() =>
-      loadConfig({ PORT: "eighty", DATABASE_POOL_SIZE: "0", WEBHOOK_SANDBOX_PRIVATE_TARGETS: "yes", OTEL_EXPORTER_OTLP_ENDPOINT: "collector:4318" }),
+      loadConfig({
+        PORT: "eighty",
+        DATABASE_POOL_SIZE: "0",
+        WEBHOOK_SANDBOX_PRIVATE_TARGETS: "yes",
+        OTEL_EXPORTER_OTLP_ENDPOINT: "collector:4318",
+      }),
     );
     expect(problems).toEqual([
       'PORT must be an integer ≥ 0, got "eighty"',
