@@ -206,6 +206,24 @@ export function loadServerConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return config;
 }
 
+/** Every variable loadServerConfig reads, found by reading a production configuration through a recording environment
+ * (what a deployment file may set: test/unit/container-files.test.ts). */
+export function configVariableNames(): string[] {
+  const names = new Set<string>();
+  const recording = new Proxy({ NODE_ENV: "production" } as NodeJS.ProcessEnv, {
+    get(target, name) {
+      if (typeof name === "string") names.add(name);
+      return target[name as string];
+    },
+  });
+  try {
+    loadServerConfig(recording);
+  } catch {
+    // the production secrets are missing here: reading them is what counts
+  }
+  return [...names].sort();
+}
+
 function listed(names: readonly string[]): string {
   return names.length === 1 ? (names[0] as string) : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
 }
