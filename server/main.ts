@@ -11,6 +11,14 @@ import { startupProgress } from "./startup-progress.ts";
 import { resolveWebhookSecretsKey } from "./webhook-secrets-key.ts";
 
 const progress = startupProgress({ quiet: cluster.isWorker });
+// A stop asked for while starting waits for the database to be opened whole (a half-copied template or half-applied
+// migration would be worse than a slower stop); serve() then shuts down at once.
+const earlySignal: { received?: NodeJS.Signals } = {};
+const remember = (signal: NodeJS.Signals) => {
+  earlySignal.received ??= signal;
+};
+process.on("SIGTERM", remember);
+process.on("SIGINT", remember);
 
 // Configuration errors (bad values, an unusable DATABASE_URL, missing production secrets) end the start with one line.
 const { config, target, dataDir, admin, webhookSecretsKey } = (() => {
@@ -35,4 +43,17 @@ progress.step(`configuration read, port ${config.port} taken${tracing ? `, trace
 
 const { serve } = await import("./serve.ts");
 progress.step("server modules loaded");
-await serve({ config, target, dataDir, admin, listener, progress, tracing });
+await serve({
+  config,
+  target,
+  dataDir,
+  admin,
+  listener,
+  progress,
+  tracing,
+  earlySignal,
+  stopRemembering: () => {
+    process.off("SIGTERM", remember);
+    process.off("SIGINT", remember);
+  },
+});

@@ -29,6 +29,9 @@ export interface ServeOptions {
   listener: EarlyListener;
   progress: StartupProgress;
   tracing: Tracing | undefined;
+  /** A SIGTERM/SIGINT that arrived while starting (main.ts holds it back until the database is open). */
+  earlySignal: { received?: NodeJS.Signals };
+  stopRemembering(): void;
 }
 
 export async function serve(options: ServeOptions): Promise<void> {
@@ -136,4 +139,6 @@ export async function serve(options: ServeOptions): Promise<void> {
   }
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
+  options.stopRemembering();
+  if (options.earlySignal.received) void shutdown(options.earlySignal.received);
 }

@@ -46,9 +46,10 @@ async function waitFor(check: () => Promise<boolean>, timeoutMs: number): Promis
   return false;
 }
 
+/** True when `url` answers below 500 (a starting server's 503 is not an answer yet). */
 const answers = (url: string) =>
   fetch(url, { signal: AbortSignal.timeout(1_000) }).then(
-    () => true,
+    (res) => res.status < 500,
     () => false,
   );
 
@@ -66,7 +67,17 @@ async function stopsOnSignalToNpm(script: string, env: Record<string, string>, u
   try {
     expect(await waitFor(() => answers(url), 120_000), output).toBe(true);
     child.kill("SIGTERM");
-    expect(await waitFor(async () => !(await answers(url)), 10_000), output).toBe(true);
+    expect(
+      await waitFor(
+        async () =>
+          !(await fetch(url).then(
+            () => true,
+            () => false,
+          )),
+        10_000,
+      ),
+      output,
+    ).toBe(true);
     await exited;
   } finally {
     child.kill("SIGKILL");

@@ -26,7 +26,7 @@ const REQUEST_TESTS = [
   "test/http/metrics.test.ts",
 ];
 
-const git = (...args: string[]) => execFileSync("git", args, { cwd: ROOT, encoding: "utf8" }).trim();
+const git = (...args: string[]) => execFileSync("git", args, { cwd: ROOT, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 }).trim();
 const scratch = mkdtempSync(path.join(tmpdir(), "coinplane-previous-release-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
