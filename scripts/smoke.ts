@@ -115,7 +115,8 @@ try {
   const scrape = await call(base, "GET", "/metrics", METRICS_TOKEN);
   check(
     "GET /metrics counts the wallet",
-    scrape.status === 200 && /coinplane_http_request_duration_seconds_count\{operation="createWallet",status_class="2xx"\} 1/.test(scrape.text),
+    scrape.status === 200 &&
+      /coinplane_http_request_duration_seconds_count\{operation="createWallet",status_class="2xx"\} 1/.test(scrape.text),
     scrape.text.slice(0, 300),
   );
 
