@@ -7,24 +7,14 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN_TOKEN, createKey, freePort, ROOT, startServerProcess } from "../helpers/server-process.ts";
+import { BARE_SERVER_ENV, createKey, freePort, ROOT, startServerProcess, waitFor } from "../helpers/server-process.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database.ts";
 
 const run = promisify(execFile);
 const scratch = mkdtempSync(path.join(tmpdir(), "coinplane-operations-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-const BASE_ENV = {
-  PATH: process.env.PATH,
-  HOME: process.env.HOME,
-  NODE_ENV: "test",
-  HOST: "127.0.0.1",
-  ADMIN_TOKEN,
-  WEBHOOK_SECRETS_KEY: Buffer.alloc(32, 1).toString("base64"),
-  SCHEDULER_INTERVAL_MS: "0",
-  WEBHOOK_POLL_INTERVAL_MS: "0",
-  LOG_LEVEL: "warn",
-} as Record<string, string>;
+const BASE_ENV = BARE_SERVER_ENV;
 
 /** `npm run <script>` in the repository; resolves with its exit code and output (never rejects). */
 async function npm(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -35,15 +25,6 @@ async function npm(args: string[], env: Record<string, string>): Promise<{ code:
     const failed = error as { code?: number; stdout?: string; stderr?: string };
     return { code: typeof failed.code === "number" ? failed.code : 1, stdout: failed.stdout ?? "", stderr: failed.stderr ?? "" };
   }
-}
-
-async function waitFor(check: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return true;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return false;
 }
 
 /** True when `url` answers below 500 (a starting server's 503 is not an answer yet). */

@@ -9,19 +9,9 @@ import { createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { ADMIN_TOKEN, freePort, ROOT, startServerProcess } from "../helpers/server-process.ts";
+import { BARE_SERVER_ENV, freePort, ROOT, startServerProcess, waitFor } from "../helpers/server-process.ts";
 
-const BASE_ENV = {
-  PATH: process.env.PATH,
-  HOME: process.env.HOME,
-  NODE_ENV: "test",
-  HOST: "127.0.0.1",
-  ADMIN_TOKEN,
-  WEBHOOK_SECRETS_KEY: Buffer.alloc(32, 1).toString("base64"),
-  SCHEDULER_INTERVAL_MS: "0",
-  WEBHOOK_POLL_INTERVAL_MS: "0",
-  LOG_LEVEL: "warn",
-};
+const BASE_ENV = BARE_SERVER_ENV;
 
 const scratch = mkdtempSync(path.join(tmpdir(), "coinplane-start-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -74,15 +64,6 @@ function isRunning(pid: number): boolean {
   } catch {
     return false;
   }
-}
-
-async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return true;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return false;
 }
 
 const answers = (port: number) =>
