@@ -1,4 +1,4 @@
-// The server once configuration, secrets, tracing and the port are settled (server/main.ts): database and migrations,
+// The server once configuration, secrets, tracing and the port are settled and the database is opening (server/main.ts):
 // the app, background work, graceful shutdown.
 import cluster from "node:cluster";
 import { existsSync } from "node:fs";
@@ -6,18 +6,17 @@ import path from "node:path";
 import { createApp } from "./app.ts";
 import type { Config } from "./config.ts";
 import type { DatabaseTarget } from "./db/database-url.ts";
-import { openDatabase } from "./db/open-database.ts";
+import type { Database } from "./db/open-database.ts";
 import { closeCompiler, configureCompiler } from "./domain/contracts/compile-solidity.ts";
 import { purgeOldEvents } from "./domain/events/purge-old-events.ts";
 import { DEFAULT_PORTAL_FILE } from "./http/docs-portal.ts";
 import type { EarlyListener } from "./http/listen-early.ts";
 import { purgeExpiredIdempotencyRecords } from "./idempotency/idempotency-store.ts";
 import { createLogger } from "./logger.ts";
-import { createMetrics } from "./observability/metrics.ts";
+import type { Metrics } from "./observability/metrics.ts";
 import type { Tracing } from "./observability/tracing.ts";
 import { createRateLimiter } from "./rate-limit/rate-limiter.ts";
 import { startScheduler } from "./scheduler/in-process-scheduler.ts";
-import { exitOnStartupFailure } from "./startup-failure.ts";
 import type { StartupProgress } from "./startup-progress.ts";
 import { startWebhookDelivery } from "./webhooks/delivery-worker.ts";
 
@@ -29,30 +28,20 @@ export interface ServeOptions {
   listener: EarlyListener;
   progress: StartupProgress;
   tracing: Tracing | undefined;
+  /** Opening since before this module loaded (main.ts); exits the process on failure. */
+  database: Promise<Database>;
+  metrics: Metrics;
   /** A SIGTERM/SIGINT that arrived while starting (main.ts holds it back until the database is open). */
   earlySignal: { received?: NodeJS.Signals };
   stopRemembering(): void;
 }
 
 export async function serve(options: ServeOptions): Promise<void> {
-  const { config, target, admin, listener, progress, tracing } = options;
+  const { config, target, admin, listener, progress, tracing, metrics } = options;
   const logger = createLogger(config.logLevel);
   configureCompiler(config.compile);
-  const metrics = createMetrics();
 
-  const db = await openDatabase({
-    onPoolWait: metrics.poolWait,
-    url: config.databaseUrl,
-    poolSize: config.databasePoolSize,
-    timeouts: config.database,
-    migrate: config.migrateOnStart,
-    requireMigrated: true,
-    onMigrated: (applied, fromTemplate) =>
-      progress.step(
-        `database ${target.label}: ${fromTemplate ? "new, from the build's migrated template; " : ""}` +
-          `${applied.length === 0 ? "schema up to date" : `${applied.length} migration(s) applied`}`,
-      ),
-  }).catch((error) => exitOnStartupFailure(error, { database: target.label }));
+  const db = await options.database;
   if (!config.migrateOnStart) progress.step(`database ${target.label}: schema up to date (MIGRATE_ON_START=false)`);
 
   const rateLimiter = createRateLimiter({ ...config.rateLimit, redisUrl: config.redisUrl });
