@@ -2,7 +2,8 @@
 // change) in one run: both servers up at once, and for each scenario the hello world, A and B measured back to back,
 // ROUNDS times, so the machine's drifting load falls on both alike. Prints a markdown table of req/s, p99 and server
 // CPU per request, with B/A. The baseline needs its node_modules (a symlink to this tree's is enough when the
-// dependencies match). Env: BENCH_SECONDS (default 5), BENCH_CONNECTIONS (32), BENCH_AB_ROUNDS (2), BENCH_DATABASES.
+// dependencies match). Env: BENCH_SECONDS (default 5), BENCH_CONNECTIONS (32), BENCH_AB_ROUNDS (2), BENCH_DATABASES,
+// BENCH_AB_SCENARIOS.
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -20,6 +21,8 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const rounds = Number(process.env.BENCH_AB_ROUNDS ?? 2);
 const databases = (process.env.BENCH_DATABASES ?? "pglite,postgres").split(",");
+/** BENCH_AB_SCENARIOS=wallet_get,v2_write: only those (bench/scenarios.ts ids). */
+const only = process.env.BENCH_AB_SCENARIOS?.split(",");
 
 interface Sample {
   rps: number;
@@ -44,6 +47,7 @@ async function compare(database: string, urls: [string, string]): Promise<string
     const scenarios: [Scenario[], Scenario[]] = [await prepareScenarios(a.url), await prepareScenarios(b.url)];
     const lines: string[] = [];
     for (const [i, scenario] of scenarios[0].entries()) {
+      if (only && !only.includes(scenario.id)) continue;
       const samples: { hello: number[]; a: Sample[]; b: Sample[] } = { hello: [], a: [], b: [] };
       for (let round = 0; round < rounds; round++) {
         samples.hello.push((await load(hello, [{ method: "GET", path: "/" }])).rps);
