@@ -94,6 +94,17 @@ describe("the compiled start", () => {
   }, 180_000);
 });
 
+describe("scripts/node-line.sh", () => {
+  it("names the running Node's own folder when it is already the line asked for (CI fetches the other line)", async () => {
+    const major = process.versions.node.split(".")[0] as string;
+    const { stdout } = await run("bash", ["scripts/node-line.sh", major], {
+      cwd: ROOT,
+      env: { ...BASE_ENV, PATH: `${path.dirname(process.execPath)}:${BASE_ENV.PATH}` },
+    });
+    expect(stdout.trim()).toBe(path.dirname(process.execPath));
+  });
+});
+
 describe("npm run migrate", () => {
   let db: TestDatabase;
   beforeAll(async () => {
