@@ -198,7 +198,7 @@ describe("backups", () => {
 });
 
 describe("the webhook secrets key's reseal", () => {
-  it("npm run reseal:webhook-secrets moves endpoint secrets to the new key; the server then runs without the old one", async () => {
+  it("npm run reseal:webhook-secrets needs both keys, moves endpoint secrets to the new one, and finds nothing left on a second run", async () => {
     const db = await createTestDatabase();
     const oldKey = Buffer.alloc(32, 1).toString("base64");
     const newKey = Buffer.alloc(32, 2).toString("base64");
