@@ -7,7 +7,7 @@
 /** Top to bottom. `path` is a regular expression on the module's path from the repository root. */
 const LAYERS = [
   // Process entry and the Express app: wires everything below.
-  { name: "entry", path: "^server/(main|app|admin-token|webhook-secrets-key|startup-failure)\\.ts$" },
+  { name: "entry", path: "^server/(main|serve|app|admin-token|webhook-secrets-key|startup-failure|startup-progress)\\.ts$" },
   // The route table: one typed handler per operationId (route.ts, dispatch.ts, *-handlers.ts).
   { name: "routes", path: "^server/routes/" },
   // HTTP plumbing that knows no route: the request pipeline (middleware/) and the response helpers (http/).
@@ -25,8 +25,8 @@ const LAYERS = [
   { name: "request-context", path: "^server/((auth|idempotency|rate-limit|spec)/|context\\.ts$)" },
   // Kysely, the transaction type (Tx, Queryable), the unit of work, migrations.
   { name: "db", path: "^server/db/" },
-  // Leaves everyone may use: errors and the failure classifier, ids, generated types, config, logger.
-  { name: "foundation", path: "^server/((errors|lib|generated)/|(config|logger)\\.ts$)" },
+  // Leaves everyone may use: errors and the failure classifier, ids, generated types, config, logger, metrics and tracing.
+  { name: "foundation", path: "^server/((errors|lib|generated|observability)/|(config|logger)\\.ts$)" },
 ];
 
 const layerRules = LAYERS.slice(1).map((layer, index) => ({

@@ -24,7 +24,7 @@ export async function withPostgresDatabase<T>(work: (url: string) => Promise<T>)
 }
 
 /** Starts `server/main.ts` as in production (NODE_ENV=production, info logs), without its scheduler. */
-export function startCoinplane(databaseUrl: string, port: number): Promise<Started> {
+export function startCoinplane(databaseUrl: string, port: number, cwd?: string): Promise<Started> {
   return startProcess(
     "server/main.ts",
     port,
@@ -33,6 +33,8 @@ export function startCoinplane(databaseUrl: string, port: number): Promise<Start
       ADMIN_TOKEN,
       // Required in production (it seals webhook signing secrets); a fixed bench-only value.
       WEBHOOK_SECRETS_KEY: Buffer.alloc(32, 7).toString("base64"),
+      // Required in production too (GET /metrics); never scraped during a run.
+      METRICS_TOKEN: "bench-metrics-token-0123456789",
       // The delivery-lag scenario's receiver listens on 127.0.0.1 (a sandbox endpoint on the bench machine).
       WEBHOOK_SANDBOX_PRIVATE_TARGETS: "true",
       SCHEDULER_INTERVAL_MS: "0",
@@ -42,5 +44,6 @@ export function startCoinplane(databaseUrl: string, port: number): Promise<Start
       NODE_ENV: "production",
     },
     "/healthz",
+    cwd,
   );
 }

@@ -12,11 +12,17 @@ export interface Started {
   stderr: () => string;
 }
 
-export async function startProcess(script: string, port: number, env: Record<string, string> = {}, probe = "/"): Promise<Started> {
+export async function startProcess(
+  script: string,
+  port: number,
+  env: Record<string, string> = {},
+  probe = "/",
+  cwd = root,
+): Promise<Started> {
   // node --import tsx: one process (no tsx wrapper), so RSS and --cpu-prof (BENCH_NODE_FLAGS) describe the server alone.
   const flags = process.env.BENCH_NODE_FLAGS ? process.env.BENCH_NODE_FLAGS.split(" ") : [];
   const child = spawn(process.execPath, [...flags, "--import", "tsx", script], {
-    cwd: root,
+    cwd,
     env: { ...process.env, ...env, PORT: String(port) },
     // The server logs one line per request at info, as in production; stdout goes to /dev/null.
     stdio: ["ignore", "ignore", "pipe"],

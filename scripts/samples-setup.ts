@@ -37,7 +37,14 @@ function client(baseUrl: string) {
     const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: "application/json" };
     if (body !== undefined) headers["content-type"] = "application/json";
     if (idempotent) headers["idempotency-key"] = randomUUID();
-    const res = await fetch(`${baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const url = `${baseUrl}${path}`;
+    const res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }).catch((error) => {
+      // fetch says only "fetch failed"; the address and the cause (ECONNREFUSED, ENOTFOUND, …) are what to fix.
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      throw new SetupError(
+        `cannot reach ${url}: ${cause?.code ?? cause?.message ?? (error as Error).message} (is the server running? COINPLANE_URL)`,
+      );
+    });
     const text = await res.text();
     if (!res.ok) throw new SetupError(`${method} ${path} answered ${res.status}: ${text}`);
     return text ? (JSON.parse(text) as Json) : {};
@@ -249,6 +256,8 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     console.log(exportLines(variables));
   } catch (error) {
     console.error(`samples:setup failed: ${error instanceof Error ? error.message : String(error)}`);
+    // `eval "$(npm run -s samples:setup)"` would run nothing and succeed; `false` makes the eval fail as the script did.
+    console.log("false");
     process.exitCode = 1;
   }
 }

@@ -7,7 +7,7 @@ import { availableParallelism } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { resolveAdminToken } from "../server/admin-token.ts";
-import { loadConfig } from "../server/config.ts";
+import { loadServerConfig } from "../server/config.ts";
 import { parseDatabaseUrl } from "../server/db/database-url.ts";
 
 function fail(message: string): never {
@@ -24,7 +24,7 @@ function orFail<T>(step: () => T): T {
   }
 }
 
-const config = orFail(() => loadConfig());
+const config = orFail(() => loadServerConfig());
 const target = orFail(() => parseDatabaseUrl(config.databaseUrl));
 if (target.kind !== "postgres") {
   fail(
@@ -42,8 +42,10 @@ if (!Number.isInteger(size) || size < 1) fail(`CLUSTER_SIZE must be an integer â
 // One admin token for all workers (in a sandbox deployment without ADMIN_TOKEN, workers would otherwise race to
 // generate one each).
 const admin = resolveAdminToken(config, "./.data");
-const mainScript = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../server/main.ts");
-// Workers run main.ts with the primary's flags (tsx's loader included).
+// Compiled (dist/scripts/start-cluster.js) the workers run dist/server/main.js; from source, main.ts with the primary's
+// flags (tsx's loader included).
+const compiled = import.meta.url.endsWith(".js");
+const mainScript = path.resolve(path.dirname(fileURLToPath(import.meta.url)), compiled ? "../server/main.js" : "../server/main.ts");
 cluster.setupPrimary({ exec: mainScript });
 
 const RESTART_DELAY_MS = 1_000;
@@ -96,4 +98,4 @@ process.on("SIGINT", () => shutdown("SIGINT"));
 
 for (let i = 0; i < size; i++) fork();
 console.log(`\nCoinplane cluster: ${size} workers on http://localhost:${config.port}  (database: ${target.label})`);
-if (admin.generated) console.log(`Admin token (shown once, stored in ./.data/admin-token): ${admin.token}`);
+if (admin.file) console.log(`Admin token: ${admin.generated ? "written to" : "kept in"} ${admin.file} (npm run cli reads it there)`);

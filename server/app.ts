@@ -6,8 +6,10 @@ import helmet from "helmet";
 import "./context.ts";
 import type { Config } from "./config.ts";
 import type { Database } from "./db/open-database.ts";
+import { compilerStats } from "./domain/contracts/compile-solidity.ts";
 import { docsPortal } from "./http/docs-portal.ts";
 import { InFlightRequests } from "./http/in-flight.ts";
+import { metricsEndpoint } from "./http/metrics-endpoint.ts";
 import { requestDeadline } from "./http/request-deadline.ts";
 import { staticHeaders } from "./http/static-headers.ts";
 import type { Logger } from "./logger.ts";
@@ -23,6 +25,7 @@ import { operationLookup } from "./middleware/operation-lookup.ts";
 import { rateLimit } from "./middleware/rate-limit.ts";
 import { requestIdAndLogger } from "./middleware/request-id.ts";
 import { requireScope } from "./middleware/require-scope.ts";
+import { createMetrics, type Metrics } from "./observability/metrics.ts";
 import type { RateLimiter } from "./rate-limit/rate-limiter.ts";
 import { adminRoutes } from "./routes/admin-handlers.ts";
 import { approvalRoutes } from "./routes/approval-handlers.ts";
@@ -41,6 +44,7 @@ import { v1Routes } from "./routes/v1-handlers.ts";
 import { webhookRoutes } from "./routes/webhook-handlers.ts";
 import { loadSpec, loadSpecYaml, type OpenApiDocument } from "./spec/load-spec.ts";
 import { OperationIndex } from "./spec/operations.ts";
+import { webhookQueueDepth } from "./webhooks/claim-deliveries.ts";
 
 export interface AppDeps {
   config: Config;
@@ -49,12 +53,44 @@ export interface AppDeps {
   rateLimiter: RateLimiter;
   spec?: OpenApiDocument;
   health?: HealthState;
+  /** GET /metrics (server/observability/metrics.ts); a new registry when not given. */
+  metrics?: Metrics;
 }
 
 export interface App {
   app: Express;
   health: HealthState;
   inFlight: InFlightRequests;
+  metrics: Metrics;
+}
+
+/** The gauges read at scrape time: the database pool, the compiler pool's queue, the webhook queue. */
+function registerGauges(metrics: Metrics, db: Database): void {
+  metrics.labelledGauge(
+    "coinplane_db_pool_connections",
+    "PostgreSQL pool of this process: max, open, idle, and requests waiting for a connection (absent on PGlite).",
+    ["state"],
+    async () => {
+      const pool = db.poolState();
+      if (!pool) return [];
+      return Object.entries(pool).map(([state, value]) => ({ labels: { state }, value }));
+    },
+  );
+  metrics.labelledGauge("coinplane_compile_pool", "Solidity compiler workers: size, busy, and compiles queued.", ["state"], async () =>
+    Object.entries(compilerStats()).map(([state, value]) => ({ labels: { state }, value })),
+  );
+  metrics.labelledGauge(
+    "coinplane_webhook_queue_depth",
+    "Webhook deliveries pending: due now (waiting for a worker) and scheduled for a later retry.",
+    ["state"],
+    async () => {
+      const depth = await webhookQueueDepth(db.kysely, new Date());
+      return [
+        { labels: { state: "due" }, value: depth.due },
+        { labels: { state: "scheduled" }, value: depth.scheduled },
+      ];
+    },
+  );
 }
 
 export function createApp(deps: AppDeps): App {
@@ -63,6 +99,8 @@ export function createApp(deps: AppDeps): App {
   const specYaml = loadSpecYaml();
   const index = new OperationIndex(spec);
   const health = deps.health ?? { draining: false };
+  const metrics = deps.metrics ?? createMetrics();
+  registerGauges(metrics, db);
   const routes: Routes = [
     ...v1Routes,
     ...metricRoutes,
@@ -90,7 +128,7 @@ export function createApp(deps: AppDeps): App {
   app.set("strict routing", false);
   app.set("trust proxy", config.trustProxy);
   app.use(inFlight.middleware());
-  app.use(requestIdAndLogger(logger));
+  app.use(requestIdAndLogger(logger, metrics));
   app.use(requestDeadline(config.requestTimeoutMs));
   app.use(noStore());
   app.use(staticHeaders(helmet()));
@@ -101,6 +139,7 @@ export function createApp(deps: AppDeps): App {
     res.type("application/yaml").send(specYaml);
   });
   app.get(["/docs", "/docs/"], docsPortal());
+  app.get("/metrics", metricsEndpoint(metrics, config.metricsToken));
   const validation = openapiValidation(spec, config.validateResponses);
   app.use(jsonBodyParser(config.bodyLimitBytes));
   app.use(operationLookup(index, validation.match));
@@ -113,5 +152,5 @@ export function createApp(deps: AppDeps): App {
   app.use(idempotency());
   app.use(dispatch(routes, { db, config }, inFlight));
   app.use(errorHandler());
-  return { app, health, inFlight };
+  return { app, health, inFlight, metrics };
 }

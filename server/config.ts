@@ -25,7 +25,17 @@ export interface Config {
   readinessTimeoutMs: number;
   redisUrl: string | undefined;
   adminToken: string | undefined;
+  /** ADMIN_TOKEN_PREVIOUS: still accepted while ADMIN_TOKEN is rotated (README "Operations"). */
+  previousAdminToken: string | undefined;
   schedulerSecret: string | undefined;
+  /** SCHEDULER_SECRET_PREVIOUS: still accepted while SCHEDULER_SECRET is rotated. */
+  previousSchedulerSecret: string | undefined;
+  /** Bearer token of GET /metrics (METRICS_TOKEN); required when NODE_ENV=production, open when unset otherwise. */
+  metricsToken: string | undefined;
+  /** OpenTelemetry traces (server/observability/tracing.ts): exported over OTLP/HTTP when an endpoint is set, off otherwise. */
+  tracing: TracingConfig;
+  /** MIGRATE_ON_START: apply pending migrations at start (default); false → refuse to start while any is pending. */
+  migrateOnStart: boolean;
   schedulerIntervalMs: number;
   bodyLimitBytes: number;
   idempotencyTtlHours: number;
@@ -60,10 +70,19 @@ export interface Config {
   webhooks: WebhookConfig;
 }
 
+export interface TracingConfig {
+  /** OTEL_EXPORTER_OTLP_ENDPOINT (the collector's base URL; spans go to `<endpoint>/v1/traces`); unset → no tracing. */
+  otlpEndpoint: string | undefined;
+  /** OTEL_SERVICE_NAME (default `coinplane`). */
+  serviceName: string;
+}
+
 export interface WebhookConfig {
   /** WEBHOOK_SECRETS_KEY: 32 bytes, base64, sealing endpoint signing secrets (AES-256-GCM). Required when
    * NODE_ENV=production; otherwise generated once into the data folder (like the admin token). */
   secretsKey: string | undefined;
+  /** WEBHOOK_SECRETS_KEY_PREVIOUS: opens secrets still sealed under the key being rotated away (never seals). */
+  previousSecretsKey: string | undefined;
   /** How often this process's delivery worker looks for due deliveries; 0 runs no worker in this process. */
   pollIntervalMs: number;
   /** One attempt's deadline (connect, send, and the receiver's answer). */
@@ -84,7 +103,7 @@ export interface WebhookConfig {
 /** After the first attempt: 5 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h, 24 h → 10 attempts over ≈68.6 h, ≈2.9 days (±20% jitter). */
 export const DEFAULT_WEBHOOK_RETRY_SCHEDULE_SECONDS = [5, 60, 300, 1800, 7200, 21600, 43200, 86400, 86400];
 
-function secondsList(env: NodeJS.ProcessEnv, name: string, fallback: number[]): number[] {
+function readSecondsList(env: NodeJS.ProcessEnv, name: string, fallback: number[]): number[] {
   const raw = env[name];
   if (raw === undefined || raw === "") return fallback;
   const values = raw.split(",").map((part) => Number(part.trim()));
@@ -112,7 +131,7 @@ export function parseFaultInjection(env: NodeJS.ProcessEnv): FaultInjection {
   return { crashAfterCommit: match[1], ignoredInProduction: false };
 }
 
-function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
+function readInt(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
   const raw = env[name];
   if (raw === undefined || raw === "") return fallback;
   const value = Number(raw);
@@ -120,12 +139,20 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): n
   return value;
 }
 
-function bool(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+function readBool(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
   const raw = env[name];
   if (raw === undefined || raw === "") return fallback;
   if (raw === "true") return true;
   if (raw === "false") return false;
   throw new Error(`${name} must be true or false, got "${raw}"`);
+}
+
+/** An http(s) URL, or undefined when unset. */
+function readUrl(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return undefined;
+  if (!/^https?:\/\/[^/\s]+/.test(raw)) throw new Error(`${name} must be an http:// or https:// URL, got "${raw}"`);
+  return raw.replace(/\/+$/, "");
 }
 
 /** TRUST_PROXY in Express's terms: `false`/unset, `true` (any hop — only behind a proxy that strips the header), a hop
@@ -137,17 +164,88 @@ function trustProxy(raw: string | undefined): boolean | number | string {
   return raw;
 }
 
+/** Every problem found in the settings, reported together: an operator fixes them in one go, not one per restart. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(problems.join("; "));
+  }
+}
+
+/** Reads every setting; throws one ConfigError naming every invalid value. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const config = readConfig(env);
+  const problems: string[] = [];
+  const config = readConfig(env, problems);
   const { leaseSeconds, attemptTimeoutMs } = config.webhooks;
   // A lease that ends while its attempt may still run lets another worker send the same attempt again.
   if (leaseSeconds * 1000 <= attemptTimeoutMs) {
-    throw new Error(`WEBHOOK_LEASE_SECONDS (${leaseSeconds}) must be longer than WEBHOOK_ATTEMPT_TIMEOUT_MS (${attemptTimeoutMs} ms)`);
+    problems.push(`WEBHOOK_LEASE_SECONDS (${leaseSeconds}) must be longer than WEBHOOK_ATTEMPT_TIMEOUT_MS (${attemptTimeoutMs} ms)`);
   }
+  if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }
 
-function readConfig(env: NodeJS.ProcessEnv): Config {
+/** Settings a production deployment cannot run without (each generated into the data folder, or open, elsewhere). */
+export const PRODUCTION_SECRETS = ["ADMIN_TOKEN", "WEBHOOK_SECRETS_KEY", "METRICS_TOKEN"] as const;
+
+/** What the server process starts with: loadConfig plus, when NODE_ENV=production, the secrets it must be given — all
+ * problems of both kinds in one ConfigError. */
+export function loadServerConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const problems: string[] = [];
+  let config: Config | undefined;
+  try {
+    config = loadConfig(env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    problems.push(...error.problems);
+  }
+  if (env.NODE_ENV === "production") {
+    const missing = PRODUCTION_SECRETS.filter((name) => !env[name]);
+    if (missing.length > 0) problems.push(`${listed(missing)} must be set when NODE_ENV=production`);
+  }
+  if (problems.length > 0 || !config) throw new ConfigError(problems);
+  return config;
+}
+
+/** Every variable loadServerConfig reads, found by reading a production configuration through a recording environment
+ * (what a deployment file may set: test/unit/container-files.test.ts). */
+export function configVariableNames(): string[] {
+  const names = new Set<string>();
+  const recording = new Proxy({ NODE_ENV: "production" } as NodeJS.ProcessEnv, {
+    get(target, name) {
+      if (typeof name === "string") names.add(name);
+      return target[name as string];
+    },
+  });
+  try {
+    loadServerConfig(recording);
+  } catch {
+    // the production secrets are missing here: reading them is what counts
+  }
+  return [...names].sort();
+}
+
+function listed(names: readonly string[]): string {
+  return names.length === 1 ? (names[0] as string) : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+}
+
+function readConfig(env: NodeJS.ProcessEnv, problems: string[]): Config {
+  // Each reader records a bad value and carries on with its default, so one pass finds every problem.
+  const safely = <T>(read: () => T, fallback: T): T => {
+    try {
+      return read();
+    } catch (error) {
+      problems.push((error as Error).message);
+      return fallback;
+    }
+  };
+  const int = (env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0) =>
+    safely(() => readInt(env, name, fallback, min), fallback);
+  const bool = (env: NodeJS.ProcessEnv, name: string, fallback: boolean) => safely(() => readBool(env, name, fallback), fallback);
+  const secondsList = (env: NodeJS.ProcessEnv, name: string, fallback: number[]) =>
+    safely(() => readSecondsList(env, name, fallback), fallback);
+  const url = (env: NodeJS.ProcessEnv, name: string) => safely(() => readUrl(env, name), undefined);
+  const faultInjection = (env: NodeJS.ProcessEnv) =>
+    safely(() => parseFaultInjection(env), { crashAfterCommit: undefined, ignoredInProduction: false });
   return {
     port: int(env, "PORT", 8080),
     host: env.HOST || "0.0.0.0",
@@ -164,7 +262,15 @@ function readConfig(env: NodeJS.ProcessEnv): Config {
     readinessTimeoutMs: int(env, "READINESS_TIMEOUT_MS", 2_000, 1),
     redisUrl: env.REDIS_URL || undefined,
     adminToken: env.ADMIN_TOKEN || undefined,
+    previousAdminToken: env.ADMIN_TOKEN_PREVIOUS || undefined,
     schedulerSecret: env.SCHEDULER_SECRET || undefined,
+    previousSchedulerSecret: env.SCHEDULER_SECRET_PREVIOUS || undefined,
+    metricsToken: env.METRICS_TOKEN || undefined,
+    tracing: {
+      otlpEndpoint: url(env, "OTEL_EXPORTER_OTLP_ENDPOINT"),
+      serviceName: env.OTEL_SERVICE_NAME || "coinplane",
+    },
+    migrateOnStart: bool(env, "MIGRATE_ON_START", true),
     schedulerIntervalMs: int(env, "SCHEDULER_INTERVAL_MS", 5_000, 0),
     bodyLimitBytes: int(env, "BODY_LIMIT_BYTES", 100 * 1024, 1024),
     idempotencyTtlHours: int(env, "IDEMPOTENCY_TTL_HOURS", 24, 1),
@@ -185,9 +291,10 @@ function readConfig(env: NodeJS.ProcessEnv): Config {
       timeoutMs: int(env, "COMPILE_TIMEOUT_MS", 15_000, 1),
       workerMemoryMb: int(env, "COMPILE_WORKER_MEMORY_MB", 512, 16),
     },
-    faultInjection: parseFaultInjection(env),
+    faultInjection: faultInjection(env),
     webhooks: {
       secretsKey: env.WEBHOOK_SECRETS_KEY || undefined,
+      previousSecretsKey: env.WEBHOOK_SECRETS_KEY_PREVIOUS || undefined,
       pollIntervalMs: int(env, "WEBHOOK_POLL_INTERVAL_MS", 250, 0),
       attemptTimeoutMs: int(env, "WEBHOOK_ATTEMPT_TIMEOUT_MS", 10_000, 1),
       retryScheduleSeconds: secondsList(env, "WEBHOOK_RETRY_SCHEDULE_SECONDS", DEFAULT_WEBHOOK_RETRY_SCHEDULE_SECONDS),

@@ -74,3 +74,43 @@ export async function applyMigrations(runner: SqlRunner, migrations?: Migration[
     return done;
   });
 }
+
+export interface MigrationStatus {
+  /** Recorded as applied, with the checksum of the file on disk. */
+  applied: string[];
+  /** On disk, not applied yet. */
+  pending: string[];
+  /** Applied, but the file changed since (a migration is never edited once released). */
+  changed: string[];
+  /** Recorded as applied but absent on disk: a newer release applied them (this code is older than the schema). */
+  unknown: string[];
+}
+
+/** Compares the migrations on disk with those the database recorded; changes nothing. */
+export async function migrationStatus(runner: SqlRunner, migrations?: Migration[]): Promise<MigrationStatus> {
+  const onDisk = migrations ?? (await readMigrations());
+  const rows = await runner.transaction(async (tx) => {
+    const [table] = await tx.query<{ exists: boolean }>(`SELECT to_regclass('"_prisma_migrations"') IS NOT NULL AS exists`);
+    if (!table?.exists) return [];
+    return tx.query<{ migration_name: string; checksum: string }>(
+      `SELECT migration_name, checksum FROM "_prisma_migrations" WHERE rolled_back_at IS NULL AND finished_at IS NOT NULL`,
+    );
+  });
+  const recorded = new Map(rows.map((r) => [r.migration_name, r.checksum]));
+  const names = new Set(onDisk.map((m) => m.name));
+  return {
+    applied: onDisk.filter((m) => recorded.get(m.name) === m.checksum).map((m) => m.name),
+    pending: onDisk.filter((m) => !recorded.has(m.name)).map((m) => m.name),
+    changed: onDisk.filter((m) => recorded.has(m.name) && recorded.get(m.name) !== m.checksum).map((m) => m.name),
+    unknown: [...recorded.keys()].filter((name) => !names.has(name)).sort(),
+  };
+}
+
+/** A start with MIGRATE_ON_START=false finds the schema behind this code. */
+export class MigrationsPending extends Error {
+  constructor(readonly pending: string[]) {
+    super(
+      `${pending.length} migration(s) not applied (${pending.join(", ")}): run \`npm run migrate\` first, or start with MIGRATE_ON_START=true`,
+    );
+  }
+}

@@ -12,11 +12,12 @@ import { type ChangeFeed, type ChangeFeedTiming, PgliteChangeFeed, PostgresChang
 import { type DatabaseTarget, parseDatabaseUrl } from "./database-url.ts";
 import type { DB } from "./kysely.ts";
 import { lazyTransactions } from "./lazy-transaction.ts";
-import { applyMigrations } from "./migrate.ts";
+import { applyMigrations, type MigrationStatus, MigrationsPending, migrationStatus, readMigrations } from "./migrate.ts";
 import { PGliteDialect } from "./pglite-dialect.ts";
 import { lockPgliteFolder } from "./pglite-folder-lock.ts";
+import { findPgliteTemplate, isFreshPgliteFolder } from "./pglite-template.ts";
 import { rollbackKeepsCause } from "./rollback-keeps-cause.ts";
-import { pgliteRunner, pgPoolRunner } from "./sql-runner.ts";
+import { pgliteRunner, pgPoolRunner, type SqlRunner } from "./sql-runner.ts";
 import { countingDialect, StatementCounter } from "./statement-counter.ts";
 
 export type Db = PrismaClient;
@@ -36,14 +37,26 @@ export interface Database {
   target: DatabaseTarget;
   /** Throws when the database does not answer, or not within `timeoutMs` (default 2000). */
   ping(timeoutMs?: number): Promise<void>;
+  /** The PostgreSQL pool's connections now (GET /metrics); undefined on PGlite, which has one in-process connection. */
+  poolState(): PoolState | undefined;
   close(): Promise<void>;
+}
+
+export interface PoolState {
+  max: number;
+  open: number;
+  idle: number;
+  /** Requests waiting for a connection. */
+  waiting: number;
 }
 
 export interface OpenDatabaseOptions {
   url?: string;
   /** Pool size per process for PostgreSQL. */
   poolSize?: number;
+  /** Apply pending migrations (default true). With false and `requireMigrated`, refuse a schema behind this code. */
   migrate?: boolean;
+  requireMigrated?: boolean;
   /** Bounded time on every PostgreSQL connection (server/config.ts `database`; README "Operations"). */
   timeouts?: Partial<DatabaseTimeouts>;
   /** The change feed's heartbeat, trust and barrier bounds (tests shorten them). */
@@ -52,6 +65,10 @@ export interface OpenDatabaseOptions {
    * which costs seconds per database; migrations then apply as usual. The tests start each server from one migrated
    * template (test/global-setup.ts). */
   pgliteTemplate?: Blob;
+  /** Called once the migrations are applied: the names this start applied, and whether a PGlite template was loaded. */
+  onMigrated?: (applied: string[], fromTemplate: boolean) => void;
+  /** PostgreSQL: called with each pool checkout's wait, in seconds (GET /metrics). */
+  onPoolWait?: (seconds: number) => void;
 }
 
 export interface DatabaseTimeouts {
@@ -153,16 +170,44 @@ function withReadCache(kysely: Kysely<DB>, changes: ChangeFeed): ReadCache {
   return cache;
 }
 
+/** Reports how long each promise-style checkout (Kysely's) waited for its connection. */
+function timeCheckouts(pool: pg.Pool, report: (seconds: number) => void): void {
+  const connect = pool.connect.bind(pool) as () => Promise<pg.PoolClient>;
+  pool.connect = ((...args: unknown[]) => {
+    if (args.length > 0) return (connect as (...a: unknown[]) => unknown)(...args);
+    const started = performance.now();
+    return connect().then((client) => {
+      report((performance.now() - started) / 1000);
+      return client;
+    });
+  }) as typeof pool.connect;
+}
+
+async function refusePending(runner: SqlRunner): Promise<MigrationStatus> {
+  const status = await migrationStatus(runner);
+  if (status.pending.length > 0) throw new MigrationsPending(status.pending);
+  return status;
+}
+
 export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<Database> {
   const target = parseDatabaseUrl(options.url);
   const migrate = options.migrate ?? true;
   if (target.kind === "pglite") {
     if (target.dataDir) mkdirSync(target.dataDir, { recursive: true });
     const releaseFolder = target.dataDir ? lockPgliteFolder(target.dataDir) : () => {};
-    const pglite = new PGlite({ dataDir: target.dataDir, loadDataDir: options.pgliteTemplate });
+    const migrations = migrate ? await readMigrations() : [];
+    // A new folder starts from the build's migrated template when there is one (server/db/pglite-template.ts).
+    const template =
+      options.pgliteTemplate ??
+      (migrate && target.dataDir && isFreshPgliteFolder(target.dataDir) ? findPgliteTemplate(migrations) : undefined);
+    const pglite = new PGlite({ dataDir: target.dataDir, loadDataDir: template });
     try {
       await pglite.waitReady;
-      if (migrate) await applyMigrations(pgliteRunner(pglite));
+      if (migrate) {
+        // Applied first, reported second: `onMigrated?.(await …)` would skip the migrations when no one listens.
+        const applied = await applyMigrations(pgliteRunner(pglite), migrations);
+        options.onMigrated?.(applied, Boolean(template));
+      } else if (options.requireMigrated) await refusePending(pgliteRunner(pglite));
     } catch (error) {
       releaseFolder();
       throw error;
@@ -184,6 +229,7 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
       ping: async (timeoutMs = 2_000) => {
         await within(pglite.query("SELECT 1"), timeoutMs, "PGlite");
       },
+      poolState: () => undefined,
       close: async () => {
         await changes.close();
         await prisma.$disconnect();
@@ -214,7 +260,15 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
   pool.on("connect", (client) => {
     client.on("error", () => {});
   });
-  if (migrate) await applyMigrations(pgPoolRunner(pool));
+  if (options.onPoolWait) timeCheckouts(pool, options.onPoolWait);
+  if (migrate) {
+    const applied = await applyMigrations(pgPoolRunner(pool));
+    options.onMigrated?.(applied, false);
+  } else if (options.requireMigrated)
+    await refusePending(pgPoolRunner(pool)).catch(async (error) => {
+      await pool.end();
+      throw error;
+    });
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   const statements = new StatementCounter();
   const changes = new PostgresChangeFeed(target.connectionString, options.changeFeed);
@@ -232,6 +286,7 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
       // Its own bound, shorter than the pool's: /readyz answers within it whether a connection is free or not.
       await within(pool.query({ text: "SELECT 1", query_timeout: timeoutMs } as pg.QueryConfig), timeoutMs, "PostgreSQL");
     },
+    poolState: () => ({ max: pool.options.max, open: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: async () => {
       await changes.close();
       await prisma.$disconnect();

@@ -46,7 +46,7 @@ export function docsPortal(file = DEFAULT_PORTAL_FILE): RequestHandler {
       res
         .status(404)
         .type("text/plain")
-        .send("The docs portal is not built. Run `npm run docs` (npm start builds it too), then reload /docs.\n");
+        .send("The docs portal is not built. Run `npm run build` (or `npm run docs` for the portal alone), then reload /docs.\n");
       return;
     }
     if (!cached || cached.mtimeMs !== mtimeMs) {

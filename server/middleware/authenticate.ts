@@ -30,9 +30,14 @@ function bearer(header: string | undefined): string | undefined {
  * instance's copy before the revocation answers, so a revoked key fails on the very next request on every instance.
  * With `failures`, every 401 is counted against the client address; once its budget is spent
  * a failed authentication answers 429 instead (successes never count, so a valid credential from that address works). */
+/** During a rotation (README "Operations") the previous value is still accepted, so no caller is cut off mid-roll. */
+function matchesCurrentOrPrevious(given: string, current: string, previous: string | undefined): boolean {
+  return secretsEqual(given, current) || (previous !== undefined && secretsEqual(given, previous));
+}
+
 export function authenticate(
   db: Queryable,
-  config: Pick<Config, "adminToken" | "schedulerSecret">,
+  config: Pick<Config, "adminToken" | "previousAdminToken" | "schedulerSecret" | "previousSchedulerSecret">,
   failures?: AuthFailureLimiter,
 ): RequestHandler {
   return async function authenticateMiddleware(req, res, next) {
@@ -41,7 +46,7 @@ export function authenticate(
     try {
       if (operation.security === "adminToken") {
         const token = bearer(req.get("authorization"));
-        if (!config.adminToken || !token || !secretsEqual(token, config.adminToken)) {
+        if (!config.adminToken || !token || !matchesCurrentOrPrevious(token, config.adminToken, config.previousAdminToken)) {
           throw new ServiceError("UNAUTHORIZED", "Missing or invalid admin token");
         }
         return next();
@@ -49,7 +54,7 @@ export function authenticate(
       if (operation.security === "schedulerSecret") {
         if (!config.schedulerSecret) throw new ServiceError("INTERNAL_ERROR", "The scheduler secret is not configured");
         const secret = req.get("x-scheduler-secret");
-        if (!secret || !secretsEqual(secret, config.schedulerSecret)) {
+        if (!secret || !matchesCurrentOrPrevious(secret, config.schedulerSecret, config.previousSchedulerSecret)) {
           throw new ServiceError("UNAUTHORIZED", "Missing or invalid scheduler secret");
         }
         return next();

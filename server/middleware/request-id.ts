@@ -1,37 +1,62 @@
-import type { RequestHandler } from "express";
+import type { RequestHandler, Response } from "express";
 import { randomBase62 } from "../lib/ids.ts";
 import type { Logger } from "../logger.ts";
+import type { Metrics, Rejection } from "../observability/metrics.ts";
+import { serverSpanOf } from "../observability/tracing.ts";
+import { AUTH_FAILURE_POLICY } from "../rate-limit/rate-limiter.ts";
 import { surfaceOf } from "../spec/operations.ts";
 
 const CALLER_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
-/** Assigns the request id (a well-formed caller `X-Request-Id` is kept), a logger bound to it, and logs each response.
- * The bound (child) logger is made only when something logs through it: most requests log only their response line,
- * which carries the request id itself. */
-export function requestIdAndLogger(logger: Logger): RequestHandler {
+/** A refusal worth counting, read from the answer: 401, or 429 from a key's budget or the address's failure budget. */
+function rejectionOf(res: Response): Rejection | undefined {
+  if (res.statusCode === 401) return "unauthenticated";
+  if (res.statusCode !== 429) return undefined;
+  return String(res.getHeader("RateLimit-Policy") ?? "").startsWith(`"${AUTH_FAILURE_POLICY}"`) ? "auth_failures_limited" : "rate_limited";
+}
+
+/** Assigns the request id (a well-formed caller `X-Request-Id` is kept), a logger bound to it, and logs and counts each
+ * response (GET /metrics). The bound (child) logger is made only when something logs through it: most requests log only
+ * their response line, which carries the request id itself. When tracing is on (server/observability/tracing.ts), the
+ * request's span carries the request id and the log lines carry the trace id: either one finds the other. */
+export function requestIdAndLogger(logger: Logger, metrics: Metrics): RequestHandler {
   return function requestIdAndLoggerMiddleware(req, res, next) {
     const incoming = req.headers["x-request-id"];
     const requestId = typeof incoming === "string" && CALLER_ID.test(incoming) ? incoming : `req_${randomBase62(24)}`;
     res.setHeader("X-Request-Id", requestId);
+    const span = serverSpanOf(req);
+    const traceId = span?.spanContext().traceId;
+    span?.setAttribute("coinplane.request_id", requestId);
     let log: Logger | undefined;
     req.ctx = {
       requestId,
       surface: surfaceOf(req.path),
       get log() {
-        log ??= logger.child({ requestId });
+        log ??= logger.child(traceId ? { requestId, traceId } : { requestId });
         return log;
       },
       params: {},
     };
     const started = process.hrtime.bigint();
     res.on("finish", () => {
+      const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+      const operation = req.ctx.operation;
+      const operationLabel = operation?.operationId ?? (res.statusCode === 404 ? "unmatched" : "other");
+      metrics.requestFinished(operationLabel, res.statusCode, durationMs / 1000);
+      const rejection = rejectionOf(res);
+      if (rejection) metrics.rejected(rejection, operationLabel);
+      if (span && operation) {
+        span.setAttribute("http.route", operation.pathTemplate);
+        span.updateName(`${req.method} ${operation.pathTemplate}`);
+      }
       logger.info(
         {
           requestId,
+          traceId,
           method: req.method,
           path: req.path,
           status: res.statusCode,
-          durationMs: Number(process.hrtime.bigint() - started) / 1e6,
+          durationMs,
           organizationId: req.ctx.auth?.organizationId,
           apiKeyId: req.ctx.auth?.apiKeyId,
         },

@@ -12,6 +12,8 @@ export interface ClaimedDelivery {
   eventId: string;
   /** Attempts made before this one. */
   attemptCount: number;
+  /** When this attempt was due (its lag, GET /metrics, is how long after this it starts). */
+  dueAt: Date;
   createdAt: Date;
   /** The lease this worker holds; recording the attempt checks it. */
   leaseToken: string;
@@ -65,6 +67,7 @@ export async function claimDeliveries(
       "d.endpointId",
       "d.eventId",
       "d.attemptCount",
+      "d.nextAttemptAt",
       "d.createdAt",
       "e.type as eventType",
       "e.createdAt as eventCreatedAt",
@@ -85,6 +88,7 @@ export async function claimDeliveries(
     endpointId: row.endpointId,
     eventId: row.eventId,
     attemptCount: Number(row.attemptCount),
+    dueAt: new Date((row.nextAttemptAt ?? row.createdAt) as unknown as string | Date),
     createdAt: new Date(row.createdAt as unknown as string | Date),
     leaseToken,
     event: {
@@ -105,4 +109,18 @@ export async function claimDeliveries(
       previousSecretExpiresAt: row.previousSecretExpiresAt ? new Date(row.previousSecretExpiresAt as unknown as string | Date) : null,
     },
   }));
+}
+
+/** Deliveries waiting: `due` now (the queue a worker has yet to take) and `scheduled` for a later retry (GET /metrics).
+ * Both counts use the (status, nextAttemptAt) index. */
+export async function webhookQueueDepth(db: Queryable, now: Date): Promise<{ due: number; scheduled: number }> {
+  const row = await db
+    .selectFrom("WebhookDelivery")
+    .select((eb) => [
+      eb.fn.countAll().filterWhere("nextAttemptAt", "<=", now).as("due"),
+      eb.fn.countAll().filterWhere("nextAttemptAt", ">", now).as("scheduled"),
+    ])
+    .where("status", "=", "pending")
+    .executeTakeFirstOrThrow();
+  return { due: Number(row.due), scheduled: Number(row.scheduled) };
 }

@@ -11,7 +11,7 @@ import { webhookHeaders } from "../../sdk/src/webhooks/standard-webhooks.ts";
 import type { WebhookConfig } from "../config.ts";
 import type { Queryable } from "../db/kysely.ts";
 import { SWEEP_BATCH, sweepExpiredApprovals } from "../domain/events/sweep-expired-approvals.ts";
-import { openSecret, parseSecretsKey } from "../lib/webhooks/secret-box.ts";
+import { openSecretWithAny, parseSecretsKey } from "../lib/webhooks/secret-box.ts";
 import type { Logger } from "../logger.ts";
 import { type ClaimedDelivery, claimDeliveries } from "./claim-deliveries.ts";
 import { eventEnvelopeJson } from "./event-envelope.ts";
@@ -35,11 +35,14 @@ export function startWebhookDelivery(options: {
   config: WebhookConfig;
   logger?: Logger;
   now?: () => Date;
+  /** Each attempt's lag: how long after it was due it starts (GET /metrics). */
+  onAttemptLag?: (seconds: number) => void;
 }): WebhookDeliveryWorker {
   const { db, config, logger } = options;
   const now = options.now ?? (() => new Date());
   if (!config.secretsKey) throw new Error("webhook delivery needs WEBHOOK_SECRETS_KEY (server/webhook-secrets-key.ts resolves it)");
-  const secretsKey = parseSecretsKey(config.secretsKey);
+  // Seals under the first; during a WEBHOOK_SECRETS_KEY rotation, secrets not yet resealed open with the previous one.
+  const secretsKeys = [config.secretsKey, config.previousSecretsKey].filter((k): k is string => Boolean(k)).map(parseSecretsKey);
   const maxInFlight = config.batchSize * IN_FLIGHT_BATCHES;
 
   let stopped = false;
@@ -94,10 +97,10 @@ export function startWebhookDelivery(options: {
 
   /** The endpoint's secret, and during a rotation's overlap the old one too: receivers still holding it keep verifying. */
   const signingSecrets = (delivery: ClaimedDelivery, at: Date): string[] => {
-    const secrets = [openSecret(delivery.endpoint.secretSealed, secretsKey)];
+    const secrets = [openSecretWithAny(delivery.endpoint.secretSealed, secretsKeys)];
     const { previousSecretSealed, previousSecretExpiresAt } = delivery.endpoint;
     if (previousSecretSealed && previousSecretExpiresAt && previousSecretExpiresAt > at)
-      secrets.push(openSecret(previousSecretSealed, secretsKey));
+      secrets.push(openSecretWithAny(previousSecretSealed, secretsKeys));
     return secrets;
   };
 
@@ -108,6 +111,7 @@ export function startWebhookDelivery(options: {
       return;
     }
     const attemptedAt = now();
+    options.onAttemptLag?.(Math.max(0, attemptedAt.getTime() - delivery.dueAt.getTime()) / 1000);
     let secrets: string[];
     try {
       secrets = signingSecrets(delivery, attemptedAt);

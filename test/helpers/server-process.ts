@@ -13,6 +13,30 @@ export const ADMIN_TOKEN = "system-admin-token-0123456789";
 export const SCHEDULER_SECRET = "system-scheduler-secret";
 export const REDIS_URL = process.env.TEST_REDIS_URL || "redis://127.0.0.1:6379";
 
+/** The smallest environment a server process (or an npm script) runs with in the system tests: no scheduler, no webhook
+ * worker, warnings only; the admin token and webhook secrets key fixed. */
+export const BARE_SERVER_ENV: Record<string, string> = {
+  PATH: process.env.PATH ?? "",
+  HOME: process.env.HOME ?? "",
+  NODE_ENV: "test",
+  HOST: "127.0.0.1",
+  ADMIN_TOKEN,
+  WEBHOOK_SECRETS_KEY: Buffer.alloc(32, 1).toString("base64"),
+  SCHEDULER_INTERVAL_MS: "0",
+  WEBHOOK_POLL_INTERVAL_MS: "0",
+  LOG_LEVEL: "warn",
+};
+
+/** Polls `check` every 100 ms until it holds or `timeoutMs` passes. */
+export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return true;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return false;
+}
+
 export interface ServerProcess {
   url: string;
   port: number;

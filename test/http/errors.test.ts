@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "../../server/logger.ts";
 import { errorHandler } from "../../server/middleware/error-handler.ts";
 import { requestIdAndLogger } from "../../server/middleware/request-id.ts";
+import { createMetrics } from "../../server/observability/metrics.ts";
 import { loadSpec } from "../../server/spec/load-spec.ts";
 import { exampleBody, type SpecOperation, specOperations } from "../helpers/spec-requests.ts";
 import { api, startTestServer, type TestServer } from "../helpers/test-server.ts";
@@ -378,7 +379,7 @@ describe("a 500 never leaks internals (error middleware)", () => {
 
   beforeAll(async () => {
     const app = express();
-    app.use(requestIdAndLogger(createLogger("silent")));
+    app.use(requestIdAndLogger(createLogger("silent"), createMetrics()));
     const boom = () => {
       const error = new Error("secret db password in message");
       Object.assign(error, { code: "XX000", detail: "secret detail", meta: { query: "SELECT secret" } });

@@ -4,24 +4,14 @@
 //    that refuses connections, a URL of another kind, a PGlite folder another process holds — exits 1 with one line on
 //    stderr naming the cause, no stack trace, and never prints "running".
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer, type Server } from "node:net";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { ADMIN_TOKEN, freePort, ROOT, startServerProcess } from "../helpers/server-process.ts";
+import { BARE_SERVER_ENV, freePort, ROOT, startServerProcess, waitFor } from "../helpers/server-process.ts";
 
-const BASE_ENV = {
-  PATH: process.env.PATH,
-  HOME: process.env.HOME,
-  NODE_ENV: "test",
-  HOST: "127.0.0.1",
-  ADMIN_TOKEN,
-  WEBHOOK_SECRETS_KEY: Buffer.alloc(32, 1).toString("base64"),
-  SCHEDULER_INTERVAL_MS: "0",
-  WEBHOOK_POLL_INTERVAL_MS: "0",
-  LOG_LEVEL: "warn",
-};
+const BASE_ENV = BARE_SERVER_ENV;
 
 const scratch = mkdtempSync(path.join(tmpdir(), "coinplane-start-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -76,15 +66,6 @@ function isRunning(pid: number): boolean {
   }
 }
 
-async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return true;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return false;
-}
-
 const answers = (port: number) =>
   fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(1_000) }).then(
     (res) => res.status === 200,
@@ -129,6 +110,38 @@ async function findListener(npmPid: number): Promise<number> {
   return Number(line.trim().split(/\s+/)[0]);
 }
 
+describe("a first start on a fresh folder", () => {
+  it("says what it is doing, phase by phase, and prints where the generated admin token is kept, not the token", async () => {
+    const folder = path.join(scratch, "fresh");
+    const env = { ...BASE_ENV, ADMIN_TOKEN: "", WEBHOOK_SECRETS_KEY: "" } as Record<string, string>;
+    const server = await startServerProcess({ databaseUrl: `pglite:${folder}/pglite`, env });
+    try {
+      const token = readFileSync(path.join(folder, "admin-token"), "utf8").trim();
+      expect(token).toMatch(/^cp_admin_/);
+      const { stdout } = server.output();
+      const progress = stdout.split("\n").filter((line) => line.startsWith("coinplane: "));
+      // The database opens while the server's modules load: those two lines come in either order.
+      const phases = progress.map((line) => line.replace(/ \(\d+\.\d s\)$/, ""));
+      expect(phases[0]).toBe(`coinplane: configuration read, port ${server.port} taken`);
+      expect(phases.slice(1, 3).sort()).toEqual([
+        // The source tree holds no build's template (that is dist/pglite-template): every migration runs.
+        expect.stringMatching(new RegExp(`^coinplane: database pglite:${folder}/pglite: \\d+ migration\\(s\\) applied$`)),
+        "coinplane: server modules loaded",
+      ]);
+      expect(phases[3]).toMatch(/^coinplane: docs portal: /);
+      expect(phases[4]).toBe(`coinplane: listening at http://localhost:${server.port}`);
+      expect(phases).toHaveLength(5);
+      expect(stdout).toContain(`Admin token: written to ${path.join(folder, "admin-token")}`);
+      expect(stdout).not.toContain(token);
+      expect(server.output().stderr).not.toContain(token);
+      // The webhook secrets key is generated beside it, never printed either.
+      expect(stdout).not.toContain(readFileSync(path.join(folder, "webhook-secrets-key"), "utf8").trim());
+    } finally {
+      await server.stop();
+    }
+  }, 120_000);
+});
+
 describe("a start that cannot go on ends with one line", () => {
   let blocker: Server | undefined;
   afterAll(() => blocker?.close());
@@ -140,6 +153,47 @@ describe("a start that cannot go on ends with one line", () => {
     const run = await runUntilExit({ PORT: String(port), DATABASE_URL: "pglite:memory" });
     expectOneLineFailure(run, new RegExp(`port ${port} is already in use`));
   }, 90_000);
+
+  it("port already in use is found before the database is touched", async () => {
+    // A database that accepts connections and never answers: a start that opened it before taking the port would wait
+    // out the 60 s connect timeout, past this test's own limit.
+    const sockets: Socket[] = [];
+    const blackHole = createServer((socket) => sockets.push(socket)).listen(0, "127.0.0.1");
+    await new Promise((resolve) => blackHole.once("listening", resolve));
+    const taken = createServer().listen(0, "127.0.0.1");
+    await new Promise((resolve) => taken.once("listening", resolve));
+    try {
+      const port = (taken.address() as { port: number }).port;
+      const run = await runUntilExit(
+        {
+          PORT: String(port),
+          DATABASE_URL: `postgresql://postgres@127.0.0.1:${(blackHole.address() as { port: number }).port}/coinplane`,
+          DATABASE_CONNECT_TIMEOUT_MS: "60000",
+        },
+        25_000,
+      );
+      expectOneLineFailure(run, new RegExp(`port ${port} is already in use`));
+      expect(sockets).toHaveLength(0);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      blackHole.close();
+      taken.close();
+    }
+  }, 30_000);
+
+  it("production settings: every missing secret and every bad value in one line", async () => {
+    const run = await runUntilExit({
+      NODE_ENV: "production",
+      ADMIN_TOKEN: "",
+      WEBHOOK_SECRETS_KEY: "",
+      PORT: "eighty",
+      DATABASE_URL: "pglite:memory",
+    });
+    expectOneLineFailure(
+      run,
+      /PORT must be an integer ≥ 0, got "eighty"; ADMIN_TOKEN, WEBHOOK_SECRETS_KEY and METRICS_TOKEN must be set when NODE_ENV=production$/,
+    );
+  }, 60_000);
 
   it("DATABASE_URL forms that cannot work", async () => {
     // The machine's PostgreSQL: a host, port and user that do work.

@@ -71,6 +71,12 @@ function compilerPool(): WorkerPool<string, WorkerResult> {
   return pool;
 }
 
+/** The compiler pool's workers and queue (GET /metrics); all zero before the first compile starts the pool. */
+export function compilerStats(): { size: number; busy: number; queued: number } {
+  const stats = pool?.stats();
+  return { size: stats?.size ?? compileSettings().workers, busy: stats?.busy ?? 0, queued: stats?.queued ?? 0 };
+}
+
 /** Stops the compiler workers (server shutdown, tests closing their server). A later compile starts a new pool. */
 export async function closeCompiler(): Promise<void> {
   const closing = pool;

@@ -42,6 +42,19 @@ export function openSecret(sealed: string, key: Buffer): string {
   }
 }
 
+/** Opens with the first key that fits: the current WEBHOOK_SECRETS_KEY, then, while it is rotated, the previous one. */
+export function openSecretWithAny(sealed: string, keys: Buffer[]): string {
+  let failure: unknown;
+  for (const key of keys) {
+    try {
+      return openSecret(sealed, key);
+    } catch (error) {
+      failure = error;
+    }
+  }
+  throw failure ?? new Error("sealed webhook secret: no key to open it");
+}
+
 /** WEBHOOK_SECRETS_KEY is base64 of exactly 32 bytes (AES-256). */
 export function parseSecretsKey(base64: string): Buffer {
   const trimmed = base64.trim();
