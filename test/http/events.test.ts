@@ -78,6 +78,7 @@ describe("GET /events", () => {
       id: stored[4]?.id,
       type: "bank_transfer.failed",
       createdAt: "2026-01-10T00:04:00.000Z",
+      timestamp: "2026-01-10T00:04:00.000Z",
       organizationId: ORG,
       environment: "sandbox",
       simulated: true,
@@ -174,6 +175,7 @@ describe("GET /events/{eventId}", () => {
     const head = await reader("GET", `${EVENTS}?limit=1`);
     expect(head.json.data).toEqual([sent.json]);
     expect(ids(await reader("GET", `${EVENTS}?type=webhook_endpoint.tested`))).toEqual([sent.json.id]);
-    expect(sent.json.simulated).toBeUndefined();
+    // A test event describes no change: simulated, whatever the environment.
+    expect(sent.json.simulated).toBe(true);
   });
 });

@@ -330,6 +330,9 @@ describe("test event, deliveries and retry", () => {
       type: "webhook_endpoint.tested",
       organizationId: "org_wh_dlv",
       environment: "sandbox",
+      // A test event describes no change; `timestamp` is createdAt under the Standard Webhooks name.
+      simulated: true,
+      timestamp: sent.json.createdAt,
     });
     expect(sent.json.data).toEqual(endpointDto);
     expect((await key("GET", `/api/v2/agent/events/${sent.json.id}`)).json).toEqual(sent.json);

@@ -1,15 +1,18 @@
 // The partner mock cannot import the server (the SDK package stands alone), so the few tables it mirrors are compared
-// with the server's here: error codes (status, title, v1 code), the FX simulator (rates, input schema, results), the
-// scope of each provider category, and the test keys' format.
+// with the server's here: error codes (status, title, v1 code), the scope of each provider category, and the test keys'
+// format. The FX quote is one module both run (sdk/src/sandbox/fx-quote.ts); what is checked here is that the simulator
+// answers with it, and that the one rate table is the one the spec states.
 import { describe, expect, it } from "vitest";
 import { MOCK_ERROR_CODES } from "../../sdk/src/mock/api-errors.ts";
 import { mockApiKeys, PROVIDER_CATEGORY_SCOPES } from "../../sdk/src/mock/api-keys.ts";
-import { FX_FAILING_AMOUNT, FX_QUOTE_INPUT_SCHEMA, fxQuote, SANDBOX_FX_USD_RATES } from "../../sdk/src/mock/fx-quote.ts";
+import { FX_FAILING_AMOUNT, fxQuote } from "../../sdk/src/sandbox/fx-quote.ts";
+import { SANDBOX_USD_RATES } from "../../sdk/src/sandbox/usd-rates.ts";
 import { isWellFormedApiKey } from "../../server/auth/api-keys.ts";
 import { ERROR_CODES } from "../../server/errors/codes.ts";
 import { CATEGORY_SCOPE } from "../../server/providers/provider-adapter.ts";
-import { fxSimulator, SANDBOX_USD_RATES } from "../../server/providers/simulators/fx-simulator.ts";
+import { fxSimulator } from "../../server/providers/simulators/fx-simulator.ts";
 import { FAILING_AMOUNT } from "../../server/providers/simulators/magic-values.ts";
+import { loadSpec } from "../../server/spec/load-spec.ts";
 
 describe("the mock's tables are the server's", () => {
   it.each(Object.entries(MOCK_ERROR_CODES))("error code %s", (code, entry) => {
@@ -20,30 +23,34 @@ describe("the mock's tables are the server's", () => {
     expect(PROVIDER_CATEGORY_SCOPES).toEqual(CATEGORY_SCOPE);
   });
 
-  it("the FX simulator's rates, input schema and magic amount", () => {
-    expect(SANDBOX_FX_USD_RATES).toEqual(SANDBOX_USD_RATES);
-    expect(FX_QUOTE_INPUT_SCHEMA).toEqual(fxSimulator.operations.quote?.inputSchema);
+  it("the FX simulator's magic amount", () => {
     expect(FX_FAILING_AMOUNT).toBe(FAILING_AMOUNT);
   });
 
-  const currencies = Object.keys(SANDBOX_USD_RATES);
-  const amounts = ["0", "0.01", "1", "100.00", "250.5", "999999.999999", "123456789012345678"];
-  it.each(currencies.flatMap((sell) => currencies.map((buy) => [sell, buy] as const)))(
-    "FX quote %s → %s",
-    async (sellCurrency, buyCurrency) => {
-      for (const sellAmount of amounts) {
-        const simulated = (await fxSimulator.operations.quote?.execute({
-          config: {},
-          input: { sellCurrency, buyCurrency, sellAmount },
-          now: new Date(),
-        })) as {
-          rate: string;
-          buyAmount: string;
-        };
-        expect(fxQuote({ sellCurrency, buyCurrency, sellAmount })).toEqual({ rate: simulated.rate, buyAmount: simulated.buyAmount });
-      }
-    },
-  );
+  it("the one USD rate table is the one the spec states (ComplianceCurrency)", () => {
+    const description = (loadSpec() as unknown as { components: { schemas: Record<string, { description: string }> } }).components.schemas
+      .ComplianceCurrency?.description as string;
+    const stated = new Map<string, string>();
+    // "`EUR` and `EURC` 1.08" and "`USD`, `USDC`, … 1.00": every code before a figure takes that figure.
+    for (const [, codes, figure] of description.replace(/\s+/g, " ").matchAll(/((?:`[A-Z]+`(?:, | and )?)+) ([0-9]+(?:\.[0-9]+)?)/g)) {
+      for (const [, code] of (codes as string).matchAll(/`([A-Z]+)`/g)) stated.set(code as string, figure as string);
+    }
+    expect([...stated.keys()].sort()).toEqual(Object.keys(SANDBOX_USD_RATES).sort());
+    for (const [code, rate] of Object.entries(SANDBOX_USD_RATES)) expect(Number(stated.get(code)), code).toBe(Number(rate));
+  });
+
+  it.each([
+    // sell, buy, amount, spread (bps) → rate, buyAmount: worked by hand from the table.
+    ["EUR", "USD", "100", 0, "1.080000", "108.00"],
+    ["USD", "BRL", "10", 0, "5.000000", "50.00"],
+    ["GBP", "EUR", "250.5", 0, "1.175926", "294.57"],
+    ["EUR", "USD", "100", 100, "1.069200", "106.92"],
+  ] as const)("FX quote %s → %s of %s (spread %i bps)", async (sellCurrency, buyCurrency, sellAmount, spreadBps, rate, buyAmount) => {
+    const input = { sellCurrency, buyCurrency, sellAmount };
+    expect(fxQuote(input, spreadBps)).toEqual({ rate, buyAmount });
+    const simulated = await fxSimulator.operations.quote?.execute({ config: { spreadBps }, input, now: new Date() });
+    expect(simulated).toMatchObject({ sellCurrency, buyCurrency, sellAmount, rate, buyAmount });
+  });
 
   it("the test keys are well-formed API keys", () => {
     for (const key of Object.values(mockApiKeys)) expect(isWellFormedApiKey(key), key).toBe(true);

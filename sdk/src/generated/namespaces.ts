@@ -1762,7 +1762,7 @@ export interface WebhookEndpointsNamespace {
   /**
    * Send a test event to a webhook endpoint
    *
-   * Records a `webhook_endpoint.tested` event (its `data` is the endpoint) and queues its delivery to this endpoint only,
+   * Records a `webhook_endpoint.tested` event (its `data` is the endpoint, `simulated: true`: it describes no change) and queues its delivery to this endpoint only,
    * whatever its `enabledEvents`; no other endpoint receives it. Answers 202 with the event at once: the delivery runs in
    * the background like any other (signed, retried on the schedule) and shows up in the endpoint's deliveries. A disabled
    * endpoint receives nothing: 409 `STATE_CONFLICT` (enable it first).

@@ -2196,7 +2196,7 @@ export interface paths {
         put?: never;
         /**
          * Send a test event to a webhook endpoint
-         * @description Records a `webhook_endpoint.tested` event (its `data` is the endpoint) and queues its delivery to this endpoint only,
+         * @description Records a `webhook_endpoint.tested` event (its `data` is the endpoint, `simulated: true`: it describes no change) and queues its delivery to this endpoint only,
          *     whatever its `enabledEvents`; no other endpoint receives it. Answers 202 with the event at once: the delivery runs in
          *     the background like any other (signed, retried on the schedule) and shows up in the endpoint's deliveries. A disabled
          *     endpoint receives nothing: 409 `STATE_CONFLICT` (enable it first).
@@ -6939,11 +6939,13 @@ export interface components {
             id: components["schemas"]["EventId"];
             type: components["schemas"]["EventType"];
             createdAt: components["schemas"]["Timestamp"];
+            /** @description The same instant as `createdAt`, under the name the Standard Webhooks payload convention gives it (`type`, `timestamp`, `data`), for receivers written to that convention. */
+            timestamp: components["schemas"]["Timestamp"];
             /** @example org_acme */
             organizationId: string;
             environment: components["schemas"]["Environment"];
             /**
-             * @description Present where the resource has the notion; `true` when a sandbox simulator made the change.
+             * @description Present where the resource has the notion; `true` when a sandbox simulator made the change (approval requests and the subjects of the approvals they decide, in the sandbox), and on every test event (`webhook_endpoint.tested` describes no change).
              * @example true
              */
             simulated?: boolean;
@@ -7182,11 +7184,13 @@ export interface components {
         EventEnvelope: {
             id: components["schemas"]["EventId"];
             createdAt: components["schemas"]["Timestamp"];
+            /** @description The same instant as `createdAt`, under the name the Standard Webhooks payload convention gives it. */
+            timestamp: components["schemas"]["Timestamp"];
             /** @example org_acme */
             organizationId: string;
             environment: components["schemas"]["Environment"];
             /**
-             * @description Present where the resource has the notion; `true` when a sandbox simulator made the change.
+             * @description Present where the resource has the notion; `true` when a sandbox simulator made the change (approval requests and the subjects of the approvals they decide, in the sandbox), and on every test event (`webhook_endpoint.tested` describes no change).
              * @example true
              */
             simulated?: boolean;

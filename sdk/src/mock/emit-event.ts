@@ -59,10 +59,12 @@ export function buildMockEvent(options: Omit<EmitMockEventOptions, "url" | "secr
   }
   const sample = structuredClone(data.values[spec.data]);
   const merged = isObject(sample) && options.data ? { ...sample, ...options.data } : (options.data ?? sample);
+  const createdAt = options.createdAt ?? new Date().toISOString();
   const event: WebhookEventEnvelope = {
     id: options.id ?? newEventId(),
     type: options.type,
-    createdAt: options.createdAt ?? new Date().toISOString(),
+    createdAt,
+    timestamp: createdAt,
     organizationId: options.organizationId ?? "org_mock",
     environment: options.environment ?? "sandbox",
     data: merged as Record<string, unknown>,

@@ -14,11 +14,11 @@
 //   scopes    a scope missing → 403; a production key on /api/v1 → 403; another organizationId → 403
 //   idempotency  the same key with another request → 422; with the same → the first answer, Idempotent-Replayed: true
 //   handler   a referenced resource unknown → 404; Sandbox-Simulate-Error (cards); providers/invoke: the category's
-//             scope, and the FX quote computed from its input (fx-quote.ts); then the success example
+//             scope, and the FX quote computed from its input (../sandbox/fx-quote.ts, the server's own); then the success example
 import { mockData as generatedData } from "../generated/mock-data.ts";
+import { FX_FAILING_AMOUNT, FX_QUOTE_INPUT_SCHEMA, type FxQuoteInput, fxQuote } from "../sandbox/fx-quote.ts";
 import type { MockError } from "./api-errors.ts";
 import { defaultMockKeys, hasScope, type MockApiKey, PROVIDER_CATEGORY_SCOPES } from "./api-keys.ts";
-import { FX_FAILING_AMOUNT, FX_QUOTE_INPUT_SCHEMA, type FxQuoteInput, fxQuote } from "./fx-quote.ts";
 import { IdempotencyRecords, parseIdempotencyKey, requestFingerprint } from "./idempotency.ts";
 import { createAjv, SchemaCheck } from "./json-schema.ts";
 import { listPage } from "./lists.ts";
@@ -373,6 +373,8 @@ export class MockEngine {
         if (creating && typeof id === "string" && !refs.some((r) => r.id === id)) {
           value[idField as string] = this.freshId(id);
           if (typeof value.createdAt === "string") value.createdAt = now;
+          // An event's `timestamp` is its `createdAt` under the Standard Webhooks name.
+          if (typeof value.timestamp === "string") value.timestamp = now;
         }
         if (typeof value.updatedAt === "string") value.updatedAt = now;
         if (target && typeof target.value.version === "number" && typeof value.version === "number")
@@ -401,7 +403,7 @@ export class MockEngine {
     return response.examples.find(agrees) ?? response.examples[0];
   }
 
-  /** providers/invoke of an FX quote: the output computed from the input (fx-quote.ts), a new quote and invocation. */
+  /** providers/invoke of an FX quote: the output computed from the input (../sandbox/fx-quote.ts), a new quote and invocation. */
   private computeFxQuote(op: MockOperationSpec, body: Json, value: Json, now: string): void {
     if (op.operationId !== "invokeProvider" || body.category !== "fx" || body.operation !== "quote" || !isObject(value.output)) return;
     const input = body.input as FxQuoteInput;

@@ -6,10 +6,11 @@ import { type HttpHandler, HttpResponse, http } from "msw";
 import { MockEngine, type MockEngineOptions, type MockRequest, type MockResult } from "./engine.ts";
 import { parseRequestBody } from "./request-body.ts";
 
+// SANDBOX_FX_USD_RATES: the name this table had when the mock kept its own copy (kept for callers of 0.x).
+export { SANDBOX_USD_RATES as SANDBOX_FX_USD_RATES, SANDBOX_USD_RATES } from "../sandbox/usd-rates.ts";
 export { MOCK_ORGANIZATION_ID, type MockApiKey, mockApiKeys } from "./api-keys.ts";
 export { buildMockEvent, type EmitMockEventOptions, type EmitMockEventResult, emitMockEvent, mockEventTypes } from "./emit-event.ts";
 export { MockEngine, type MockEngineOptions, type MockRequest, type MockResult } from "./engine.ts";
-export { SANDBOX_FX_USD_RATES } from "./fx-quote.ts";
 export { type MockServer, type MockServerOptions, startMockServer } from "./server.ts";
 export type { MockData, MockOperationSpec, MockWebhookSpec } from "./types.ts";
 

@@ -18,9 +18,11 @@ export interface WebhookEventEnvelope<Type extends string = string, Data = Recor
   id: string;
   type: Type;
   createdAt: string;
+  /** The same instant as `createdAt`, named as the Standard Webhooks payload convention names it. */
+  timestamp: string;
   organizationId: string;
   environment: "sandbox" | "production";
-  /** Present (true) when a sandbox simulator produced the change. */
+  /** Present (true) when a sandbox simulator produced the change, and on every test event. */
   simulated?: boolean;
   /** The resource exactly as the API returns it from its GET. */
   data: Data;

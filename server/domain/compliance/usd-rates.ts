@@ -1,36 +1,11 @@
-// Static sandbox FX table for the per-operation amount limit. Not market data: fixed reference rates so that limits
-// behave deterministically in the sandbox. Stablecoins and USD count 1:1. A currency missing here cannot be converted,
+// The per-operation amount limit converts with the sandbox's one USD rate table (sdk/src/sandbox/usd-rates.ts).
+// Stablecoins and USD count 1:1. A currency missing here cannot be converted,
 // and the policy blocks it (`policy.currency_unsupported`) rather than skip the limit.
+import { SANDBOX_USD_RATES } from "../../../sdk/src/sandbox/usd-rates.ts";
 import { formatMinor, parseDecimalToMinor } from "../../lib/money/minor-units.ts";
 
-/** USD value of one unit of each currency, as decimal strings. */
-export const SANDBOX_USD_RATES: Readonly<Record<string, string>> = {
-  USD: "1",
-  USDC: "1",
-  USDT: "1",
-  DAI: "1",
-  PYUSD: "1",
-  EURC: "1.08",
-  EUR: "1.08",
-  GBP: "1.27",
-  CHF: "1.13",
-  CAD: "0.73",
-  AUD: "0.66",
-  NZD: "0.60",
-  SGD: "0.74",
-  HKD: "0.128",
-  JPY: "0.0067",
-  CNY: "0.14",
-  INR: "0.012",
-  AED: "0.2723",
-  SEK: "0.095",
-  NOK: "0.093",
-  DKK: "0.145",
-  PLN: "0.25",
-  MXN: "0.058",
-  BRL: "0.20",
-  ZAR: "0.055",
-};
+/** The sandbox's one USD rate table (shared with the FX simulator and the partner mock). */
+export { SANDBOX_USD_RATES };
 
 /** Fixed point of amounts, rates and limits. */
 export const POLICY_DECIMALS = 18;

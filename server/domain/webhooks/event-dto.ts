@@ -1,4 +1,5 @@
-// The event envelope as listed, fetched and POSTed: {id, type, createdAt, organizationId, environment, simulated?, data}.
+// The event envelope as listed, fetched and POSTed: {id, type, createdAt, timestamp, organizationId, environment,
+// simulated?, data}. `timestamp` is the Standard Webhooks payload convention's name for the same instant as createdAt.
 // The delivery worker sends exactly this (server/webhooks/event-envelope.ts calls it).
 import type { Selectable } from "kysely";
 import type { DB } from "../../db/kysely.ts";
@@ -9,10 +10,12 @@ export type EventDto = components["schemas"]["Event"];
 
 /** From the stored row (the delivery worker's claim selects the same columns, without resourceId). */
 export function toEventDto(row: Omit<EventRow, "resourceId">): EventDto {
+  const createdAt = new Date(row.createdAt).toISOString();
   return {
     id: row.id,
     type: row.type as EventDto["type"],
-    createdAt: new Date(row.createdAt).toISOString(),
+    createdAt,
+    timestamp: createdAt,
     organizationId: row.organizationId,
     environment: row.environment as EventDto["environment"],
     ...(row.simulated === null ? {} : { simulated: row.simulated }),

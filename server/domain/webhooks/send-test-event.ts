@@ -20,6 +20,8 @@ export async function sendTestEvent(uow: UnitOfWork, options: { auth: AuthContex
   const data = toWebhookEndpointDto(endpoint, uow.now);
   const type = "webhook_endpoint.tested";
   const scope = { organizationId: endpoint.organizationId, environment: endpoint.environment };
-  const { id, createdAt } = emitEvent(uow, { ...scope, type, resourceId: endpoint.id, data, onlyEndpointId: endpoint.id });
-  return { id, type, createdAt: createdAt.toISOString(), ...scope, environment: data.environment, data };
+  // A test event describes no real change: marked simulated, so a receiver's "ignore simulated events" rule holds.
+  const { id, createdAt } = emitEvent(uow, { ...scope, type, resourceId: endpoint.id, data, onlyEndpointId: endpoint.id, simulated: true });
+  const at = createdAt.toISOString();
+  return { id, type, createdAt: at, timestamp: at, ...scope, environment: data.environment, simulated: true, data };
 }
