@@ -85,9 +85,11 @@ module.exports = {
       comment:
         "The service does not import its tools or tests (scripts/, test/, bench/, examples/, sdk/); the one exception is the " +
         "contract's generated types, shared by server and SDK (server/generated/openapi.ts re-exports them), and the Standard " +
-        "Webhooks signing code the delivery worker shares with the SDK's verifier (sdk/src/webhooks/standard-webhooks.ts).",
+        "Webhooks signing code the delivery worker shares with the SDK's verifier (sdk/src/webhooks/standard-webhooks.ts), and " +
+        "the sandbox's pure tables and computations the simulators share with the partner mock (sdk/src/sandbox/: the USD " +
+        "rate table, the FX quote).",
       from: { path: "^server/" },
-      to: { path: "^(scripts|test|bench|examples|sdk)/", pathNot: "^sdk/src/(generated/openapi|webhooks/standard-webhooks)\\.ts$" },
+      to: { path: "^(scripts|test|bench|examples|sdk)/", pathNot: "^sdk/src/((generated/openapi|webhooks/standard-webhooks)\\.ts$|sandbox/)" },
     },
     {
       name: "server-not-to-dev-dependencies",
