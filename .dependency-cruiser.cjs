@@ -89,7 +89,10 @@ module.exports = {
         "the sandbox's pure tables and computations the simulators share with the partner mock (sdk/src/sandbox/: the USD " +
         "rate table, the FX quote).",
       from: { path: "^server/" },
-      to: { path: "^(scripts|test|bench|examples|sdk)/", pathNot: "^sdk/src/((generated/openapi|webhooks/standard-webhooks)\\.ts$|sandbox/)" },
+      to: {
+        path: "^(scripts|test|bench|examples|sdk)/",
+        pathNot: "^sdk/src/((generated/openapi|webhooks/standard-webhooks)\\.ts$|sandbox/)",
+      },
     },
     {
       name: "server-not-to-dev-dependencies",
