@@ -13,7 +13,6 @@ import { createRateLimiter, type RateLimiter } from "../../server/rate-limit/rat
 import { loadSpec, type OpenApiDocument } from "../../server/spec/load-spec.ts";
 import { startWebhookDelivery, type WebhookDeliveryWorker } from "../../server/webhooks/delivery-worker.ts";
 import { contractCheckedHandler } from "./contract-checked-handler.ts";
-import { pgliteTemplate } from "./pglite-template.ts";
 import { type ContractFinding, formatFinding, ResponseContract } from "./response-contract.ts";
 import { createTestDatabase, type TestDatabase } from "./test-database.ts";
 
@@ -64,7 +63,7 @@ const contract = (spec?: OpenApiDocument) => {
 };
 
 export async function startTestServer(options: StartOptions = {}): Promise<TestServer> {
-  const testDb = options.sameDatabaseAs ? sharedDatabase(options.sameDatabaseAs.testDb) : await createTestDatabase();
+  const testDb = options.sameDatabaseAs ? sharedDatabase(options.sameDatabaseAs.testDb) : await createTestDatabase({ migrated: true });
   const adminToken = "test-admin-token-0123456789";
   const config = loadConfig({
     ADMIN_TOKEN: adminToken,
@@ -83,7 +82,7 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
   const db = await openDatabase({
     url: testDb.url,
     poolSize: 5,
-    pgliteTemplate: testDb.kind === "pglite" ? pgliteTemplate() : undefined,
+    pgliteTemplate: testDb.pgliteTemplate,
   });
   const rateLimiter = options.rateLimiter ?? createRateLimiter({ ...config.rateLimit, redisUrl: config.redisUrl });
   await rateLimiter.ready();
