@@ -37,17 +37,18 @@ const POSTGRES_SERIAL = [
   "test/db/change-feed.test.ts",
 ];
 
-const PGLITE_FOLDERS = [
+/** HTTP and db tests, on both databases. */
+const SHARED_FOLDERS = ["test/http/**/*.test.ts", "test/db/**/*.test.ts"];
+/** Everything else that needs no PostgreSQL, on PGlite only. */
+const REST_FOLDERS = [
   "test/unit/**/*.test.ts",
   "test/contract/**/*.test.ts",
-  "test/http/**/*.test.ts",
-  "test/db/**/*.test.ts",
   "test/sdk/**/*.test.ts",
   "test/browser/**/*.test.ts",
   "test/docs/**/*.test.ts",
   "test/security/**/*.test.ts",
 ];
-const POSTGRES_FOLDERS = ["test/http/**/*.test.ts", "test/db/**/*.test.ts"];
+const ISOLATE_SHARED = process.env.TEST_ISOLATE === "true";
 
 const pglite = { TEST_DATABASE_URL: "pglite:memory" };
 const postgres = { TEST_DATABASE_URL: postgresUrl };
@@ -66,11 +67,15 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: "pglite", include: PGLITE_FOLDERS, exclude: PGLITE_SERIAL, env: pglite },
+        test: { name: "pglite", include: SHARED_FOLDERS, exclude: PGLITE_SERIAL, env: pglite, isolate: ISOLATE_SHARED },
       },
       {
         extends: true,
-        test: { name: "postgres", include: POSTGRES_FOLDERS, exclude: POSTGRES_SERIAL, env: postgres },
+        test: { name: "postgres", include: SHARED_FOLDERS, exclude: POSTGRES_SERIAL, env: postgres, isolate: ISOLATE_SHARED },
+      },
+      {
+        extends: true,
+        test: { name: "pglite-rest", include: REST_FOLDERS, exclude: PGLITE_SERIAL, env: pglite },
       },
       {
         // Type-level tests (expectTypeOf, @ts-expect-error): tsc checks them; a guarantee lost fails `npm test`.
