@@ -48,6 +48,9 @@ const REST_FOLDERS = [
   "test/docs/**/*.test.ts",
   "test/security/**/*.test.ts",
 ];
+/** The HTTP and db files of one worker share its module graph (isolate: false): the app, the spec's validators and the
+ * response contract are imported and compiled once per worker instead of once per file. Each file still starts its own
+ * server on its own database. TEST_ISOLATE=true gives every file a fresh module graph again, to rule out a leak. */
 const ISOLATE_SHARED = process.env.TEST_ISOLATE === "true";
 
 const pglite = { TEST_DATABASE_URL: "pglite:memory" };
