@@ -2,7 +2,7 @@ import { defineConfig } from "vitest/config";
 
 // `npm test` runs every file below on a 2-core machine in ≤ 15 min (docs/performance.md "The test suite"):
 //
-//   group 0, in parallel (two workers, each file in its own fork, each file its own database):
+//   group 0, in parallel (two workers, each file in a fresh fork, each file its own database):
 //     pglite    unit, contract, HTTP, db, SDK, browser, docs and security tests on embedded PGlite
 //     postgres  the HTTP and db tests again on the machine's PostgreSQL (each file's database is copied from one
 //               migrated template, test/global-setup.ts)
@@ -48,10 +48,10 @@ const REST_FOLDERS = [
   "test/docs/**/*.test.ts",
   "test/security/**/*.test.ts",
 ];
-/** The HTTP and db files of one worker share its module graph (isolate: false): the app, the spec's validators and the
- * response contract are imported and compiled once per worker instead of once per file. Each file still starts its own
- * server on its own database. TEST_ISOLATE=true gives every file a fresh module graph again, to rule out a leak. */
-const ISOLATE_SHARED = process.env.TEST_ISOLATE === "true";
+/** TEST_ISOLATE=false lets the HTTP and db files of one worker share its module graph (isolate: false): the app, the
+ * spec's validators and the response contract are then imported and compiled once per worker instead of once per file.
+ * Not the default yet: a run with it on this branch had a file fail that passed alone (docs/performance.md). */
+const ISOLATE_SHARED = process.env.TEST_ISOLATE !== "false";
 
 const pglite = { TEST_DATABASE_URL: "pglite:memory" };
 const postgres = { TEST_DATABASE_URL: postgresUrl };

@@ -6,6 +6,7 @@ import { createApp } from "../../server/app.ts";
 import { forgetSandboxChain } from "../../server/chain/sandbox-chain.ts";
 import { loadConfig } from "../../server/config.ts";
 import { type Database, openDatabase } from "../../server/db/open-database.ts";
+import { configureCompiler } from "../../server/domain/contracts/compile-solidity.ts";
 import { createLogger } from "../../server/logger.ts";
 import { createRateLimiter } from "../../server/rate-limit/rate-limiter.ts";
 import { INITIAL_SUPPLY, launchToken, SIGNER, TREASURY } from "../helpers/contracts.ts";
@@ -25,10 +26,14 @@ async function boot(database: TestDatabase): Promise<Instance> {
   const config = loadConfig({
     ADMIN_TOKEN,
     VALIDATE_RESPONSES: "true",
+    // A hang guard (as in test/helpers/test-server.ts): a solc compile on a busy machine can pass the production 15 s.
+    COMPILE_TIMEOUT_MS: "120000",
     LOG_LEVEL: "silent",
     RATE_LIMIT_PER_KEY: "100000",
     RATE_LIMIT_PER_ORG: "100000",
   });
+  // The compiler pool is the process's; configured here as a test server does (its deadline above).
+  configureCompiler(config.compile);
   const db = await openDatabase({ url: database.url, poolSize: 5, pgliteTemplate: database.pgliteTemplate });
   const rateLimiter = createRateLimiter({ ...config.rateLimit });
   const { app } = createApp({ config, db, logger: createLogger("silent"), rateLimiter });
