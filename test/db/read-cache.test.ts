@@ -7,11 +7,13 @@ import { api, startTestServer, type TestServer } from "../helpers/test-server.ts
 const ORG = "org_cache";
 const INVOKE = "/api/v2/agent/providers/invoke";
 const EVALUATE = "/api/v2/agent/policy/evaluate";
-const QUOTE = {
+// Custody never falls back to its simulator (the fx quote would, in the sandbox): without a reviewed connection
+// providers/invoke answers 404 NOT_FOUND (its own code list has no 424), with one 200.
+const BALANCE = {
   providerSlug: "simulator",
-  category: "fx",
-  operation: "quote",
-  input: { sellCurrency: "USD", buyCurrency: "EUR", sellAmount: "10.00" },
+  category: "custody",
+  operation: "get_balance",
+  input: { walletId: "cw_cache" },
 };
 
 let a: TestServer;
@@ -40,7 +42,7 @@ async function addConnection(server: TestServer, organizationId: string): Promis
   const res = await admin(server)("POST", "/api/admin/connections", {
     organizationId,
     environment: "sandbox",
-    category: "fx",
+    category: "custody",
     providerSlug: "simulator",
     reviewed: true,
   });
@@ -71,16 +73,16 @@ function changesSeenBy(changer: () => TestServer, seer: () => TestServer, org: s
   });
 
   it("a connection added or removed applies at the very next request (no connection is remembered too)", async () => {
-    const fxOrg = `${org}_fx`;
-    const { key } = await newKey(changer(), ["fx:write"], fxOrg);
+    const custodyOrg = `${org}_custody`;
+    const { key } = await newKey(changer(), ["wallets:write"], custodyOrg);
     const call = api(seer().url, key);
-    await expectServedFromMemory(seer(), () => call("POST", INVOKE, QUOTE), 424);
-    const connectionId = await addConnection(changer(), fxOrg);
-    await expectServedFromMemory(seer(), () => call("POST", INVOKE, QUOTE), 200);
+    await expectServedFromMemory(seer(), () => call("POST", INVOKE, BALANCE), 404);
+    const connectionId = await addConnection(changer(), custodyOrg);
+    await expectServedFromMemory(seer(), () => call("POST", INVOKE, BALANCE), 200);
     expect((await admin(changer())("DELETE", `/api/admin/connections/${connectionId}`)).status).toBe(204);
-    const next = await call("POST", INVOKE, QUOTE);
-    expect(next.status).toBe(424);
-    expect(next.json.code).toBe("PROVIDER_NOT_CONNECTED");
+    const next = await call("POST", INVOKE, BALANCE);
+    expect(next.status).toBe(404);
+    expect(next.json.code).toBe("NOT_FOUND");
   });
 
   it("a settings update applies at the very next request", async () => {

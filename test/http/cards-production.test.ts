@@ -20,7 +20,7 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 describe("production key without a reviewed card issuer connection", () => {
-  it("the spec lists the 12 card operations", () => {
+  it("the spec lists the 14 card operations", () => {
     expect(cardOperations.map((op) => op.operation.operationId).sort()).toEqual(
       [
         "captureCardAuthorization",
@@ -30,7 +30,9 @@ describe("production key without a reviewed card issuer connection", () => {
         "fundCard",
         "getCard",
         "issueCard",
+        "listCardProgrammes",
         "listCardTransactions",
+        "listCards",
         "reverseCardAuthorization",
         "simulateCardAuthorization",
         "unfreezeCard",

@@ -229,7 +229,7 @@ describe("routing errors", () => {
     ["DELETE", "/api/v1/wallets", ["GET", "POST"], "v1"],
     ["PUT", "/api/v1/payments/pay_1", ["GET"], "v1"],
     ["POST", "/api/metric/payments.count", ["GET"], "v1"],
-    ["GET", V2_POST, ["POST"], "v2"],
+    ["GET", "/api/v2/agent/treasury/mint", ["POST"], "v2"],
   ])("%s %s → 405 with Allow", async (method, path, allowed, shape) => {
     const res = await call(method as string, path as string);
     if (shape === "v2") expectProblem(res, 405, "METHOD_NOT_ALLOWED", path as string);

@@ -1459,7 +1459,7 @@ export interface paths {
          *     `GET /cards/{cardId}` shows it). Filter by `status` and by `programmeId`. A card whose issuing has not been confirmed by
          *     the issuer yet is not a card yet and is never listed.
          *
-         *     Sandbox only: simulated (every card carries `simulated: true`). Reads Coinplane's own records: no provider is called (the list reads the stored cards and their ledger). Requires an organization-bound key; another organization's or environment's cards never appear. Requires `cards:read`.
+         *     Sandbox only: simulated (every card carries `simulated: true`). Reads Coinplane's own records: no provider is called, yet like every card endpoint it fails closed (424) in production without a reviewed card issuer connection (the list reads the stored cards and their ledger). Requires an organization-bound key; another organization's or environment's cards never appear. Requires `cards:read`.
          *
          *     Cursor pagination, newest first (`createdAt`, then id): pass the previous page's `nextCursor` as `startingAfter`
          *     while `hasMore` is `true` (the SDK's list methods iterate every page). Items created after the first page was read
@@ -1487,7 +1487,7 @@ export interface paths {
          * @description Lists the card programmes of the key's organization and environment. A programme whose creation has not been
          *     confirmed by the issuer yet is never listed.
          *
-         *     Sandbox only: simulated (every programme carries `simulated: true`). Reads Coinplane's own records: no provider is called. Requires an organization-bound key; another organization's or environment's programmes never appear. Requires `cards:read`.
+         *     Sandbox only: simulated (every programme carries `simulated: true`). Reads Coinplane's own records: no provider is called, yet like every card endpoint it fails closed (424) in production without a reviewed card issuer connection. Requires an organization-bound key; another organization's or environment's programmes never appear. Requires `cards:read`.
          *
          *     Cursor pagination, newest first (`createdAt`, then id): pass the previous page's `nextCursor` as `startingAfter`
          *     while `hasMore` is `true` (the SDK's list methods iterate every page). Items created after the first page was read
@@ -12421,6 +12421,12 @@ export interface operations {
              *     - `FORBIDDEN`: the key lacks `cards:read` (or `cards:write`).
              */
             403: components["responses"]["V2-403-Forbidden"];
+            /**
+             * @description Failed dependency.
+             *
+             *     - `PROVIDER_NOT_CONNECTED`: production key, and no reviewed card issuer (`card_issuance`) connection serves the organization — checked before anything else, as on every card endpoint (the list itself reads stored records only).
+             */
+            424: components["responses"]["V2-424-ProviderNotConnected"];
             429: components["responses"]["V2-429-RateLimitExceeded"];
             /**
              * @description Internal error.
@@ -12495,6 +12501,12 @@ export interface operations {
              *     - `FORBIDDEN`: the key lacks `cards:read` (or `cards:write`).
              */
             403: components["responses"]["V2-403-Forbidden"];
+            /**
+             * @description Failed dependency.
+             *
+             *     - `PROVIDER_NOT_CONNECTED`: production key, and no reviewed card issuer (`card_issuance`) connection serves the organization — checked before anything else, as on every card endpoint (the list itself reads stored records only).
+             */
+            424: components["responses"]["V2-424-ProviderNotConnected"];
             429: components["responses"]["V2-429-RateLimitExceeded"];
             /**
              * @description Internal error.

@@ -4,6 +4,7 @@ import { newestFirstPage, type PageWindow } from "../../db/newest-first-page.ts"
 import { ownedBy } from "../../db/owned-by.ts";
 import type { components } from "../../generated/openapi.ts";
 import { unknownCursor } from "../lists/page-window.ts";
+import { connectProvider } from "../providers/connect-provider.ts";
 import { cardAvailableAccount, cardPendingAccount } from "./card-accounts.ts";
 import { toCardDto } from "./card-dto.ts";
 import { readAccountBalances } from "./read-account-balances.ts";
@@ -18,6 +19,8 @@ export async function listCards(
   options: { auth: AuthContext; window: PageWindow; status?: CardStatus; programmeId?: string },
 ): Promise<components["schemas"]["CardList"]> {
   const { auth, window, status, programmeId } = options;
+  // Fails closed like every card operation: without a reviewed card issuer connection (424) nothing is listed.
+  await connectProvider(db, auth, "card_issuance");
   const scoped = db
     .selectFrom("Card")
     .selectAll()
