@@ -76,9 +76,11 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     RATE_LIMIT_PER_ORG: "100000",
     // Many tests send 401s on purpose from one address; test/http/rate-limit.test.ts sets a small budget.
     RATE_LIMIT_AUTH_FAILURES: "100000",
-    // A hang guard, not the behaviour under test: with two test workers on a busy 2-core machine a solc compile can
-    // take longer than the production 15 s. test/http/compile-event-loop.test.ts sets a short one to test the timeout.
+    // Hang guards, not the behaviour under test: with two test workers on a busy 2-core machine a solc compile can take
+    // longer than the production 15 s, and a request that compiles longer than the 30 s request deadline.
+    // test/http/compile-event-loop.test.ts sets a short compile deadline to test the timeout.
     COMPILE_TIMEOUT_MS: "120000",
+    REQUEST_TIMEOUT_MS: "120000",
     ...options.env,
   });
   configureCompiler(config.compile);

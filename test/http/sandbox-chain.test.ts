@@ -26,8 +26,9 @@ async function boot(database: TestDatabase): Promise<Instance> {
   const config = loadConfig({
     ADMIN_TOKEN,
     VALIDATE_RESPONSES: "true",
-    // A hang guard (as in test/helpers/test-server.ts): a solc compile on a busy machine can pass the production 15 s.
+    // Hang guards (as in test/helpers/test-server.ts): a solc compile on a busy machine can pass the production 15 s.
     COMPILE_TIMEOUT_MS: "120000",
+    REQUEST_TIMEOUT_MS: "120000",
     LOG_LEVEL: "silent",
     RATE_LIMIT_PER_KEY: "100000",
     RATE_LIMIT_PER_ORG: "100000",
