@@ -25,8 +25,8 @@ describe.runIf(onPostgres)("PostgreSQL change feed", () => {
   };
 
   beforeAll(async () => {
-    testDb = await createTestDatabase();
-    db = await openDatabase({ url: testDb.url, poolSize: 2, changeFeed: TIMING });
+    testDb = await createTestDatabase({ migrated: true });
+    db = await openDatabase({ url: testDb.url, pgliteTemplate: testDb.pgliteTemplate, poolSize: 2, changeFeed: TIMING });
     const target = new URL(testDb.url);
     proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
     await db.kysely.insertInto("Organization").values({ id: "org_feed" }).execute();

@@ -42,8 +42,8 @@ const options = () => ({
 });
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
-  db = await openDatabase({ url: testDb.url, poolSize: 2 });
+  testDb = await createTestDatabase({ migrated: true });
+  db = await openDatabase({ url: testDb.url, pgliteTemplate: testDb.pgliteTemplate, poolSize: 2 });
   await endpoint("we_all", ["*"]);
   await endpoint("we_bt", ["bank_transfer.created", "bank_transfer.completed"]);
   await endpoint("we_other", ["card.issued"]);

@@ -13,8 +13,8 @@ describe.runIf(onPostgres)("prepared statements on PostgreSQL", () => {
   let db: Database;
 
   beforeAll(async () => {
-    testDb = await createTestDatabase();
-    db = await openDatabase({ url: testDb.url, poolSize: 1 });
+    testDb = await createTestDatabase({ migrated: true });
+    db = await openDatabase({ url: testDb.url, pgliteTemplate: testDb.pgliteTemplate, poolSize: 1 });
   });
   afterAll(async () => {
     await db?.close();

@@ -12,8 +12,8 @@ const NOW = new Date("2026-11-25T12:00:00Z");
 const daysAgo = (days: number) => new Date(NOW.getTime() - days * 86_400_000);
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
-  db = await openDatabase({ url: testDb.url, poolSize: 2 });
+  testDb = await createTestDatabase({ migrated: true });
+  db = await openDatabase({ url: testDb.url, pgliteTemplate: testDb.pgliteTemplate, poolSize: 2 });
   await db.kysely
     .insertInto("WebhookEndpoint")
     .values({

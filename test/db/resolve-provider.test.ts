@@ -31,8 +31,8 @@ async function addConnection(data: {
 }
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
-  db = await openDatabase({ url: testDb.url, poolSize: 2 });
+  testDb = await createTestDatabase({ migrated: true });
+  db = await openDatabase({ url: testDb.url, pgliteTemplate: testDb.pgliteTemplate, poolSize: 2 });
   await db.prisma.organization.create({ data: { id: "org_r" } });
 });
 afterAll(async () => {

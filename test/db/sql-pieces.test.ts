@@ -20,8 +20,8 @@ let testDb: TestDatabase;
 let db: Database;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
-  db = await openDatabase({ url: testDb.url, poolSize: 2 });
+  testDb = await createTestDatabase({ migrated: true });
+  db = await openDatabase({ url: testDb.url, pgliteTemplate: testDb.pgliteTemplate, poolSize: 2 });
   await db.kysely.insertInto("Organization").values({ id: "org_pieces" }).execute();
 });
 afterAll(async () => {

@@ -14,8 +14,8 @@ let db: Database;
 const ORG = "org_uow_faults";
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
-  db = await openDatabase({ url: testDb.url, poolSize: 2 });
+  testDb = await createTestDatabase({ migrated: true });
+  db = await openDatabase({ url: testDb.url, pgliteTemplate: testDb.pgliteTemplate, poolSize: 2 });
   await db.kysely.insertInto("Organization").values({ id: ORG }).execute();
   await db.kysely
     .insertInto("ApiKey")

@@ -152,7 +152,7 @@ describe("the SDK samples", () => {
     expect([...failing].sort(), tsc).toEqual(Object.keys(SDK_TYPE_GAPS).sort());
   });
 
-  it("one runs against the sandbox and prints what the API answered", { timeout: 60_000 }, async () => {
+  it("one runs against the sandbox and prints what the API answered", { timeout: 120_000 }, async () => {
     const op = operations.find((o) => o.operation.operationId === "getCard");
     const sdk = samplesOf(op as (typeof operations)[number]).find((s) => s.label === "SDK") as Sample;
     const file = path.join(ROOT, "test-results", "sdk-sample-getCard.mts");

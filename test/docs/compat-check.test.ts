@@ -34,7 +34,7 @@ function changed(edit: (spec: Json) => void): Json {
 const wheres = (report: ReturnType<typeof compareSpecs>) => report.breaking.map((c) => c.where);
 
 describe("the current spec against the released one", () => {
-  it("is compatible, and every deprecation gives the policy's notice", { timeout: 60_000 }, () => {
+  it("is compatible, and every deprecation gives the policy's notice", { timeout: 120_000 }, () => {
     const report = compareSpecs(read("openapi/released/openapi.json"), current);
     expect(report.breaking).toEqual([]);
     expect(report.deprecationErrors).toEqual([]);
@@ -166,7 +166,7 @@ describe("npm run check:compat", () => {
       (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
     );
 
-  it("exits 1 and names the change on a breaking change, 0 on an additive one", { timeout: 60_000 }, async () => {
+  it("exits 1 and names the change on a breaking change, 0 on an additive one", { timeout: 120_000 }, async () => {
     const base = write("released.json", walletsSpec());
     const breaking = await check(
       base,

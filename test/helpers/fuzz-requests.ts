@@ -635,6 +635,6 @@ export function formatRequest(request: FuzzRequest, seed: number): string {
     `${request.method} ${path}  [credential: ${request.credential}]`,
     headers,
     body,
-    `reproduce: FUZZ_SEED=${seed} npx vitest run --project pglite test/security/fuzz.test.ts`,
+    `reproduce: FUZZ_SEED=${seed} npx vitest run --project pglite-rest test/security/fuzz.test.ts`,
   ].join("\n");
 }

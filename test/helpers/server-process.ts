@@ -153,7 +153,7 @@ export interface SystemFixture {
 
 export async function createSystemFixture(): Promise<SystemFixture> {
   const db = await createTestDatabase();
-  if (db.kind !== "postgres") throw new Error("test/system needs PostgreSQL: run it with --project postgres (TEST_DATABASE_URL)");
+  if (db.kind !== "postgres") throw new Error("test/system needs PostgreSQL: run it with --project postgres-serial (TEST_DATABASE_URL)");
   const servers: ServerProcess[] = [];
   return {
     db,

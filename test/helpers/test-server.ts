@@ -13,7 +13,6 @@ import { createRateLimiter, type RateLimiter } from "../../server/rate-limit/rat
 import { loadSpec, type OpenApiDocument } from "../../server/spec/load-spec.ts";
 import { startWebhookDelivery, type WebhookDeliveryWorker } from "../../server/webhooks/delivery-worker.ts";
 import { contractCheckedHandler } from "./contract-checked-handler.ts";
-import { pgliteTemplate } from "./pglite-template.ts";
 import { type ContractFinding, formatFinding, ResponseContract } from "./response-contract.ts";
 import { createTestDatabase, type TestDatabase } from "./test-database.ts";
 
@@ -64,7 +63,7 @@ const contract = (spec?: OpenApiDocument) => {
 };
 
 export async function startTestServer(options: StartOptions = {}): Promise<TestServer> {
-  const testDb = options.sameDatabaseAs ? sharedDatabase(options.sameDatabaseAs.testDb) : await createTestDatabase();
+  const testDb = options.sameDatabaseAs ? sharedDatabase(options.sameDatabaseAs.testDb) : await createTestDatabase({ migrated: true });
   const adminToken = "test-admin-token-0123456789";
   const config = loadConfig({
     ADMIN_TOKEN: adminToken,
@@ -77,13 +76,18 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     RATE_LIMIT_PER_ORG: "100000",
     // Many tests send 401s on purpose from one address; test/http/rate-limit.test.ts sets a small budget.
     RATE_LIMIT_AUTH_FAILURES: "100000",
+    // Hang guards, not the behaviour under test: with two test workers on a busy 2-core machine a solc compile can take
+    // longer than the production 15 s, and a request that compiles longer than the 30 s request deadline.
+    // test/http/compile-event-loop.test.ts sets a short compile deadline to test the timeout.
+    COMPILE_TIMEOUT_MS: "120000",
+    REQUEST_TIMEOUT_MS: "120000",
     ...options.env,
   });
   configureCompiler(config.compile);
   const db = await openDatabase({
     url: testDb.url,
     poolSize: 5,
-    pgliteTemplate: testDb.kind === "pglite" ? pgliteTemplate() : undefined,
+    pgliteTemplate: testDb.pgliteTemplate,
   });
   const rateLimiter = options.rateLimiter ?? createRateLimiter({ ...config.rateLimit, redisUrl: config.redisUrl });
   await rateLimiter.ready();

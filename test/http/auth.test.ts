@@ -15,25 +15,28 @@ interface Endpoint {
   /** The resource whose scope the endpoint needs. */
   resource: "wallets" | "payments" | "analytics";
   write: boolean;
+  /** The answer to the valid request with the scope: created, listed, or the missing id's 404 (past authorization). */
+  ok: 200 | 201 | 404;
 }
 
 // The 8 sandbox endpoints and the metrics endpoint, each with a valid request.
 const ENDPOINTS: Endpoint[] = [
-  { method: "POST", path: "/api/v1/wallets", body: { chain: "base" }, resource: "wallets", write: true },
-  { method: "GET", path: "/api/v1/wallets", resource: "wallets", write: false },
-  { method: "GET", path: "/api/v1/wallets/wal_missing", resource: "wallets", write: false },
-  { method: "GET", path: "/api/v1/wallets/wal_missing/balance", resource: "wallets", write: false },
+  { method: "POST", path: "/api/v1/wallets", body: { chain: "base" }, resource: "wallets", write: true, ok: 201 },
+  { method: "GET", path: "/api/v1/wallets", resource: "wallets", write: false, ok: 200 },
+  { method: "GET", path: "/api/v1/wallets/wal_missing", resource: "wallets", write: false, ok: 404 },
+  { method: "GET", path: "/api/v1/wallets/wal_missing/balance", resource: "wallets", write: false, ok: 404 },
   {
     method: "POST",
     path: "/api/v1/payments",
     body: { amount: "1", stablecoin: "USDC", chain: "base", toAddress: EVM },
     resource: "payments",
     write: true,
+    ok: 201,
   },
-  { method: "GET", path: "/api/v1/payments", resource: "payments", write: false },
-  { method: "GET", path: "/api/v1/payments/pay_missing", resource: "payments", write: false },
-  { method: "GET", path: "/api/v1/balances", resource: "wallets", write: false },
-  { method: "GET", path: "/api/metric/payments.count", resource: "analytics", write: false },
+  { method: "GET", path: "/api/v1/payments", resource: "payments", write: false, ok: 200 },
+  { method: "GET", path: "/api/v1/payments/pay_missing", resource: "payments", write: false, ok: 404 },
+  { method: "GET", path: "/api/v1/balances", resource: "wallets", write: false, ok: 200 },
+  { method: "GET", path: "/api/metric/payments.count", resource: "analytics", write: false, ok: 200 },
 ];
 const V1 = ENDPOINTS.filter((e) => e.path.startsWith("/api/v1/"));
 const row = (e: Endpoint) => [`${e.method} ${e.path}`, e] as const;
@@ -73,8 +76,8 @@ function expectV1Error(res: Awaited<ReturnType<ReturnType<typeof api>>>, status:
 describe("a valid sandbox key with the scope reaches every endpoint", () => {
   it.each(ENDPOINTS.map(row))("%s", async (_name, e) => {
     const res = await callWith(keys.all, e);
-    expect([200, 201, 404]).toContain(res.status);
-    if (res.status === 404) expect(res.json.error).toMatch(/not found/i);
+    expect(res.status, res.text).toBe(e.ok);
+    if (e.ok === 404) expect(res.json.error).toMatch(/not found/i);
   });
 });
 

@@ -37,7 +37,7 @@ function cli(args: string[], env: Record<string, string | undefined> = {}, cwd =
   const base: Record<string, string | undefined> = { ...process.env, COINPLANE_URL: server.url, ADMIN_TOKEN: server.adminToken, ...env };
   for (const [name, value] of Object.entries(base)) if (value === undefined) delete base[name];
   return new Promise((resolve) => {
-    execFile(TSX, [CLI, ...args], { cwd, env: base as NodeJS.ProcessEnv, timeout: 30_000 }, (error, stdout, stderr) => {
+    execFile(TSX, [CLI, ...args], { cwd, env: base as NodeJS.ProcessEnv, timeout: 120_000 }, (error, stdout, stderr) => {
       let json: unknown;
       try {
         json = JSON.parse(stdout);

@@ -6,10 +6,11 @@ import { createApp } from "../../server/app.ts";
 import { forgetSandboxChain } from "../../server/chain/sandbox-chain.ts";
 import { loadConfig } from "../../server/config.ts";
 import { type Database, openDatabase } from "../../server/db/open-database.ts";
+import { configureCompiler } from "../../server/domain/contracts/compile-solidity.ts";
 import { createLogger } from "../../server/logger.ts";
 import { createRateLimiter } from "../../server/rate-limit/rate-limiter.ts";
 import { INITIAL_SUPPLY, launchToken, SIGNER, TREASURY } from "../helpers/contracts.ts";
-import { createTestDatabase } from "../helpers/test-database.ts";
+import { createTestDatabase, type TestDatabase } from "../helpers/test-database.ts";
 import { api } from "../helpers/test-server.ts";
 import { idem } from "../helpers/v2.ts";
 
@@ -21,15 +22,20 @@ interface Instance {
   close(): Promise<void>;
 }
 
-async function boot(databaseUrl: string): Promise<Instance> {
+async function boot(database: TestDatabase): Promise<Instance> {
   const config = loadConfig({
     ADMIN_TOKEN,
     VALIDATE_RESPONSES: "true",
+    // Hang guards (as in test/helpers/test-server.ts): a solc compile on a busy machine can pass the production 15 s.
+    COMPILE_TIMEOUT_MS: "120000",
+    REQUEST_TIMEOUT_MS: "120000",
     LOG_LEVEL: "silent",
     RATE_LIMIT_PER_KEY: "100000",
     RATE_LIMIT_PER_ORG: "100000",
   });
-  const db = await openDatabase({ url: databaseUrl, poolSize: 5 });
+  // The compiler pool is the process's; configured here as a test server does (its deadline above).
+  configureCompiler(config.compile);
+  const db = await openDatabase({ url: database.url, poolSize: 5, pgliteTemplate: database.pgliteTemplate });
   const rateLimiter = createRateLimiter({ ...config.rateLimit });
   const { app } = createApp({ config, db, logger: createLogger("silent"), rateLimiter });
   const server = app.listen(0, "127.0.0.1");
@@ -74,19 +80,19 @@ afterAll(async () => {
  * the log, exactly as after a restart.
  */
 async function lifetimes(): Promise<{ first: () => Promise<Instance>; second: (first: Instance) => Promise<Instance> }> {
-  const database = await createTestDatabase();
+  const database = await createTestDatabase({ migrated: true });
   cleanups.push(() => database.drop());
   if (database.kind === "postgres") {
     return {
-      first: () => boot(database.url),
+      first: () => boot(database),
       second: async (first) => {
         await first.close();
-        return boot(database.url);
+        return boot(database);
       },
     };
   }
   return {
-    first: () => boot(database.url),
+    first: () => boot(database),
     second: async (first) => {
       forgetSandboxChain(first.db.kysely);
       return first;
@@ -132,10 +138,10 @@ describe("the sandbox chain is persisted", () => {
 
 describe.runIf((process.env.TEST_DATABASE_URL ?? "").startsWith("postgres"))("two instances over one PostgreSQL database", () => {
   it("share one chain: each sees the other's deployments, and concurrent deployments interleave without a gap", async () => {
-    const database = await createTestDatabase();
+    const database = await createTestDatabase({ migrated: true });
     cleanups.push(() => database.drop());
-    const a = await boot(database.url);
-    const b = await boot(database.url);
+    const a = await boot(database);
+    const b = await boot(database);
     cleanups.push(
       () => a.close(),
       () => b.close(),

@@ -154,7 +154,7 @@ describe("npm run mock -- emit", () => {
     run(process.execPath, ["--import", "tsx", "sdk/src/mock/cli.ts", "emit", ...args], {
       cwd: root,
       env: { ...process.env, ...env },
-      timeout: 30_000,
+      timeout: 120_000,
     });
 
   it("sends one signed event (secret from the environment) and prints its id and the answer", async () => {

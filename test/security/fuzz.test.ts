@@ -2,7 +2,7 @@
 // baseline of every operation (v1, v2 agent, metrics, admin), sent with an all-scopes sandbox key (a production key for
 // a share of them), 8 in flight. Asserts: no 5xx; every error in its surface's documented shape with a code the
 // operation declares; no internals in error bodies; no record created or changed by a rejected request.
-// Reproduce a run: FUZZ_SEED=<seed printed below / in the failure> npx vitest run --project pglite test/security/fuzz.test.ts
+// Reproduce a run: FUZZ_SEED=<seed printed below / in the failure> npx vitest run --project pglite-rest test/security/fuzz.test.ts
 // (FUZZ_COUNT=<n> changes the number of requests; request i depends only on the seed and i.)
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -109,7 +109,7 @@ describe("npm run migrate", () => {
   let db: TestDatabase;
   beforeAll(async () => {
     db = await createTestDatabase();
-    if (db.kind !== "postgres") throw new Error("run with --project postgres");
+    if (db.kind !== "postgres") throw new Error("run with --project postgres-serial");
   });
   afterAll(() => db?.drop());
 
