@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId } from "../../server/lib/ids.ts";
 import { cardholderBody, programmeBody } from "../helpers/cards.ts";
 import { HOLDER, launchToken, SIGNER } from "../helpers/contracts.ts";
+import { deciderWithKey } from "../helpers/members.ts";
 import { api, startTestServer, type TestServer } from "../helpers/test-server.ts";
 import { connect, idem } from "../helpers/v2.ts";
 import { BANK_TRANSFER, sepaTransfer } from "../system/bodies.ts";
@@ -207,7 +208,7 @@ beforeAll(async () => {
       })
     ).key,
   );
-  bob = api(server.url, (await server.createKey({ organizationId: ORG, scopes: ["wallets:write"], actor: "bob" })).key);
+  bob = await deciderWithKey(server, ORG, (await server.createKey({ organizationId: ORG, scopes: ["wallets:write"], actor: "bob" })).key);
   await server.createKey({ organizationId: OTHER_ORG, scopes: ["wallets:read"] });
   await connect(server, { organizationId: ORG, category: "custody" });
   // What the creators need: an active custody wallet, a card programme, a launched token.
