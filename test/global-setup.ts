@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import type { TestProject } from "vitest/node";
+import { ensureConsole } from "../scripts/ensure-console.ts";
 import { applyMigrations } from "../server/db/migrate.ts";
 import { pgliteRunner } from "../server/db/sql-runner.ts";
 
@@ -16,6 +17,8 @@ declare module "vitest" {
 }
 
 export default async function setup(project: TestProject): Promise<() => void> {
+  // The browser tests open /console: build it once here when its sources changed (a few seconds; nothing otherwise).
+  ensureConsole();
   const dir = mkdtempSync(path.join(os.tmpdir(), "coinplane-pglite-template-"));
   const file = path.join(dir, "template.tar");
   const pglite = new PGlite();

@@ -1,0 +1,63 @@
+// The invitation link lands here: /console/accept-invitation#token=… (a fragment, so the token never reaches a server
+// log or a Referer). The member sets a name and password; the server signs them in and the dashboard opens.
+import { type FormEvent, useState } from "react";
+import { useNavigate } from "react-router";
+import { api, unwrap } from "../api/client.ts";
+import { useSession } from "../api/session.tsx";
+import { ErrorState } from "../components/states.tsx";
+
+export function AcceptInvitation() {
+  const navigate = useNavigate();
+  const { refresh } = useSession();
+  const [token] = useState(() => new URLSearchParams(window.location.hash.slice(1)).get("token") ?? "");
+  const [error, setError] = useState<unknown>();
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    setBusy(true);
+    setError(undefined);
+    try {
+      await unwrap(
+        api("sandbox").POST("/api/v2/agent/member-invitations/accept", {
+          body: { token, name: String(form.get("name")), password: String(form.get("password")) },
+        }),
+      );
+      // The token has done its work: take it out of the address bar and the history entry.
+      window.history.replaceState(null, "", window.location.pathname);
+      await refresh();
+      navigate("/sandbox/dashboard", { replace: true });
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <main className="narrow" id="main">
+      <h1>Join your organization on Coinplane</h1>
+      {token ? (
+        <form onSubmit={(e) => void submit(e)} className="stack">
+          <label>
+            Name
+            <input name="name" autoComplete="name" required maxLength={100} />
+          </label>
+          <label>
+            Password
+            <input name="password" type="password" autoComplete="new-password" required minLength={12} />
+          </label>
+          <button type="submit" disabled={busy}>
+            Accept invitation
+          </button>
+        </form>
+      ) : (
+        <p className="state error" role="alert">
+          This page needs the invitation link you were sent (it carries the invitation token).
+        </p>
+      )}
+      {error ? <ErrorState error={error} /> : null}
+    </main>
+  );
+}
