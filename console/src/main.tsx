@@ -9,6 +9,7 @@ import { AcceptInvitation } from "./pages/accept-invitation.tsx";
 import { ApiKeys } from "./pages/api-keys.tsx";
 import { ApprovalDetail, Approvals } from "./pages/approvals.tsx";
 import { AuditLog } from "./pages/audit-log.tsx";
+import { ChartBench } from "./pages/chart-bench.tsx";
 import { Composer } from "./pages/composer.tsx";
 import { Dashboard } from "./pages/dashboard.tsx";
 import { EventDetail, Events } from "./pages/events.tsx";
@@ -21,6 +22,7 @@ const router = createBrowserRouter(
   [
     { path: "/sign-in", element: <SignIn /> },
     { path: "/accept-invitation", element: <AcceptInvitation /> },
+    { path: "/bench/chart", element: <ChartBench /> },
     { path: "/", element: <Navigate to="/sandbox/dashboard" replace /> },
     {
       path: "/:env",

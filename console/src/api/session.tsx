@@ -1,6 +1,7 @@
-// The signed-in member: GET /api/v2/agent/sessions/current once per page load, shared by every page. A 401 anywhere
-// sends the member to the sign-in page (with the page they were on, to come back to).
-import { createContext, type ReactNode, useCallback, useContext, useEffect, useState } from "react";
+// The signed-in member: GET /api/v2/agent/sessions/current once per page load, shared by every page. It is asked for
+// by the shell of signed-in pages only (the sign-in and invitation pages make no request that would answer 401); a 401
+// sends the member to the sign-in page, with the page they were on to come back to.
+import { createContext, type ReactNode, useCallback, useContext, useState } from "react";
 import { api, unwrap } from "./client.ts";
 
 export interface SessionInfo {
@@ -23,9 +24,10 @@ type SessionState =
 interface SessionContextValue {
   current: SessionState;
   refresh(): Promise<void>;
+  signedOut(): void;
 }
 
-const SessionContext = createContext<SessionContextValue>({ current: { state: "loading" }, refresh: async () => {} });
+const SessionContext = createContext<SessionContextValue>({ current: { state: "idle" }, refresh: async () => {}, signedOut: () => {} });
 
 type Loose = Record<string, unknown>;
 const str = (v: unknown): string => (typeof v === "string" ? v : "");
@@ -49,7 +51,7 @@ export function readSession(body: unknown): SessionInfo {
 }
 
 export function SessionProvider({ children }: { children: ReactNode }) {
-  const [current, setCurrent] = useState<SessionState>({ state: "loading" });
+  const [current, setCurrent] = useState<SessionState>({ state: "idle" });
   const refresh = useCallback(async () => {
     try {
       const body = await unwrap(api("sandbox").GET("/api/v2/agent/sessions/current"));
@@ -59,10 +61,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       setCurrent(status === 401 ? { state: "signed-out" } : { state: "error", error });
     }
   }, []);
-  useEffect(() => {
-    void refresh();
-  }, [refresh]);
-  return <SessionContext.Provider value={{ current, refresh }}>{children}</SessionContext.Provider>;
+  const signedOut = useCallback(() => setCurrent({ state: "signed-out" }), []);
+  return <SessionContext.Provider value={{ current, refresh, signedOut }}>{children}</SessionContext.Provider>;
 }
 
 export function useSession(): SessionContextValue {

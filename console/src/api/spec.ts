@@ -77,7 +77,7 @@ export function operations(spec: Spec): Operation[] {
         ...op,
         method: method.toUpperCase(),
         path: path as Operation["path"],
-        parameters: [...(item.parameters ?? []), ...(op.parameters ?? [])],
+        parameters: [...((item as unknown as { parameters?: Parameter[] }).parameters ?? []), ...(op.parameters ?? [])],
       });
     }
   }

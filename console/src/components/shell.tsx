@@ -1,6 +1,6 @@
 // The frame of every signed-in page: organization and member, the sandbox / production switch (it is part of the URL,
 // so every deep link names its environment), navigation, sign-out. Production pages carry a banner.
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { Link, NavLink, Outlet, useLocation, useNavigate, useParams } from "react-router";
 import { api, type Environment } from "../api/client.ts";
 import { useSession } from "../api/session.tsx";
@@ -31,16 +31,19 @@ export function useEnvironment(): Environment {
 }
 
 export function Shell() {
-  const { current, refresh } = useSession();
+  const { current, refresh, signedOut } = useSession();
   const environment = useEnvironment();
   const location = useLocation();
   const navigate = useNavigate();
   const [menuOpen, setMenuOpen] = useState(false);
-  if (current.state === "loading") return <Loading what="your session" />;
-  if (current.state === "signed-out") {
-    navigate(`/sign-in?next=${encodeURIComponent(location.pathname)}`, { replace: true });
-    return null;
-  }
+  useEffect(() => {
+    if (current.state === "idle") void refresh();
+  }, [current.state, refresh]);
+  useEffect(() => {
+    if (current.state === "signed-out")
+      navigate(`/sign-in?next=${encodeURIComponent(location.pathname + location.search)}`, { replace: true });
+  }, [current.state, navigate, location.pathname, location.search]);
+  if (current.state === "idle" || current.state === "loading" || current.state === "signed-out") return <Loading what="your session" />;
   if (current.state === "error") return <ErrorState error={current.error} retry={() => void refresh()} />;
   const { session } = current;
   // The same page in the other environment (a resource's id belongs to one environment, so it is dropped).
@@ -50,7 +53,7 @@ export function Shell() {
     await api(environment)
       .DELETE("/api/v2/agent/sessions/current")
       .catch(() => undefined);
-    await refresh();
+    signedOut();
     navigate("/sign-in", { replace: true });
   }
 

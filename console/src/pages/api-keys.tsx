@@ -29,12 +29,12 @@ export function readKey(raw: unknown): KeyRow {
   return {
     id: String(k.id ?? ""),
     prefix: String(k.prefix ?? ""),
-    label: String(k.label ?? ""),
+    label: typeof k.label === "string" ? k.label : "",
     environment: String(k.environment ?? ""),
     scopes: Array.isArray(k.scopes) ? k.scopes.map(String) : [],
     createdBy: typeof creator === "string" ? creator : String(creator?.email ?? creator?.name ?? k.actor ?? ""),
-    lastUsedAt: String(k.lastUsedAt ?? ""),
-    revokedAt: String(k.revokedAt ?? ""),
+    lastUsedAt: typeof k.lastUsedAt === "string" ? k.lastUsedAt : "",
+    revokedAt: typeof k.revokedAt === "string" ? k.revokedAt : "",
   };
 }
 
@@ -94,7 +94,7 @@ function CreateKeyForm({ onCreated }: { onCreated(key: CreatedKey): void }) {
       <button type="submit" className="primary" disabled={busy}>
         Create key
       </button>
-      {error ? <ErrorState error={error} needs="admin" /> : null}
+      {error ? <ErrorState error={error} needs="developer or owner" /> : null}
     </form>
   );
 }
@@ -104,10 +104,18 @@ export function ApiKeys() {
   const [created, setCreated] = useState<CreatedKey | null>(null);
   const [revoking, setRevoking] = useState<KeyRow | null>(null);
   const [revokeError, setRevokeError] = useState<unknown>();
-  const pages = usePages(async () => {
-    const body = (await unwrap(api(environment).GET("/api/v2/agent/api-keys"))) as unknown as { data?: unknown[] };
-    return { items: (body.data ?? []).map(readKey), next: null };
-  }, [environment, created]);
+  const pages = usePages(
+    async (cursor) => {
+      const body = (await unwrap(
+        api(environment).GET(
+          "/api/v2/agent/api-keys" as never,
+          { params: { query: { limit: 25, ...(cursor ? { startingAfter: cursor } : {}) } } } as never,
+        ),
+      )) as { data?: unknown[]; hasMore?: boolean; nextCursor?: string | null };
+      return { items: (body.data ?? []).map(readKey), next: body.hasMore ? (body.nextCursor ?? null) : null };
+    },
+    [environment, created],
+  );
 
   async function revoke(key: KeyRow) {
     setRevokeError(undefined);
@@ -140,26 +148,26 @@ export function ApiKeys() {
         <button type="button" className="danger" onClick={() => revoking && void revoke(revoking)}>
           Revoke
         </button>
-        {revokeError ? <ErrorState error={revokeError} needs="admin" /> : null}
+        {revokeError ? <ErrorState error={revokeError} needs="developer or owner" /> : null}
       </Dialog>
       <h2>Keys</h2>
       <StreamedTable
         pages={pages}
         what="API keys"
         caption="API keys"
-        needs="admin"
+        needs="developer or owner"
         rowKey={(k) => k.id}
         columns={[
           { header: "Prefix", cell: (k) => <code>{k.prefix}</code> },
-          { header: "Label", cell: (k) => k.label },
+          { header: "Label", cell: (k) => k.label || "—" },
           { header: "Environment", cell: (k) => k.environment },
           { header: "Scopes", cell: (k) => k.scopes.join(", ") },
           { header: "Created by", cell: (k) => k.createdBy || "—" },
-          { header: "Last used", cell: (k) => when(k.lastUsedAt) },
+          { header: "Last used", cell: (k) => (k.lastUsedAt ? when(k.lastUsedAt) : "never") },
           {
             header: "Status",
             cell: (k) =>
-              k.revokedAt && k.revokedAt !== "null" ? (
+              k.revokedAt ? (
                 `revoked ${when(k.revokedAt)}`
               ) : (
                 <button type="button" aria-label={`Revoke ${k.prefix}`} onClick={() => setRevoking(k)}>

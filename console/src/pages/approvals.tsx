@@ -99,7 +99,7 @@ function Decide({ approval, decision, onDone }: { approval: Approval; decision: 
       <button type="submit" className={decision === "approve" ? "primary" : "danger"} disabled={busy}>
         {verb}
       </button>
-      {error ? <ErrorState error={error} needs="approver (owner or admin)" /> : null}
+      {error ? <ErrorState error={error} needs="approver or owner" /> : null}
     </form>
   );
 }

@@ -22,7 +22,7 @@ export function AuditLog() {
   );
   const actor = (e: Loose) => {
     const a = e.actor as Loose | string | undefined;
-    return typeof a === "string" ? a : String(a?.email ?? a?.memberId ?? a?.apiKeyId ?? e.actorEmail ?? "—");
+    return typeof a === "string" ? a : String(e.actorEmail ?? e.actorMemberId ?? "operator");
   };
   return (
     <>
@@ -37,7 +37,7 @@ export function AuditLog() {
           { header: "When", cell: (e) => when(e.createdAt ?? e.at) },
           { header: "Who", cell: actor },
           { header: "Action", cell: (e) => <code>{String(e.action ?? e.type ?? "")}</code> },
-          { header: "Target", cell: (e) => String(e.targetId ?? e.resourceId ?? "—") },
+          { header: "Target", cell: (e) => String(e.target ?? "—") },
         ]}
       />
     </>

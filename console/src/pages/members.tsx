@@ -38,7 +38,7 @@ function useRoles(): string[] {
   const spec = useLoad(loadSpec, []);
   const schemas = spec.state === "ok" ? spec.data.components.schemas : {};
   const named = schemas.MemberRole?.enum ?? schemas.Member?.properties?.role?.enum;
-  return (named as string[] | undefined) ?? ["owner", "admin", "developer", "viewer"];
+  return (named as string[] | undefined) ?? ["owner", "developer", "approver", "viewer"];
 }
 
 function Invite({ roles }: { roles: string[] }) {
@@ -80,7 +80,7 @@ function Invite({ roles }: { roles: string[] }) {
       <button type="submit" className="primary">
         Invite
       </button>
-      {error ? <ErrorState error={error} needs="owner or admin" /> : null}
+      {error ? <ErrorState error={error} needs="owner" /> : null}
       <Dialog title="Invitation link" open={link !== null} onClose={() => setLink(null)}>
         <p>Send this link to the person you invited. It is shown this once.</p>
         <p>
@@ -173,10 +173,18 @@ export function Members() {
   const roles = useRoles();
   const [removing, setRemoving] = useState<MemberRow | null>(null);
   const [error, setError] = useState<unknown>();
-  const pages = usePages(async () => {
-    const body = (await unwrap(api(environment).GET("/api/v2/agent/members" as never))) as { data?: unknown[] };
-    return { items: (body.data ?? []).map(readMember), next: null };
-  }, [environment]);
+  const pages = usePages(
+    async (cursor) => {
+      const body = (await unwrap(
+        api(environment).GET(
+          "/api/v2/agent/members" as never,
+          { params: { query: { limit: 25, ...(cursor ? { startingAfter: cursor } : {}) } } } as never,
+        ),
+      )) as { data?: unknown[]; hasMore?: boolean; nextCursor?: string | null };
+      return { items: (body.data ?? []).map(readMember), next: body.hasMore ? (body.nextCursor ?? null) : null };
+    },
+    [environment],
+  );
   async function changeRole(member: MemberRow, role: string) {
     setError(undefined);
     try {
@@ -214,7 +222,7 @@ export function Members() {
         pages={pages}
         what="members"
         caption="Members"
-        needs="admin"
+        needs="owner"
         rowKey={(m) => m.id}
         columns={[
           { header: "Name", cell: (m) => m.name },
