@@ -39,6 +39,8 @@ export const ID_VARIABLES: Record<string, string> = {
   evt: "EVENT_ID",
   key: "KEY_ID",
   conn: "CONNECTION_ID",
+  mem: "MEMBER_ID",
+  cpi: "INVITATION_TOKEN",
 };
 
 /** Path parameters whose schema has no id pattern: `<path template> <name>` → variable, or a literal value. */
@@ -51,6 +53,7 @@ const PATH_PARAMETERS: Record<string, { variable: string } | { literal: string }
   "/api/v2/agent/payments/corridor/workflows/{workflowRunId} workflowRunId": { variable: "WORKFLOW_RUN_ID" },
   "/api/metric/{metricId} metricId": { literal: "payments.volume" },
   "/api/admin/organizations/{organizationId}/settings organizationId": { variable: "ORG_ID" },
+  "/api/admin/organizations/{organizationId}/member-invitations organizationId": { variable: "ORG_ID" },
 };
 
 /** Body fields whose example value stands for a resource of the setup without an id prefix. */
@@ -84,6 +87,10 @@ export const SAMPLE_VARIABLES: Record<string, string> = {
   EVENT_ID: "an event",
   KEY_ID: "a second API key of $ORG_ID (the approver the setup used), safe to revoke",
   CONNECTION_ID: "a provider connection of $ORG_ID that no other sample needs",
+  SESSION: "the session cookie's value of an owner of $ORG_ID with a verified second factor (the session samples)",
+  MEMBER_ID: "a viewer of $ORG_ID, safe to change and remove",
+  INVITATION_TOKEN: "the token of an unused invitation to $ORG_ID",
+  TOTP_CODE: "a current TOTP code of the $SESSION member's pending enrolment (the confirm sample only)",
 };
 
 const ID_VALUE = /^([a-z]+)_[A-Za-z0-9]{6,}$/;
@@ -170,7 +177,12 @@ function curlSample(o: ReturnType<typeof specOperations>[number], doc: Doc, body
   const query = parameters.filter((p) => p.in === "query" && p.required).map((p) => `${String(p.name)}=${queryValue(p, doc)}`);
   if (query.length > 0) url += `?${query.join("&")}`;
   const lines = [`curl -sS${op.method === "GET" ? "" : ` -X ${op.method}`} "$COINPLANE_URL${url}"`];
-  if (op.security === "apiKey") lines.push(`-H "Authorization: Bearer $KEY"`);
+  // A session operation (and approving/rejecting, which only people do) sends the session cookie; a state-changing one
+  // also names this server as its origin, as a browser would (the CSRF check).
+  if (op.sessionAccepted) {
+    lines.push(`-b "__Host-cp_session=$SESSION"`);
+    if (op.method !== "GET") lines.push(`-H "Origin: $COINPLANE_URL"`);
+  } else if (op.security === "apiKey") lines.push(`-H "Authorization: Bearer $KEY"`);
   if (op.security === "adminToken") lines.push(`-H "Authorization: Bearer $ADMIN_TOKEN"`);
   if (op.security === "schedulerSecret") lines.push(`-H "X-Scheduler-Secret: $SCHEDULER_SECRET"`);
   if (op.idempotency === "required") lines.push(`-H "Idempotency-Key: $(openssl rand -hex 16)"`);
@@ -193,7 +205,7 @@ function sdkSample(o: ReturnType<typeof specOperations>[number], doc: Doc, body:
     `import { Coinplane } from "@coinplane/sdk";`,
     "",
     "const coinplane = new Coinplane({",
-    "  apiKey: process.env.KEY!,",
+    o.op.sessionAccepted ? "  sessionCookie: process.env.SESSION!," : "  apiKey: process.env.KEY!,",
     `  baseUrl: process.env.COINPLANE_URL ?? "http://localhost:8080",`,
     "});",
     `const result = await coinplane.${namespace}.${method}(${args.join(", ")});`,

@@ -14,8 +14,12 @@ import type { MethodArgs, MethodResult, RequestOptions } from "./types.ts";
 export type Environment = "sandbox" | "production";
 
 export interface CoinplaneOptions {
-  /** An organization-bound API key (`cp_sandbox_…` or `cp_production_…`). */
-  apiKey: string;
+  /** An organization-bound API key (`cp_sandbox_…` or `cp_production_…`). One of `apiKey` and `sessionCookie`. */
+  apiKey?: string;
+  /** A member's session (the `__Host-cp_session` cookie's value, from `sessions.create`) instead of an API key: for the
+   * members, API-key and audit-log operations and for deciding approvals. Sent as a cookie, with this server as the
+   * `Origin` (the CSRF check) and `environment` as `Coinplane-Environment`. */
+  sessionCookie?: string;
   /** The API's base URL, e.g. `http://localhost:8080`. */
   baseUrl: string;
   /** Checked against the key's prefix: a sandbox client never sends a production key, and vice versa. */
@@ -65,13 +69,15 @@ export class Coinplane {
   private readonly newIdempotencyKey: () => string;
 
   constructor(options: CoinplaneOptions) {
-    if (!options || typeof options.apiKey !== "string" || options.apiKey.trim() === "") {
-      throw new CoinplaneConfigurationError({ message: "apiKey is required", code: "INVALID_CONFIGURATION" });
+    const hasKey = typeof options?.apiKey === "string" && options.apiKey.trim() !== "";
+    const hasSession = typeof options?.sessionCookie === "string" && options.sessionCookie.trim() !== "";
+    if (!options || hasKey === hasSession) {
+      throw new CoinplaneConfigurationError({ message: "apiKey (or sessionCookie) is required", code: "INVALID_CONFIGURATION" });
     }
     if (typeof options.baseUrl !== "string" || !/^https?:\/\//.test(options.baseUrl)) {
       throw new CoinplaneConfigurationError({ message: "baseUrl must be an http(s) URL", code: "INVALID_CONFIGURATION" });
     }
-    const keyEnvironment = ENV_PREFIX.exec(options.apiKey)?.[1] as Environment | undefined;
+    const keyEnvironment = ENV_PREFIX.exec(options.apiKey ?? "")?.[1] as Environment | undefined;
     if (options.environment && keyEnvironment && options.environment !== keyEnvironment) {
       throw new CoinplaneConfigurationError({
         message: `environment is "${options.environment}" but the API key is a ${keyEnvironment} key`,
@@ -96,7 +102,16 @@ export class Coinplane {
     this.newIdempotencyKey = options.idempotencyKey ?? (() => globalThis.crypto.randomUUID());
     this.raw = createClient<paths>({
       baseUrl: options.baseUrl,
-      headers: { ...options.headers, Authorization: `Bearer ${options.apiKey}` },
+      headers: {
+        ...options.headers,
+        ...(hasKey
+          ? { Authorization: `Bearer ${options.apiKey}` }
+          : {
+              Cookie: `__Host-cp_session=${options.sessionCookie}`,
+              Origin: new URL(options.baseUrl).origin,
+              "Coinplane-Environment": options.environment ?? "sandbox",
+            }),
+      },
       fetch: this.transport.fetchFor(),
     });
     this.raw.use(this.idempotencyMiddleware());

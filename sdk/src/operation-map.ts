@@ -86,6 +86,26 @@ export const operationMap = {
   retryWebhookDelivery: ["webhookEndpoints", "retryDelivery"],
   listEvents: ["events", "list"],
   getEvent: ["events", "retrieve"],
+  // Members, sessions, the organization's API keys and audit log (the session scheme: `sessionCookie`)
+  createSession: ["sessions", "create"],
+  getCurrentSession: ["sessions", "retrieveCurrent"],
+  deleteCurrentSession: ["sessions", "deleteCurrent"],
+  deleteAllSessions: ["sessions", "deleteAll"],
+  verifySessionSecondFactor: ["sessions", "verifySecondFactor"],
+  listMembers: ["members", "list"],
+  getMember: ["members", "retrieve"],
+  updateMember: ["members", "update"],
+  deleteMember: ["members", "delete"],
+  createMemberInvitation: ["members", "invite"],
+  acceptMemberInvitation: ["members", "acceptInvitation"],
+  beginTotpEnrollment: ["members", "beginTotpEnrollment"],
+  confirmTotpEnrollment: ["members", "confirmTotpEnrollment"],
+  disableTotp: ["members", "disableTotp"],
+  createApiKey: ["apiKeys", "create"],
+  listApiKeys: ["apiKeys", "list"],
+  getApiKey: ["apiKeys", "retrieve"],
+  revokeApiKey: ["apiKeys", "revoke"],
+  listAuditLogEntries: ["auditLog", "list"],
 } as const satisfies { readonly [K in keyof operations]?: readonly [string, string] };
 
 export type OperationMap = typeof operationMap;

@@ -3,7 +3,7 @@ import type { OpenApiDocument } from "./load-spec.ts";
 import { deref } from "./resolve-ref.ts";
 
 export type Surface = "v1" | "v2" | "metric" | "admin" | "health";
-export type Security = "apiKey" | "schedulerSecret" | "adminToken" | "none";
+export type Security = "apiKey" | "session" | "schedulerSecret" | "adminToken" | "none";
 export type IdempotencyRule = "required" | "optional" | "none";
 
 export interface Operation {
@@ -12,6 +12,9 @@ export interface Operation {
   pathTemplate: string;
   surface: Surface;
   security: Security;
+  /** A member's session (cookie) is accepted: the operation's first scheme is `session`, or a later requirement lists it
+   * (approving and rejecting keep the bearer scheme listed, yet only people decide: server/domain/approvals). */
+  sessionAccepted: boolean;
   /** Scopes from the security requirement's roles; empty when the handler decides (providers/invoke). */
   scopes: string[];
   idempotency: IdempotencyRule;
@@ -61,12 +64,13 @@ export function surfaceOf(path: string): Surface {
   return "health";
 }
 
-function securityOf(op: Record<string, unknown>, doc: OpenApiDocument): { security: Security; scopes: string[] } {
+function securityOf(op: Record<string, unknown>, doc: OpenApiDocument): { security: Security; scopes: string[]; sessionAccepted: boolean } {
   const requirements = (op.security ?? doc.security ?? []) as Array<Record<string, string[]>>;
   const first = requirements[0];
-  if (!first || Object.keys(first).length === 0) return { security: "none", scopes: [] };
+  const sessionAccepted = requirements.some((r) => Object.hasOwn(r, "session"));
+  if (!first || Object.keys(first).length === 0) return { security: "none", scopes: [], sessionAccepted };
   const [scheme, roles] = Object.entries(first)[0] as [string, string[]];
-  return { security: scheme as Security, scopes: roles };
+  return { security: scheme as Security, scopes: roles, sessionAccepted };
 }
 
 function idempotencyOf(op: Record<string, unknown>, doc: OpenApiDocument): IdempotencyRule {

@@ -596,10 +596,12 @@ export interface ApprovalsNamespace {
    * guarded operation can then use it once, with exactly the operation (`action`) and payload (`payloadHash`) it was
    * requested for — usually by repeating the original call with the `approvalRequestId`.
    *
-   * **Four eyes.** The caller's API key must belong to the same organization and environment as the request (else 404) and
-   * carry a different `actor` than the requester's (else 403 `FORBIDDEN`, whichever key of that actor is used).
-   *
-   * **Scope.** Deciding needs the approval's `scope` (e.g. `wallets:write`; see `GET /api/v2/agent/approvals/{approvalRequestId}`), else 403 `FORBIDDEN`.
+   * **People decide.** Since issue 24 only a member signed in with a session decides (an API key answers 403
+   * `SESSION_REQUIRED`; the bearer scheme stays listed for compatibility). The member needs the `approver` or `owner`
+   * role (else 403 `FORBIDDEN`), a session whose TOTP second factor was verified (else 403 `SECOND_FACTOR_REQUIRED`), and
+   * must not be the member behind the key that requested it (else 403 `OWN_APPROVAL_REQUEST`). The request must belong to
+   * the organization and to the environment named by `Coinplane-Environment` (else 404). The decision records the member,
+   * the time and the note (`decidedBy.memberId`, `decidedAt`, `decisionReason`) and is written to the audit log.
    *
    * **Concurrency.** The decision is a compare-and-set on (`version`, `pending`): of concurrent approve and reject calls
    * exactly one succeeds and the others answer 409 `STATE_CONFLICT`. Send `expectedVersion` to decide only the state you
@@ -620,11 +622,12 @@ export interface ApprovalsNamespace {
    * Rejects a `pending` approval request: `pending` → `rejected` (final), `version` +1, `decidedBy` set to the caller. The
    * guarded operation can never run with it; request the operation again to get a new approval request.
    *
-   * **Four eyes.** Like approving, rejecting is a decision by a second person: the caller's API key must belong to the same
-   * organization and environment as the request (else 404) and carry a different `actor` than the requester's (else 403
-   * `FORBIDDEN`).
-   *
-   * **Scope.** Deciding needs the approval's `scope` (e.g. `wallets:write`), else 403 `FORBIDDEN`.
+   * **People decide.** Since issue 24 only a member signed in with a session decides (an API key answers 403
+   * `SESSION_REQUIRED`; the bearer scheme stays listed for compatibility). The member needs the `approver` or `owner`
+   * role (else 403 `FORBIDDEN`), a session whose TOTP second factor was verified (else 403 `SECOND_FACTOR_REQUIRED`), and
+   * must not be the member behind the key that requested it (else 403 `OWN_APPROVAL_REQUEST`). The request must belong to
+   * the organization and to the environment named by `Coinplane-Environment` (else 404). The decision records the member,
+   * the time and the note (`decidedBy.memberId`, `decidedAt`, `decisionReason`) and is written to the audit log.
    *
    * **Concurrency.** The decision is a compare-and-set on (`version`, `pending`): of concurrent approve and reject calls
    * exactly one succeeds and the others answer 409 `STATE_CONFLICT`. Send `expectedVersion` to decide only the state you
@@ -1860,6 +1863,263 @@ export interface EventsNamespace {
   retrieve(eventId: string, options?: RequestOptions): MethodResult<"getEvent">;
 }
 
+/**
+ * `coinplane.sessions`: People of an organization: invitations, roles, sign-in sessions (cookie), TOTP second factor, the audit log.
+ */
+export interface SessionsNamespace {
+  /**
+   * Sign in
+   *
+   * Signs a member in with email and password and opens a server-side session in the `__Host-cp_session` cookie (HttpOnly, SameSite=Strict, Secure over https). The session expires after 30 minutes idle or 12 hours in all (`SESSION_IDLE_MINUTES`, `SESSION_ABSOLUTE_HOURS`). A second factor, when enrolled, is verified afterwards (`POST /sessions/current/second-factor`); it is needed only to decide approvals.
+   *
+   * **One answer for wrong credentials.** A wrong email and a wrong password both answer 401 `INVALID_CREDENTIALS` in the same time, so the answer never reveals whether an email is a member.
+   *
+   * **Throttling.** Failed sign-ins are limited per account and per client address in sliding windows (`SIGN_IN_FAILURES_PER_ACCOUNT`, `SIGN_IN_FAILURES_PER_ADDRESS`); past them every attempt answers 429 with `Retry-After`, even with the right password.
+   *
+   * Needs no credentials. An API key never opens a session.
+   *
+   * `POST /api/v2/agent/sessions` (operationId `createSession`).
+   *
+   * @param body - The JSON request body.
+   * @param options - Per-request options: `idempotencyKey`, `headers`, `signal`, `timeoutMs`, `maxRetries`.
+   */
+  create(body: RequestBody<"createSession">, options?: RequestOptions): MethodResult<"createSession">;
+  /**
+   * Read the current session
+   *
+   * The signed-in member, their organization and the session (expiry, second factor). Each request with the session moves its idle expiry.
+   *
+   * `GET /api/v2/agent/sessions/current` (operationId `getCurrentSession`).
+   *
+   * @param options - Per-request options: `idempotencyKey`, `headers`, `signal`, `timeoutMs`, `maxRetries`.
+   */
+  retrieveCurrent(options?: RequestOptions): MethodResult<"getCurrentSession">;
+  /**
+   * Sign out
+   *
+   * Ends this session and expires the cookie; the cookie's value no longer works anywhere.
+   *
+   * **CSRF.** With the session cookie, a state-changing request must come from this server's own origin (`Origin`, or `Sec-Fetch-Site: same-origin`), else 403 `CROSS_ORIGIN_REQUEST`.
+   *
+   * `DELETE /api/v2/agent/sessions/current` (operationId `deleteCurrentSession`).
+   *
+   * @param options - Per-request options: `idempotencyKey`, `headers`, `signal`, `timeoutMs`, `maxRetries`.
+   */
+  deleteCurrent(options?: RequestOptions): MethodResult<"deleteCurrentSession">;
+  /**
+   * Sign out everywhere
+   *
+   * Ends every session of the signed-in member (on every instance, at once), this one included, and expires the cookie.
+   *
+   * **CSRF.** With the session cookie, a state-changing request must come from this server's own origin (`Origin`, or `Sec-Fetch-Site: same-origin`), else 403 `CROSS_ORIGIN_REQUEST`.
+   *
+   * `DELETE /api/v2/agent/sessions` (operationId `deleteAllSessions`).
+   *
+   * @param options - Per-request options: `idempotencyKey`, `headers`, `signal`, `timeoutMs`, `maxRetries`.
+   */
+  deleteAll(options?: RequestOptions): MethodResult<"deleteAllSessions">;
+  /**
+   * Verify the second factor
+   *
+   * Verifies a TOTP code (or an unused recovery code, which is then spent) for this session; the session is then `secondFactorVerified`, as deciding approvals needs. A wrong code answers 401 `INVALID_CREDENTIALS` and counts against the sign-in throttle of the account; a member without an enrolled second factor gets 409 `STATE_CONFLICT`.
+   *
+   * **CSRF.** With the session cookie, a state-changing request must come from this server's own origin (`Origin`, or `Sec-Fetch-Site: same-origin`), else 403 `CROSS_ORIGIN_REQUEST`.
+   *
+   * `POST /api/v2/agent/sessions/current/second-factor` (operationId `verifySessionSecondFactor`).
+   *
+   * @param body - The JSON request body.
+   * @param options - Per-request options: `idempotencyKey`, `headers`, `signal`, `timeoutMs`, `maxRetries`.
+   */
+  verifySecondFactor(body: RequestBody<"verifySessionSecondFactor">, options?: RequestOptions): MethodResult<"verifySessionSecondFactor">;
+}
+
+/**
+ * `coinplane.members`: People of an organization: invitations, roles, sign-in sessions (cookie), TOTP second factor, the audit log.
+ */
+export interface MembersNamespace {
+  /**
+   * List members
+   *
+   * The organization's members, newest first (cursor pagination like the other agent lists). Any member may list them.
+   *
+   * `GET /api/v2/agent/members` (operationId `listMembers`).
+   *
+   * @param query - Query parameters: `limit`, `startingAfter`, `createdAfter`, `createdBefore`.
+   * @param options - Per-request options: `idempotencyKey`, `headers`, `signal`, `timeoutMs`, `maxRetries`.
+   */
+  list(query?: QueryParams<"listMembers">, options?: RequestOptions): MethodResult<"listMembers">;
+  /**
+   * Read a member
+   *
+   * One member of the organization.
+   *
+   * `GET /api/v2/agent/members/{memberId}` (operationId `getMember`).
+   *
+   * @param memberId - The member id (`mem_…`).
+   * @param options - Per-request options: `idempotencyKey`, `headers`, `signal`, `timeoutMs`, `maxRetries`.
+   */
+  retrieve(memberId: string, options?: RequestOptions): MethodResult<"getMember">;
+  /**
+   * Change a member's role
+   *
+   * Owners change a member's role (audited). The last owner cannot lose the role (409 `LAST_OWNER`).
+   *
+   * **CSRF.** With the session cookie, a state-changing request must come from this server's own origin (`Origin`, or `Sec-Fetch-Site: same-origin`), else 403 `CROSS_ORIGIN_REQUEST`.
+   *
+   * `PATCH /api/v2/agent/members/{memberId}` (operationId `updateMember`).
+   *
+   * @param memberId - The member id (`mem_…`).
+   * @param body - The JSON request body.
+   * @param options - Per-request options: `idempotencyKey`, `headers`, `signal`, `timeoutMs`, `maxRetries`.
+   */
+  update(memberId: string, body: RequestBody<"updateMember">, options?: RequestOptions): MethodResult<"updateMember">;
+  /**
+   * Remove a member
+   *
+   * Owners remove a member: their sessions end at once; the API keys they created stay (revoke them separately). The last owner cannot be removed (409 `LAST_OWNER`).
+   *
+   * **CSRF.** With the session cookie, a state-changing request must come from this server's own origin (`Origin`, or `Sec-Fetch-Site: same-origin`), else 403 `CROSS_ORIGIN_REQUEST`.
+   *
+   * `DELETE /api/v2/agent/members/{memberId}` (operationId `deleteMember`).
+   *
+   * @param memberId - The member id (`mem_…`).
+   * @param options - Per-request options: `idempotencyKey`, `headers`, `signal`, `timeoutMs`, `maxRetries`.
+   */
+  delete(memberId: string, options?: RequestOptions): MethodResult<"deleteMember">;
+  /**
+   * Invite a member
+   *
+   * Owners invite a person by email with a role. The answer carries the one-time invitation link (valid 72 h, `INVITATION_TTL_HOURS`); its token is shown only here and only its hash is stored. Coinplane sends no email: share the link.
+   *
+   * **CSRF.** With the session cookie, a state-changing request must come from this server's own origin (`Origin`, or `Sec-Fetch-Site: same-origin`), else 403 `CROSS_ORIGIN_REQUEST`.
+   *
+   * `POST /api/v2/agent/member-invitations` (operationId `createMemberInvitation`).
+   *
+   * @param body - The JSON request body.
+   * @param options - Per-request options: `idempotencyKey`, `headers`, `signal`, `timeoutMs`, `maxRetries`.
+   */
+  invite(body: RequestBody<"createMemberInvitation">, options?: RequestOptions): MethodResult<"createMemberInvitation">;
+  /**
+   * Accept an invitation
+   *
+   * Turns an invitation into a member with a name and a password (at least 12 characters). The token works once; an unknown, used or expired token answers 404. Needs no credentials; sign in afterwards with `POST /sessions`.
+   *
+   * `POST /api/v2/agent/member-invitations/accept` (operationId `acceptMemberInvitation`).
+   *
+   * @param body - The JSON request body.
+   * @param options - Per-request options: `idempotencyKey`, `headers`, `signal`, `timeoutMs`, `maxRetries`.
+   */
+  acceptInvitation(body: RequestBody<"acceptMemberInvitation">, options?: RequestOptions): MethodResult<"acceptMemberInvitation">;
+  /**
+   * Begin TOTP enrolment
+   *
+   * Starts enrolling a TOTP second factor for the signed-in member: answers a new secret (shown once) and its `otpauth://` URI. It takes effect when confirmed with a code. A member with a second factor already enrolled gets 409 (disable it first).
+   *
+   * **CSRF.** With the session cookie, a state-changing request must come from this server's own origin (`Origin`, or `Sec-Fetch-Site: same-origin`), else 403 `CROSS_ORIGIN_REQUEST`.
+   *
+   * `POST /api/v2/agent/members/me/totp` (operationId `beginTotpEnrollment`).
+   *
+   * @param options - Per-request options: `idempotencyKey`, `headers`, `signal`, `timeoutMs`, `maxRetries`.
+   */
+  beginTotpEnrollment(options?: RequestOptions): MethodResult<"beginTotpEnrollment">;
+  /**
+   * Confirm TOTP enrolment
+   *
+   * Confirms the pending enrolment with a current code: the second factor is enrolled, this session counts as verified, and ten single-use recovery codes are answered once (only their hashes are stored). A wrong code answers 401 `INVALID_CREDENTIALS`; no pending enrolment, 409.
+   *
+   * **CSRF.** With the session cookie, a state-changing request must come from this server's own origin (`Origin`, or `Sec-Fetch-Site: same-origin`), else 403 `CROSS_ORIGIN_REQUEST`.
+   *
+   * `POST /api/v2/agent/members/me/totp/confirm` (operationId `confirmTotpEnrollment`).
+   *
+   * @param body - The JSON request body.
+   * @param options - Per-request options: `idempotencyKey`, `headers`, `signal`, `timeoutMs`, `maxRetries`.
+   */
+  confirmTotpEnrollment(body: RequestBody<"confirmTotpEnrollment">, options?: RequestOptions): MethodResult<"confirmTotpEnrollment">;
+  /**
+   * Disable TOTP
+   *
+   * Removes the member's second factor and recovery codes. Needs a session whose second factor was verified (403 `SECOND_FACTOR_REQUIRED` otherwise).
+   *
+   * **CSRF.** With the session cookie, a state-changing request must come from this server's own origin (`Origin`, or `Sec-Fetch-Site: same-origin`), else 403 `CROSS_ORIGIN_REQUEST`.
+   *
+   * `DELETE /api/v2/agent/members/me/totp` (operationId `disableTotp`).
+   *
+   * @param options - Per-request options: `idempotencyKey`, `headers`, `signal`, `timeoutMs`, `maxRetries`.
+   */
+  disableTotp(options?: RequestOptions): MethodResult<"disableTotp">;
+}
+
+/**
+ * `coinplane.apiKeys`: The organization's own API keys, managed by its members.
+ */
+export interface ApiKeysNamespace {
+  /**
+   * Create an API key
+   *
+   * Owners and developers create an API key of the organization for `sandbox` or `production`, with scopes and a label. The secret is answered once (only its hash is stored). The key records the member who created it, who is its actor (four-eyes approvals compare actors).
+   *
+   * **CSRF.** With the session cookie, a state-changing request must come from this server's own origin (`Origin`, or `Sec-Fetch-Site: same-origin`), else 403 `CROSS_ORIGIN_REQUEST`.
+   *
+   * `POST /api/v2/agent/api-keys` (operationId `createApiKey`).
+   *
+   * @param body - The JSON request body.
+   * @param options - Per-request options: `idempotencyKey`, `headers`, `signal`, `timeoutMs`, `maxRetries`.
+   */
+  create(body: RequestBody<"createApiKey">, options?: RequestOptions): MethodResult<"createApiKey">;
+  /**
+   * List API keys
+   *
+   * The organization's API keys of both environments, newest first (never their secrets): prefix, scopes, environment, creator, creation and last use (updated at most once a minute). Owners and developers.
+   *
+   * `GET /api/v2/agent/api-keys` (operationId `listApiKeys`).
+   *
+   * @param query - Query parameters: `limit`, `startingAfter`, `createdAfter`, `createdBefore`.
+   * @param options - Per-request options: `idempotencyKey`, `headers`, `signal`, `timeoutMs`, `maxRetries`.
+   */
+  list(query?: QueryParams<"listApiKeys">, options?: RequestOptions): MethodResult<"listApiKeys">;
+  /**
+   * Read an API key
+   *
+   * One API key of the organization (never its secret). Owners and developers.
+   *
+   * `GET /api/v2/agent/api-keys/{keyId}` (operationId `getApiKey`).
+   *
+   * @param keyId - The key id (`key_…`).
+   * @param options - Per-request options: `idempotencyKey`, `headers`, `signal`, `timeoutMs`, `maxRetries`.
+   */
+  retrieve(keyId: string, options?: RequestOptions): MethodResult<"getApiKey">;
+  /**
+   * Revoke an API key
+   *
+   * Revokes a key of the organization: from the answer on, it fails with 401 on every instance. Revoking a revoked key answers 409. Owners and developers.
+   *
+   * **CSRF.** With the session cookie, a state-changing request must come from this server's own origin (`Origin`, or `Sec-Fetch-Site: same-origin`), else 403 `CROSS_ORIGIN_REQUEST`.
+   *
+   * `DELETE /api/v2/agent/api-keys/{keyId}` (operationId `revokeApiKey`).
+   *
+   * @param keyId - The key id (`key_…`).
+   * @param options - Per-request options: `idempotencyKey`, `headers`, `signal`, `timeoutMs`, `maxRetries`.
+   */
+  revoke(keyId: string, options?: RequestOptions): MethodResult<"revokeApiKey">;
+}
+
+/**
+ * `coinplane.auditLog`: People of an organization: invitations, roles, sign-in sessions (cookie), TOTP second factor, the audit log.
+ */
+export interface AuditLogNamespace {
+  /**
+   * List the audit log
+   *
+   * What people did in the organization — sign-ins (and failed ones), invitations, role changes and removals, API keys created and revoked, approval decisions, webhook endpoint and settings changes — who, when, from which address, what; newest first. Entries are never edited and never hold a secret. Owners only.
+   *
+   * `GET /api/v2/agent/audit-log` (operationId `listAuditLogEntries`).
+   *
+   * @param query - Query parameters: `limit`, `startingAfter`, `createdAfter`, `createdBefore`.
+   * @param options - Per-request options: `idempotencyKey`, `headers`, `signal`, `timeoutMs`, `maxRetries`.
+   */
+  list(query?: QueryParams<"listAuditLogEntries">, options?: RequestOptions): MethodResult<"listAuditLogEntries">;
+}
+
 /** `coinplane.<namespace>.<method>` for every entry of the operation map (sdk/src/operation-map.ts). */
 export interface Namespaces {
   /**
@@ -1922,4 +2182,20 @@ export interface Namespaces {
    * `coinplane.events`: Events (every state change, recorded with it) and signed webhook endpoints (Standard Webhooks). Guide: docs/webhooks.md.
    */
   readonly events: EventsNamespace;
+  /**
+   * `coinplane.sessions`: People of an organization: invitations, roles, sign-in sessions (cookie), TOTP second factor, the audit log.
+   */
+  readonly sessions: SessionsNamespace;
+  /**
+   * `coinplane.members`: People of an organization: invitations, roles, sign-in sessions (cookie), TOTP second factor, the audit log.
+   */
+  readonly members: MembersNamespace;
+  /**
+   * `coinplane.apiKeys`: The organization's own API keys, managed by its members.
+   */
+  readonly apiKeys: ApiKeysNamespace;
+  /**
+   * `coinplane.auditLog`: People of an organization: invitations, roles, sign-in sessions (cookie), TOTP second factor, the audit log.
+   */
+  readonly auditLog: AuditLogNamespace;
 }

@@ -770,10 +770,12 @@ export interface paths {
          *     guarded operation can then use it once, with exactly the operation (`action`) and payload (`payloadHash`) it was
          *     requested for — usually by repeating the original call with the `approvalRequestId`.
          *
-         *     **Four eyes.** The caller's API key must belong to the same organization and environment as the request (else 404) and
-         *     carry a different `actor` than the requester's (else 403 `FORBIDDEN`, whichever key of that actor is used).
-         *
-         *     **Scope.** Deciding needs the approval's `scope` (e.g. `wallets:write`; see `GET /api/v2/agent/approvals/{approvalRequestId}`), else 403 `FORBIDDEN`.
+         *     **People decide.** Since issue 24 only a member signed in with a session decides (an API key answers 403
+         *     `SESSION_REQUIRED`; the bearer scheme stays listed for compatibility). The member needs the `approver` or `owner`
+         *     role (else 403 `FORBIDDEN`), a session whose TOTP second factor was verified (else 403 `SECOND_FACTOR_REQUIRED`), and
+         *     must not be the member behind the key that requested it (else 403 `OWN_APPROVAL_REQUEST`). The request must belong to
+         *     the organization and to the environment named by `Coinplane-Environment` (else 404). The decision records the member,
+         *     the time and the note (`decidedBy.memberId`, `decidedAt`, `decisionReason`) and is written to the audit log.
          *
          *     **Concurrency.** The decision is a compare-and-set on (`version`, `pending`): of concurrent approve and reject calls
          *     exactly one succeeds and the others answer 409 `STATE_CONFLICT`. Send `expectedVersion` to decide only the state you
@@ -802,11 +804,12 @@ export interface paths {
          * @description Rejects a `pending` approval request: `pending` → `rejected` (final), `version` +1, `decidedBy` set to the caller. The
          *     guarded operation can never run with it; request the operation again to get a new approval request.
          *
-         *     **Four eyes.** Like approving, rejecting is a decision by a second person: the caller's API key must belong to the same
-         *     organization and environment as the request (else 404) and carry a different `actor` than the requester's (else 403
-         *     `FORBIDDEN`).
-         *
-         *     **Scope.** Deciding needs the approval's `scope` (e.g. `wallets:write`), else 403 `FORBIDDEN`.
+         *     **People decide.** Since issue 24 only a member signed in with a session decides (an API key answers 403
+         *     `SESSION_REQUIRED`; the bearer scheme stays listed for compatibility). The member needs the `approver` or `owner`
+         *     role (else 403 `FORBIDDEN`), a session whose TOTP second factor was verified (else 403 `SECOND_FACTOR_REQUIRED`), and
+         *     must not be the member behind the key that requested it (else 403 `OWN_APPROVAL_REQUEST`). The request must belong to
+         *     the organization and to the environment named by `Coinplane-Environment` (else 404). The decision records the member,
+         *     the time and the note (`decidedBy.memberId`, `decidedAt`, `decisionReason`) and is written to the audit log.
          *
          *     **Concurrency.** The decision is a compare-and-set on (`version`, `pending`): of concurrent approve and reject calls
          *     exactly one succeeds and the others answer 409 `STATE_CONFLICT`. Send `expectedVersion` to decide only the state you
@@ -2339,6 +2342,302 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/agent/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in
+         * @description Signs a member in with email and password and opens a server-side session in the `__Host-cp_session` cookie (HttpOnly, SameSite=Strict, Secure over https). The session expires after 30 minutes idle or 12 hours in all (`SESSION_IDLE_MINUTES`, `SESSION_ABSOLUTE_HOURS`). A second factor, when enrolled, is verified afterwards (`POST /sessions/current/second-factor`); it is needed only to decide approvals.
+         *
+         *     **One answer for wrong credentials.** A wrong email and a wrong password both answer 401 `INVALID_CREDENTIALS` in the same time, so the answer never reveals whether an email is a member.
+         *
+         *     **Throttling.** Failed sign-ins are limited per account and per client address in sliding windows (`SIGN_IN_FAILURES_PER_ACCOUNT`, `SIGN_IN_FAILURES_PER_ADDRESS`); past them every attempt answers 429 with `Retry-After`, even with the right password.
+         *
+         *     Needs no credentials. An API key never opens a session.
+         */
+        post: operations["createSession"];
+        /**
+         * Sign out everywhere
+         * @description Ends every session of the signed-in member (on every instance, at once), this one included, and expires the cookie.
+         *
+         *     **CSRF.** With the session cookie, a state-changing request must come from this server's own origin (`Origin`, or `Sec-Fetch-Site: same-origin`), else 403 `CROSS_ORIGIN_REQUEST`.
+         */
+        delete: operations["deleteAllSessions"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/agent/sessions/current": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the current session
+         * @description The signed-in member, their organization and the session (expiry, second factor). Each request with the session moves its idle expiry.
+         */
+        get: operations["getCurrentSession"];
+        put?: never;
+        post?: never;
+        /**
+         * Sign out
+         * @description Ends this session and expires the cookie; the cookie's value no longer works anywhere.
+         *
+         *     **CSRF.** With the session cookie, a state-changing request must come from this server's own origin (`Origin`, or `Sec-Fetch-Site: same-origin`), else 403 `CROSS_ORIGIN_REQUEST`.
+         */
+        delete: operations["deleteCurrentSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/agent/sessions/current/second-factor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify the second factor
+         * @description Verifies a TOTP code (or an unused recovery code, which is then spent) for this session; the session is then `secondFactorVerified`, as deciding approvals needs. A wrong code answers 401 `INVALID_CREDENTIALS` and counts against the sign-in throttle of the account; a member without an enrolled second factor gets 409 `STATE_CONFLICT`.
+         *
+         *     **CSRF.** With the session cookie, a state-changing request must come from this server's own origin (`Origin`, or `Sec-Fetch-Site: same-origin`), else 403 `CROSS_ORIGIN_REQUEST`.
+         */
+        post: operations["verifySessionSecondFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/agent/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List members
+         * @description The organization's members, newest first (cursor pagination like the other agent lists). Any member may list them.
+         */
+        get: operations["listMembers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/agent/members/me/totp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Begin TOTP enrolment
+         * @description Starts enrolling a TOTP second factor for the signed-in member: answers a new secret (shown once) and its `otpauth://` URI. It takes effect when confirmed with a code. A member with a second factor already enrolled gets 409 (disable it first).
+         *
+         *     **CSRF.** With the session cookie, a state-changing request must come from this server's own origin (`Origin`, or `Sec-Fetch-Site: same-origin`), else 403 `CROSS_ORIGIN_REQUEST`.
+         */
+        post: operations["beginTotpEnrollment"];
+        /**
+         * Disable TOTP
+         * @description Removes the member's second factor and recovery codes. Needs a session whose second factor was verified (403 `SECOND_FACTOR_REQUIRED` otherwise).
+         *
+         *     **CSRF.** With the session cookie, a state-changing request must come from this server's own origin (`Origin`, or `Sec-Fetch-Site: same-origin`), else 403 `CROSS_ORIGIN_REQUEST`.
+         */
+        delete: operations["disableTotp"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/agent/members/me/totp/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm TOTP enrolment
+         * @description Confirms the pending enrolment with a current code: the second factor is enrolled, this session counts as verified, and ten single-use recovery codes are answered once (only their hashes are stored). A wrong code answers 401 `INVALID_CREDENTIALS`; no pending enrolment, 409.
+         *
+         *     **CSRF.** With the session cookie, a state-changing request must come from this server's own origin (`Origin`, or `Sec-Fetch-Site: same-origin`), else 403 `CROSS_ORIGIN_REQUEST`.
+         */
+        post: operations["confirmTotpEnrollment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/agent/members/{memberId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a member
+         * @description One member of the organization.
+         */
+        get: operations["getMember"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove a member
+         * @description Owners remove a member: their sessions end at once; the API keys they created stay (revoke them separately). The last owner cannot be removed (409 `LAST_OWNER`).
+         *
+         *     **CSRF.** With the session cookie, a state-changing request must come from this server's own origin (`Origin`, or `Sec-Fetch-Site: same-origin`), else 403 `CROSS_ORIGIN_REQUEST`.
+         */
+        delete: operations["deleteMember"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a member's role
+         * @description Owners change a member's role (audited). The last owner cannot lose the role (409 `LAST_OWNER`).
+         *
+         *     **CSRF.** With the session cookie, a state-changing request must come from this server's own origin (`Origin`, or `Sec-Fetch-Site: same-origin`), else 403 `CROSS_ORIGIN_REQUEST`.
+         */
+        patch: operations["updateMember"];
+        trace?: never;
+    };
+    "/api/v2/agent/member-invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invite a member
+         * @description Owners invite a person by email with a role. The answer carries the one-time invitation link (valid 72 h, `INVITATION_TTL_HOURS`); its token is shown only here and only its hash is stored. Coinplane sends no email: share the link.
+         *
+         *     **CSRF.** With the session cookie, a state-changing request must come from this server's own origin (`Origin`, or `Sec-Fetch-Site: same-origin`), else 403 `CROSS_ORIGIN_REQUEST`.
+         */
+        post: operations["createMemberInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/agent/member-invitations/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invitation
+         * @description Turns an invitation into a member with a name and a password (at least 12 characters). The token works once; an unknown, used or expired token answers 404. Needs no credentials; sign in afterwards with `POST /sessions`.
+         */
+        post: operations["acceptMemberInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/agent/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List API keys
+         * @description The organization's API keys of both environments, newest first (never their secrets): prefix, scopes, environment, creator, creation and last use (updated at most once a minute). Owners and developers.
+         */
+        get: operations["listApiKeys"];
+        put?: never;
+        /**
+         * Create an API key
+         * @description Owners and developers create an API key of the organization for `sandbox` or `production`, with scopes and a label. The secret is answered once (only its hash is stored). The key records the member who created it, who is its actor (four-eyes approvals compare actors).
+         *
+         *     **CSRF.** With the session cookie, a state-changing request must come from this server's own origin (`Origin`, or `Sec-Fetch-Site: same-origin`), else 403 `CROSS_ORIGIN_REQUEST`.
+         */
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/agent/api-keys/{keyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an API key
+         * @description One API key of the organization (never its secret). Owners and developers.
+         */
+        get: operations["getApiKey"];
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API key
+         * @description Revokes a key of the organization: from the answer on, it fails with 401 on every instance. Revoking a revoked key answers 409. Owners and developers.
+         *
+         *     **CSRF.** With the session cookie, a state-changing request must come from this server's own origin (`Origin`, or `Sec-Fetch-Site: same-origin`), else 403 `CROSS_ORIGIN_REQUEST`.
+         */
+        delete: operations["revokeApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/agent/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the audit log
+         * @description What people did in the organization — sign-ins (and failed ones), invitations, role changes and removals, API keys created and revoked, approval decisions, webhook endpoint and settings changes — who, when, from which address, what; newest first. Entries are never edited and never hold a secret. Owners only.
+         */
+        get: operations["listAuditLogEntries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/keys": {
         parameters: {
             query?: never;
@@ -2470,6 +2769,31 @@ export interface paths {
          */
         put: operations["adminUpdateOrganizationSettings"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/organizations/{organizationId}/member-invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization (created on first use, like an API key's). */
+                organizationId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invite a member (operator)
+         * @description The operator invites a person into an organization — typically its first `owner` (`npm run cli -- members invite
+         *     --org <org> --email <email> --role owner` calls this). Answers the one-time invitation link (valid 72 h); its token is
+         *     shown only here. Audited as `member.invited` with no member as actor.
+         */
+        post: operations["adminCreateMemberInvitation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4909,7 +5233,12 @@ export interface components {
          * @enum {string}
          */
         ApprovalKind: "provider_operation" | "custody_wallet" | "custody_transfer" | "issuance";
-        /** @description Who acted, as identified by the API key (`actor` of the key, and the key's id). */
+        /**
+         * @description A member id.
+         * @example mem_4Kd8Lq2Vn5Tx7Rz1Mb9Wc3
+         */
+        MemberId: string;
+        /** @description Who acted, as identified by the API key (`actor` of the key, and the key's id) and, for people, the member. */
         ApprovalActor: {
             /**
              * @description The `actor` of the API key (a person or service account).
@@ -4917,10 +5246,12 @@ export interface components {
              */
             actor: string;
             /**
-             * @description Id of the API key that acted.
+             * @description Id of the API key that acted; for a decision by a member signed in with a session, the member's id (`mem_…`).
              * @example key_3Fq8Lm2Vx9Tb1Nd5Rk7Hw
              */
             apiKeyId: string;
+            /** @description The member who acted: the member behind the requesting API key (its creator), or the member who decided. Null for a key the operator created. */
+            memberId?: components["schemas"]["MemberId"] | null;
         };
         /**
          * @description A four-eyes approval request. It is bound to one organization and environment, to one operation (`action`) and to the
@@ -7021,8 +7352,232 @@ export interface components {
             /** @description Pass as `startingAfter` for the next page (the last item's id); `null` when `hasMore` is `false`. */
             nextCursor: components["schemas"]["EventId"] | null;
         };
+        CreateSessionRequest: {
+            /** @example alice@acme.example */
+            email: string;
+            /** @example correct-horse-battery-staple */
+            password: string;
+        };
+        /**
+         * @description A session id (not the cookie's secret).
+         * @example ses_2Fq8Lm3Vx9Tb1Nd5Rk7Hw4
+         */
+        SessionId: string;
+        Session: {
+            id: components["schemas"]["SessionId"];
+            /** @description Absolute expiry (12 h after sign-in by default). */
+            expiresAt: components["schemas"]["Timestamp"];
+            /** @description Expiry if idle (30 min after the last request by default); each request moves it. */
+            idleExpiresAt: components["schemas"]["Timestamp"];
+            /** @description The member verified a TOTP or recovery code in this session. */
+            secondFactorVerified: boolean;
+        };
+        /**
+         * @description `owner`: members, API keys, settings, the audit log (and every scope). `developer`: API keys, webhooks, the contract
+         *     composer (every scope). `approver`: decides approval requests (reads every resource). `viewer`: reads.
+         * @example developer
+         * @enum {string}
+         */
+        MemberRole: "owner" | "developer" | "approver" | "viewer";
+        Member: {
+            id: components["schemas"]["MemberId"];
+            /** @example alice@acme.example */
+            email: string;
+            /** @example Alice Martin */
+            name: string;
+            role: components["schemas"]["MemberRole"];
+            /** @description A TOTP second factor is enrolled (needed to decide approvals). */
+            secondFactorEnabled: boolean;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        SessionOrganization: {
+            /** @example org_demo */
+            id: string;
+        };
+        CurrentSession: {
+            session: components["schemas"]["Session"];
+            member: components["schemas"]["Member"];
+            organization: components["schemas"]["SessionOrganization"];
+        };
+        /**
+         * @description A 6-digit TOTP code (RFC 6238, 30 s steps) or one of the unused recovery codes.
+         * @example 492039
+         */
+        TotpCode: string;
+        SecondFactorRequest: {
+            code: components["schemas"]["TotpCode"];
+        };
+        /** @description A page of members, newest first (cursor pagination: `nextCursor` → `startingAfter` while `hasMore`). */
+        MemberList: {
+            data: components["schemas"]["Member"][];
+            hasMore: boolean;
+            nextCursor: components["schemas"]["MemberId"] | null;
+        };
+        TotpEnrollment: {
+            /**
+             * @description Base32 TOTP secret, shown once, for an authenticator app.
+             * @example JBSWY3DPEHPK3PXPJBSWY3DP
+             */
+            secret: string;
+            /**
+             * @description The `otpauth://` URI (for a QR code).
+             * @example otpauth://totp/Coinplane:alice%40acme.example?secret=JBSWY3DPEHPK3PXPJBSWY3DP&issuer=Coinplane
+             */
+            otpauthUri: string;
+        };
+        TotpConfirmation: {
+            /** @description Ten single-use recovery codes, shown once; each replaces a TOTP code once. */
+            recoveryCodes: string[];
+        };
+        UpdateMemberRequest: {
+            role: components["schemas"]["MemberRole"];
+        };
+        /**
+         * Format: email
+         * @example alice@acme.example
+         */
+        Email: string;
+        CreateInvitationRequest: {
+            email: components["schemas"]["Email"];
+            role: components["schemas"]["MemberRole"];
+        };
+        /**
+         * @description An invitation id.
+         * @example inv_7Hk2Mn5Pq8Rs1Tv4Wx6Yz9
+         */
+        InvitationId: string;
+        Invitation: {
+            id: components["schemas"]["InvitationId"];
+            /** @example bob@acme.example */
+            email: string;
+            role: components["schemas"]["MemberRole"];
+            expiresAt: components["schemas"]["Timestamp"];
+        };
+        CreatedInvitation: {
+            invitation: components["schemas"]["Invitation"];
+            /**
+             * @description The one-time link to share with the invitee (valid 72 h). Its token is shown only here, once; only its hash is stored.
+             * @example http://localhost:8080/console/accept-invitation#token=cpi_Xk3f9Q2mVb7Lp0Rt5Wy8Za1Cd4Ef6Gh9Ij2Kl5Mn8
+             */
+            invitationUrl: string;
+        };
+        /**
+         * @description At least 12 characters. Stored only as a salted scrypt hash; never logged, never answered.
+         * @example correct-horse-battery-staple
+         */
+        Password: string;
+        AcceptInvitationRequest: {
+            /**
+             * @description The token of the invitation link.
+             * @example cpi_Xk3f9Q2mVb7Lp0Rt5Wy8Za1Cd4Ef6Gh9Ij2Kl5Mn8
+             */
+            token: string;
+            /** @example Bob Chen */
+            name: string;
+            password: components["schemas"]["Password"];
+        };
+        /**
+         * @description An API key id.
+         * @example key_5Fh2Kd9Lm3Np7Qr1St4Uv
+         */
+        ApiKeyId: string;
         /** @example payments:write */
         Scope: string;
+        OrgApiKey: {
+            id: components["schemas"]["ApiKeyId"];
+            /**
+             * @description First characters of the key, to recognise it.
+             * @example cp_sandbox_Xk3f9Q2m
+             */
+            prefix: string;
+            environment: components["schemas"]["Environment"];
+            scopes: components["schemas"]["Scope"][];
+            /** @example Payments backend */
+            label: string | null;
+            /** @description The member who created the key (its actor); null for a key the operator created. */
+            createdBy: components["schemas"]["MemberId"] | null;
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description When the key last authenticated a request (updated at most once a minute); null if never. */
+            lastUsedAt: components["schemas"]["Timestamp"] | null;
+            revokedAt: components["schemas"]["Timestamp"] | null;
+        };
+        /** @description A page of the organization's API keys, newest first (cursor pagination). */
+        OrgApiKeyList: {
+            data: components["schemas"]["OrgApiKey"][];
+            hasMore: boolean;
+            nextCursor: components["schemas"]["ApiKeyId"] | null;
+        };
+        CreateOrgApiKeyRequest: {
+            environment: components["schemas"]["Environment"];
+            scopes: components["schemas"]["Scope"][];
+            /** @example Payments backend */
+            label: string;
+        };
+        CreatedOrgApiKey: {
+            /**
+             * @description The secret key. Shown once; only its SHA-256 hash is stored.
+             * @example cp_sandbox_Xk3f9Q2mVb7Lp0Rt5Wy8Za1Cd4Ef6Gh9Ij2Kl5Mn8Op
+             */
+            secret: string;
+            id: components["schemas"]["ApiKeyId"];
+            /**
+             * @description First characters of the key, to recognise it.
+             * @example cp_sandbox_Xk3f9Q2m
+             */
+            prefix: string;
+            environment: components["schemas"]["Environment"];
+            scopes: components["schemas"]["Scope"][];
+            /** @example Payments backend */
+            label: string | null;
+            /** @description The member who created the key (its actor); null for a key the operator created. */
+            createdBy: components["schemas"]["MemberId"] | null;
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description When the key last authenticated a request (updated at most once a minute); null if never. */
+            lastUsedAt: components["schemas"]["Timestamp"] | null;
+            revokedAt: components["schemas"]["Timestamp"] | null;
+        };
+        /**
+         * @description An audit log entry id.
+         * @example aud_9Wc3Kd8Lq2Vn5Tx7Rz1Mb4
+         */
+        AuditEntryId: string;
+        /**
+         * @example api_key.created
+         * @enum {string}
+         */
+        AuditAction: "session.created" | "session.failed" | "member.invited" | "member.joined" | "member.removed" | "member.role_changed" | "api_key.created" | "api_key.revoked" | "approval_request.decided" | "webhook_endpoint.changed" | "settings.changed";
+        AuditEntry: {
+            id: components["schemas"]["AuditEntryId"];
+            action: components["schemas"]["AuditAction"];
+            /** @description The member who acted; null for the operator or an API key without a member. */
+            actorMemberId: components["schemas"]["MemberId"] | null;
+            /**
+             * @description The member's email (or the email tried, for a failed sign-in).
+             * @example alice@acme.example
+             */
+            actorEmail: string | null;
+            /**
+             * @description The client address the request came from.
+             * @example 203.0.113.7
+             */
+            clientAddress: string | null;
+            /**
+             * @description What was acted on (a member, key, approval request or webhook endpoint id).
+             * @example key_5Fh2Kd9Lm3Np7Qr1St4Uv
+             */
+            target: string | null;
+            /** @description What changed (e.g. the role before and after). Never holds a password, hash, TOTP secret or key secret. */
+            details: {
+                [key: string]: unknown;
+            };
+            createdAt: components["schemas"]["Timestamp"];
+        };
+        AuditEntryList: {
+            data: components["schemas"]["AuditEntry"][];
+            hasMore: boolean;
+            nextCursor: components["schemas"]["AuditEntryId"] | null;
+        };
         ApiKey: {
             /** @example key_5Fh2Kd9Lm3Np7Qr1St4Uv */
             id: string;
@@ -8473,6 +9028,231 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /**
+         * @description Bad request.
+         *
+         *     - `VALIDATION_ERROR`: the request does not match the schema (or a cursor is not an item of this list); `errors` names each failing field.
+         */
+        "People-400": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                RateLimit: components["headers"]["RateLimit-IfCounted"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Unauthorized.
+         *
+         *     - `INVALID_CREDENTIALS`: the email or password is wrong. One answer for both, so it never reveals whether an email is a member.
+         */
+        "People-401-InvalidCredentials": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                RateLimit: components["headers"]["RateLimit-IfCounted"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Forbidden.
+         *
+         *     - `CROSS_ORIGIN_REQUEST`: a state-changing request carried by the session cookie did not come from this server's origin (`Origin` / `Sec-Fetch-Site`).
+         */
+        "People-403-CrossOrigin": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                RateLimit: components["headers"]["RateLimit-IfCounted"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Unauthorized.
+         *
+         *     - `UNAUTHORIZED`: no session cookie, or the session expired (idle or absolute) or was signed out.
+         */
+        "People-401": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                RateLimit: components["headers"]["RateLimit-IfCounted"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Forbidden.
+         *
+         *     - `CROSS_ORIGIN_REQUEST`: a state-changing request carried by the session cookie did not come from this server's origin (`Origin` / `Sec-Fetch-Site`).
+         *     - `FORBIDDEN`: the member's role does not allow this operation.
+         */
+        "People-403": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                RateLimit: components["headers"]["RateLimit-IfCounted"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Unauthorized.
+         *
+         *     - `INVALID_CREDENTIALS`: the code is wrong (or was already used).
+         *     - `UNAUTHORIZED`: no session cookie, or the session expired or was signed out.
+         */
+        "People-401-InvalidCredentials-Or-Unauthorized": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                RateLimit: components["headers"]["RateLimit-IfCounted"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Conflict.
+         *
+         *     - `STATE_CONFLICT`: the resource is not in a state that allows this (e.g. already revoked, already enrolled, no enrolment pending, already a member).
+         */
+        "People-409": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                RateLimit: components["headers"]["RateLimit-IfCounted"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Forbidden.
+         *
+         *     - `CROSS_ORIGIN_REQUEST`: a state-changing request carried by the session cookie did not come from this server's origin.
+         *     - `FORBIDDEN`: the member's role does not allow this operation.
+         *     - `SECOND_FACTOR_REQUIRED`: this session has not verified the member's second factor.
+         */
+        "People-403-SecondFactor": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                RateLimit: components["headers"]["RateLimit-IfCounted"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Not found.
+         *
+         *     - `NOT_FOUND`: no such resource in the member's organization.
+         */
+        "People-404": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                RateLimit: components["headers"]["RateLimit-IfCounted"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Conflict.
+         *
+         *     - `LAST_OWNER`: the organization's last owner cannot be removed or lose the owner role.
+         *     - `STATE_CONFLICT`: the member changed concurrently; read it again.
+         */
+        "People-409-LastOwner": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                RateLimit: components["headers"]["RateLimit-IfCounted"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Not found.
+         *
+         *     - `NOT_FOUND`: the invitation token is unknown, already used or expired (one answer for all three).
+         */
+        "People-404-Invitation": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                RateLimit: components["headers"]["RateLimit-IfCounted"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description `invalid_request` — the request is malformed (bad JSON, unknown or wrongly typed fields, invalid values); `errors` lists each failed rule, each naming its field path. */
         "Admin-400": {
             headers: {
@@ -8635,6 +9415,24 @@ export interface components {
                 "application/json": components["schemas"]["V1Error"];
             };
         };
+        /** @description `conflict` — the email is already a member of the organization. */
+        "Admin-409": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "alice@acme.example is already a member of org_acme",
+                 *       "code": "conflict",
+                 *       "requestId": "req_01JD6Z3W3F7K9Q2V8X4M5N6P7R"
+                 *     }
+                 */
+                "application/json": components["schemas"]["V1Error"];
+            };
+        };
     };
     parameters: {
         /**
@@ -8661,6 +9459,11 @@ export interface components {
          * @example 2026-11-23T00:00:00.000Z
          */
         CreatedBefore: string;
+        /**
+         * @description With a session (a member spans both environments): the environment the request acts in. Ignored with an API key,
+         *     which is bound to one environment.
+         */
+        SessionEnvironment: "sandbox" | "production";
         /**
          * @description Required. A unique key (`IdempotencyKey`: 1–255 printable ASCII characters; an IETF structured-field string in double quotes is accepted)
          *     that makes this write safe to retry. Scoped to (organization, API key); a key belongs to one method, path and body
@@ -8759,6 +9562,11 @@ export interface components {
         "Retry-After": components["schemas"]["RateLimitSeconds"];
         /** @description Seconds to wait before retrying; present with `IDEMPOTENCY_IN_PROGRESS` (the other codes of this status are not retryable unchanged). */
         "Retry-After-IfRetryable": components["schemas"]["RateLimitSeconds"];
+        /**
+         * @description The session cookie `__Host-cp_session` (HttpOnly, SameSite=Strict, Path=/, Secure whenever the request is https).
+         *     Signing out answers it expired (`Max-Age=0`).
+         */
+        "Set-Cookie-Session": string;
     };
     pathItems: never;
 }
@@ -10404,6 +11212,11 @@ export interface operations {
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+                /**
+                 * @description With a session (a member spans both environments): the environment the request acts in. Ignored with an API key,
+                 *     which is bound to one environment.
+                 */
+                "Coinplane-Environment"?: components["parameters"]["SessionEnvironment"];
             };
             path: {
                 /** @description The approval request id (`apr_…`) returned by the operation that needs approval. */
@@ -10449,9 +11262,28 @@ export interface operations {
             /**
              * @description Forbidden.
              *
-             *     - `FORBIDDEN` — the API key lacks the approval's `scope`, or its `actor` is the requester's (four eyes: a second person must decide). Nothing changed.
+             *     - `SESSION_REQUIRED` — the request was authenticated with an API key: only a member signed in with a session decides approval requests.
+             *     - `OWN_APPROVAL_REQUEST` — the member requested this approval (through an API key they created): a second person must decide.
+             *     - `SECOND_FACTOR_REQUIRED` — the session has not verified the member's TOTP second factor.
+             *     - `FORBIDDEN` — the member's role is not `approver` or `owner`.
+             *     - `CROSS_ORIGIN_REQUEST` — the session cookie came with a request from another origin.
              */
-            403: components["responses"]["V2-403-Forbidden"];
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                    RateLimit: components["headers"]["RateLimit-IfCounted"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /**
              * @description Not found.
              *
@@ -10499,6 +11331,11 @@ export interface operations {
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+                /**
+                 * @description With a session (a member spans both environments): the environment the request acts in. Ignored with an API key,
+                 *     which is bound to one environment.
+                 */
+                "Coinplane-Environment"?: components["parameters"]["SessionEnvironment"];
             };
             path: {
                 /** @description The approval request id (`apr_…`) returned by the operation that needs approval. */
@@ -10544,9 +11381,28 @@ export interface operations {
             /**
              * @description Forbidden.
              *
-             *     - `FORBIDDEN` — the API key lacks the approval's `scope`, or its `actor` is the requester's (four eyes: a second person must decide). Nothing changed.
+             *     - `SESSION_REQUIRED` — the request was authenticated with an API key: only a member signed in with a session decides approval requests.
+             *     - `OWN_APPROVAL_REQUEST` — the member requested this approval (through an API key they created): a second person must decide.
+             *     - `SECOND_FACTOR_REQUIRED` — the session has not verified the member's TOTP second factor.
+             *     - `FORBIDDEN` — the member's role is not `approver` or `owner`.
+             *     - `CROSS_ORIGIN_REQUEST` — the session cookie came with a request from another origin.
              */
-            403: components["responses"]["V2-403-Forbidden"];
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                    RateLimit: components["headers"]["RateLimit-IfCounted"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /**
              * @description Not found.
              *
@@ -15253,6 +16109,759 @@ export interface operations {
             503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
         };
     };
+    createSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSessionRequest"];
+            };
+        };
+        responses: {
+            /** @description Signed in: the session, its member and organization; the cookie is set. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                    RateLimit: components["headers"]["RateLimit-IfCounted"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                    "Set-Cookie": components["headers"]["Set-Cookie-Session"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CurrentSession"];
+                };
+            };
+            400: components["responses"]["People-400"];
+            401: components["responses"]["People-401-InvalidCredentials"];
+            403: components["responses"]["People-403-CrossOrigin"];
+            413: components["responses"]["V2-413-PayloadTooLarge"];
+            415: components["responses"]["V2-415-UnsupportedMediaType"];
+            429: components["responses"]["V2-429-RateLimitExceeded"];
+            500: components["responses"]["V2-500-InternalError"];
+            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
+        };
+    };
+    deleteAllSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out everywhere. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                    RateLimit: components["headers"]["RateLimit-IfCounted"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                    "Set-Cookie": components["headers"]["Set-Cookie-Session"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["People-400"];
+            401: components["responses"]["People-401"];
+            403: components["responses"]["People-403"];
+            429: components["responses"]["V2-429-RateLimitExceeded"];
+            500: components["responses"]["V2-500-InternalError"];
+            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
+        };
+    };
+    getCurrentSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The current session. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                    RateLimit: components["headers"]["RateLimit-IfCounted"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CurrentSession"];
+                };
+            };
+            400: components["responses"]["People-400"];
+            401: components["responses"]["People-401"];
+            403: components["responses"]["People-403"];
+            429: components["responses"]["V2-429-RateLimitExceeded"];
+            500: components["responses"]["V2-500-InternalError"];
+            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
+        };
+    };
+    deleteCurrentSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                    RateLimit: components["headers"]["RateLimit-IfCounted"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                    "Set-Cookie": components["headers"]["Set-Cookie-Session"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["People-400"];
+            401: components["responses"]["People-401"];
+            403: components["responses"]["People-403"];
+            429: components["responses"]["V2-429-RateLimitExceeded"];
+            500: components["responses"]["V2-500-InternalError"];
+            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
+        };
+    };
+    verifySessionSecondFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SecondFactorRequest"];
+            };
+        };
+        responses: {
+            /** @description The session, now verified. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                    RateLimit: components["headers"]["RateLimit-IfCounted"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CurrentSession"];
+                };
+            };
+            400: components["responses"]["People-400"];
+            401: components["responses"]["People-401-InvalidCredentials-Or-Unauthorized"];
+            403: components["responses"]["People-403"];
+            409: components["responses"]["People-409"];
+            413: components["responses"]["V2-413-PayloadTooLarge"];
+            415: components["responses"]["V2-415-UnsupportedMediaType"];
+            429: components["responses"]["V2-429-RateLimitExceeded"];
+            500: components["responses"]["V2-500-InternalError"];
+            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
+        };
+    };
+    listMembers: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–100 (400 `VALIDATION_ERROR` at `/query/limit` outside). */
+                limit?: components["parameters"]["ListLimit"];
+                /**
+                 * @description Cursor: the previous page's `nextCursor` (the id of its last item). The page starts after it. An id that is not an
+                 *     item of this list for this key's organization and environment (another list's, another tenant's, a malformed one)
+                 *     → 400 `VALIDATION_ERROR` at `/query/startingAfter`. Filters may change between pages; the cursor keeps its place.
+                 */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /**
+                 * @description Only items created after this instant (exclusive). An ISO 8601 date-time, percent-encoded like any query value
+                 *     (`createdAfter=2026-11-22T00%3A00%3A00Z`); not one → 400 `VALIDATION_ERROR` at `/query/createdAfter`.
+                 * @example 2026-11-22T00:00:00.000Z
+                 */
+                createdAfter?: components["parameters"]["CreatedAfter"];
+                /**
+                 * @description Only items created before this instant (exclusive); same format as `createdAfter` (400 at `/query/createdBefore`).
+                 * @example 2026-11-23T00:00:00.000Z
+                 */
+                createdBefore?: components["parameters"]["CreatedBefore"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of members. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                    RateLimit: components["headers"]["RateLimit-IfCounted"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberList"];
+                };
+            };
+            400: components["responses"]["People-400"];
+            401: components["responses"]["People-401"];
+            403: components["responses"]["People-403"];
+            429: components["responses"]["V2-429-RateLimitExceeded"];
+            500: components["responses"]["V2-500-InternalError"];
+            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
+        };
+    };
+    beginTotpEnrollment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The secret to add to an authenticator app. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                    RateLimit: components["headers"]["RateLimit-IfCounted"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TotpEnrollment"];
+                };
+            };
+            400: components["responses"]["People-400"];
+            401: components["responses"]["People-401"];
+            403: components["responses"]["People-403"];
+            409: components["responses"]["People-409"];
+            429: components["responses"]["V2-429-RateLimitExceeded"];
+            500: components["responses"]["V2-500-InternalError"];
+            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
+        };
+    };
+    disableTotp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Disabled. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                    RateLimit: components["headers"]["RateLimit-IfCounted"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["People-400"];
+            401: components["responses"]["People-401"];
+            403: components["responses"]["People-403-SecondFactor"];
+            409: components["responses"]["People-409"];
+            429: components["responses"]["V2-429-RateLimitExceeded"];
+            500: components["responses"]["V2-500-InternalError"];
+            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
+        };
+    };
+    confirmTotpEnrollment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SecondFactorRequest"];
+            };
+        };
+        responses: {
+            /** @description The recovery codes (shown once). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                    RateLimit: components["headers"]["RateLimit-IfCounted"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TotpConfirmation"];
+                };
+            };
+            400: components["responses"]["People-400"];
+            401: components["responses"]["People-401-InvalidCredentials-Or-Unauthorized"];
+            403: components["responses"]["People-403"];
+            409: components["responses"]["People-409"];
+            413: components["responses"]["V2-413-PayloadTooLarge"];
+            415: components["responses"]["V2-415-UnsupportedMediaType"];
+            429: components["responses"]["V2-429-RateLimitExceeded"];
+            500: components["responses"]["V2-500-InternalError"];
+            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
+        };
+    };
+    getMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The member id (`mem_…`). */
+                memberId: components["schemas"]["MemberId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The member. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                    RateLimit: components["headers"]["RateLimit-IfCounted"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            400: components["responses"]["People-400"];
+            401: components["responses"]["People-401"];
+            403: components["responses"]["People-403"];
+            404: components["responses"]["People-404"];
+            429: components["responses"]["V2-429-RateLimitExceeded"];
+            500: components["responses"]["V2-500-InternalError"];
+            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
+        };
+    };
+    deleteMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The member id (`mem_…`). */
+                memberId: components["schemas"]["MemberId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                    RateLimit: components["headers"]["RateLimit-IfCounted"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["People-400"];
+            401: components["responses"]["People-401"];
+            403: components["responses"]["People-403"];
+            404: components["responses"]["People-404"];
+            409: components["responses"]["People-409-LastOwner"];
+            429: components["responses"]["V2-429-RateLimitExceeded"];
+            500: components["responses"]["V2-500-InternalError"];
+            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
+        };
+    };
+    updateMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The member id (`mem_…`). */
+                memberId: components["schemas"]["MemberId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateMemberRequest"];
+            };
+        };
+        responses: {
+            /** @description The member, with the new role. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                    RateLimit: components["headers"]["RateLimit-IfCounted"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            400: components["responses"]["People-400"];
+            401: components["responses"]["People-401"];
+            403: components["responses"]["People-403"];
+            404: components["responses"]["People-404"];
+            409: components["responses"]["People-409-LastOwner"];
+            413: components["responses"]["V2-413-PayloadTooLarge"];
+            415: components["responses"]["V2-415-UnsupportedMediaType"];
+            429: components["responses"]["V2-429-RateLimitExceeded"];
+            500: components["responses"]["V2-500-InternalError"];
+            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
+        };
+    };
+    createMemberInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateInvitationRequest"];
+            };
+        };
+        responses: {
+            /** @description The invitation and its link (shown once). */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                    RateLimit: components["headers"]["RateLimit-IfCounted"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedInvitation"];
+                };
+            };
+            400: components["responses"]["People-400"];
+            401: components["responses"]["People-401"];
+            403: components["responses"]["People-403"];
+            409: components["responses"]["People-409"];
+            413: components["responses"]["V2-413-PayloadTooLarge"];
+            415: components["responses"]["V2-415-UnsupportedMediaType"];
+            429: components["responses"]["V2-429-RateLimitExceeded"];
+            500: components["responses"]["V2-500-InternalError"];
+            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
+        };
+    };
+    acceptMemberInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AcceptInvitationRequest"];
+            };
+        };
+        responses: {
+            /** @description The new member. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                    RateLimit: components["headers"]["RateLimit-IfCounted"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            400: components["responses"]["People-400"];
+            403: components["responses"]["People-403-CrossOrigin"];
+            404: components["responses"]["People-404-Invitation"];
+            409: components["responses"]["People-409"];
+            413: components["responses"]["V2-413-PayloadTooLarge"];
+            415: components["responses"]["V2-415-UnsupportedMediaType"];
+            429: components["responses"]["V2-429-RateLimitExceeded"];
+            500: components["responses"]["V2-500-InternalError"];
+            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–100 (400 `VALIDATION_ERROR` at `/query/limit` outside). */
+                limit?: components["parameters"]["ListLimit"];
+                /**
+                 * @description Cursor: the previous page's `nextCursor` (the id of its last item). The page starts after it. An id that is not an
+                 *     item of this list for this key's organization and environment (another list's, another tenant's, a malformed one)
+                 *     → 400 `VALIDATION_ERROR` at `/query/startingAfter`. Filters may change between pages; the cursor keeps its place.
+                 */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /**
+                 * @description Only items created after this instant (exclusive). An ISO 8601 date-time, percent-encoded like any query value
+                 *     (`createdAfter=2026-11-22T00%3A00%3A00Z`); not one → 400 `VALIDATION_ERROR` at `/query/createdAfter`.
+                 * @example 2026-11-22T00:00:00.000Z
+                 */
+                createdAfter?: components["parameters"]["CreatedAfter"];
+                /**
+                 * @description Only items created before this instant (exclusive); same format as `createdAfter` (400 at `/query/createdBefore`).
+                 * @example 2026-11-23T00:00:00.000Z
+                 */
+                createdBefore?: components["parameters"]["CreatedBefore"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of keys. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                    RateLimit: components["headers"]["RateLimit-IfCounted"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrgApiKeyList"];
+                };
+            };
+            400: components["responses"]["People-400"];
+            401: components["responses"]["People-401"];
+            403: components["responses"]["People-403"];
+            429: components["responses"]["V2-429-RateLimitExceeded"];
+            500: components["responses"]["V2-500-InternalError"];
+            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateOrgApiKeyRequest"];
+            };
+        };
+        responses: {
+            /** @description The key, with its secret shown once. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                    RateLimit: components["headers"]["RateLimit-IfCounted"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedOrgApiKey"];
+                };
+            };
+            400: components["responses"]["People-400"];
+            401: components["responses"]["People-401"];
+            403: components["responses"]["People-403"];
+            413: components["responses"]["V2-413-PayloadTooLarge"];
+            415: components["responses"]["V2-415-UnsupportedMediaType"];
+            429: components["responses"]["V2-429-RateLimitExceeded"];
+            500: components["responses"]["V2-500-InternalError"];
+            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
+        };
+    };
+    getApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The key id (`key_…`). */
+                keyId: components["schemas"]["ApiKeyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                    RateLimit: components["headers"]["RateLimit-IfCounted"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrgApiKey"];
+                };
+            };
+            400: components["responses"]["People-400"];
+            401: components["responses"]["People-401"];
+            403: components["responses"]["People-403"];
+            404: components["responses"]["People-404"];
+            429: components["responses"]["V2-429-RateLimitExceeded"];
+            500: components["responses"]["V2-500-InternalError"];
+            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The key id (`key_…`). */
+                keyId: components["schemas"]["ApiKeyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key, revoked. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                    RateLimit: components["headers"]["RateLimit-IfCounted"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrgApiKey"];
+                };
+            };
+            400: components["responses"]["People-400"];
+            401: components["responses"]["People-401"];
+            403: components["responses"]["People-403"];
+            404: components["responses"]["People-404"];
+            409: components["responses"]["People-409"];
+            429: components["responses"]["V2-429-RateLimitExceeded"];
+            500: components["responses"]["V2-500-InternalError"];
+            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
+        };
+    };
+    listAuditLogEntries: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–100 (400 `VALIDATION_ERROR` at `/query/limit` outside). */
+                limit?: components["parameters"]["ListLimit"];
+                /**
+                 * @description Cursor: the previous page's `nextCursor` (the id of its last item). The page starts after it. An id that is not an
+                 *     item of this list for this key's organization and environment (another list's, another tenant's, a malformed one)
+                 *     → 400 `VALIDATION_ERROR` at `/query/startingAfter`. Filters may change between pages; the cursor keeps its place.
+                 */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /**
+                 * @description Only items created after this instant (exclusive). An ISO 8601 date-time, percent-encoded like any query value
+                 *     (`createdAfter=2026-11-22T00%3A00%3A00Z`); not one → 400 `VALIDATION_ERROR` at `/query/createdAfter`.
+                 * @example 2026-11-22T00:00:00.000Z
+                 */
+                createdAfter?: components["parameters"]["CreatedAfter"];
+                /**
+                 * @description Only items created before this instant (exclusive); same format as `createdAfter` (400 at `/query/createdBefore`).
+                 * @example 2026-11-23T00:00:00.000Z
+                 */
+                createdBefore?: components["parameters"]["CreatedBefore"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of entries. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
+                    RateLimit: components["headers"]["RateLimit-IfCounted"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEntryList"];
+                };
+            };
+            400: components["responses"]["People-400"];
+            401: components["responses"]["People-401"];
+            403: components["responses"]["People-403"];
+            429: components["responses"]["V2-429-RateLimitExceeded"];
+            500: components["responses"]["V2-500-InternalError"];
+            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
+        };
+    };
     adminListApiKeys: {
         parameters: {
             query: {
@@ -15498,6 +17107,43 @@ export interface operations {
             400: components["responses"]["Admin-400"];
             401: components["responses"]["Admin-401"];
             404: components["responses"]["Admin-404"];
+            413: components["responses"]["Admin-413"];
+            415: components["responses"]["Admin-415"];
+            429: components["responses"]["Admin-429"];
+            500: components["responses"]["Admin-500"];
+            503: components["responses"]["Admin-503"];
+        };
+    };
+    adminCreateMemberInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization (created on first use, like an API key's). */
+                organizationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateInvitationRequest"];
+            };
+        };
+        responses: {
+            /** @description The invitation and its link (shown once). */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedInvitation"];
+                };
+            };
+            400: components["responses"]["Admin-400"];
+            401: components["responses"]["Admin-401"];
+            409: components["responses"]["Admin-409"];
             413: components["responses"]["Admin-413"];
             415: components["responses"]["Admin-415"];
             429: components["responses"]["Admin-429"];

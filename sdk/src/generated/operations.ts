@@ -899,6 +899,232 @@ export const operationTable = {
     "query": [],
     "pagination": null
   },
+  "createSession": {
+    "method": "POST",
+    "path": "/api/v2/agent/sessions",
+    "surface": "v2",
+    "security": "none",
+    "idempotency": "none",
+    "body": "required",
+    "query": [],
+    "pagination": null
+  },
+  "deleteAllSessions": {
+    "method": "DELETE",
+    "path": "/api/v2/agent/sessions",
+    "surface": "v2",
+    "security": "session",
+    "idempotency": "none",
+    "body": "none",
+    "query": [],
+    "pagination": null
+  },
+  "getCurrentSession": {
+    "method": "GET",
+    "path": "/api/v2/agent/sessions/current",
+    "surface": "v2",
+    "security": "session",
+    "idempotency": "none",
+    "body": "none",
+    "query": [],
+    "pagination": null
+  },
+  "deleteCurrentSession": {
+    "method": "DELETE",
+    "path": "/api/v2/agent/sessions/current",
+    "surface": "v2",
+    "security": "session",
+    "idempotency": "none",
+    "body": "none",
+    "query": [],
+    "pagination": null
+  },
+  "verifySessionSecondFactor": {
+    "method": "POST",
+    "path": "/api/v2/agent/sessions/current/second-factor",
+    "surface": "v2",
+    "security": "session",
+    "idempotency": "none",
+    "body": "required",
+    "query": [],
+    "pagination": null
+  },
+  "listMembers": {
+    "method": "GET",
+    "path": "/api/v2/agent/members",
+    "surface": "v2",
+    "security": "session",
+    "idempotency": "none",
+    "body": "none",
+    "query": [
+      "limit",
+      "startingAfter",
+      "createdAfter",
+      "createdBefore"
+    ],
+    "pagination": {
+      "kind": "cursor",
+      "param": "startingAfter",
+      "items": "data",
+      "nextCursor": "nextCursor",
+      "limitParam": "limit",
+      "hasMore": "hasMore"
+    }
+  },
+  "beginTotpEnrollment": {
+    "method": "POST",
+    "path": "/api/v2/agent/members/me/totp",
+    "surface": "v2",
+    "security": "session",
+    "idempotency": "none",
+    "body": "none",
+    "query": [],
+    "pagination": null
+  },
+  "disableTotp": {
+    "method": "DELETE",
+    "path": "/api/v2/agent/members/me/totp",
+    "surface": "v2",
+    "security": "session",
+    "idempotency": "none",
+    "body": "none",
+    "query": [],
+    "pagination": null
+  },
+  "confirmTotpEnrollment": {
+    "method": "POST",
+    "path": "/api/v2/agent/members/me/totp/confirm",
+    "surface": "v2",
+    "security": "session",
+    "idempotency": "none",
+    "body": "required",
+    "query": [],
+    "pagination": null
+  },
+  "getMember": {
+    "method": "GET",
+    "path": "/api/v2/agent/members/{memberId}",
+    "surface": "v2",
+    "security": "session",
+    "idempotency": "none",
+    "body": "none",
+    "query": [],
+    "pagination": null
+  },
+  "deleteMember": {
+    "method": "DELETE",
+    "path": "/api/v2/agent/members/{memberId}",
+    "surface": "v2",
+    "security": "session",
+    "idempotency": "none",
+    "body": "none",
+    "query": [],
+    "pagination": null
+  },
+  "updateMember": {
+    "method": "PATCH",
+    "path": "/api/v2/agent/members/{memberId}",
+    "surface": "v2",
+    "security": "session",
+    "idempotency": "none",
+    "body": "required",
+    "query": [],
+    "pagination": null
+  },
+  "createMemberInvitation": {
+    "method": "POST",
+    "path": "/api/v2/agent/member-invitations",
+    "surface": "v2",
+    "security": "session",
+    "idempotency": "none",
+    "body": "required",
+    "query": [],
+    "pagination": null
+  },
+  "acceptMemberInvitation": {
+    "method": "POST",
+    "path": "/api/v2/agent/member-invitations/accept",
+    "surface": "v2",
+    "security": "none",
+    "idempotency": "none",
+    "body": "required",
+    "query": [],
+    "pagination": null
+  },
+  "listApiKeys": {
+    "method": "GET",
+    "path": "/api/v2/agent/api-keys",
+    "surface": "v2",
+    "security": "session",
+    "idempotency": "none",
+    "body": "none",
+    "query": [
+      "limit",
+      "startingAfter",
+      "createdAfter",
+      "createdBefore"
+    ],
+    "pagination": {
+      "kind": "cursor",
+      "param": "startingAfter",
+      "items": "data",
+      "nextCursor": "nextCursor",
+      "limitParam": "limit",
+      "hasMore": "hasMore"
+    }
+  },
+  "createApiKey": {
+    "method": "POST",
+    "path": "/api/v2/agent/api-keys",
+    "surface": "v2",
+    "security": "session",
+    "idempotency": "none",
+    "body": "required",
+    "query": [],
+    "pagination": null
+  },
+  "getApiKey": {
+    "method": "GET",
+    "path": "/api/v2/agent/api-keys/{keyId}",
+    "surface": "v2",
+    "security": "session",
+    "idempotency": "none",
+    "body": "none",
+    "query": [],
+    "pagination": null
+  },
+  "revokeApiKey": {
+    "method": "DELETE",
+    "path": "/api/v2/agent/api-keys/{keyId}",
+    "surface": "v2",
+    "security": "session",
+    "idempotency": "none",
+    "body": "none",
+    "query": [],
+    "pagination": null
+  },
+  "listAuditLogEntries": {
+    "method": "GET",
+    "path": "/api/v2/agent/audit-log",
+    "surface": "v2",
+    "security": "session",
+    "idempotency": "none",
+    "body": "none",
+    "query": [
+      "limit",
+      "startingAfter",
+      "createdAfter",
+      "createdBefore"
+    ],
+    "pagination": {
+      "kind": "cursor",
+      "param": "startingAfter",
+      "items": "data",
+      "nextCursor": "nextCursor",
+      "limitParam": "limit",
+      "hasMore": "hasMore"
+    }
+  },
   "adminListApiKeys": {
     "method": "GET",
     "path": "/api/admin/keys",
@@ -983,6 +1209,16 @@ export const operationTable = {
     "query": [],
     "pagination": null
   },
+  "adminCreateMemberInvitation": {
+    "method": "POST",
+    "path": "/api/admin/organizations/{organizationId}/member-invitations",
+    "surface": "admin",
+    "security": "adminToken",
+    "idempotency": "none",
+    "body": "required",
+    "query": [],
+    "pagination": null
+  },
   "getHealth": {
     "method": "GET",
     "path": "/healthz",
@@ -1020,6 +1256,7 @@ export const errorCodes = [
   "COMPILATION_FAILED",
   "COMPILER_UNAVAILABLE",
   "COMPLIANCE_BLOCKED",
+  "CROSS_ORIGIN_REQUEST",
   "CUSTODY_STATE_CONFLICT",
   "FORBIDDEN",
   "IDEMPOTENCY_IN_PROGRESS",
@@ -1027,8 +1264,11 @@ export const errorCodes = [
   "IDEMPOTENCY_KEY_REUSED",
   "IDEMPOTENCY_UNAVAILABLE",
   "INTERNAL_ERROR",
+  "INVALID_CREDENTIALS",
   "INVALID_INPUT",
+  "LAST_OWNER",
   "NOT_FOUND",
+  "OWN_APPROVAL_REQUEST",
   "PAYLOAD_TOO_LARGE",
   "PRECHECK_FAILED",
   "PROVIDER_AUTHORIZATION_DENIED",
@@ -1038,8 +1278,10 @@ export const errorCodes = [
   "RATE_LIMIT_EXCEEDED",
   "RATE_LIMIT_UNAVAILABLE",
   "RESERVE_SOURCE_NOT_CONNECTED",
+  "SECOND_FACTOR_REQUIRED",
   "SERVER_MISCONFIGURED",
   "SERVICE_UNAVAILABLE",
+  "SESSION_REQUIRED",
   "SOURCE_NOT_AVAILABLE",
   "STATE_CONFLICT",
   "STORAGE_UNAVAILABLE",

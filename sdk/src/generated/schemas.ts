@@ -519,7 +519,12 @@ export type ApprovalRequestId = components["schemas"]["ApprovalRequestId"];
 export type ApprovalKind = components["schemas"]["ApprovalKind"];
 
 /**
- * Who acted, as identified by the API key (`actor` of the key, and the key's id).
+ * A member id.
+ */
+export type MemberId = components["schemas"]["MemberId"];
+
+/**
+ * Who acted, as identified by the API key (`actor` of the key, and the key's id) and, for people, the member.
  */
 export type ApprovalActor = components["schemas"]["ApprovalActor"];
 
@@ -1529,7 +1534,139 @@ export type WebhookDeliveryList = components["schemas"]["WebhookDeliveryList"];
  */
 export type EventList = components["schemas"]["EventList"];
 
+/**
+ * Request body of `coinplane.sessions.create`.
+ */
+export type CreateSessionRequest = components["schemas"]["CreateSessionRequest"];
+
+/**
+ * A session id (not the cookie's secret).
+ */
+export type SessionId = components["schemas"]["SessionId"];
+
+export type Session = components["schemas"]["Session"];
+
+/**
+ * `owner`: members, API keys, settings, the audit log (and every scope). `developer`: API keys, webhooks, the contract
+ * composer (every scope). `approver`: decides approval requests (reads every resource). `viewer`: reads.
+ */
+export type MemberRole = components["schemas"]["MemberRole"];
+
+/**
+ * Returned by `coinplane.members.retrieve`, `coinplane.members.update`, `coinplane.members.acceptInvitation`.
+ */
+export type Member = components["schemas"]["Member"];
+
+export type SessionOrganization = components["schemas"]["SessionOrganization"];
+
+/**
+ * Returned by `coinplane.sessions.create`, `coinplane.sessions.retrieveCurrent`, `coinplane.sessions.verifySecondFactor`.
+ */
+export type CurrentSession = components["schemas"]["CurrentSession"];
+
+/**
+ * A 6-digit TOTP code (RFC 6238, 30 s steps) or one of the unused recovery codes.
+ */
+export type TotpCode = components["schemas"]["TotpCode"];
+
+/**
+ * Request body of `coinplane.sessions.verifySecondFactor`, `coinplane.members.confirmTotpEnrollment`.
+ */
+export type SecondFactorRequest = components["schemas"]["SecondFactorRequest"];
+
+/**
+ * A page of members, newest first (cursor pagination: `nextCursor` → `startingAfter` while `hasMore`).
+ *
+ * Returned by `coinplane.members.list`.
+ */
+export type MemberList = components["schemas"]["MemberList"];
+
+/**
+ * Returned by `coinplane.members.beginTotpEnrollment`.
+ */
+export type TotpEnrollment = components["schemas"]["TotpEnrollment"];
+
+/**
+ * Returned by `coinplane.members.confirmTotpEnrollment`.
+ */
+export type TotpConfirmation = components["schemas"]["TotpConfirmation"];
+
+/**
+ * Request body of `coinplane.members.update`.
+ */
+export type UpdateMemberRequest = components["schemas"]["UpdateMemberRequest"];
+
+export type Email = components["schemas"]["Email"];
+
+/**
+ * Request body of `coinplane.members.invite`.
+ */
+export type CreateInvitationRequest = components["schemas"]["CreateInvitationRequest"];
+
+/**
+ * An invitation id.
+ */
+export type InvitationId = components["schemas"]["InvitationId"];
+
+export type Invitation = components["schemas"]["Invitation"];
+
+/**
+ * Returned by `coinplane.members.invite`.
+ */
+export type CreatedInvitation = components["schemas"]["CreatedInvitation"];
+
+/**
+ * At least 12 characters. Stored only as a salted scrypt hash; never logged, never answered.
+ */
+export type Password = components["schemas"]["Password"];
+
+/**
+ * Request body of `coinplane.members.acceptInvitation`.
+ */
+export type AcceptInvitationRequest = components["schemas"]["AcceptInvitationRequest"];
+
+/**
+ * An API key id.
+ */
+export type ApiKeyId = components["schemas"]["ApiKeyId"];
+
 export type Scope = components["schemas"]["Scope"];
+
+/**
+ * Returned by `coinplane.apiKeys.retrieve`, `coinplane.apiKeys.revoke`.
+ */
+export type OrgApiKey = components["schemas"]["OrgApiKey"];
+
+/**
+ * A page of the organization's API keys, newest first (cursor pagination).
+ *
+ * Returned by `coinplane.apiKeys.list`.
+ */
+export type OrgApiKeyList = components["schemas"]["OrgApiKeyList"];
+
+/**
+ * Request body of `coinplane.apiKeys.create`.
+ */
+export type CreateOrgApiKeyRequest = components["schemas"]["CreateOrgApiKeyRequest"];
+
+/**
+ * Returned by `coinplane.apiKeys.create`.
+ */
+export type CreatedOrgApiKey = components["schemas"]["CreatedOrgApiKey"];
+
+/**
+ * An audit log entry id.
+ */
+export type AuditEntryId = components["schemas"]["AuditEntryId"];
+
+export type AuditAction = components["schemas"]["AuditAction"];
+
+export type AuditEntry = components["schemas"]["AuditEntry"];
+
+/**
+ * Returned by `coinplane.auditLog.list`.
+ */
+export type AuditEntryList = components["schemas"]["AuditEntryList"];
 
 export type ApiKey = components["schemas"]["ApiKey"];
 

@@ -244,6 +244,12 @@ export class MockEngine {
     if (op.security === "schedulerSecret") {
       return get("x-scheduler-secret") ? {} : { code: "UNAUTHORIZED", message: "Missing or invalid scheduler secret" };
     }
+    // A member's session: the mock keeps no people, so any session cookie stands for a signed-in owner.
+    if (op.security === "session") {
+      return /(?:^|;\s*)__Host-cp_session=[^;\s]+/.test(get("cookie") ?? "")
+        ? {}
+        : { code: "UNAUTHORIZED", message: "Missing or expired session" };
+    }
     if (op.security !== "apiKey") return {};
     if (QUERY_CREDENTIALS.some((name) => url.searchParams.has(name)))
       return { code: "UNAUTHORIZED", message: "API keys are accepted only in the Authorization header" };

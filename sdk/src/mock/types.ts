@@ -71,7 +71,7 @@ export interface MockOperationSpec {
   method: string;
   path: string;
   surface: "v1" | "v2" | "metric" | "admin" | "health";
-  security: "apiKey" | "schedulerSecret" | "adminToken" | "none";
+  security: "apiKey" | "session" | "schedulerSecret" | "adminToken" | "none";
   /** Scopes the API key needs (`<resource>:<read|write>`; write implies read). */
   scopes: string[];
   idempotency: "required" | "optional" | "none";
