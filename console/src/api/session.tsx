@@ -16,6 +16,7 @@ export interface SessionInfo {
 }
 
 type SessionState =
+  | { state: "idle" }
   | { state: "loading" }
   | { state: "signed-out" }
   | { state: "error"; error: unknown }

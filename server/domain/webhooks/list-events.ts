@@ -10,7 +10,10 @@ type Page = components["schemas"]["EventList"];
 type EventType = components["schemas"]["EventType"];
 
 /** The caller's events, newest first (createdAt, then id; index organizationId, environment, createdAt, id). */
-export async function listEvents(db: Queryable, options: { auth: AuthContext; window: PageWindow; types?: EventType[]; resourceId?: string }): Promise<Page> {
+export async function listEvents(
+  db: Queryable,
+  options: { auth: AuthContext; window: PageWindow; types?: EventType[]; resourceId?: string },
+): Promise<Page> {
   const { auth, window, types, resourceId } = options;
   const page = await newestFirstPage(db.selectFrom("Event").selectAll().where(ownedBy(auth)), {
     ...window,
