@@ -7,7 +7,7 @@
 /** Top to bottom. `path` is a regular expression on the module's path from the repository root. */
 const LAYERS = [
   // Process entry and the Express app: wires everything below.
-  { name: "entry", path: "^server/(main|serve|app|admin-token|webhook-secrets-key|startup-failure|startup-progress)\\.ts$" },
+  { name: "entry", path: "^server/(main|serve|app|admin-token|first-owner|webhook-secrets-key|startup-failure|startup-progress)\\.ts$" },
   // The route table: one typed handler per operationId (route.ts, dispatch.ts, *-handlers.ts).
   { name: "routes", path: "^server/routes/" },
   // HTTP plumbing that knows no route: the request pipeline (middleware/) and the response helpers (http/).

@@ -14,6 +14,7 @@ Commands:
   connections add --org ID --env sandbox|production --category C --provider SLUG [--reviewed] [--config JSON]
   connections list --org ID
   connections remove CONNECTION_ID
+  members invite --org ID --email EMAIL --role owner|developer|approver|viewer   (prints the one-time invitation link)
 
 Scopes are <resource>:<read|write>; resources: wallets, payments, cards, compliance, projects, analytics, fx, webhooks.
 Connection categories: bank_transfer, custody, card_issuance, token_issuance, chain_read, compliance_screening, fx.
@@ -39,6 +40,8 @@ const OPTIONS = {
   reviewed: { type: "boolean" },
   config: { type: "string" },
   print: { type: "string" },
+  email: { type: "string" },
+  role: { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -74,6 +77,15 @@ function toRequest(positionals: string[], values: Values): Request {
   const [group, action, ...rest] = positionals;
   const org = () => encodeURIComponent(values.org as string);
   switch (`${group} ${action}`) {
+    case "members invite":
+      noPositionals(rest);
+      allowOnly(values, "org", "email", "role");
+      required(values, "org", "email", "role");
+      return {
+        method: "POST",
+        path: `/api/admin/organizations/${org()}/member-invitations`,
+        body: { email: values.email, role: values.role },
+      };
     case "keys create":
       noPositionals(rest);
       allowOnly(values, "org", "env", "scopes", "actor", "label");
@@ -217,6 +229,8 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (parsed.values.print !== undefined) return printField(body, parsed.values.print);
+  // An invitation's link is what the operator passes on: printed bare (the token is in it, shown this once).
+  if (request.path.endsWith("/member-invitations")) return printField(body, "invitationUrl");
   console.log(JSON.stringify(body, null, 2));
   return 0;
 }

@@ -4,6 +4,7 @@
 import express, { type Express } from "express";
 import helmet from "helmet";
 import "./context.ts";
+import { type KeyUsageRecorder, keyUsageRecorder } from "./auth/key-usage.ts";
 import type { Config } from "./config.ts";
 import type { Database } from "./db/open-database.ts";
 import { compilerStats } from "./domain/contracts/compile-solidity.ts";
@@ -26,6 +27,7 @@ import { operationLookup } from "./middleware/operation-lookup.ts";
 import { rateLimit } from "./middleware/rate-limit.ts";
 import { requestIdAndLogger } from "./middleware/request-id.ts";
 import { requireScope } from "./middleware/require-scope.ts";
+import { signInThrottle } from "./middleware/sign-in-throttle.ts";
 import { createMetrics, type Metrics } from "./observability/metrics.ts";
 import type { RateLimiter } from "./rate-limit/rate-limiter.ts";
 import { adminRoutes } from "./routes/admin-handlers.ts";
@@ -36,6 +38,7 @@ import { contractRoutes } from "./routes/contract-handlers.ts";
 import { custodyRoutes } from "./routes/custody-handlers.ts";
 import { dispatch } from "./routes/dispatch.ts";
 import { type HealthState, healthRoutes } from "./routes/health-handlers.ts";
+import { memberRoutes } from "./routes/member-handlers.ts";
 import { metricRoutes } from "./routes/metric-handlers.ts";
 import { paymentRoutes } from "./routes/payment-handlers.ts";
 import { providerRoutes } from "./routes/provider-handlers.ts";
@@ -63,6 +66,8 @@ export interface App {
   health: HealthState;
   inFlight: InFlightRequests;
   metrics: Metrics;
+  /** API keys' "last used", written off the request path (flush it before closing the database). */
+  keyUsage: KeyUsageRecorder;
 }
 
 /** The gauges read at scrape time: the database pool, the compiler pool's queue, the webhook queue. */
@@ -116,9 +121,11 @@ export function createApp(deps: AppDeps): App {
     ...treasuryRoutes,
     ...cardRoutes,
     ...webhookRoutes,
+    ...memberRoutes,
   ];
 
   const inFlight = new InFlightRequests();
+  const keyUsage = keyUsageRecorder(db.kysely, (error) => logger.warn({ err: (error as Error).message }, "API key last use not recorded"));
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
@@ -146,13 +153,14 @@ export function createApp(deps: AppDeps): App {
   app.use(jsonBodyParser(config.bodyLimitBytes));
   app.use(operationLookup(index, validation.match));
   app.use(deprecationHeaders());
-  app.use(authenticate(db.kysely, config, rateLimiter.authFailures));
+  app.use(authenticate(db.kysely, config, rateLimiter.authFailures, keyUsage));
   app.use(rateLimit(rateLimiter));
   app.use(bodyErrors());
   app.use(validation.validate);
   app.use(requireScope());
+  app.use(signInThrottle(rateLimiter.signIn));
   app.use(idempotency());
   app.use(dispatch(routes, { db, config }, inFlight));
   app.use(errorHandler());
-  return { app, health, inFlight, metrics };
+  return { app, health, inFlight, metrics, keyUsage };
 }

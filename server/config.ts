@@ -49,6 +49,9 @@ export interface Config {
     keyPrefix: string;
     /** Failed authentications (401) allowed per client address per window; past it → 429. */
     authFailures: number;
+    /** Sign-in attempts (and second-factor codes) per account and per client address in a window of their own; past
+     * either → 429 (SIGN_IN_ATTEMPTS_PER_ACCOUNT, SIGN_IN_ATTEMPTS_PER_ADDRESS, SIGN_IN_WINDOW_SECONDS). */
+    signIn: { perAccount: number; perAddress: number; windowSeconds: number };
   };
   /** Express `trust proxy`: unset → false (the client address is the socket peer; X-Forwarded-For is ignored). */
   trustProxy: boolean | number | string;
@@ -68,6 +71,23 @@ export interface Config {
   faultInjection: FaultInjection;
   /** Signed webhooks (docs/webhooks.md). */
   webhooks: WebhookConfig;
+  /** Members and their sessions (docs/members.md). */
+  people: PeopleConfig;
+}
+
+export interface PeopleConfig {
+  /** SESSION_IDLE_MINUTES: a session unused this long ends. */
+  sessionIdleMinutes: number;
+  /** SESSION_ABSOLUTE_HOURS: a session ends this long after sign-in, used or not. */
+  sessionAbsoluteHours: number;
+  /** INVITATION_TTL_HOURS: an invitation link works this long, once. */
+  invitationTtlHours: number;
+  /** scrypt cost parameters of password hashes (PASSWORD_SCRYPT_N, _R, _P); stored with each hash, so raising them
+   * applies to new passwords while old hashes still verify. */
+  scrypt: { N: number; r: number; p: number };
+  /** PUBLIC_URL: the origin invitation links point to, and the one origin session requests may come from besides the
+   * request's own host (the CSRF check). Unset → the request's own origin. */
+  publicUrl: string | undefined;
 }
 
 export interface TracingConfig {
@@ -281,6 +301,11 @@ function readConfig(env: NodeJS.ProcessEnv, problems: string[]): Config {
       windowSeconds: int(env, "RATE_LIMIT_WINDOW_SECONDS", 60, 1),
       keyPrefix: env.RATE_LIMIT_KEY_PREFIX || "cp:rl",
       authFailures: int(env, "RATE_LIMIT_AUTH_FAILURES", 30, 1),
+      signIn: {
+        perAccount: int(env, "SIGN_IN_ATTEMPTS_PER_ACCOUNT", 10, 1),
+        perAddress: int(env, "SIGN_IN_ATTEMPTS_PER_ADDRESS", 100, 1),
+        windowSeconds: int(env, "SIGN_IN_WINDOW_SECONDS", 900, 1),
+      },
     },
     trustProxy: trustProxy(env.TRUST_PROXY),
     logLevel: env.LOG_LEVEL || "info",
@@ -302,6 +327,17 @@ function readConfig(env: NodeJS.ProcessEnv, problems: string[]): Config {
       leaseSeconds: int(env, "WEBHOOK_LEASE_SECONDS", 30, 1),
       sandboxPrivateTargets: bool(env, "WEBHOOK_SANDBOX_PRIVATE_TARGETS", env.NODE_ENV !== "production"),
       retentionDays: int(env, "EVENT_RETENTION_DAYS", 30, 1),
+    },
+    people: {
+      sessionIdleMinutes: int(env, "SESSION_IDLE_MINUTES", 30, 1),
+      sessionAbsoluteHours: int(env, "SESSION_ABSOLUTE_HOURS", 12, 1),
+      invitationTtlHours: int(env, "INVITATION_TTL_HOURS", 72, 1),
+      scrypt: {
+        N: int(env, "PASSWORD_SCRYPT_N", 32_768, 1024),
+        r: int(env, "PASSWORD_SCRYPT_R", 8, 1),
+        p: int(env, "PASSWORD_SCRYPT_P", 1, 1),
+      },
+      publicUrl: url(env, "PUBLIC_URL"),
     },
   };
 }

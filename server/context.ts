@@ -6,11 +6,27 @@ import type { Operation, Surface } from "./spec/operations.ts";
 export type Environment = "sandbox" | "production";
 
 export interface AuthContext {
+  /** The API key's id; for a member's session, the member's id (the request budget and `decidedBy.apiKeyId` use it). */
   apiKeyId: string;
   organizationId: string;
   environment: Environment;
   scopes: string[];
   actor: string;
+  /** The member behind the request: the session's, or the one who created the API key (null: an operator's key). */
+  memberId?: string | null;
+  /** Present when a member's session (cookie) authenticated the request; never with an API key. */
+  session?: SessionAuth;
+}
+
+export interface SessionAuth {
+  id: string;
+  memberId: string;
+  email: string;
+  role: "owner" | "developer" | "approver" | "viewer";
+  secondFactorVerified: boolean;
+  createdAt: Date;
+  lastSeenAt: Date;
+  expiresAt: Date;
 }
 
 export interface RequestContext {

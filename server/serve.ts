@@ -9,6 +9,7 @@ import type { DatabaseTarget } from "./db/database-url.ts";
 import type { Database } from "./db/open-database.ts";
 import { closeCompiler, configureCompiler } from "./domain/contracts/compile-solidity.ts";
 import { purgeOldEvents } from "./domain/events/purge-old-events.ts";
+import { DEMO_ORGANIZATION, ensureFirstOwnerInvitation } from "./first-owner.ts";
 import { DEFAULT_PORTAL_FILE } from "./http/docs-portal.ts";
 import type { EarlyListener } from "./http/listen-early.ts";
 import { purgeExpiredIdempotencyRecords } from "./idempotency/idempotency-store.ts";
@@ -47,7 +48,14 @@ export async function serve(options: ServeOptions): Promise<void> {
   const rateLimiter = createRateLimiter({ ...config.rateLimit, redisUrl: config.redisUrl });
   // Without Redis the server still starts; rate-limited requests answer 503 RATE_LIMIT_UNAVAILABLE until it is reachable.
   await rateLimiter.ready().catch((err) => logger.warn({ err: err.message }, "rate limit store not reachable yet"));
-  const { app, health, inFlight } = createApp({ config, db, logger, rateLimiter, metrics });
+  const { app, health, inFlight, keyUsage } = createApp({ config, db, logger, rateLimiter, metrics });
+  // Under scripts/start-cluster.ts only the primary (not a worker) makes the first owner's invitation.
+  const firstOwner = cluster.isWorker
+    ? undefined
+    : await ensureFirstOwnerInvitation(db.kysely, config, options.dataDir).catch((err) => {
+        logger.warn({ err: (err as Error).message }, "first owner invitation not made");
+        return undefined;
+      });
   progress.step(
     existsSync(DEFAULT_PORTAL_FILE)
       ? `docs portal: ${path.relative(process.cwd(), DEFAULT_PORTAL_FILE)}, served at /docs`
@@ -70,6 +78,11 @@ export async function serve(options: ServeOptions): Promise<void> {
   // Under scripts/start-cluster.ts the primary prints the banner once, not every worker.
   if (!cluster.isWorker) {
     if (admin.file) console.log(`Admin token: ${admin.generated ? "written to" : "kept in"} ${admin.file} (npm run cli reads it there)`);
+    if (firstOwner) {
+      console.log(
+        `Owner invitation for ${DEMO_ORGANIZATION}: ${firstOwner.created ? "written to" : "kept in"} ${firstOwner.file} (open its link within ${config.people.invitationTtlHours} h, then sign in)`,
+      );
+    }
     console.log(`Create a key: npm run cli -- keys create --org org_demo --env sandbox --scopes wallets:write,payments:write\n`);
   }
 
@@ -118,6 +131,7 @@ export async function serve(options: ServeOptions): Promise<void> {
     // Attempts in flight finish and are recorded (each bounded by WEBHOOK_ATTEMPT_TIMEOUT_MS); one cut off is sent again after its lease.
     await webhookDelivery?.stop();
     await rateLimiter.close();
+    await keyUsage.flush();
     await closeCompiler();
     // Bounded: a pool cannot end while a forced-out handler still holds a connection.
     await Promise.race([db.close(), new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);

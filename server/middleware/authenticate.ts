@@ -1,5 +1,6 @@
 import type { RequestHandler } from "express";
 import { digestsEqual, hashApiKey, isWellFormedApiKey, secretsEqual } from "../auth/api-keys.ts";
+import type { KeyUsageRecorder } from "../auth/key-usage.ts";
 import type { Config } from "../config.ts";
 import type { Environment } from "../context.ts";
 import { cachedRead } from "../db/cached-read.ts";
@@ -10,11 +11,12 @@ import { ServiceError } from "../errors/service-error.ts";
 import { clientAddress } from "../rate-limit/client-address.ts";
 import type { AuthFailureLimiter } from "../rate-limit/rate-limiter.ts";
 import { setRateLimitHeaders } from "./rate-limit.ts";
+import { authenticateSession, carriesSessionCookie, checkSameOrigin } from "./session-auth.ts";
 
 const findApiKeyByHash = precompiled((db, p: { hash: string }) =>
   db
     .selectFrom("ApiKey")
-    .select(["id", "hash", "organizationId", "environment", "scopes", "actor", "revokedAt"])
+    .select(["id", "hash", "organizationId", "environment", "scopes", "actor", "revokedAt", "createdByMemberId"])
     .where("hash", "=", p.hash),
 );
 
@@ -37,13 +39,25 @@ function matchesCurrentOrPrevious(given: string, current: string, previous: stri
 
 export function authenticate(
   db: Queryable,
-  config: Pick<Config, "adminToken" | "previousAdminToken" | "schedulerSecret" | "previousSchedulerSecret">,
+  config: Pick<Config, "adminToken" | "previousAdminToken" | "schedulerSecret" | "previousSchedulerSecret" | "people">,
   failures?: AuthFailureLimiter,
+  keyUsage?: KeyUsageRecorder,
 ): RequestHandler {
   return async function authenticateMiddleware(req, res, next) {
     const operation = req.ctx.operation;
-    if (!operation || operation.security === "none") return next();
+    if (!operation) return next();
     try {
+      if (operation.security === "none") {
+        // Signing in and accepting an invitation (the agent API's only open writes) refuse a foreign origin (login CSRF).
+        if (operation.surface === "v2") checkSameOrigin(req, config.people.publicUrl, false);
+        return next();
+      }
+      // A member's session: the operations of the session scheme, and those that also accept it (approving) when the
+      // request carries the cookie and no bearer key. An API key never reaches the session path, nor a cookie the key's.
+      if (operation.security === "session" || (operation.sessionAccepted && !req.get("authorization") && carriesSessionCookie(req))) {
+        req.ctx.auth = await authenticateSession(db, req, config.people);
+        return next();
+      }
       if (operation.security === "adminToken") {
         const token = bearer(req.get("authorization"));
         if (!config.adminToken || !token || !matchesCurrentOrPrevious(token, config.adminToken, config.previousAdminToken)) {
@@ -75,7 +89,9 @@ export function authenticate(
         environment: record.environment as Environment,
         scopes: record.scopes,
         actor: record.actor,
+        memberId: record.createdByMemberId,
       };
+      keyUsage?.note(record.id);
       next();
     } catch (error) {
       if (failures && error instanceof ServiceError && error.code === "UNAUTHORIZED") {

@@ -22,12 +22,20 @@ export interface AuthFailureLimiter {
   fail(address: string): Promise<RateLimitDecision>;
 }
 
+/** Sign-in attempts (and second-factor codes) per account and per client address: each attempt spends one unit of both
+ * budgets, right or wrong, so guessing is throttled whatever the outcome; past either → `allowed: false`. */
+export interface SignInLimiter {
+  attempt(account: string, address: string): Promise<RateLimitDecision>;
+}
+
 export interface RateLimiter {
   /** Consumes one request for the key and its organization (both or neither). Throws RateLimitStoreError when the
    * store fails. */
   consume(apiKeyId: string, organizationId: string): Promise<RateLimitDecision>;
   /** Present when the limiter was created with `authFailures`; absent → authentication failures are not limited. */
   authFailures?: AuthFailureLimiter;
+  /** Present when the limiter was created with `signIn`. */
+  signIn?: SignInLimiter;
   /** Resolves once the store is reachable (at once for memory); rejects after `timeoutMs`. */
   ready(timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
@@ -41,6 +49,8 @@ export interface RateLimitOptions {
   windowSeconds: number;
   /** Failed authentications allowed per client address per window; unset → not limited. */
   authFailures?: number;
+  /** Sign-in attempts per account and per address, in a window of their own; unset → not limited. */
+  signIn?: { perAccount: number; perAddress: number; windowSeconds: number };
   redisUrl?: string;
   /** Namespace of the budget keys (default "cp:rl"): instances share a budget exactly when they share Redis and prefix. */
   keyPrefix?: string;
@@ -84,10 +94,10 @@ export function createRateLimiter(options: RateLimitOptions): RateLimiter {
     };
   }
 
-  async function hit(budgets: Budget[]): Promise<{ allowed: boolean; states: BudgetState[]; at: number }> {
+  async function hit(budgets: Budget[], window = windowMs): Promise<{ allowed: boolean; states: BudgetState[]; at: number }> {
     const at = now();
     try {
-      const pending = store.hit(budgets, windowMs, at);
+      const pending = store.hit(budgets, window, at);
       const result = redis ? await withIoTimeout(pending, REDIS_TIMEOUT_MS, "Redis") : await pending;
       return { allowed: result.allowed, states: result.budgets, at };
     } catch (error) {
@@ -106,7 +116,31 @@ export function createRateLimiter(options: RateLimitOptions): RateLimiter {
           },
         };
 
+  const signInOptions = options.signIn;
+  const signIn: SignInLimiter | undefined = signInOptions && {
+    async attempt(account, address) {
+      const { perAccount, perAddress, windowSeconds } = signInOptions;
+      const { allowed, states, at } = await hit(
+        [
+          { key: `${prefix}:signin:account:${account}`, limit: perAccount },
+          { key: `${prefix}:signin:address:${address}`, limit: perAddress },
+        ],
+        windowSeconds * 1000,
+      );
+      const make = (limit: number, state: BudgetState) => ({
+        ...decision(allowed, limit, state, at, "sign-in"),
+        windowSeconds,
+      });
+      const byAccount = make(perAccount, states[0] as BudgetState);
+      const byAddress = make(perAddress, states[1] as BudgetState);
+      if (!allowed)
+        return [byAccount, byAddress].filter((d) => d.remaining === 0).sort((a, b) => b.resetSeconds - a.resetSeconds)[0] ?? byAccount;
+      return byAddress.remaining < byAccount.remaining ? byAddress : byAccount;
+    },
+  };
+
   return {
+    ...(signIn ? { signIn } : {}),
     async consume(apiKeyId, organizationId) {
       const { allowed, states, at } = await hit([
         { key: `${prefix}:key:${apiKeyId}`, limit: options.perKey },

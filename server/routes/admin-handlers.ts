@@ -6,6 +6,7 @@ import { createApiKey, listApiKeys, revokeApiKey } from "../domain/admin/api-key
 import { createConnection, deleteConnection, listConnections } from "../domain/admin/connections.ts";
 import { getOrganizationSettings } from "../domain/admin/get-organization-settings.ts";
 import { updateOrganizationSettings } from "../domain/admin/update-organization-settings.ts";
+import { createInvitation } from "../domain/members/invitations.ts";
 import { type Routes, route } from "./route.ts";
 
 export const adminRoutes: Routes = [
@@ -38,6 +39,20 @@ export const adminRoutes: Routes = [
     status: 200,
     body: await everywhere(deps.db, updateOrganizationSettings(deps.db.prisma, path.organizationId, body)),
   })),
+  route("adminCreateMemberInvitation", ({ path, body, request, deps, respond }) =>
+    respond(async (uow) => ({
+      status: 201,
+      body: await createInvitation(uow, {
+        organizationId: path.organizationId,
+        email: body.email,
+        role: body.role,
+        invitedBy: null,
+        clientAddress: request.clientAddress,
+        ttlHours: deps.config.people.invitationTtlHours,
+        origin: request.origin,
+      }),
+    })),
+  ),
 ];
 
 /** The change's answer, once every instance has applied it (the change feed's barrier). */

@@ -16,16 +16,26 @@ export const approvalRoutes: Routes = [
     status: 200,
     body: await getApprovalRequest(deps.db.kysely, { auth, approvalRequestId: path.approvalRequestId }),
   })),
-  route("approveApprovalRequest", ({ path, body, auth, respond }) =>
+  route("approveApprovalRequest", ({ path, body, auth, request, respond }) =>
     respond(async (uow) => ({
       status: 200,
-      body: await approveApprovalRequest(uow, { auth, approvalRequestId: path.approvalRequestId, ...decision(body) }),
+      body: await approveApprovalRequest(uow, {
+        auth,
+        approvalRequestId: path.approvalRequestId,
+        ...decision(body),
+        clientAddress: request.clientAddress,
+      }),
     })),
   ),
-  route("rejectApprovalRequest", ({ path, body, auth, respond }) =>
+  route("rejectApprovalRequest", ({ path, body, auth, request, respond }) =>
     respond(async (uow) => ({
       status: 200,
-      body: await rejectApprovalRequest(uow, { auth, approvalRequestId: path.approvalRequestId, ...decision(body) }),
+      body: await rejectApprovalRequest(uow, {
+        auth,
+        approvalRequestId: path.approvalRequestId,
+        ...decision(body),
+        clientAddress: request.clientAddress,
+      }),
     })),
   ),
 ];

@@ -4,8 +4,9 @@ import type { Outcome } from "../db/unit-of-work.ts";
 import { ServiceError } from "../errors/service-error.ts";
 import type { InFlightRequests } from "../http/in-flight.ts";
 import { respondWithUnitOfWork } from "../http/respond-with-unit-of-work.ts";
+import { clientAddress } from "../rate-limit/client-address.ts";
 import type { Operation } from "../spec/operations.ts";
-import type { Answered, HandlerDeps, OperationId, RouteContext, Routes } from "./route.ts";
+import type { Answered, HandlerDeps, OperationId, RequestFacts, RouteContext, Routes } from "./route.ts";
 
 const ANSWERED: Answered = { answered: true };
 
@@ -25,6 +26,16 @@ function authOf(req: Request): AuthContext {
   return req.ctx.auth;
 }
 
+function requestFacts(req: Request, deps: HandlerDeps): RequestFacts {
+  const host = req.hostname;
+  return {
+    clientAddress: clientAddress(req),
+    secure: req.secure,
+    loopback: host === "localhost" || host === "127.0.0.1" || host === "[::1]" || host === "::1",
+    origin: deps.config.people.publicUrl ? new URL(deps.config.people.publicUrl).origin : `${req.protocol}://${req.get("host") ?? host}`,
+  };
+}
+
 /** The handler's view of the request. The casts live here, once: the validator has checked every part against the
  * operation the route is registered for, which is what the handler's types promise. */
 function contextOf<K extends OperationId>(req: Request, res: Response, operation: Operation, deps: HandlerDeps): RouteContext<K> {
@@ -34,6 +45,9 @@ function contextOf<K extends OperationId>(req: Request, res: Response, operation
     path: req.ctx.params as RouteContext<K>["path"],
     query: typedQuery(req, operation) as RouteContext<K>["query"],
     header: (name) => req.get(name) as never,
+    get request() {
+      return requestFacts(req, deps);
+    },
     get auth() {
       return authOf(req);
     },

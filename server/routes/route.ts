@@ -20,6 +20,17 @@ export interface HandlerDeps {
   config: Config;
 }
 
+/** What a few handlers need of the HTTP request itself (the client address for the audit log, https for the cookie). */
+export interface RequestFacts {
+  clientAddress: string;
+  /** The request came over https (directly, or through a proxy the deployment trusts). */
+  secure: boolean;
+  /** The request's host is loopback (http://localhost counts as secure for browsers' cookies). */
+  loopback: boolean;
+  /** PUBLIC_URL's origin, else this request's own: where invitation links point. */
+  origin: string;
+}
+
 /** The answer has been sent already (by `respond`: fresh, or replayed from the Idempotency-Key's record). */
 export interface Answered {
   readonly answered: true;
@@ -36,6 +47,7 @@ export interface RouteContext<K extends OperationId> {
   header<Name extends keyof HeaderParams<K> & string>(name: Name): HeaderParams<K>[Name] | undefined;
   /** The caller's API key; only operations secured by an API key have one (any other operation throws 401). */
   readonly auth: AuthContext;
+  readonly request: RequestFacts;
   /** The request carries an Idempotency-Key (its answer is stored and replayed). */
   idempotent: boolean;
   requestId: string;

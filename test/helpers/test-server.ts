@@ -77,6 +77,10 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     RATE_LIMIT_PER_ORG: "100000",
     // Many tests send 401s on purpose from one address; test/http/rate-limit.test.ts sets a small budget.
     RATE_LIMIT_AUTH_FAILURES: "100000",
+    // Members sign in from one address in many tests; test/http/members.test.ts checks the per-account throttle.
+    SIGN_IN_ATTEMPTS_PER_ADDRESS: "100000",
+    // Cheap password hashes: the cost parameters are the operator's; what tests check is the flow.
+    PASSWORD_SCRYPT_N: "1024",
     ...options.env,
   });
   configureCompiler(config.compile);
@@ -88,7 +92,7 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
   const rateLimiter = options.rateLimiter ?? createRateLimiter({ ...config.rateLimit, redisUrl: config.redisUrl });
   await rateLimiter.ready();
   const logger = createLogger(config.logLevel, options.logDestination);
-  const { app } = createApp({ config, db, logger, rateLimiter, spec: options.spec });
+  const { app, keyUsage } = createApp({ config, db, logger, rateLimiter, spec: options.spec });
   const webhookDelivery = options.webhookDelivery ? startWebhookDelivery({ db: db.kysely, config: config.webhooks, logger }) : undefined;
   const contractFindings: ContractFinding[] = [];
   const handler = options.checkContract === false ? app : contractCheckedHandler(app, contract(options.spec), contractFindings);
@@ -126,6 +130,7 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
       server.closeAllConnections();
       await webhookDelivery?.stop();
       await rateLimiter.close();
+      await keyUsage.flush();
       await closeCompiler();
       await db.close();
       await testDb.drop();

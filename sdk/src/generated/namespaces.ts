@@ -546,6 +546,9 @@ export interface ApprovalsNamespace {
    * appear at the head of the list, never inside later pages. `createdAfter` and `createdBefore` (exclusive bounds)
    * select a time range.
    *
+   * **People.** A member signed in with a session lists the approval requests of the environment named by
+   * `Coinplane-Environment` (default `sandbox`), with the read scopes of their role.
+   *
    * `GET /api/v2/agent/approvals` (operationId `listApprovalRequests`).
    *
    * @param query - Query parameters: `limit`, `startingAfter`, `status`, `createdAfter`, `createdBefore`.

@@ -699,6 +699,9 @@ export interface paths {
          *     while `hasMore` is `true` (the SDK's list methods iterate every page). Items created after the first page was read
          *     appear at the head of the list, never inside later pages. `createdAfter` and `createdBefore` (exclusive bounds)
          *     select a time range.
+         *
+         *     **People.** A member signed in with a session lists the approval requests of the environment named by
+         *     `Coinplane-Environment` (default `sandbox`), with the read scopes of their role.
          */
         get: operations["listApprovalRequests"];
         put?: never;
@@ -11079,7 +11082,13 @@ export interface operations {
                  */
                 createdBefore?: components["parameters"]["CreatedBefore"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description With a session (a member spans both environments): the environment the request acts in. Ignored with an API key,
+                 *     which is bound to one environment.
+                 */
+                "Coinplane-Environment"?: components["parameters"]["SessionEnvironment"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -11133,7 +11142,13 @@ export interface operations {
     getApprovalRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description With a session (a member spans both environments): the environment the request acts in. Ignored with an API key,
+                 *     which is bound to one environment.
+                 */
+                "Coinplane-Environment"?: components["parameters"]["SessionEnvironment"];
+            };
             path: {
                 /** @description The approval request id (`apr_…`) returned by the operation that needs approval. */
                 approvalRequestId: components["schemas"]["ApprovalRequestId"];

@@ -59,9 +59,11 @@ export function toApprovalDto(row: ApprovalRow, now: Date = new Date()): Approva
     payloadHash: row.payloadHash,
     scope: row.scope,
     resourceId: row.resourceId,
-    requestedBy: { actor: row.requestedByActor, apiKeyId: row.requestedByKeyId },
+    requestedBy: { actor: row.requestedByActor, apiKeyId: row.requestedByKeyId, memberId: row.requestedByMemberId },
     decidedBy:
-      row.decidedByActor !== null && row.decidedByKeyId !== null ? { actor: row.decidedByActor, apiKeyId: row.decidedByKeyId } : null,
+      row.decidedByActor !== null && row.decidedByKeyId !== null
+        ? { actor: row.decidedByActor, apiKeyId: row.decidedByKeyId, memberId: row.decidedByMemberId }
+        : null,
     decisionReason: row.decisionReason,
     decidedAt: iso(row.decidedAt),
     expiresAt: row.expiresAt.toISOString(),

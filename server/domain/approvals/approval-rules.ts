@@ -7,7 +7,7 @@ import { ServiceError } from "../../errors/service-error.ts";
 import { approvalStatusOf } from "./approval-dto.ts";
 import { canonicalApprovalPayload } from "./approval-payload.ts";
 
-type Caller = Pick<AuthContext, "scopes" | "actor">;
+type Caller = Pick<AuthContext, "scopes" | "actor" | "memberId" | "session">;
 
 interface StoredApproval {
   id: string;
@@ -16,13 +16,35 @@ interface StoredApproval {
   expiresAt: Date;
   consumedAt: Date | null;
   requestedByActor: string;
+  requestedByMemberId?: string | null;
   action: string;
   payloadHash: string;
   version: number;
 }
 
-/** Approve or reject: the approval's scope (403), another actor than the requester (403), still `pending` and not
- * expired (409), `expectedVersion` when given (409). */
+/** Who may decide at all, before the request is read (403 each): a member's session, never an API key; the approver or
+ * owner role; a second factor verified in this session. */
+export function deciderRefusal(caller: Caller, decision: "approved" | "rejected"): ServiceError | null {
+  const verb = decision === "approved" ? "approve" : "reject";
+  const session = caller.session;
+  if (!session) {
+    return new ServiceError(
+      "SESSION_REQUIRED",
+      `Only a member signed in with a session can ${verb} an approval request; an API key cannot`,
+    );
+  }
+  if (session.role !== "approver" && session.role !== "owner") {
+    return new ServiceError("FORBIDDEN", `The ${session.role} role cannot ${verb} approval requests; an approver or owner must`);
+  }
+  if (!session.secondFactorVerified) {
+    return new ServiceError("SECOND_FACTOR_REQUIRED", `Verify your second factor in this session before you ${verb} an approval request`);
+  }
+  return null;
+}
+
+/** Approve or reject: a member other than the requester (403 OWN_APPROVAL_REQUEST), another actor than the requester
+ * (403), still `pending` and not expired (409), `expectedVersion` when given (409). A member's role stands for the
+ * approval's scope (deciderRefusal); an API key (never a decider since issue 24) would need the scope. */
 export function decisionRefusal(
   row: StoredApproval,
   caller: Caller,
@@ -31,7 +53,13 @@ export function decisionRefusal(
   expectedVersion?: number,
 ): ServiceError | null {
   const verb = decision === "approved" ? "approve" : "reject";
-  if (!hasScope(caller.scopes, row.scope)) {
+  if (caller.session && row.requestedByMemberId != null && row.requestedByMemberId === caller.memberId) {
+    return new ServiceError(
+      "OWN_APPROVAL_REQUEST",
+      `You requested this approval (through an API key you created); another member must ${verb} it`,
+    );
+  }
+  if (!caller.session && !hasScope(caller.scopes, row.scope)) {
     return new ServiceError("FORBIDDEN", `This API key lacks the scope ${row.scope} required to ${verb} this approval request`);
   }
   if (row.requestedByActor === caller.actor) {

@@ -8,6 +8,7 @@ export interface ApproveApprovalRequestOptions {
   approvalRequestId: string;
   reason?: string;
   expectedVersion?: number;
+  clientAddress?: string;
 }
 
 /** pending → approved, by another actor of the organization holding the approval's scope. */

@@ -50,6 +50,7 @@ export async function createApprovalRequest(uow: UnitOfWork, options: CreateAppr
       status: "pending",
       requestedByActor: auth.actor,
       requestedByKeyId: auth.apiKeyId,
+      requestedByMemberId: auth.memberId ?? null,
       expiresAt: new Date(now.getTime() + Math.round(ttlHours * 3_600_000)),
       resourceId: resourceId ?? null,
       createdAt: now,

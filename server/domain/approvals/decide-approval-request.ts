@@ -3,8 +3,9 @@ import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import { recordActivity } from "../activity/record-activity.ts";
 import { emitApprovalEvent, emitIssuanceEvent, issuanceRequestsOf } from "../events/approval-events.ts";
+import { recordAudit } from "../members/audit-log.ts";
 import { type ApprovalDto, toApprovalDto } from "./approval-dto.ts";
-import { decisionRefusal } from "./approval-rules.ts";
+import { deciderRefusal, decisionRefusal } from "./approval-rules.ts";
 import { findApprovalRequest } from "./find-approval-request.ts";
 
 export interface DecideApprovalRequestOptions {
@@ -13,6 +14,8 @@ export interface DecideApprovalRequestOptions {
   decision: "approved" | "rejected";
   reason?: string;
   expectedVersion?: number;
+  /** For the audit log. */
+  clientAddress?: string;
 }
 
 /**
@@ -22,6 +25,8 @@ export interface DecideApprovalRequestOptions {
  */
 export async function decideApprovalRequest(uow: UnitOfWork, options: DecideApprovalRequestOptions): Promise<ApprovalDto> {
   const { auth, approvalRequestId, decision, reason, expectedVersion } = options;
+  const notAllowed = deciderRefusal(auth, decision);
+  if (notAllowed) throw notAllowed;
   const row = await findApprovalRequest(uow.tx, auth, approvalRequestId);
   const now = uow.now;
   const refusal = decisionRefusal(row, auth, decision, now, expectedVersion);
@@ -32,6 +37,7 @@ export async function decideApprovalRequest(uow: UnitOfWork, options: DecideAppr
       status: decision,
       decidedByActor: auth.actor,
       decidedByKeyId: auth.apiKeyId,
+      decidedByMemberId: auth.memberId ?? null,
       decisionReason: reason ?? null,
       decidedAt: now,
       version: row.version + 1,
@@ -54,6 +60,15 @@ export async function decideApprovalRequest(uow: UnitOfWork, options: DecideAppr
     environment: row.environment,
     type: `approval.${decision}`,
     resourceId: row.id,
+  });
+  recordAudit(uow, {
+    organizationId: row.organizationId,
+    action: "approval_request.decided",
+    actorMemberId: auth.memberId ?? null,
+    actorEmail: auth.session?.email ?? null,
+    clientAddress: options.clientAddress ?? null,
+    target: row.id,
+    details: { decision, environment: row.environment, note: reason ?? null },
   });
   emitApprovalEvent(uow, updated, decision === "approved" ? "approval_request.approved" : "approval_request.rejected");
   // An issuance request's status is its approval's decision: it changes with it (one read, of that request only).

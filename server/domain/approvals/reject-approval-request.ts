@@ -8,6 +8,7 @@ export interface RejectApprovalRequestOptions {
   approvalRequestId: string;
   reason?: string;
   expectedVersion?: number;
+  clientAddress?: string;
 }
 
 /** pending → rejected (final), by another actor of the organization holding the approval's scope. */

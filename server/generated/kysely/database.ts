@@ -22,8 +22,16 @@ export type ApiKey = {
     scopes: string[];
     actor: string;
     label: string | null;
+    /**
+     * The member who created the key through the API (its actor); null for a key the operator created.
+     */
+    createdByMemberId: string | null;
     createdAt: Generated<Timestamp>;
     revokedAt: Timestamp | null;
+};
+export type ApiKeyUsage = {
+    apiKeyId: string;
+    lastUsedAt: Timestamp;
 };
 export type ApprovalRequest = {
     id: string;
@@ -49,8 +57,13 @@ export type ApprovalRequest = {
     status: string;
     requestedByActor: string;
     requestedByKeyId: string;
+    /**
+     * The member behind the requesting key (its creator), when any: they may never decide it.
+     */
+    requestedByMemberId: string | null;
     decidedByActor: string | null;
     decidedByKeyId: string | null;
+    decidedByMemberId: string | null;
     decisionReason: string | null;
     decidedAt: Timestamp | null;
     expiresAt: Timestamp;
@@ -68,6 +81,17 @@ export type ApprovalRequest = {
      * Null until then; not part of the API (version and updatedAt do not move).
      */
     expirySweptAt: Timestamp | null;
+};
+export type AuditEntry = {
+    id: string;
+    organizationId: string;
+    action: string;
+    actorMemberId: string | null;
+    actorEmail: string | null;
+    clientAddress: string | null;
+    target: string | null;
+    details: Generated<unknown>;
+    createdAt: Generated<Timestamp>;
 };
 export type BankTransfer = {
     id: string;
@@ -464,6 +488,51 @@ export type Issuer = {
     signers: string[];
     createdAt: Generated<Timestamp>;
 };
+export type Member = {
+    id: string;
+    organizationId: string;
+    email: string;
+    name: string;
+    /**
+     * owner | developer | approver | viewer
+     */
+    role: string;
+    passwordHash: string;
+    totpSecretSealed: string | null;
+    /**
+     * A TOTP secret answered by beginTotpEnrollment and not yet confirmed.
+     */
+    totpPendingSealed: string | null;
+    recoveryCodeHashes: Generated<string[]>;
+    createdAt: Generated<Timestamp>;
+    updatedAt: Generated<Timestamp>;
+    removedAt: Timestamp | null;
+};
+export type MemberInvitation = {
+    id: string;
+    organizationId: string;
+    email: string;
+    role: string;
+    tokenHash: string;
+    invitedByMemberId: string | null;
+    expiresAt: Timestamp;
+    acceptedAt: Timestamp | null;
+    createdAt: Generated<Timestamp>;
+};
+export type MemberSession = {
+    id: string;
+    memberId: string;
+    organizationId: string;
+    tokenHash: string;
+    secondFactorVerified: Generated<boolean>;
+    createdAt: Generated<Timestamp>;
+    /**
+     * Moved at most once a minute by the requests of the session (the idle expiry counts from it).
+     */
+    lastSeenAt: Generated<Timestamp>;
+    expiresAt: Timestamp;
+    endedAt: Timestamp | null;
+};
 export type Organization = {
     id: string;
     settings: Generated<unknown>;
@@ -719,7 +788,9 @@ export type WorkflowStep = {
 export type DB = {
     ActivityEvent: ActivityEvent;
     ApiKey: ApiKey;
+    ApiKeyUsage: ApiKeyUsage;
     ApprovalRequest: ApprovalRequest;
+    AuditEntry: AuditEntry;
     BankTransfer: BankTransfer;
     Card: Card;
     CardAuthorization: CardAuthorization;
@@ -736,6 +807,9 @@ export type DB = {
     IdempotencyRecord: IdempotencyRecord;
     IssuanceRequest: IssuanceRequest;
     Issuer: Issuer;
+    Member: Member;
+    MemberInvitation: MemberInvitation;
+    MemberSession: MemberSession;
     Organization: Organization;
     Payment: Payment;
     ProviderConnection: ProviderConnection;

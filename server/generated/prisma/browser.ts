@@ -117,6 +117,34 @@ export type IdempotencyRecord = Prisma.IdempotencyRecordModel
  */
 export type ProviderConnection = Prisma.ProviderConnectionModel
 /**
+ * Model Member
+ * A person of an organization (issue 24). The password is kept only as a salted scrypt hash (with its parameters);
+ * the TOTP secret is sealed (AES-256-GCM under WEBHOOK_SECRETS_KEY, like webhook signing secrets); recovery codes are
+ * kept only as SHA-256 hashes. None of them is ever answered, logged or audited.
+ */
+export type Member = Prisma.MemberModel
+/**
+ * Model MemberInvitation
+ * A one-time invitation link: only the token's SHA-256 hash is stored.
+ */
+export type MemberInvitation = Prisma.MemberInvitationModel
+/**
+ * Model MemberSession
+ * A member's server-side session: the cookie holds a secret whose SHA-256 hash is `tokenHash`.
+ */
+export type MemberSession = Prisma.MemberSessionModel
+/**
+ * Model ApiKeyUsage
+ * When an API key last authenticated a request: kept apart from ApiKey, whose every update drops each instance's cached
+ * copy (the change feed), and written at most once a minute per key, after the answer.
+ */
+export type ApiKeyUsage = Prisma.ApiKeyUsageModel
+/**
+ * Model AuditEntry
+ * What people did (issue 24). Append-only: nothing updates or deletes an entry; details never hold a secret.
+ */
+export type AuditEntry = Prisma.AuditEntryModel
+/**
  * Model BankTransfer
  * A bank transfer (Sandbox only: simulated). `amountMinor` is in the currency's minor units.
  */

@@ -409,6 +409,11 @@ export const ModelName = {
   ActivityEvent: 'ActivityEvent',
   IdempotencyRecord: 'IdempotencyRecord',
   ProviderConnection: 'ProviderConnection',
+  Member: 'Member',
+  MemberInvitation: 'MemberInvitation',
+  MemberSession: 'MemberSession',
+  ApiKeyUsage: 'ApiKeyUsage',
+  AuditEntry: 'AuditEntry',
   BankTransfer: 'BankTransfer',
   WorkflowRun: 'WorkflowRun',
   WorkflowStep: 'WorkflowStep',
@@ -439,7 +444,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "cardProgramme" | "cardholder" | "card" | "cardAuthorization" | "cardTransaction" | "cardLedgerEntry" | "contractProject" | "contractStageRun" | "sandboxChainTransaction" | "issuer" | "issuanceRequest" | "organization" | "apiKey" | "wallet" | "walletAsset" | "payment" | "activityEvent" | "idempotencyRecord" | "providerConnection" | "bankTransfer" | "workflowRun" | "workflowStep" | "custodyWallet" | "custodyTransfer" | "simCustodyWallet" | "simCustodyTransfer" | "complianceDecision" | "approvalRequest" | "selectionReceipt" | "providerInvocation" | "event" | "webhookEndpoint" | "webhookDelivery" | "webhookDeliveryAttempt"
+    modelProps: "cardProgramme" | "cardholder" | "card" | "cardAuthorization" | "cardTransaction" | "cardLedgerEntry" | "contractProject" | "contractStageRun" | "sandboxChainTransaction" | "issuer" | "issuanceRequest" | "organization" | "apiKey" | "wallet" | "walletAsset" | "payment" | "activityEvent" | "idempotencyRecord" | "providerConnection" | "member" | "memberInvitation" | "memberSession" | "apiKeyUsage" | "auditEntry" | "bankTransfer" | "workflowRun" | "workflowStep" | "custodyWallet" | "custodyTransfer" | "simCustodyWallet" | "simCustodyTransfer" | "complianceDecision" | "approvalRequest" | "selectionReceipt" | "providerInvocation" | "event" | "webhookEndpoint" | "webhookDelivery" | "webhookDeliveryAttempt"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -1849,6 +1854,376 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    Member: {
+      payload: Prisma.$MemberPayload<ExtArgs>
+      fields: Prisma.MemberFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.MemberFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MemberPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.MemberFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MemberPayload>
+        }
+        findFirst: {
+          args: Prisma.MemberFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MemberPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.MemberFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MemberPayload>
+        }
+        findMany: {
+          args: Prisma.MemberFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MemberPayload>[]
+        }
+        create: {
+          args: Prisma.MemberCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MemberPayload>
+        }
+        createMany: {
+          args: Prisma.MemberCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.MemberCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MemberPayload>[]
+        }
+        delete: {
+          args: Prisma.MemberDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MemberPayload>
+        }
+        update: {
+          args: Prisma.MemberUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MemberPayload>
+        }
+        deleteMany: {
+          args: Prisma.MemberDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.MemberUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.MemberUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MemberPayload>[]
+        }
+        upsert: {
+          args: Prisma.MemberUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MemberPayload>
+        }
+        aggregate: {
+          args: Prisma.MemberAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateMember>
+        }
+        groupBy: {
+          args: Prisma.MemberGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.MemberGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.MemberCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.MemberCountAggregateOutputType> | number
+        }
+      }
+    }
+    MemberInvitation: {
+      payload: Prisma.$MemberInvitationPayload<ExtArgs>
+      fields: Prisma.MemberInvitationFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.MemberInvitationFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MemberInvitationPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.MemberInvitationFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MemberInvitationPayload>
+        }
+        findFirst: {
+          args: Prisma.MemberInvitationFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MemberInvitationPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.MemberInvitationFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MemberInvitationPayload>
+        }
+        findMany: {
+          args: Prisma.MemberInvitationFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MemberInvitationPayload>[]
+        }
+        create: {
+          args: Prisma.MemberInvitationCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MemberInvitationPayload>
+        }
+        createMany: {
+          args: Prisma.MemberInvitationCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.MemberInvitationCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MemberInvitationPayload>[]
+        }
+        delete: {
+          args: Prisma.MemberInvitationDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MemberInvitationPayload>
+        }
+        update: {
+          args: Prisma.MemberInvitationUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MemberInvitationPayload>
+        }
+        deleteMany: {
+          args: Prisma.MemberInvitationDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.MemberInvitationUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.MemberInvitationUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MemberInvitationPayload>[]
+        }
+        upsert: {
+          args: Prisma.MemberInvitationUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MemberInvitationPayload>
+        }
+        aggregate: {
+          args: Prisma.MemberInvitationAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateMemberInvitation>
+        }
+        groupBy: {
+          args: Prisma.MemberInvitationGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.MemberInvitationGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.MemberInvitationCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.MemberInvitationCountAggregateOutputType> | number
+        }
+      }
+    }
+    MemberSession: {
+      payload: Prisma.$MemberSessionPayload<ExtArgs>
+      fields: Prisma.MemberSessionFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.MemberSessionFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MemberSessionPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.MemberSessionFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MemberSessionPayload>
+        }
+        findFirst: {
+          args: Prisma.MemberSessionFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MemberSessionPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.MemberSessionFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MemberSessionPayload>
+        }
+        findMany: {
+          args: Prisma.MemberSessionFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MemberSessionPayload>[]
+        }
+        create: {
+          args: Prisma.MemberSessionCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MemberSessionPayload>
+        }
+        createMany: {
+          args: Prisma.MemberSessionCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.MemberSessionCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MemberSessionPayload>[]
+        }
+        delete: {
+          args: Prisma.MemberSessionDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MemberSessionPayload>
+        }
+        update: {
+          args: Prisma.MemberSessionUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MemberSessionPayload>
+        }
+        deleteMany: {
+          args: Prisma.MemberSessionDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.MemberSessionUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.MemberSessionUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MemberSessionPayload>[]
+        }
+        upsert: {
+          args: Prisma.MemberSessionUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MemberSessionPayload>
+        }
+        aggregate: {
+          args: Prisma.MemberSessionAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateMemberSession>
+        }
+        groupBy: {
+          args: Prisma.MemberSessionGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.MemberSessionGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.MemberSessionCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.MemberSessionCountAggregateOutputType> | number
+        }
+      }
+    }
+    ApiKeyUsage: {
+      payload: Prisma.$ApiKeyUsagePayload<ExtArgs>
+      fields: Prisma.ApiKeyUsageFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.ApiKeyUsageFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ApiKeyUsagePayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.ApiKeyUsageFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ApiKeyUsagePayload>
+        }
+        findFirst: {
+          args: Prisma.ApiKeyUsageFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ApiKeyUsagePayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.ApiKeyUsageFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ApiKeyUsagePayload>
+        }
+        findMany: {
+          args: Prisma.ApiKeyUsageFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ApiKeyUsagePayload>[]
+        }
+        create: {
+          args: Prisma.ApiKeyUsageCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ApiKeyUsagePayload>
+        }
+        createMany: {
+          args: Prisma.ApiKeyUsageCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.ApiKeyUsageCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ApiKeyUsagePayload>[]
+        }
+        delete: {
+          args: Prisma.ApiKeyUsageDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ApiKeyUsagePayload>
+        }
+        update: {
+          args: Prisma.ApiKeyUsageUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ApiKeyUsagePayload>
+        }
+        deleteMany: {
+          args: Prisma.ApiKeyUsageDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.ApiKeyUsageUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.ApiKeyUsageUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ApiKeyUsagePayload>[]
+        }
+        upsert: {
+          args: Prisma.ApiKeyUsageUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ApiKeyUsagePayload>
+        }
+        aggregate: {
+          args: Prisma.ApiKeyUsageAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateApiKeyUsage>
+        }
+        groupBy: {
+          args: Prisma.ApiKeyUsageGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ApiKeyUsageGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.ApiKeyUsageCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ApiKeyUsageCountAggregateOutputType> | number
+        }
+      }
+    }
+    AuditEntry: {
+      payload: Prisma.$AuditEntryPayload<ExtArgs>
+      fields: Prisma.AuditEntryFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.AuditEntryFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AuditEntryPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.AuditEntryFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AuditEntryPayload>
+        }
+        findFirst: {
+          args: Prisma.AuditEntryFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AuditEntryPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.AuditEntryFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AuditEntryPayload>
+        }
+        findMany: {
+          args: Prisma.AuditEntryFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AuditEntryPayload>[]
+        }
+        create: {
+          args: Prisma.AuditEntryCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AuditEntryPayload>
+        }
+        createMany: {
+          args: Prisma.AuditEntryCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.AuditEntryCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AuditEntryPayload>[]
+        }
+        delete: {
+          args: Prisma.AuditEntryDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AuditEntryPayload>
+        }
+        update: {
+          args: Prisma.AuditEntryUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AuditEntryPayload>
+        }
+        deleteMany: {
+          args: Prisma.AuditEntryDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.AuditEntryUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.AuditEntryUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AuditEntryPayload>[]
+        }
+        upsert: {
+          args: Prisma.AuditEntryUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AuditEntryPayload>
+        }
+        aggregate: {
+          args: Prisma.AuditEntryAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateAuditEntry>
+        }
+        groupBy: {
+          args: Prisma.AuditEntryGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AuditEntryGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.AuditEntryCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AuditEntryCountAggregateOutputType> | number
+        }
+      }
+    }
     BankTransfer: {
       payload: Prisma.$BankTransferPayload<ExtArgs>
       fields: Prisma.BankTransferFieldRefs
@@ -3232,6 +3607,7 @@ export const ApiKeyScalarFieldEnum = {
   scopes: 'scopes',
   actor: 'actor',
   label: 'label',
+  createdByMemberId: 'createdByMemberId',
   createdAt: 'createdAt',
   revokedAt: 'revokedAt'
 } as const
@@ -3325,6 +3701,77 @@ export const ProviderConnectionScalarFieldEnum = {
 } as const
 
 export type ProviderConnectionScalarFieldEnum = (typeof ProviderConnectionScalarFieldEnum)[keyof typeof ProviderConnectionScalarFieldEnum]
+
+
+export const MemberScalarFieldEnum = {
+  id: 'id',
+  organizationId: 'organizationId',
+  email: 'email',
+  name: 'name',
+  role: 'role',
+  passwordHash: 'passwordHash',
+  totpSecretSealed: 'totpSecretSealed',
+  totpPendingSealed: 'totpPendingSealed',
+  recoveryCodeHashes: 'recoveryCodeHashes',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt',
+  removedAt: 'removedAt'
+} as const
+
+export type MemberScalarFieldEnum = (typeof MemberScalarFieldEnum)[keyof typeof MemberScalarFieldEnum]
+
+
+export const MemberInvitationScalarFieldEnum = {
+  id: 'id',
+  organizationId: 'organizationId',
+  email: 'email',
+  role: 'role',
+  tokenHash: 'tokenHash',
+  invitedByMemberId: 'invitedByMemberId',
+  expiresAt: 'expiresAt',
+  acceptedAt: 'acceptedAt',
+  createdAt: 'createdAt'
+} as const
+
+export type MemberInvitationScalarFieldEnum = (typeof MemberInvitationScalarFieldEnum)[keyof typeof MemberInvitationScalarFieldEnum]
+
+
+export const MemberSessionScalarFieldEnum = {
+  id: 'id',
+  memberId: 'memberId',
+  organizationId: 'organizationId',
+  tokenHash: 'tokenHash',
+  secondFactorVerified: 'secondFactorVerified',
+  createdAt: 'createdAt',
+  lastSeenAt: 'lastSeenAt',
+  expiresAt: 'expiresAt',
+  endedAt: 'endedAt'
+} as const
+
+export type MemberSessionScalarFieldEnum = (typeof MemberSessionScalarFieldEnum)[keyof typeof MemberSessionScalarFieldEnum]
+
+
+export const ApiKeyUsageScalarFieldEnum = {
+  apiKeyId: 'apiKeyId',
+  lastUsedAt: 'lastUsedAt'
+} as const
+
+export type ApiKeyUsageScalarFieldEnum = (typeof ApiKeyUsageScalarFieldEnum)[keyof typeof ApiKeyUsageScalarFieldEnum]
+
+
+export const AuditEntryScalarFieldEnum = {
+  id: 'id',
+  organizationId: 'organizationId',
+  action: 'action',
+  actorMemberId: 'actorMemberId',
+  actorEmail: 'actorEmail',
+  clientAddress: 'clientAddress',
+  target: 'target',
+  details: 'details',
+  createdAt: 'createdAt'
+} as const
+
+export type AuditEntryScalarFieldEnum = (typeof AuditEntryScalarFieldEnum)[keyof typeof AuditEntryScalarFieldEnum]
 
 
 export const BankTransferScalarFieldEnum = {
@@ -3516,8 +3963,10 @@ export const ApprovalRequestScalarFieldEnum = {
   status: 'status',
   requestedByActor: 'requestedByActor',
   requestedByKeyId: 'requestedByKeyId',
+  requestedByMemberId: 'requestedByMemberId',
   decidedByActor: 'decidedByActor',
   decidedByKeyId: 'decidedByKeyId',
+  decidedByMemberId: 'decidedByMemberId',
   decisionReason: 'decisionReason',
   decidedAt: 'decidedAt',
   expiresAt: 'expiresAt',
@@ -3897,6 +4346,11 @@ export type GlobalOmitConfig = {
   activityEvent?: Prisma.ActivityEventOmit
   idempotencyRecord?: Prisma.IdempotencyRecordOmit
   providerConnection?: Prisma.ProviderConnectionOmit
+  member?: Prisma.MemberOmit
+  memberInvitation?: Prisma.MemberInvitationOmit
+  memberSession?: Prisma.MemberSessionOmit
+  apiKeyUsage?: Prisma.ApiKeyUsageOmit
+  auditEntry?: Prisma.AuditEntryOmit
   bankTransfer?: Prisma.BankTransferOmit
   workflowRun?: Prisma.WorkflowRunOmit
   workflowStep?: Prisma.WorkflowStepOmit

@@ -68,6 +68,11 @@ export const ModelName = {
   ActivityEvent: 'ActivityEvent',
   IdempotencyRecord: 'IdempotencyRecord',
   ProviderConnection: 'ProviderConnection',
+  Member: 'Member',
+  MemberInvitation: 'MemberInvitation',
+  MemberSession: 'MemberSession',
+  ApiKeyUsage: 'ApiKeyUsage',
+  AuditEntry: 'AuditEntry',
   BankTransfer: 'BankTransfer',
   WorkflowRun: 'WorkflowRun',
   WorkflowStep: 'WorkflowStep',
@@ -335,6 +340,7 @@ export const ApiKeyScalarFieldEnum = {
   scopes: 'scopes',
   actor: 'actor',
   label: 'label',
+  createdByMemberId: 'createdByMemberId',
   createdAt: 'createdAt',
   revokedAt: 'revokedAt'
 } as const
@@ -428,6 +434,77 @@ export const ProviderConnectionScalarFieldEnum = {
 } as const
 
 export type ProviderConnectionScalarFieldEnum = (typeof ProviderConnectionScalarFieldEnum)[keyof typeof ProviderConnectionScalarFieldEnum]
+
+
+export const MemberScalarFieldEnum = {
+  id: 'id',
+  organizationId: 'organizationId',
+  email: 'email',
+  name: 'name',
+  role: 'role',
+  passwordHash: 'passwordHash',
+  totpSecretSealed: 'totpSecretSealed',
+  totpPendingSealed: 'totpPendingSealed',
+  recoveryCodeHashes: 'recoveryCodeHashes',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt',
+  removedAt: 'removedAt'
+} as const
+
+export type MemberScalarFieldEnum = (typeof MemberScalarFieldEnum)[keyof typeof MemberScalarFieldEnum]
+
+
+export const MemberInvitationScalarFieldEnum = {
+  id: 'id',
+  organizationId: 'organizationId',
+  email: 'email',
+  role: 'role',
+  tokenHash: 'tokenHash',
+  invitedByMemberId: 'invitedByMemberId',
+  expiresAt: 'expiresAt',
+  acceptedAt: 'acceptedAt',
+  createdAt: 'createdAt'
+} as const
+
+export type MemberInvitationScalarFieldEnum = (typeof MemberInvitationScalarFieldEnum)[keyof typeof MemberInvitationScalarFieldEnum]
+
+
+export const MemberSessionScalarFieldEnum = {
+  id: 'id',
+  memberId: 'memberId',
+  organizationId: 'organizationId',
+  tokenHash: 'tokenHash',
+  secondFactorVerified: 'secondFactorVerified',
+  createdAt: 'createdAt',
+  lastSeenAt: 'lastSeenAt',
+  expiresAt: 'expiresAt',
+  endedAt: 'endedAt'
+} as const
+
+export type MemberSessionScalarFieldEnum = (typeof MemberSessionScalarFieldEnum)[keyof typeof MemberSessionScalarFieldEnum]
+
+
+export const ApiKeyUsageScalarFieldEnum = {
+  apiKeyId: 'apiKeyId',
+  lastUsedAt: 'lastUsedAt'
+} as const
+
+export type ApiKeyUsageScalarFieldEnum = (typeof ApiKeyUsageScalarFieldEnum)[keyof typeof ApiKeyUsageScalarFieldEnum]
+
+
+export const AuditEntryScalarFieldEnum = {
+  id: 'id',
+  organizationId: 'organizationId',
+  action: 'action',
+  actorMemberId: 'actorMemberId',
+  actorEmail: 'actorEmail',
+  clientAddress: 'clientAddress',
+  target: 'target',
+  details: 'details',
+  createdAt: 'createdAt'
+} as const
+
+export type AuditEntryScalarFieldEnum = (typeof AuditEntryScalarFieldEnum)[keyof typeof AuditEntryScalarFieldEnum]
 
 
 export const BankTransferScalarFieldEnum = {
@@ -619,8 +696,10 @@ export const ApprovalRequestScalarFieldEnum = {
   status: 'status',
   requestedByActor: 'requestedByActor',
   requestedByKeyId: 'requestedByKeyId',
+  requestedByMemberId: 'requestedByMemberId',
   decidedByActor: 'decidedByActor',
   decidedByKeyId: 'decidedByKeyId',
+  decidedByMemberId: 'decidedByMemberId',
   decisionReason: 'decisionReason',
   decidedAt: 'decidedAt',
   expiresAt: 'expiresAt',

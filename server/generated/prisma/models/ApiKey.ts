@@ -32,6 +32,7 @@ export type ApiKeyMinAggregateOutputType = {
   hash: string | null
   actor: string | null
   label: string | null
+  createdByMemberId: string | null
   createdAt: Date | null
   revokedAt: Date | null
 }
@@ -44,6 +45,7 @@ export type ApiKeyMaxAggregateOutputType = {
   hash: string | null
   actor: string | null
   label: string | null
+  createdByMemberId: string | null
   createdAt: Date | null
   revokedAt: Date | null
 }
@@ -57,6 +59,7 @@ export type ApiKeyCountAggregateOutputType = {
   scopes: number
   actor: number
   label: number
+  createdByMemberId: number
   createdAt: number
   revokedAt: number
   _all: number
@@ -71,6 +74,7 @@ export type ApiKeyMinAggregateInputType = {
   hash?: true
   actor?: true
   label?: true
+  createdByMemberId?: true
   createdAt?: true
   revokedAt?: true
 }
@@ -83,6 +87,7 @@ export type ApiKeyMaxAggregateInputType = {
   hash?: true
   actor?: true
   label?: true
+  createdByMemberId?: true
   createdAt?: true
   revokedAt?: true
 }
@@ -96,6 +101,7 @@ export type ApiKeyCountAggregateInputType = {
   scopes?: true
   actor?: true
   label?: true
+  createdByMemberId?: true
   createdAt?: true
   revokedAt?: true
   _all?: true
@@ -182,6 +188,7 @@ export type ApiKeyGroupByOutputType = {
   scopes: string[]
   actor: string
   label: string | null
+  createdByMemberId: string | null
   createdAt: Date
   revokedAt: Date | null
   _count: ApiKeyCountAggregateOutputType | null
@@ -216,6 +223,7 @@ export type ApiKeyWhereInput = {
   scopes?: Prisma.StringNullableListFilter<"ApiKey">
   actor?: Prisma.StringFilter<"ApiKey"> | string
   label?: Prisma.StringNullableFilter<"ApiKey"> | string | null
+  createdByMemberId?: Prisma.StringNullableFilter<"ApiKey"> | string | null
   createdAt?: Prisma.DateTimeFilter<"ApiKey"> | Date | string
   revokedAt?: Prisma.DateTimeNullableFilter<"ApiKey"> | Date | string | null
   organization?: Prisma.XOR<Prisma.OrganizationScalarRelationFilter, Prisma.OrganizationWhereInput>
@@ -230,6 +238,7 @@ export type ApiKeyOrderByWithRelationInput = {
   scopes?: Prisma.SortOrder
   actor?: Prisma.SortOrder
   label?: Prisma.SortOrderInput | Prisma.SortOrder
+  createdByMemberId?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   revokedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   organization?: Prisma.OrganizationOrderByWithRelationInput
@@ -247,6 +256,7 @@ export type ApiKeyWhereUniqueInput = Prisma.AtLeast<{
   scopes?: Prisma.StringNullableListFilter<"ApiKey">
   actor?: Prisma.StringFilter<"ApiKey"> | string
   label?: Prisma.StringNullableFilter<"ApiKey"> | string | null
+  createdByMemberId?: Prisma.StringNullableFilter<"ApiKey"> | string | null
   createdAt?: Prisma.DateTimeFilter<"ApiKey"> | Date | string
   revokedAt?: Prisma.DateTimeNullableFilter<"ApiKey"> | Date | string | null
   organization?: Prisma.XOR<Prisma.OrganizationScalarRelationFilter, Prisma.OrganizationWhereInput>
@@ -261,6 +271,7 @@ export type ApiKeyOrderByWithAggregationInput = {
   scopes?: Prisma.SortOrder
   actor?: Prisma.SortOrder
   label?: Prisma.SortOrderInput | Prisma.SortOrder
+  createdByMemberId?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   revokedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   _count?: Prisma.ApiKeyCountOrderByAggregateInput
@@ -280,6 +291,7 @@ export type ApiKeyScalarWhereWithAggregatesInput = {
   scopes?: Prisma.StringNullableListFilter<"ApiKey">
   actor?: Prisma.StringWithAggregatesFilter<"ApiKey"> | string
   label?: Prisma.StringNullableWithAggregatesFilter<"ApiKey"> | string | null
+  createdByMemberId?: Prisma.StringNullableWithAggregatesFilter<"ApiKey"> | string | null
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"ApiKey"> | Date | string
   revokedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"ApiKey"> | Date | string | null
 }
@@ -292,6 +304,7 @@ export type ApiKeyCreateInput = {
   scopes?: Prisma.ApiKeyCreatescopesInput | string[]
   actor: string
   label?: string | null
+  createdByMemberId?: string | null
   createdAt?: Date | string
   revokedAt?: Date | string | null
   organization: Prisma.OrganizationCreateNestedOneWithoutApiKeysInput
@@ -306,6 +319,7 @@ export type ApiKeyUncheckedCreateInput = {
   scopes?: Prisma.ApiKeyCreatescopesInput | string[]
   actor: string
   label?: string | null
+  createdByMemberId?: string | null
   createdAt?: Date | string
   revokedAt?: Date | string | null
 }
@@ -318,6 +332,7 @@ export type ApiKeyUpdateInput = {
   scopes?: Prisma.ApiKeyUpdatescopesInput | string[]
   actor?: Prisma.StringFieldUpdateOperationsInput | string
   label?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  createdByMemberId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   revokedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   organization?: Prisma.OrganizationUpdateOneRequiredWithoutApiKeysNestedInput
@@ -332,6 +347,7 @@ export type ApiKeyUncheckedUpdateInput = {
   scopes?: Prisma.ApiKeyUpdatescopesInput | string[]
   actor?: Prisma.StringFieldUpdateOperationsInput | string
   label?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  createdByMemberId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   revokedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
@@ -345,6 +361,7 @@ export type ApiKeyCreateManyInput = {
   scopes?: Prisma.ApiKeyCreatescopesInput | string[]
   actor: string
   label?: string | null
+  createdByMemberId?: string | null
   createdAt?: Date | string
   revokedAt?: Date | string | null
 }
@@ -357,6 +374,7 @@ export type ApiKeyUpdateManyMutationInput = {
   scopes?: Prisma.ApiKeyUpdatescopesInput | string[]
   actor?: Prisma.StringFieldUpdateOperationsInput | string
   label?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  createdByMemberId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   revokedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
@@ -370,6 +388,7 @@ export type ApiKeyUncheckedUpdateManyInput = {
   scopes?: Prisma.ApiKeyUpdatescopesInput | string[]
   actor?: Prisma.StringFieldUpdateOperationsInput | string
   label?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  createdByMemberId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   revokedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
@@ -393,6 +412,7 @@ export type ApiKeyCountOrderByAggregateInput = {
   scopes?: Prisma.SortOrder
   actor?: Prisma.SortOrder
   label?: Prisma.SortOrder
+  createdByMemberId?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   revokedAt?: Prisma.SortOrder
 }
@@ -405,6 +425,7 @@ export type ApiKeyMaxOrderByAggregateInput = {
   hash?: Prisma.SortOrder
   actor?: Prisma.SortOrder
   label?: Prisma.SortOrder
+  createdByMemberId?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   revokedAt?: Prisma.SortOrder
 }
@@ -417,6 +438,7 @@ export type ApiKeyMinOrderByAggregateInput = {
   hash?: Prisma.SortOrder
   actor?: Prisma.SortOrder
   label?: Prisma.SortOrder
+  createdByMemberId?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   revokedAt?: Prisma.SortOrder
 }
@@ -484,6 +506,7 @@ export type ApiKeyCreateWithoutOrganizationInput = {
   scopes?: Prisma.ApiKeyCreatescopesInput | string[]
   actor: string
   label?: string | null
+  createdByMemberId?: string | null
   createdAt?: Date | string
   revokedAt?: Date | string | null
 }
@@ -496,6 +519,7 @@ export type ApiKeyUncheckedCreateWithoutOrganizationInput = {
   scopes?: Prisma.ApiKeyCreatescopesInput | string[]
   actor: string
   label?: string | null
+  createdByMemberId?: string | null
   createdAt?: Date | string
   revokedAt?: Date | string | null
 }
@@ -538,6 +562,7 @@ export type ApiKeyScalarWhereInput = {
   scopes?: Prisma.StringNullableListFilter<"ApiKey">
   actor?: Prisma.StringFilter<"ApiKey"> | string
   label?: Prisma.StringNullableFilter<"ApiKey"> | string | null
+  createdByMemberId?: Prisma.StringNullableFilter<"ApiKey"> | string | null
   createdAt?: Prisma.DateTimeFilter<"ApiKey"> | Date | string
   revokedAt?: Prisma.DateTimeNullableFilter<"ApiKey"> | Date | string | null
 }
@@ -550,6 +575,7 @@ export type ApiKeyCreateManyOrganizationInput = {
   scopes?: Prisma.ApiKeyCreatescopesInput | string[]
   actor: string
   label?: string | null
+  createdByMemberId?: string | null
   createdAt?: Date | string
   revokedAt?: Date | string | null
 }
@@ -562,6 +588,7 @@ export type ApiKeyUpdateWithoutOrganizationInput = {
   scopes?: Prisma.ApiKeyUpdatescopesInput | string[]
   actor?: Prisma.StringFieldUpdateOperationsInput | string
   label?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  createdByMemberId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   revokedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
@@ -574,6 +601,7 @@ export type ApiKeyUncheckedUpdateWithoutOrganizationInput = {
   scopes?: Prisma.ApiKeyUpdatescopesInput | string[]
   actor?: Prisma.StringFieldUpdateOperationsInput | string
   label?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  createdByMemberId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   revokedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
@@ -586,6 +614,7 @@ export type ApiKeyUncheckedUpdateManyWithoutOrganizationInput = {
   scopes?: Prisma.ApiKeyUpdatescopesInput | string[]
   actor?: Prisma.StringFieldUpdateOperationsInput | string
   label?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  createdByMemberId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   revokedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
@@ -601,6 +630,7 @@ export type ApiKeySelect<ExtArgs extends runtime.Types.Extensions.InternalArgs =
   scopes?: boolean
   actor?: boolean
   label?: boolean
+  createdByMemberId?: boolean
   createdAt?: boolean
   revokedAt?: boolean
   organization?: boolean | Prisma.OrganizationDefaultArgs<ExtArgs>
@@ -615,6 +645,7 @@ export type ApiKeySelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extens
   scopes?: boolean
   actor?: boolean
   label?: boolean
+  createdByMemberId?: boolean
   createdAt?: boolean
   revokedAt?: boolean
   organization?: boolean | Prisma.OrganizationDefaultArgs<ExtArgs>
@@ -629,6 +660,7 @@ export type ApiKeySelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extens
   scopes?: boolean
   actor?: boolean
   label?: boolean
+  createdByMemberId?: boolean
   createdAt?: boolean
   revokedAt?: boolean
   organization?: boolean | Prisma.OrganizationDefaultArgs<ExtArgs>
@@ -643,11 +675,12 @@ export type ApiKeySelectScalar = {
   scopes?: boolean
   actor?: boolean
   label?: boolean
+  createdByMemberId?: boolean
   createdAt?: boolean
   revokedAt?: boolean
 }
 
-export type ApiKeyOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "organizationId" | "environment" | "prefix" | "hash" | "scopes" | "actor" | "label" | "createdAt" | "revokedAt", ExtArgs["result"]["apiKey"]>
+export type ApiKeyOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "organizationId" | "environment" | "prefix" | "hash" | "scopes" | "actor" | "label" | "createdByMemberId" | "createdAt" | "revokedAt", ExtArgs["result"]["apiKey"]>
 export type ApiKeyInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   organization?: boolean | Prisma.OrganizationDefaultArgs<ExtArgs>
 }
@@ -672,6 +705,10 @@ export type $ApiKeyPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs
     scopes: string[]
     actor: string
     label: string | null
+    /**
+     * The member who created the key through the API (its actor); null for a key the operator created.
+     */
+    createdByMemberId: string | null
     createdAt: Date
     revokedAt: Date | null
   }, ExtArgs["result"]["apiKey"]>
@@ -1106,6 +1143,7 @@ export interface ApiKeyFieldRefs {
   readonly scopes: Prisma.FieldRef<"ApiKey", 'String[]'>
   readonly actor: Prisma.FieldRef<"ApiKey", 'String'>
   readonly label: Prisma.FieldRef<"ApiKey", 'String'>
+  readonly createdByMemberId: Prisma.FieldRef<"ApiKey", 'String'>
   readonly createdAt: Prisma.FieldRef<"ApiKey", 'DateTime'>
   readonly revokedAt: Prisma.FieldRef<"ApiKey", 'DateTime'>
 }

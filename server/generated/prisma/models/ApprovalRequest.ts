@@ -45,8 +45,10 @@ export type ApprovalRequestMinAggregateOutputType = {
   status: string | null
   requestedByActor: string | null
   requestedByKeyId: string | null
+  requestedByMemberId: string | null
   decidedByActor: string | null
   decidedByKeyId: string | null
+  decidedByMemberId: string | null
   decisionReason: string | null
   decidedAt: Date | null
   expiresAt: Date | null
@@ -69,8 +71,10 @@ export type ApprovalRequestMaxAggregateOutputType = {
   status: string | null
   requestedByActor: string | null
   requestedByKeyId: string | null
+  requestedByMemberId: string | null
   decidedByActor: string | null
   decidedByKeyId: string | null
+  decidedByMemberId: string | null
   decisionReason: string | null
   decidedAt: Date | null
   expiresAt: Date | null
@@ -94,8 +98,10 @@ export type ApprovalRequestCountAggregateOutputType = {
   status: number
   requestedByActor: number
   requestedByKeyId: number
+  requestedByMemberId: number
   decidedByActor: number
   decidedByKeyId: number
+  decidedByMemberId: number
   decisionReason: number
   decidedAt: number
   expiresAt: number
@@ -128,8 +134,10 @@ export type ApprovalRequestMinAggregateInputType = {
   status?: true
   requestedByActor?: true
   requestedByKeyId?: true
+  requestedByMemberId?: true
   decidedByActor?: true
   decidedByKeyId?: true
+  decidedByMemberId?: true
   decisionReason?: true
   decidedAt?: true
   expiresAt?: true
@@ -152,8 +160,10 @@ export type ApprovalRequestMaxAggregateInputType = {
   status?: true
   requestedByActor?: true
   requestedByKeyId?: true
+  requestedByMemberId?: true
   decidedByActor?: true
   decidedByKeyId?: true
+  decidedByMemberId?: true
   decisionReason?: true
   decidedAt?: true
   expiresAt?: true
@@ -177,8 +187,10 @@ export type ApprovalRequestCountAggregateInputType = {
   status?: true
   requestedByActor?: true
   requestedByKeyId?: true
+  requestedByMemberId?: true
   decidedByActor?: true
   decidedByKeyId?: true
+  decidedByMemberId?: true
   decisionReason?: true
   decidedAt?: true
   expiresAt?: true
@@ -289,8 +301,10 @@ export type ApprovalRequestGroupByOutputType = {
   status: string
   requestedByActor: string
   requestedByKeyId: string
+  requestedByMemberId: string | null
   decidedByActor: string | null
   decidedByKeyId: string | null
+  decidedByMemberId: string | null
   decisionReason: string | null
   decidedAt: Date | null
   expiresAt: Date
@@ -337,8 +351,10 @@ export type ApprovalRequestWhereInput = {
   status?: Prisma.StringFilter<"ApprovalRequest"> | string
   requestedByActor?: Prisma.StringFilter<"ApprovalRequest"> | string
   requestedByKeyId?: Prisma.StringFilter<"ApprovalRequest"> | string
+  requestedByMemberId?: Prisma.StringNullableFilter<"ApprovalRequest"> | string | null
   decidedByActor?: Prisma.StringNullableFilter<"ApprovalRequest"> | string | null
   decidedByKeyId?: Prisma.StringNullableFilter<"ApprovalRequest"> | string | null
+  decidedByMemberId?: Prisma.StringNullableFilter<"ApprovalRequest"> | string | null
   decisionReason?: Prisma.StringNullableFilter<"ApprovalRequest"> | string | null
   decidedAt?: Prisma.DateTimeNullableFilter<"ApprovalRequest"> | Date | string | null
   expiresAt?: Prisma.DateTimeFilter<"ApprovalRequest"> | Date | string
@@ -362,8 +378,10 @@ export type ApprovalRequestOrderByWithRelationInput = {
   status?: Prisma.SortOrder
   requestedByActor?: Prisma.SortOrder
   requestedByKeyId?: Prisma.SortOrder
+  requestedByMemberId?: Prisma.SortOrderInput | Prisma.SortOrder
   decidedByActor?: Prisma.SortOrderInput | Prisma.SortOrder
   decidedByKeyId?: Prisma.SortOrderInput | Prisma.SortOrder
+  decidedByMemberId?: Prisma.SortOrderInput | Prisma.SortOrder
   decisionReason?: Prisma.SortOrderInput | Prisma.SortOrder
   decidedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   expiresAt?: Prisma.SortOrder
@@ -390,8 +408,10 @@ export type ApprovalRequestWhereUniqueInput = Prisma.AtLeast<{
   status?: Prisma.StringFilter<"ApprovalRequest"> | string
   requestedByActor?: Prisma.StringFilter<"ApprovalRequest"> | string
   requestedByKeyId?: Prisma.StringFilter<"ApprovalRequest"> | string
+  requestedByMemberId?: Prisma.StringNullableFilter<"ApprovalRequest"> | string | null
   decidedByActor?: Prisma.StringNullableFilter<"ApprovalRequest"> | string | null
   decidedByKeyId?: Prisma.StringNullableFilter<"ApprovalRequest"> | string | null
+  decidedByMemberId?: Prisma.StringNullableFilter<"ApprovalRequest"> | string | null
   decisionReason?: Prisma.StringNullableFilter<"ApprovalRequest"> | string | null
   decidedAt?: Prisma.DateTimeNullableFilter<"ApprovalRequest"> | Date | string | null
   expiresAt?: Prisma.DateTimeFilter<"ApprovalRequest"> | Date | string
@@ -415,8 +435,10 @@ export type ApprovalRequestOrderByWithAggregationInput = {
   status?: Prisma.SortOrder
   requestedByActor?: Prisma.SortOrder
   requestedByKeyId?: Prisma.SortOrder
+  requestedByMemberId?: Prisma.SortOrderInput | Prisma.SortOrder
   decidedByActor?: Prisma.SortOrderInput | Prisma.SortOrder
   decidedByKeyId?: Prisma.SortOrderInput | Prisma.SortOrder
+  decidedByMemberId?: Prisma.SortOrderInput | Prisma.SortOrder
   decisionReason?: Prisma.SortOrderInput | Prisma.SortOrder
   decidedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   expiresAt?: Prisma.SortOrder
@@ -448,8 +470,10 @@ export type ApprovalRequestScalarWhereWithAggregatesInput = {
   status?: Prisma.StringWithAggregatesFilter<"ApprovalRequest"> | string
   requestedByActor?: Prisma.StringWithAggregatesFilter<"ApprovalRequest"> | string
   requestedByKeyId?: Prisma.StringWithAggregatesFilter<"ApprovalRequest"> | string
+  requestedByMemberId?: Prisma.StringNullableWithAggregatesFilter<"ApprovalRequest"> | string | null
   decidedByActor?: Prisma.StringNullableWithAggregatesFilter<"ApprovalRequest"> | string | null
   decidedByKeyId?: Prisma.StringNullableWithAggregatesFilter<"ApprovalRequest"> | string | null
+  decidedByMemberId?: Prisma.StringNullableWithAggregatesFilter<"ApprovalRequest"> | string | null
   decisionReason?: Prisma.StringNullableWithAggregatesFilter<"ApprovalRequest"> | string | null
   decidedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"ApprovalRequest"> | Date | string | null
   expiresAt?: Prisma.DateTimeWithAggregatesFilter<"ApprovalRequest"> | Date | string
@@ -473,8 +497,10 @@ export type ApprovalRequestCreateInput = {
   status: string
   requestedByActor: string
   requestedByKeyId: string
+  requestedByMemberId?: string | null
   decidedByActor?: string | null
   decidedByKeyId?: string | null
+  decidedByMemberId?: string | null
   decisionReason?: string | null
   decidedAt?: Date | string | null
   expiresAt: Date | string
@@ -498,8 +524,10 @@ export type ApprovalRequestUncheckedCreateInput = {
   status: string
   requestedByActor: string
   requestedByKeyId: string
+  requestedByMemberId?: string | null
   decidedByActor?: string | null
   decidedByKeyId?: string | null
+  decidedByMemberId?: string | null
   decisionReason?: string | null
   decidedAt?: Date | string | null
   expiresAt: Date | string
@@ -523,8 +551,10 @@ export type ApprovalRequestUpdateInput = {
   status?: Prisma.StringFieldUpdateOperationsInput | string
   requestedByActor?: Prisma.StringFieldUpdateOperationsInput | string
   requestedByKeyId?: Prisma.StringFieldUpdateOperationsInput | string
+  requestedByMemberId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   decidedByActor?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   decidedByKeyId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  decidedByMemberId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   decisionReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   decidedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   expiresAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -548,8 +578,10 @@ export type ApprovalRequestUncheckedUpdateInput = {
   status?: Prisma.StringFieldUpdateOperationsInput | string
   requestedByActor?: Prisma.StringFieldUpdateOperationsInput | string
   requestedByKeyId?: Prisma.StringFieldUpdateOperationsInput | string
+  requestedByMemberId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   decidedByActor?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   decidedByKeyId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  decidedByMemberId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   decisionReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   decidedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   expiresAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -573,8 +605,10 @@ export type ApprovalRequestCreateManyInput = {
   status: string
   requestedByActor: string
   requestedByKeyId: string
+  requestedByMemberId?: string | null
   decidedByActor?: string | null
   decidedByKeyId?: string | null
+  decidedByMemberId?: string | null
   decisionReason?: string | null
   decidedAt?: Date | string | null
   expiresAt: Date | string
@@ -598,8 +632,10 @@ export type ApprovalRequestUpdateManyMutationInput = {
   status?: Prisma.StringFieldUpdateOperationsInput | string
   requestedByActor?: Prisma.StringFieldUpdateOperationsInput | string
   requestedByKeyId?: Prisma.StringFieldUpdateOperationsInput | string
+  requestedByMemberId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   decidedByActor?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   decidedByKeyId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  decidedByMemberId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   decisionReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   decidedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   expiresAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -623,8 +659,10 @@ export type ApprovalRequestUncheckedUpdateManyInput = {
   status?: Prisma.StringFieldUpdateOperationsInput | string
   requestedByActor?: Prisma.StringFieldUpdateOperationsInput | string
   requestedByKeyId?: Prisma.StringFieldUpdateOperationsInput | string
+  requestedByMemberId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   decidedByActor?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   decidedByKeyId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  decidedByMemberId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   decisionReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   decidedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   expiresAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -648,8 +686,10 @@ export type ApprovalRequestCountOrderByAggregateInput = {
   status?: Prisma.SortOrder
   requestedByActor?: Prisma.SortOrder
   requestedByKeyId?: Prisma.SortOrder
+  requestedByMemberId?: Prisma.SortOrder
   decidedByActor?: Prisma.SortOrder
   decidedByKeyId?: Prisma.SortOrder
+  decidedByMemberId?: Prisma.SortOrder
   decisionReason?: Prisma.SortOrder
   decidedAt?: Prisma.SortOrder
   expiresAt?: Prisma.SortOrder
@@ -676,8 +716,10 @@ export type ApprovalRequestMaxOrderByAggregateInput = {
   status?: Prisma.SortOrder
   requestedByActor?: Prisma.SortOrder
   requestedByKeyId?: Prisma.SortOrder
+  requestedByMemberId?: Prisma.SortOrder
   decidedByActor?: Prisma.SortOrder
   decidedByKeyId?: Prisma.SortOrder
+  decidedByMemberId?: Prisma.SortOrder
   decisionReason?: Prisma.SortOrder
   decidedAt?: Prisma.SortOrder
   expiresAt?: Prisma.SortOrder
@@ -700,8 +742,10 @@ export type ApprovalRequestMinOrderByAggregateInput = {
   status?: Prisma.SortOrder
   requestedByActor?: Prisma.SortOrder
   requestedByKeyId?: Prisma.SortOrder
+  requestedByMemberId?: Prisma.SortOrder
   decidedByActor?: Prisma.SortOrder
   decidedByKeyId?: Prisma.SortOrder
+  decidedByMemberId?: Prisma.SortOrder
   decisionReason?: Prisma.SortOrder
   decidedAt?: Prisma.SortOrder
   expiresAt?: Prisma.SortOrder
@@ -731,8 +775,10 @@ export type ApprovalRequestSelect<ExtArgs extends runtime.Types.Extensions.Inter
   status?: boolean
   requestedByActor?: boolean
   requestedByKeyId?: boolean
+  requestedByMemberId?: boolean
   decidedByActor?: boolean
   decidedByKeyId?: boolean
+  decidedByMemberId?: boolean
   decisionReason?: boolean
   decidedAt?: boolean
   expiresAt?: boolean
@@ -756,8 +802,10 @@ export type ApprovalRequestSelectCreateManyAndReturn<ExtArgs extends runtime.Typ
   status?: boolean
   requestedByActor?: boolean
   requestedByKeyId?: boolean
+  requestedByMemberId?: boolean
   decidedByActor?: boolean
   decidedByKeyId?: boolean
+  decidedByMemberId?: boolean
   decisionReason?: boolean
   decidedAt?: boolean
   expiresAt?: boolean
@@ -781,8 +829,10 @@ export type ApprovalRequestSelectUpdateManyAndReturn<ExtArgs extends runtime.Typ
   status?: boolean
   requestedByActor?: boolean
   requestedByKeyId?: boolean
+  requestedByMemberId?: boolean
   decidedByActor?: boolean
   decidedByKeyId?: boolean
+  decidedByMemberId?: boolean
   decisionReason?: boolean
   decidedAt?: boolean
   expiresAt?: boolean
@@ -806,8 +856,10 @@ export type ApprovalRequestSelectScalar = {
   status?: boolean
   requestedByActor?: boolean
   requestedByKeyId?: boolean
+  requestedByMemberId?: boolean
   decidedByActor?: boolean
   decidedByKeyId?: boolean
+  decidedByMemberId?: boolean
   decisionReason?: boolean
   decidedAt?: boolean
   expiresAt?: boolean
@@ -819,7 +871,7 @@ export type ApprovalRequestSelectScalar = {
   expirySweptAt?: boolean
 }
 
-export type ApprovalRequestOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "organizationId" | "environment" | "kind" | "action" | "scope" | "payload" | "payloadHash" | "status" | "requestedByActor" | "requestedByKeyId" | "decidedByActor" | "decidedByKeyId" | "decisionReason" | "decidedAt" | "expiresAt" | "consumedAt" | "resourceId" | "version" | "createdAt" | "updatedAt" | "expirySweptAt", ExtArgs["result"]["approvalRequest"]>
+export type ApprovalRequestOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "organizationId" | "environment" | "kind" | "action" | "scope" | "payload" | "payloadHash" | "status" | "requestedByActor" | "requestedByKeyId" | "requestedByMemberId" | "decidedByActor" | "decidedByKeyId" | "decidedByMemberId" | "decisionReason" | "decidedAt" | "expiresAt" | "consumedAt" | "resourceId" | "version" | "createdAt" | "updatedAt" | "expirySweptAt", ExtArgs["result"]["approvalRequest"]>
 
 export type $ApprovalRequestPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "ApprovalRequest"
@@ -848,8 +900,13 @@ export type $ApprovalRequestPayload<ExtArgs extends runtime.Types.Extensions.Int
     status: string
     requestedByActor: string
     requestedByKeyId: string
+    /**
+     * The member behind the requesting key (its creator), when any: they may never decide it.
+     */
+    requestedByMemberId: string | null
     decidedByActor: string | null
     decidedByKeyId: string | null
+    decidedByMemberId: string | null
     decisionReason: string | null
     decidedAt: Date | null
     expiresAt: Date
@@ -1301,8 +1358,10 @@ export interface ApprovalRequestFieldRefs {
   readonly status: Prisma.FieldRef<"ApprovalRequest", 'String'>
   readonly requestedByActor: Prisma.FieldRef<"ApprovalRequest", 'String'>
   readonly requestedByKeyId: Prisma.FieldRef<"ApprovalRequest", 'String'>
+  readonly requestedByMemberId: Prisma.FieldRef<"ApprovalRequest", 'String'>
   readonly decidedByActor: Prisma.FieldRef<"ApprovalRequest", 'String'>
   readonly decidedByKeyId: Prisma.FieldRef<"ApprovalRequest", 'String'>
+  readonly decidedByMemberId: Prisma.FieldRef<"ApprovalRequest", 'String'>
   readonly decisionReason: Prisma.FieldRef<"ApprovalRequest", 'String'>
   readonly decidedAt: Prisma.FieldRef<"ApprovalRequest", 'DateTime'>
   readonly expiresAt: Prisma.FieldRef<"ApprovalRequest", 'DateTime'>
