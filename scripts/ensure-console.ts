@@ -33,6 +33,8 @@ export function buildConsole(): void {
   execFileSync(process.execPath, [path.join(root, "node_modules/vite/bin/vite.js"), "build", "--logLevel", "warn"], {
     cwd: CONSOLE_SOURCE,
     stdio: ["ignore", "inherit", "inherit"],
+    // A production bundle whatever the caller's NODE_ENV (vitest sets "test", which would bundle React's development build).
+    env: { ...process.env, NODE_ENV: "production" },
   });
 }
 

@@ -1,15 +1,24 @@
 // The invitation link lands here: /console/accept-invitation#token=… (a fragment, so the token never reaches a server
 // log or a Referer). The member sets a name and password; the server signs them in and the dashboard opens.
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useEffect, useState } from "react";
 import { useNavigate } from "react-router";
 import { api, unwrap } from "../api/client.ts";
 import { useSession } from "../api/session.tsx";
 import { ErrorState } from "../components/states.tsx";
 
+function readToken(): string {
+  return new URLSearchParams(window.location.hash.slice(1)).get("token") ?? "";
+}
+
 export function AcceptInvitation() {
   const navigate = useNavigate();
   const { refresh } = useSession();
-  const [token] = useState(() => new URLSearchParams(window.location.hash.slice(1)).get("token") ?? "");
+  const [token, setToken] = useState(readToken);
+  useEffect(() => {
+    const onHashChange = () => setToken(readToken());
+    window.addEventListener("hashchange", onHashChange);
+    return () => window.removeEventListener("hashchange", onHashChange);
+  }, []);
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
 
