@@ -48,8 +48,14 @@ async function memberSession(invitationUrl: string, member: typeof BOB) {
     headers: { "content-type": "application/json", origin: server.url },
     body: JSON.stringify({ token, name: member.name, password: member.password }),
   });
-  expect(accepted.status, await accepted.clone().text()).toBeLessThan(300);
-  const cookie = (accepted.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+  expect(accepted.status, await accepted.clone().text()).toBe(201);
+  const signedIn = await fetch(`${server.url}/api/v2/agent/sessions`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: server.url },
+    body: JSON.stringify({ email: member.email, password: member.password }),
+  });
+  expect(signedIn.status).toBe(201);
+  const cookie = (signedIn.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
   expect(cookie).toMatch(/^__Host-cp_session=/);
   return async (method: string, p: string, body?: unknown) => {
     const res = await fetch(`${server.url}${p}`, {

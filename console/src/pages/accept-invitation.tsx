@@ -1,5 +1,5 @@
 // The invitation link lands here: /console/accept-invitation#token=… (a fragment, so the token never reaches a server
-// log or a Referer). The member sets a name and password; the server signs them in and the dashboard opens.
+// log or a Referer). The member sets a name and password, the console signs them in with it, and the dashboard opens.
 import { type FormEvent, useEffect, useState } from "react";
 import { useNavigate } from "react-router";
 import { api, unwrap } from "../api/client.ts";
@@ -28,11 +28,15 @@ export function AcceptInvitation() {
     setBusy(true);
     setError(undefined);
     try {
-      await unwrap(
+      const password = String(form.get("password"));
+      const member = (await unwrap(
         api("sandbox").POST("/api/v2/agent/member-invitations/accept", {
-          body: { token, name: String(form.get("name")), password: String(form.get("password")) },
+          body: { token, name: String(form.get("name")), password },
         }),
-      );
+      )) as { email?: string; member?: { email?: string } };
+      // Accepting makes the member; signing in with the password just set opens their session.
+      const email = member.email ?? member.member?.email ?? "";
+      await unwrap(api("sandbox").POST("/api/v2/agent/sessions", { body: { email, password } }));
       // The token has done its work: take it out of the address bar and the history entry.
       window.history.replaceState(null, "", window.location.pathname);
       await refresh();
