@@ -208,7 +208,8 @@ describe("the console journey", () => {
     // The payment needs a wallet: the composer creates it the same way (createWallet) first.
     await page.getByLabel("Operation").selectOption("createWallet");
     await page.getByRole("button", { name: "Send" }).click();
-    await page.getByRole("heading", { name: /Response 201/ }).waitFor();
+    await page.getByRole("heading", { name: /^Response \d+/ }).waitFor();
+    expect(await page.getByRole("heading", { name: /^Response \d+/ }).textContent()).toContain("201");
     await page.getByLabel("Operation").selectOption("createPayment");
     await page.getByRole("button", { name: "Send" }).click();
     await page.getByRole("heading", { name: /Response 201/ }).waitFor();
@@ -248,7 +249,7 @@ describe("the console journey", () => {
     // Bob joins as a developer through an invitation Alice makes in the console.
     await nav("Members");
     await page.getByLabel("Email of the person to invite").fill(BOB.email);
-    await page.getByLabel("Role").selectOption("developer");
+    await page.getByLabel("Role", { exact: true }).selectOption("developer");
     await page.getByRole("button", { name: "Invite" }).click();
     const dialog = page.getByRole("dialog", { name: "Invitation link" });
     const bobLink = ((await dialog.locator(".secret").textContent()) ?? "").trim();

@@ -87,7 +87,8 @@ async function keyboard(page: Page): Promise<string[]> {
   });
   const reached = new Set<string>();
   await page.evaluate(() => document.activeElement?.blur());
-  for (let i = 0; i < controls + 5 && reached.size < controls; i++) {
+  // Scrollable boxes are Tab stops too (Chromium), so allow more presses than controls.
+  for (let i = 0; i < controls * 2 + 20 && reached.size < controls; i++) {
     await page.keyboard.press("Tab");
     const id = await page.evaluate(() => document.activeElement?.getAttribute("data-kb") ?? null);
     if (id !== null) reached.add(id);

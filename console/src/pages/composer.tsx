@@ -191,14 +191,16 @@ function OperationForm({ spec, op }: { spec: Spec; op: Operation }) {
     if (idem) headers["Idempotency-Key"] = idem;
     const started = performance.now();
     try {
-      const { response } = await client.request(op.method.toLowerCase() as "get", op.path as "/api/v1/payments", {
+      const { response, data, error } = await client.request(op.method.toLowerCase() as "get", op.path as "/api/v1/payments", {
         params: { path: pathValues, query: Object.fromEntries(Object.entries(query).filter(([, v]) => v !== "")) } as never,
         body: (op.requestBody ? body : undefined) as never,
         headers,
         parseAs: "text",
       });
       const ms = Math.round(performance.now() - started);
-      const text = await response.clone().text();
+      // parseAs "text": the body as sent (a success's in `data`; an error's, parsed when it is JSON, in `error`).
+      const raw = data ?? error;
+      const text = typeof raw === "string" ? raw : raw === undefined ? "" : JSON.stringify(raw);
       let parsed: unknown = text;
       try {
         parsed = text ? JSON.parse(text) : null;
