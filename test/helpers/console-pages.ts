@@ -14,6 +14,7 @@ interface El {
   setAttribute(name: string, value: string): void;
   getBoundingClientRect(): { width: number; height: number };
   closest(selector: string): El | null;
+  matches(selector: string): boolean;
   blur(): void;
 }
 declare const document: {
@@ -78,7 +79,14 @@ async function keyboard(page: Page): Promise<string[]> {
       'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex="0"]';
     const visible = [...document.querySelectorAll(selector)].filter((el) => {
       const box = el.getBoundingClientRect();
-      return box.width > 0 && box.height > 0 && getComputedStyle(el).visibility !== "hidden" && !el.closest("dialog:not([open])");
+      // A radio group is one Tab stop (arrow keys move inside it): only its checked radio counts.
+      const otherRadio =
+        el.getAttribute("type") === "radio" &&
+        !el.matches(":checked") &&
+        document.querySelector(`input[type=radio][name="${el.getAttribute("name")}"]:checked`);
+      return (
+        box.width > 0 && box.height > 0 && getComputedStyle(el).visibility !== "hidden" && !el.closest("dialog:not([open])") && !otherRadio
+      );
     });
     visible.forEach((el, i) => {
       el.setAttribute("data-kb", String(i));

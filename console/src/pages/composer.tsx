@@ -158,7 +158,7 @@ function KeyChoice({
   );
 }
 
-function OperationForm({ spec, op }: { spec: Spec; op: Operation }) {
+function OperationForm({ spec, op, onSent }: { spec: Spec; op: Operation; onSent(): void }) {
   const environment = useEnvironment();
   const params = (op.parameters ?? []).map((p) => parameter(spec, p)).filter((p) => p && (p.in === "path" || p.in === "query"));
   const bodySchema = op.requestBody?.content?.["application/json"]?.schema;
@@ -221,6 +221,7 @@ function OperationForm({ spec, op }: { spec: Spec; op: Operation }) {
       };
       history.unshift(result);
       setSent(result);
+      onSent();
       // The next write is a new one: a fresh key (sending again with the same key would replay).
       if (takesIdempotency) setIdempotency(crypto.randomUUID());
     } catch {
@@ -341,6 +342,7 @@ function Response({ sent }: { sent: Sent }) {
 export function Composer() {
   const spec = useLoad(loadSpec, []);
   const [params, setParams] = useSearchParams();
+  const [, setSentCount] = useState(0);
   const list = useMemo(() => (spec.state === "ok" ? operations(spec.data) : []), [spec.state, spec.data]);
   const chosen =
     list.find((o) => o.operationId === params.get("operation")) ?? list.find((o) => o.operationId === "createPayment") ?? list[0];
@@ -373,7 +375,7 @@ export function Composer() {
           </select>
         </label>
       </div>
-      {chosen ? <OperationForm key={chosen.operationId} spec={spec.data} op={chosen} /> : null}
+      {chosen ? <OperationForm key={chosen.operationId} spec={spec.data} op={chosen} onSent={() => setSentCount((n) => n + 1)} /> : null}
       <section className="card" aria-labelledby="history-heading">
         <h2 id="history-heading">History</h2>
         {history.length === 0 ? (

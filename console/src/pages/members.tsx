@@ -69,14 +69,12 @@ function Invite({ roles }: { roles: string[] }) {
         Email of the person to invite
         <input name="email" type="email" required />
       </label>
-      <label>
-        Role
-        <select name="role" defaultValue={roles.includes("developer") ? "developer" : roles[roles.length - 1]}>
-          {roles.map((r) => (
-            <option key={r}>{r}</option>
-          ))}
-        </select>
-      </label>
+      <label htmlFor="invite-role">Role</label>
+      <select id="invite-role" name="role" defaultValue={roles.includes("developer") ? "developer" : roles[roles.length - 1]}>
+        {roles.map((r) => (
+          <option key={r}>{r}</option>
+        ))}
+      </select>
       <button type="submit" className="primary">
         Invite
       </button>
