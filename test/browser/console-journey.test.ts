@@ -74,7 +74,7 @@ async function mint(key: string, issuerId: string, reason: string) {
     { issuerId, amountMinor: "2500000", signerAddress: SIGNER, to: TREASURY, reason },
     { "Idempotency-Key": `mint-${reason}` },
   );
-  expect(res.status, res.text).toBe(202);
+  expect(res.status, res.text).toBe(201);
   return { issuanceRequestId: res.json.issuanceRequestId as string, approvalRequestId: res.json.approvalRequestId as string };
 }
 

@@ -308,10 +308,16 @@ function OperationForm({ spec, op, onSent }: { spec: Spec; op: Operation; onSent
       <section className="card" aria-labelledby="as-code">
         <h2 id="as-code">As code</h2>
         <h3>curl</h3>
-        <pre className="code-block">{curlFor(op.method, url, op.requestBody ? body : undefined, idem)}</pre>
+        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable block must be reachable by keyboard */}
+        <pre className="code-block" tabIndex={0}>
+          {curlFor(op.method, url, op.requestBody ? body : undefined, idem)}
+        </pre>
         <CopyButton text={curlFor(op.method, url, op.requestBody ? body : undefined, idem)} label="Copy curl" />
         <h3>SDK</h3>
-        <pre className="code-block">{sdkFor(op, pathValues, query, op.requestBody ? body : undefined, idem)}</pre>
+        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable block must be reachable by keyboard */}
+        <pre className="code-block" tabIndex={0}>
+          {sdkFor(op, pathValues, query, op.requestBody ? body : undefined, idem)}
+        </pre>
         <CopyButton text={sdkFor(op, pathValues, query, op.requestBody ? body : undefined, idem)} label="Copy SDK call" />
       </section>
       {sent ? <Response sent={sent} /> : null}
