@@ -334,6 +334,14 @@ describe("the console journey", () => {
       await page.reload();
       await settled(page);
     }
+    // A delivery that failed its whole schedule disables the endpoint (`failing`): enable it, then retry.
+    const enable = page.getByRole("button", { name: "Enable", exact: true });
+    if (await enable.isVisible()) {
+      expect(await page.locator(".facts").textContent()).toContain("disabled (failing)");
+      await enable.click();
+      await page.getByRole("status").filter({ hasText: "Endpoint enabled." }).waitFor();
+      await settled(page);
+    }
     const row = failed.first();
     const attemptsBefore = await row.locator(".attempts li").count();
     expect(attemptsBefore).toBeGreaterThan(0);
