@@ -90,7 +90,6 @@ export const SAMPLE_VARIABLES: Record<string, string> = {
   SESSION: "the session cookie's value of an owner of $ORG_ID with a verified second factor (the session samples)",
   MEMBER_ID: "a viewer of $ORG_ID, safe to change and remove",
   INVITATION_TOKEN: "the token of an unused invitation to $ORG_ID",
-  TOTP_CODE: "a current TOTP code of the $SESSION member's pending enrolment (the confirm sample only)",
 };
 
 const ID_VALUE = /^([a-z]+)_[A-Za-z0-9]{6,}$/;

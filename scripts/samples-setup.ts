@@ -8,6 +8,7 @@
 import { randomUUID } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
+import { generate } from "otplib";
 
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are read field by field
 type Json = Record<string, any>;
@@ -153,7 +154,12 @@ export async function setUpSamples(options: SetupOptions): Promise<Record<string
 
   log("custody: a wallet activated under four eyes, a transfer requested, and a pending approval request for you");
   const requested = await colleague("POST", "/api/v2/agent/custody/wallets", { label: "samples", chain: "base", type: "mpc" });
-  await you("POST", `/api/v2/agent/approvals/${requested.approvalRequestId}/approve`, { reason: "samples setup" });
+  // Only people decide approvals (a member's session with a verified second factor): you, as an owner of the organization.
+  const person = await signInAsOwner(baseUrl, adminToken, organizationId, run);
+  await person.call("POST", `/api/v2/agent/approvals/${requested.approvalRequestId}/approve`, { reason: "samples setup" });
+  const viewer = await person.call("POST", "/api/v2/agent/member-invitations", { email: `viewer-${run}@example.com`, role: "viewer" });
+  const viewerMember = await acceptInvitation(baseUrl, tokenOf(viewer.invitationUrl), `samples viewer ${run}`);
+  const unused = await person.call("POST", "/api/v2/agent/member-invitations", { email: `invitee-${run}@example.com`, role: "viewer" });
   const custodyWallet = await colleague("POST", "/api/v2/agent/custody/wallets", {
     custodyWalletId: requested.custodyWalletId,
     approvalRequestId: requested.approvalRequestId,
@@ -224,7 +230,62 @@ export async function setUpSamples(options: SetupOptions): Promise<Record<string
     EVENT_ID: test.eventId ?? delivery.eventId,
     KEY_ID: second.id,
     CONNECTION_ID: spare.id,
+    SESSION: person.session,
+    MEMBER_ID: viewerMember.id,
+    INVITATION_TOKEN: tokenOf(unused.invitationUrl),
   };
+}
+
+const tokenOf = (invitationUrl: string) => new URL(invitationUrl).hash.replace(/^#token=/, "");
+
+async function json(res: Response, what: string): Promise<Json> {
+  const text = await res.text();
+  if (!res.ok) throw new SetupError(`${what} answered ${res.status}: ${text}`);
+  return text ? (JSON.parse(text) as Json) : {};
+}
+
+async function acceptInvitation(baseUrl: string, token: string, name: string, password = randomUUID()): Promise<Json> {
+  const res = await fetch(`${baseUrl}/api/v2/agent/member-invitations/accept`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ token, name, password }),
+  });
+  return json(res, "accepting an invitation");
+}
+
+/** An owner of the organization, signed in with a verified TOTP second factor (what deciding approvals needs). */
+async function signInAsOwner(baseUrl: string, adminToken: string, organizationId: string, run: string) {
+  const email = `samples-owner-${run}@example.com`;
+  const password = randomUUID();
+  const invited = await json(
+    await fetch(`${baseUrl}/api/admin/organizations/${encodeURIComponent(organizationId)}/member-invitations`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
+      body: JSON.stringify({ email, role: "owner" }),
+    }),
+    "inviting the samples owner",
+  );
+  await acceptInvitation(baseUrl, tokenOf(invited.invitationUrl), "Samples owner", password);
+  const signedIn = await fetch(`${baseUrl}/api/v2/agent/sessions`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: baseUrl },
+    body: JSON.stringify({ email, password }),
+  });
+  await json(signedIn, "signing in");
+  const session = /__Host-cp_session=([^;]*)/.exec(signedIn.headers.get("set-cookie") ?? "")?.[1];
+  if (!session) throw new SetupError("signing in set no session cookie");
+  const call = async (method: string, path: string, body?: unknown): Promise<Json> =>
+    json(
+      await fetch(`${baseUrl}${path}`, {
+        method,
+        headers: { cookie: `__Host-cp_session=${session}`, origin: baseUrl, "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
+      `${method} ${path}`,
+    );
+  const { secret } = await call("POST", "/api/v2/agent/members/me/totp");
+  await call("POST", "/api/v2/agent/members/me/totp/confirm", { code: await generate({ secret }) });
+  return { session, call };
 }
 
 /** `export NAME='value'` lines, single-quoted for the shell. */

@@ -2,6 +2,7 @@
 // (DNS included, in production) before the unit of work opens its transaction: no transaction waits on DNS.
 
 import { DEFAULT_PAGE_SIZE, pageWindow } from "../domain/lists/page-window.ts";
+import { auditWebhookEndpointChange } from "../domain/members/audit-log.ts";
 import { checkWebhookUrl } from "../domain/webhooks/check-webhook-url.ts";
 import { createWebhookEndpoint } from "../domain/webhooks/create-webhook-endpoint.ts";
 import { deleteWebhookEndpoint } from "../domain/webhooks/delete-webhook-endpoint.ts";
@@ -18,10 +19,14 @@ import { updateWebhookEndpoint } from "../domain/webhooks/update-webhook-endpoin
 import { type Routes, route } from "./route.ts";
 
 export const webhookRoutes: Routes = [
-  route("createWebhookEndpoint", async ({ body, auth, deps, respond }) => {
+  route("createWebhookEndpoint", async ({ body, auth, request, deps, respond }) => {
     await checkWebhookUrl(auth, body.url, deps.config.webhooks);
     const secretsKey = webhookSecretsKey(deps.config.webhooks);
-    return respond(async (uow) => ({ status: 201, body: await createWebhookEndpoint(uow, { auth, request: body, secretsKey }) }));
+    return respond(async (uow) => {
+      const created = await createWebhookEndpoint(uow, { auth, request: body, secretsKey });
+      auditWebhookEndpointChange(uow, auth, created.id, "created", request.clientAddress);
+      return { status: 201, body: created };
+    });
   }),
   route("listWebhookEndpoints", async ({ query, auth, deps }) => ({
     status: 200,
@@ -31,25 +36,33 @@ export const webhookRoutes: Routes = [
     status: 200,
     body: await getWebhookEndpoint(deps.db.kysely, { auth, endpointId: path.endpointId }),
   })),
-  route("updateWebhookEndpoint", async ({ path, body, auth, deps, respond }) => {
+  route("updateWebhookEndpoint", async ({ path, body, auth, request, deps, respond }) => {
     await checkWebhookUrl(auth, body.url, deps.config.webhooks);
-    return respond(async (uow) => ({
-      status: 200,
-      body: await updateWebhookEndpoint(uow, { auth, endpointId: path.endpointId, request: body }),
-    }));
+    return respond(async (uow) => {
+      const updated = await updateWebhookEndpoint(uow, { auth, endpointId: path.endpointId, request: body });
+      auditWebhookEndpointChange(uow, auth, path.endpointId, "updated", request.clientAddress);
+      return { status: 200, body: updated };
+    });
   }),
-  route("deleteWebhookEndpoint", ({ path, auth, respond }) =>
+  route("deleteWebhookEndpoint", ({ path, auth, request, respond }) =>
     respond(async (uow) => {
       await deleteWebhookEndpoint(uow, { auth, endpointId: path.endpointId });
+      auditWebhookEndpointChange(uow, auth, path.endpointId, "deleted", request.clientAddress);
       return { status: 204 };
     }),
   ),
-  route("rotateWebhookEndpointSecret", ({ path, body, auth, deps, respond }) => {
+  route("rotateWebhookEndpointSecret", ({ path, body, auth, request, deps, respond }) => {
     const secretsKey = webhookSecretsKey(deps.config.webhooks);
-    return respond(async (uow) => ({
-      status: 200,
-      body: await rotateWebhookSecret(uow, { auth, endpointId: path.endpointId, overlapSeconds: body?.overlapSeconds, secretsKey }),
-    }));
+    return respond(async (uow) => {
+      const rotated = await rotateWebhookSecret(uow, {
+        auth,
+        endpointId: path.endpointId,
+        overlapSeconds: body?.overlapSeconds,
+        secretsKey,
+      });
+      auditWebhookEndpointChange(uow, auth, path.endpointId, "secret_rotated", request.clientAddress);
+      return { status: 200, body: rotated };
+    });
   }),
   route("sendTestWebhookEvent", ({ path, auth, respond }) =>
     respond(async (uow) => ({ status: 202, body: await sendTestEvent(uow, { auth, endpointId: path.endpointId }) })),

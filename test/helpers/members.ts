@@ -87,3 +87,29 @@ export async function joinMember(
   }
   return member;
 }
+
+type Call = ReturnType<typeof api>;
+const DECISION = /^\/api\/v2\/agent\/approvals\/[^/?]+\/(approve|reject)(\?|$)/;
+
+/**
+ * A caller that decides approvals as a person and does everything else with an API key: approving and rejecting go
+ * through the session of a member (approver, second factor verified) in the key's environment; any other request
+ * carries the key. Tests written when keys decided keep their assertions with it (issue 24: only people decide).
+ */
+export async function deciderWithKey(
+  server: TestServer,
+  organizationId: string,
+  key: string | undefined,
+  options: { environment?: "sandbox" | "production"; role?: Role; email?: string; member?: JoinedMember } = {},
+): Promise<Call & { member: JoinedMember }> {
+  const member =
+    options.member ??
+    (await joinMember(server, organizationId, { role: options.role ?? "approver", secondFactor: true, email: options.email }));
+  const byKey = api(server.url, key);
+  const environment = options.environment ?? (key?.startsWith("cp_production_") ? "production" : "sandbox");
+  const call: Call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+    DECISION.test(path)
+      ? member.call(method, path, body, { ...headers, "coinplane-environment": environment })
+      : byKey(method, path, body, headers);
+  return Object.assign(call, { member });
+}

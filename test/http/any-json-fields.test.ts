@@ -2,6 +2,7 @@
 // custody/transfers `amount`. The contract accepts every JSON value there (object, array, string, number, boolean,
 // null); what the server then does with each kind is documented on the field and asserted here.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { deciderWithKey } from "../helpers/members.ts";
 import { api, startTestServer, type TestServer } from "../helpers/test-server.ts";
 import { ALL_WRITE_SCOPES, connect, idem } from "../helpers/v2.ts";
 
@@ -21,7 +22,7 @@ let bob: ReturnType<typeof api>;
 beforeAll(async () => {
   server = await startTestServer();
   call = api(server.url, (await server.createKey({ scopes: ALL_WRITE_SCOPES, actor: "alice" })).key);
-  bob = api(server.url, (await server.createKey({ scopes: ALL_WRITE_SCOPES, actor: "bob" })).key);
+  bob = await deciderWithKey(server, "org_test", (await server.createKey({ scopes: ALL_WRITE_SCOPES, actor: "bob" })).key);
   await connect(server, { category: "fx" });
   await connect(server, { category: "custody" });
 });

@@ -8,6 +8,7 @@ import { APPROVAL_TTL_HOURS } from "../../server/domain/approvals/approval-dto.t
 import { consumeApproval } from "../../server/domain/approvals/consume-approval.ts";
 import { type CreateApprovalRequestOptions, createApprovalRequest } from "../../server/domain/approvals/create-approval-request.ts";
 import { canonicalJson } from "../../server/idempotency/idempotency-key.ts";
+import { deciderWithKey, type JoinedMember, joinMember, type Role } from "../helpers/members.ts";
 import { api, startTestServer, type TestServer } from "../helpers/test-server.ts";
 
 const ORG = "org_apr";
@@ -27,11 +28,14 @@ const PAYLOAD = {
 interface Actor {
   auth: AuthContext;
   call: ReturnType<typeof api>;
+  /** The member deciding for this actor, when it is a person. */
+  memberId?: string;
 }
 
 let server: TestServer;
 let requester: Actor;
 let requesterOtherKey: Actor;
+let requesterPerson: JoinedMember;
 let alice: Actor;
 let bob: Actor;
 let reader: Actor;
@@ -39,13 +43,48 @@ let paymentsOnly: Actor;
 let otherOrg: Actor;
 let production: Actor;
 
-async function actor(options: { organizationId?: string; environment?: Environment; scopes: string[]; actor: string }): Promise<Actor> {
+/** A key of an actor; with `person`, approving and rejecting go through the session of a member of that email (only
+ * people decide since issue 24; test/helpers/members.ts). */
+async function actor(
+  options: { organizationId?: string; environment?: Environment; scopes: string[]; actor: string },
+  person?: { role: Role },
+): Promise<Actor> {
   const created = await server.createKey({ organizationId: ORG, ...options });
   const k = await server.db.prisma.apiKey.findUniqueOrThrow({ where: { id: created.id } });
+  const organizationId = options.organizationId ?? ORG;
+  const call = person
+    ? await deciderWithKey(server, organizationId, created.key, {
+        role: person.role,
+        email: options.actor,
+        environment: options.environment,
+      })
+    : api(server.url, created.key);
   return {
     auth: { apiKeyId: k.id, organizationId: k.organizationId, environment: k.environment as Environment, scopes: k.scopes, actor: k.actor },
-    call: api(server.url, created.key),
+    call,
+    memberId: "member" in call ? (call.member as JoinedMember).id : undefined,
   };
+}
+
+/** The requester: a member whose keys raise the approval requests (so each request records the member behind it). */
+async function requesterKeys(): Promise<[Actor, Actor, JoinedMember]> {
+  const person = await joinMember(server, ORG, { role: "owner", secondFactor: true, email: "treasury-bot@acme.example" });
+  const keys: Actor[] = [];
+  for (const label of ["Treasury bot", "Treasury bot (spare)"]) {
+    const created = await person.call("POST", "/api/v2/agent/api-keys", { environment: "sandbox", scopes: ["wallets:write"], label });
+    keys.push({
+      auth: {
+        apiKeyId: created.json.id,
+        organizationId: ORG,
+        environment: "sandbox",
+        scopes: ["wallets:write"],
+        actor: person.email,
+        memberId: person.id,
+      },
+      call: api(server.url, created.json.secret),
+    });
+  }
+  return [keys[0] as Actor, keys[1] as Actor, person];
 }
 
 /** Runs `work` in a unit of work of its own (no Idempotency-Key) and returns its result as the response body. */
@@ -79,14 +118,17 @@ const versionOf = async (id: string) => (await server.db.prisma.approvalRequest.
 
 beforeAll(async () => {
   server = await startTestServer();
-  requester = await actor({ scopes: ["wallets:write"], actor: "treasury-bot" });
-  requesterOtherKey = await actor({ scopes: ["wallets:write"], actor: "treasury-bot" });
-  alice = await actor({ scopes: ["wallets:write"], actor: "alice@acme.example" });
-  bob = await actor({ scopes: ["wallets:write", "payments:write"], actor: "bob@acme.example" });
-  reader = await actor({ scopes: ["wallets:read"], actor: "auditor@acme.example" });
-  paymentsOnly = await actor({ scopes: ["payments:write"], actor: "carol@acme.example" });
-  otherOrg = await actor({ organizationId: "org_apr_other", scopes: ["wallets:write"], actor: "mallory@other.example" });
-  production = await actor({ environment: "production", scopes: ["wallets:write"], actor: "alice@acme.example" });
+  [requester, requesterOtherKey, requesterPerson] = await requesterKeys();
+  alice = await actor({ scopes: ["wallets:write"], actor: "alice@acme.example" }, { role: "approver" });
+  bob = await actor({ scopes: ["wallets:write", "payments:write"], actor: "bob@acme.example" }, { role: "owner" });
+  // People who may not decide: a viewer and a developer (their role, not a key's scope, is what decides now).
+  reader = await actor({ scopes: ["wallets:read"], actor: "auditor@acme.example" }, { role: "viewer" });
+  paymentsOnly = await actor({ scopes: ["payments:write"], actor: "carol@acme.example" }, { role: "developer" });
+  otherOrg = await actor({ organizationId: "org_apr_other", scopes: ["wallets:write"], actor: "mallory@other.example" }, { role: "owner" });
+  production = await actor(
+    { environment: "production", scopes: ["wallets:write"], actor: "alice-production@acme.example" },
+    { role: "approver" },
+  );
 });
 afterAll(() => server?.close());
 
@@ -109,7 +151,7 @@ describe("createApprovalRequest + GET /api/v2/agent/approvals/{id}", () => {
       payloadHash: createHash("sha256").update(canonicalJson(PAYLOAD)).digest("hex"),
       scope: "wallets:write",
       resourceId: "ct_9Bd3Fg6Hj1Kl4Mn7Pq2Rs5",
-      requestedBy: { actor: "treasury-bot", apiKeyId: requester.auth.apiKeyId },
+      requestedBy: { actor: "treasury-bot@acme.example", apiKeyId: requester.auth.apiKeyId, memberId: requesterPerson.id },
       decidedBy: null,
       decisionReason: null,
       decidedAt: null,
@@ -166,7 +208,7 @@ describe("POST …/approve and …/reject", () => {
       status: "approved",
       version: 2,
       consumed: false,
-      decidedBy: { actor: "alice@acme.example", apiKeyId: alice.auth.apiKeyId },
+      decidedBy: { actor: "alice@acme.example", apiKeyId: alice.memberId, memberId: alice.memberId },
       decisionReason: "Matches the payout batch",
     });
     expect(Date.parse(res.json.decidedAt)).toBeGreaterThan(0);
@@ -180,18 +222,29 @@ describe("POST …/approve and …/reject", () => {
     expect(res.json).toMatchObject({ status: "rejected", version: 2, decisionReason: null, decidedBy: { actor: "bob@acme.example" } });
   });
 
+  it.each(["approve", "reject"] as const)(
+    "refuses to %s by the requesting member (four eyes): 403 OWN_APPROVAL_REQUEST, nothing changes",
+    async (verb) => {
+      const { approvalRequestId } = await request();
+      const res = await requesterPerson.call("POST", path(approvalRequestId, verb), {});
+      expect(res.status).toBe(403);
+      expect(res.json.code).toBe("OWN_APPROVAL_REQUEST");
+      expect(res.json.detail).toMatch(/another member/i);
+      expect(await versionOf(approvalRequestId)).toBe(1);
+    },
+  );
+
   it.each([
     ["approve", "the requester's own key"],
-    ["approve", "another key of the requester's actor"],
+    ["approve", "another key of the requester's member"],
     ["reject", "the requester's own key"],
-    ["reject", "another key of the requester's actor"],
-  ] as const)("refuses to %s by %s (four eyes): 403 FORBIDDEN, nothing changes", async (verb, who) => {
+    ["reject", "another key of the requester's member"],
+  ] as const)("refuses to %s by %s: no API key decides (403 SESSION_REQUIRED), nothing changes", async (verb, who) => {
     const { approvalRequestId } = await request();
     const caller = who === "the requester's own key" ? requester : requesterOtherKey;
     const res = await caller.call("POST", path(approvalRequestId, verb), {});
     expect(res.status).toBe(403);
-    expect(res.json.code).toBe("FORBIDDEN");
-    expect(res.json.detail).toMatch(/four-eyes/i);
+    expect(res.json.code).toBe("SESSION_REQUIRED");
     expect(await versionOf(approvalRequestId)).toBe(1);
   });
 
@@ -207,14 +260,14 @@ describe("POST …/approve and …/reject", () => {
     expect(await versionOf(approvalRequestId)).toBe(1);
   });
 
-  it("needs the approval's scope to decide: a read-only or other-resource key gets 403", async () => {
+  it("needs the approver or owner role to decide: a viewer or a developer gets 403", async () => {
     const { approvalRequestId } = await request();
     for (const who of [reader, paymentsOnly]) {
       for (const verb of ["approve", "reject"] as const) {
         const res = await who.call("POST", path(approvalRequestId, verb), {});
         expect(res.status).toBe(403);
         expect(res.json.code).toBe("FORBIDDEN");
-        expect(res.json.detail).toContain("wallets:write");
+        expect(res.json.detail).toMatch(/role cannot/);
       }
     }
     expect(await versionOf(approvalRequestId)).toBe(1);

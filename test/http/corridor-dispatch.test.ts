@@ -6,6 +6,7 @@ import { type Database, openDatabase } from "../../server/db/open-database.ts";
 import { dispatchDueRuns } from "../../server/scheduler/dispatch-due-runs.ts";
 import { startScheduler } from "../../server/scheduler/in-process-scheduler.ts";
 import { corridor, DISPATCH, RUN, SCHEDULER, SIMULATE } from "../helpers/corridors.ts";
+import { deciderWithKey } from "../helpers/members.ts";
 import { api, startTestServer, type TestServer } from "../helpers/test-server.ts";
 import { connect, idem } from "../helpers/v2.ts";
 
@@ -212,7 +213,11 @@ describe("POST corridor/workflows/dispatch", () => {
 
   it("sends from a named custody wallet through its connection; the wallet's balance drops by the stablecoin amount", async () => {
     const alice = call;
-    const bob = api(server.url, (await server.createKey({ organizationId: ORG, scopes: ["wallets:write"], actor: "bob" })).key);
+    const bob = await deciderWithKey(
+      server,
+      ORG,
+      (await server.createKey({ organizationId: ORG, scopes: ["wallets:write"], actor: "bob" })).key,
+    );
     await connect(server, { organizationId: ORG, category: "custody" });
     const requested = await alice("POST", "/api/v2/agent/custody/wallets", { label: "Corridor float", chain: "base", type: "mpc" }, idem());
     await bob("POST", `/api/v2/agent/approvals/${requested.json.approvalRequestId}/approve`, {});

@@ -1,6 +1,7 @@
 // Custody: fails closed without a reviewed custody connection; wallets and transfers under four-eyes approval; balances
 // from the provider; transfer state machine with optimistic concurrency (shape 3); status by either id; magic values.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { deciderWithKey } from "../helpers/members.ts";
 import { api, startTestServer, type TestServer } from "../helpers/test-server.ts";
 import { connect, idem, insertConnectionRow } from "../helpers/v2.ts";
 
@@ -25,7 +26,7 @@ let reader: Call;
 beforeAll(async () => {
   server = await startTestServer();
   alice = api(server.url, (await server.createKey({ organizationId: ORG, scopes: ["wallets:write"], actor: "alice" })).key);
-  bob = api(server.url, (await server.createKey({ organizationId: ORG, scopes: ["wallets:write"], actor: "bob" })).key);
+  bob = await deciderWithKey(server, ORG, (await server.createKey({ organizationId: ORG, scopes: ["wallets:write"], actor: "bob" })).key);
   reader = api(server.url, (await server.createKey({ organizationId: ORG, scopes: ["wallets:read"], actor: "carol" })).key);
 });
 afterAll(() => server?.close());

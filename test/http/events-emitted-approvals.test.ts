@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sweepExpiredApprovals } from "../../server/domain/events/sweep-expired-approvals.ts";
 import { HOLDER, type LaunchedToken, launchToken, SIGNER } from "../helpers/contracts.ts";
 import { eventsOf, eventTypesOf, expectOneEvent } from "../helpers/events.ts";
+import { deciderWithKey } from "../helpers/members.ts";
 import { api, startTestServer, type TestServer } from "../helpers/test-server.ts";
 import { connect, expireApproval, idem } from "../helpers/v2.ts";
 
@@ -35,7 +36,7 @@ beforeAll(async () => {
     server.url,
     (await server.createKey({ organizationId: ORG, scopes: ["wallets:write", "projects:write"], actor: "alice" })).key,
   );
-  bob = api(server.url, (await server.createKey({ organizationId: ORG, scopes: ["wallets:write"], actor: "bob" })).key);
+  bob = await deciderWithKey(server, ORG, (await server.createKey({ organizationId: ORG, scopes: ["wallets:write"], actor: "bob" })).key);
   await connect(server, { organizationId: ORG, category: "custody" });
   token = await launchToken(alice);
 }, 120_000);

@@ -2,6 +2,7 @@
 // status read answered it at that moment (custody/transfers/status for transfers); a lost or refused move emits nothing.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventTypesOf, expectOneEvent } from "../helpers/events.ts";
+import { deciderWithKey } from "../helpers/members.ts";
 import { api, startTestServer, type TestServer } from "../helpers/test-server.ts";
 import { connect, expireApproval, idem } from "../helpers/v2.ts";
 
@@ -22,7 +23,7 @@ let bob: Call;
 beforeAll(async () => {
   server = await startTestServer();
   alice = api(server.url, (await server.createKey({ organizationId: ORG, scopes: ["wallets:write"], actor: "alice" })).key);
-  bob = api(server.url, (await server.createKey({ organizationId: ORG, scopes: ["wallets:write"], actor: "bob" })).key);
+  bob = await deciderWithKey(server, ORG, (await server.createKey({ organizationId: ORG, scopes: ["wallets:write"], actor: "bob" })).key);
   await connect(server, { organizationId: ORG, category: "custody" });
 });
 afterAll(() => server?.close());

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { flushDeferred, UnitOfWork } from "../../server/db/unit-of-work.ts";
 import { createApprovalRequest } from "../../server/domain/approvals/create-approval-request.ts";
 import { cardholderBody, programmeBody } from "../helpers/cards.ts";
+import { deciderWithKey } from "../helpers/members.ts";
 import { api, startTestServer, type TestServer } from "../helpers/test-server.ts";
 import { connect, expireApproval, idem } from "../helpers/v2.ts";
 import { BANK_TRANSFER, sepaTransfer } from "../system/bodies.ts";
@@ -66,7 +67,7 @@ beforeAll(async () => {
   const key = async (scopes: string[], actor: string) =>
     api(server.url, (await server.createKey({ organizationId: ORG, scopes, actor })).key);
   alice = await key(["wallets:write", "payments:write", "cards:write", "projects:write"], "alice");
-  bob = await key(["wallets:write"], "bob");
+  bob = await deciderWithKey(server, ORG, (await server.createKey({ organizationId: ORG, scopes: ["wallets:write"], actor: "bob" })).key);
   reader = await key(["wallets:read", "payments:read", "cards:read", "projects:read"], "carol");
   await connect(server, { organizationId: ORG, category: "custody" });
 });

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId } from "../../server/lib/ids.ts";
 import { cardholderBody, programmeBody } from "../helpers/cards.ts";
 import { HOLDER, launchToken, SIGNER } from "../helpers/contracts.ts";
+import { deciderWithKey, joinMember } from "../helpers/members.ts";
 import { api, startTestServer, type TestServer } from "../helpers/test-server.ts";
 import { connect, idem } from "../helpers/v2.ts";
 import { BANK_TRANSFER, sepaTransfer } from "../system/bodies.ts";
@@ -30,6 +31,7 @@ let bob: Call;
 let walletId: string;
 let programmeId: string;
 let issuerId: string;
+let ownerSession: Call;
 
 interface ListCase {
   name: string;
@@ -46,6 +48,9 @@ interface ListCase {
   otherScopes?: string[];
   /** Statements of one page after a cursor, the key's copy warm. */
   statements: number;
+  /** A list of the organization's people (members, API keys): read with an owner's session, whatever the environment;
+   * its isolation is by organization only. */
+  session?: true;
 }
 
 async function created(res: Promise<{ status: number; text: string }>, status = 201) {
@@ -147,6 +152,30 @@ const CASES: ListCase[] = [
     // The page, and `count` across pages.
     statements: 3,
   },
+  {
+    name: "members",
+    path: `${V2}/members`,
+    table: "Member",
+    idField: "id",
+    create: () => joinMember(server, ORG, { role: "viewer" }),
+    readScopes: [],
+    // The session, the cursor's row and the page.
+    statements: 3,
+    session: true,
+  },
+  {
+    name: "API keys",
+    path: `${V2}/api-keys`,
+    table: "ApiKey",
+    idField: "id",
+    create: async () => {
+      const res = await ownerSession("POST", `${V2}/api-keys`, { environment: "sandbox", scopes: ["wallets:read"], label: "Lists" });
+      expect(res.status, res.text).toBe(201);
+    },
+    readScopes: [],
+    statements: 3,
+    session: true,
+  },
 ];
 
 /** Runs `work` `count` times, `parallel` at a time. */
@@ -164,6 +193,11 @@ async function times(count: number, parallel: number, work: () => Promise<unknow
 
 /** Ids of the list's items of a tenant, as stored. */
 async function storedIds(c: ListCase, organizationId: string, environment: string): Promise<string[]> {
+  if (c.session) {
+    const rows = await sql<{ id: string }>`select id from ${sql.table(c.table)} where "organizationId" = ${organizationId}
+      ${c.table === "Member" ? sql`and "removedAt" is null` : sql``}`.execute(server.db.kysely);
+    return rows.rows.map((r) => r.id);
+  }
   const rows = await sql<{ id: string }>`select id from ${sql.table(c.table)} where "organizationId" = ${organizationId}
     and environment = ${environment} ${c.listed ? sql`and status <> ${c.listed}` : sql``}`.execute(server.db.kysely);
   return rows.rows.map((r) => r.id);
@@ -207,9 +241,10 @@ beforeAll(async () => {
       })
     ).key,
   );
-  bob = api(server.url, (await server.createKey({ organizationId: ORG, scopes: ["wallets:write"], actor: "bob" })).key);
+  bob = await deciderWithKey(server, ORG, (await server.createKey({ organizationId: ORG, scopes: ["wallets:write"], actor: "bob" })).key);
   await server.createKey({ organizationId: OTHER_ORG, scopes: ["wallets:read"] });
   await connect(server, { organizationId: ORG, category: "custody" });
+  ownerSession = (await joinMember(server, ORG, { role: "owner" })).call;
   // What the creators need: an active custody wallet, a card programme, a launched token.
   const requested = await alice("POST", `${V2}/custody/wallets`, { label: "Source", chain: "base", type: "mpc" }, idem());
   expect((await bob("POST", `${V2}/approvals/${requested.json.approvalRequestId}/approve`, {})).status).toBe(200);
@@ -238,7 +273,7 @@ describe.each(CASES)("GET $path ($name)", (c) => {
   const ids = (res: { json: { data: Array<Record<string, string>> } }) => res.json.data.map((item) => item[c.idField] as string);
 
   beforeAll(async () => {
-    reader = await keyOf(c.readScopes);
+    reader = c.session ? ownerSession : await keyOf(c.readScopes);
   });
 
   it(`pages through ${ITEMS}+ items newest first, without a gap or a duplicate, while items are created`, async () => {
@@ -319,7 +354,26 @@ describe.each(CASES)("GET $path ($name)", (c) => {
     expect(res.json.code).toBe("FORBIDDEN");
   });
 
-  it("never lists another organization's or the other environment's rows, nor pages from their cursors", async () => {
+  it.runIf(c.session)("never lists another organization's people, nor pages from their cursors", async () => {
+    const otherOwner = await joinMember(server, OTHER_ORG, { role: "owner" });
+    if (c.table === "ApiKey")
+      await otherOwner.call("POST", `${V2}/api-keys`, { environment: "sandbox", scopes: ["wallets:read"], label: "Other" });
+    const theirs = (await otherOwner.call("GET", `${c.path}?limit=100`)).json.data.map((item: Record<string, string>) => item[c.idField]);
+    expect(theirs.length).toBeGreaterThan(0);
+    const mine: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const res = await reader("GET", `${c.path}?limit=100${cursor ? `&startingAfter=${cursor}` : ""}`);
+      mine.push(...ids(res));
+      cursor = res.json.nextCursor;
+    } while (cursor);
+    for (const id of theirs) expect(mine).not.toContain(id);
+    const foreign = await reader("GET", `${c.path}?startingAfter=${theirs[0]}`);
+    expect(foreign.status, foreign.text).toBe(400);
+    expect(foreign.json.errors.map((e: { path: string }) => e.path)).toEqual(["/query/startingAfter"]);
+  });
+
+  it.runIf(!c.session)("never lists another organization's or the other environment's rows, nor pages from their cursors", async () => {
     const [own] = await storedIds(c, ORG, "sandbox");
     const other = await copyItem(c, own as string, { organizationId: OTHER_ORG, environment: "sandbox" });
     const production = await copyItem(c, own as string, { organizationId: ORG, environment: "production" });

@@ -1,5 +1,6 @@
 // providers/invoke end to end: every error code the description lists for it, the four-eyes flow, simulator magic values.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { deciderWithKey } from "../helpers/members.ts";
 import { api, startTestServer, type TestServer } from "../helpers/test-server.ts";
 import { ALL_WRITE_SCOPES, connect, idem } from "../helpers/v2.ts";
 
@@ -30,7 +31,7 @@ async function invocationCount(): Promise<number> {
 beforeAll(async () => {
   server = await startTestServer();
   alice = api(server.url, (await server.createKey({ scopes: ALL_WRITE_SCOPES, actor: "alice" })).key);
-  bob = api(server.url, (await server.createKey({ scopes: ALL_WRITE_SCOPES, actor: "bob" })).key);
+  bob = await deciderWithKey(server, "org_test", (await server.createKey({ scopes: ALL_WRITE_SCOPES, actor: "bob" })).key);
   await connect(server, { category: "fx" });
   await connect(server, { category: "custody" });
 });

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fingerprintRequest } from "../../server/idempotency/idempotency-key.ts";
 import { HOLDER, INITIAL_SUPPLY, type LaunchedToken, launchToken, SIGNER, TREASURY } from "../helpers/contracts.ts";
+import { deciderWithKey } from "../helpers/members.ts";
 import { type SwitchableRateLimiter, switchableRateLimiter } from "../helpers/switchable-rate-limiter.ts";
 import { api, startTestServer, type TestServer } from "../helpers/test-server.ts";
 import { connect, idem } from "../helpers/v2.ts";
@@ -67,7 +68,7 @@ beforeAll(async () => {
   const aliceKey = await server.createKey({ scopes: ["wallets:write", "projects:write"], actor: "alice" });
   aliceKeyId = aliceKey.id;
   alice = api(server.url, aliceKey.key);
-  bob = api(server.url, (await server.createKey({ scopes: ["wallets:write"], actor: "bob" })).key);
+  bob = await deciderWithKey(server, "org_test", (await server.createKey({ scopes: ["wallets:write"], actor: "bob" })).key);
   reader = api(server.url, (await server.createKey({ scopes: ["wallets:read"], actor: "carol" })).key);
   token = await launchToken(alice);
 }, 120_000);
@@ -114,10 +115,10 @@ describe("acceptance: launch → status → mint request → second-person appro
     });
     expect(await server.db.prisma.activityEvent.count({ where: { type: "issuance_request.created", resourceId: id } })).toBe(1);
 
-    // The requester cannot approve their own request.
+    // The requester cannot approve their own request: no API key decides (only a member's session does).
     const selfApproval = await alice("POST", `/api/v2/agent/approvals/${approvalId}/approve`, {}, idem());
     expect(selfApproval.status).toBe(403);
-    expect(selfApproval.json.code).toBe("FORBIDDEN");
+    expect(selfApproval.json.code).toBe("SESSION_REQUIRED");
     expect((await reader("GET", `${T}/issuance-requests/${id}`)).json.status).toBe("pending_approval");
 
     // A second person approves.
@@ -133,7 +134,12 @@ describe("acceptance: launch → status → mint request → second-person appro
     expect(read.json).toMatchObject({
       status: "approved",
       transaction: null,
-      approval: { status: "approved", decidedBy: { actor: "bob" }, decisionReason: "Matches the custodian statement" },
+      // Decided by a person (bob's approver: a member with a verified second factor), whose id stands for the key's.
+      approval: {
+        status: "approved",
+        decidedBy: { apiKeyId: expect.stringMatching(/^mem_/) },
+        decisionReason: "Matches the custodian statement",
+      },
     });
 
     // Nothing was sent: the chain's log did not grow and the on-chain total supply is unchanged.

@@ -23,7 +23,12 @@ afterAll(() => server.close());
 
 async function sendExample(op: SpecOperation, headers: Record<string, string> = {}) {
   const req = mockExampleRequest(op);
-  const auth: Record<string, string> = op.operation.security === "schedulerSecret" ? { "x-scheduler-secret": "secret" } : {};
+  const auth: Record<string, string> =
+    op.operation.security === "schedulerSecret"
+      ? { "x-scheduler-secret": "secret" }
+      : op.operation.security === "session"
+        ? { cookie: "__Host-cp_session=cps_mock" }
+        : {};
   return send(req.method, req.path, req.body, { ...req.headers, ...auth, ...headers });
 }
 
@@ -79,6 +84,15 @@ describe.each(mocked)("%s", (_id, spec, op) => {
     expect(res.status).toBe(status);
     expectValid(op, res);
   });
+
+  if (spec.security === "session") {
+    it("answers 401 without a session cookie", async () => {
+      const req = mockExampleRequest(op);
+      const res = await send(req.method, req.path, req.body, req.headers);
+      expect(res.status).toBe(401);
+      expectValid(op, res);
+    });
+  }
 
   if (spec.security === "apiKey") {
     it("answers 401 without a key", async () => {

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cardholderBody, createProgramme, fund, issueCard } from "../helpers/cards.ts";
 import { launchToken, SIGNER, TREASURY } from "../helpers/contracts.ts";
 import { corridor } from "../helpers/corridors.ts";
+import { deciderWithKey } from "../helpers/members.ts";
 import { byId, doc, expectError, idReferences, operations, organizationSnapshot, type Response, unknownLike } from "../helpers/security.ts";
 import { exampleRequest } from "../helpers/spec-requests.ts";
 import { api, startTestServer, type TestServer } from "../helpers/test-server.ts";
@@ -295,7 +296,7 @@ beforeAll(async () => {
   const key = async (organizationId: string, actor: string, environment: "sandbox" | "production" = "sandbox") =>
     server.createKey({ organizationId, environment, scopes: ALL_WRITE_SCOPES, actor });
   alice = api(server.url, (await key(A, "alice")).key);
-  bob = api(server.url, (await key(A, "bob")).key);
+  bob = await deciderWithKey(server, A, (await key(A, "bob")).key);
   mallory = api(server.url, (await key(B, "mallory")).key);
   const production = await key(A, "alice", "production");
   aliceProduction = api(server.url, production.key);

@@ -1,6 +1,7 @@
 import type { Db } from "../../db/open-database.ts";
 import { notFound } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
+import { newId } from "../../lib/ids.ts";
 import { toOrganizationSettings } from "./get-organization-settings.ts";
 
 /** Replaces each section sent (`settings.policy`, `settings.chainCapabilities`) in one atomic statement; other keys of
@@ -15,12 +16,19 @@ export async function updateOrganizationSettings(
     sections.policy = { blockedJurisdictions: [...new Set(input.policy.blockedJurisdictions)], maxAmountUsd: input.policy.maxAmountUsd };
   }
   if (input.chainCapabilities) sections.chainCapabilities = input.chainCapabilities;
-  // `settings || sections` replaces the top-level keys sent and keeps the others.
+  // `settings || sections` replaces the top-level keys sent and keeps the others; the audit entry (the operator acted:
+  // no member) is written in the same transaction, only when the organization exists.
   const rows = await prisma.$queryRaw<Array<{ settings: unknown }>>`
-    UPDATE "Organization"
-    SET "settings" = (CASE WHEN jsonb_typeof("settings") = 'object' THEN "settings" ELSE '{}'::jsonb END) || ${JSON.stringify(sections)}::jsonb
-    WHERE "id" = ${organizationId}
-    RETURNING "settings"`;
+    WITH updated AS (
+      UPDATE "Organization"
+      SET "settings" = (CASE WHEN jsonb_typeof("settings") = 'object' THEN "settings" ELSE '{}'::jsonb END) || ${JSON.stringify(sections)}::jsonb
+      WHERE "id" = ${organizationId}
+      RETURNING "id", "settings"
+    ), audited AS (
+      INSERT INTO "AuditEntry" ("id", "organizationId", "action", "details", "createdAt")
+      SELECT ${newId("aud")}, "id", 'settings.changed', ${JSON.stringify({ sections: Object.keys(sections) })}::jsonb, now() FROM updated
+    )
+    SELECT "settings" FROM updated`;
   const row = rows[0];
   if (!row) throw notFound("Organization");
   return toOrganizationSettings(organizationId, row.settings);

@@ -62,3 +62,23 @@ export async function listAuditLog(
     nextCursor: page.nextCursor,
   };
 }
+
+/** A webhook endpoint created, updated, deleted or given a new secret, by whoever the request's credential stands for
+ * (a session's member, or the member who created the API key). */
+export function auditWebhookEndpointChange(
+  uow: UnitOfWork,
+  auth: { organizationId: string; environment: string; memberId?: string | null; session?: { email: string } },
+  endpointId: string,
+  change: "created" | "updated" | "deleted" | "secret_rotated",
+  clientAddress: string,
+): void {
+  recordAudit(uow, {
+    organizationId: auth.organizationId,
+    action: "webhook_endpoint.changed",
+    actorMemberId: auth.memberId ?? null,
+    actorEmail: auth.session?.email ?? null,
+    clientAddress,
+    target: endpointId,
+    details: { change, environment: auth.environment },
+  });
+}
