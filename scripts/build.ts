@@ -2,13 +2,14 @@
 // failing step fails the build. The compiled production start (`npm run start:prod`, the Dockerfile's command) runs
 // what this writes into dist/, with no TypeScript loader in the process.
 //
-// A new build (the console's Vite build, for one) is one more entry in STEPS: `{ name: "console", run: () =>
-// run("npm", ["run", "build:console"]) }`, plus the copy of its output into dist/ if the server serves it from there.
+// A new build is one more entry in STEPS (the console's Vite build is one), plus the copy of its output into dist/
+// when the server serves it from there.
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildDocs, PORTAL_DIR } from "./build-docs.ts";
+import { buildConsole, CONSOLE_DIST } from "./ensure-console.ts";
 import { writePgliteTemplate } from "./pglite-template.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -50,6 +51,15 @@ export const STEPS: BuildStep[] = [
       mkdirSync(path.join(DIST, "docs/portal"), { recursive: true });
       cpSync(PORTAL_DIR, path.join(DIST, "docs/portal"), { recursive: true });
       return `${path.relative(root, portal)} (served at /docs)`;
+    },
+  },
+  {
+    // The console (Vite): the server serves it from ../../console/dist relative to server/http, so dist/console/dist.
+    name: "console",
+    run() {
+      buildConsole();
+      cpSync(CONSOLE_DIST, path.join(DIST, "console/dist"), { recursive: true });
+      return "console/dist (served at /console)";
     },
   },
   {

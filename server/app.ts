@@ -8,6 +8,7 @@ import { type KeyUsageRecorder, keyUsageRecorder } from "./auth/key-usage.ts";
 import type { Config } from "./config.ts";
 import type { Database } from "./db/open-database.ts";
 import { compilerStats } from "./domain/contracts/compile-solidity.ts";
+import { consoleApp } from "./http/console-app.ts";
 import { docsPortal } from "./http/docs-portal.ts";
 import { InFlightRequests } from "./http/in-flight.ts";
 import { metricsEndpoint } from "./http/metrics-endpoint.ts";
@@ -146,6 +147,7 @@ export function createApp(deps: AppDeps): App {
     res.type("application/yaml").send(specYaml);
   });
   app.get(["/docs", "/docs/"], docsPortal());
+  app.use("/console", consoleApp());
   app.get("/metrics", metricsEndpoint(metrics, config.metricsToken));
   const validation = openapiValidation(spec, config.validateResponses);
   app.use(jsonBodyParser(config.bodyLimitBytes));

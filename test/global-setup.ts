@@ -10,6 +10,7 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
+import { ensureConsole } from "../scripts/ensure-console.ts";
 import { applyMigrations } from "../server/db/migrate.ts";
 import { pgliteRunner, pgPoolRunner } from "../server/db/sql-runner.ts";
 
@@ -23,6 +24,9 @@ declare module "vitest" {
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // The browser tests open /console: build it here when its sources changed (a few seconds; nothing otherwise). Each
+  // project's setup runs it; it is synchronous, so two projects never build at once, and after the first it is fresh.
+  ensureConsole();
   const databaseUrl = project.config.env?.TEST_DATABASE_URL;
   if (project.config.typecheck?.only) return async () => {};
   if (databaseUrl && !databaseUrl.startsWith("pglite:")) return postgresTemplate(project, databaseUrl);

@@ -90,6 +90,7 @@ export const webhookRoutes: Routes = [
       window: pageWindow(query),
       // One `type=` arrives as a string, several as an array (the parameter is repeatable).
       types: query.type === undefined ? undefined : [query.type].flat(),
+      resourceId: query.resourceId,
     }),
   })),
   route("getEvent", async ({ path, auth, deps }) => ({

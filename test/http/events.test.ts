@@ -18,14 +18,18 @@ let noWebhooks: ReturnType<typeof api>;
 /** Stored events of ORG/sandbox, oldest first. */
 const stored: Array<{ id: string; type: string; createdAt: Date }> = [];
 
-async function storeEvent(type: string, createdAt: Date, scope: { organizationId?: string; environment?: string } = {}) {
+async function storeEvent(
+  type: string,
+  createdAt: Date,
+  scope: { organizationId?: string; environment?: string; resourceId?: string } = {},
+) {
   const row = {
     id: newId("evt"),
     organizationId: scope.organizationId ?? ORG,
     environment: scope.environment ?? "sandbox",
     type,
-    resourceId: "card_events",
-    data: JSON.stringify({ cardId: "card_events", status: "active" }),
+    resourceId: scope.resourceId ?? "card_events",
+    data: JSON.stringify({ cardId: scope.resourceId ?? "card_events", status: "active" }),
     simulated: true,
     createdAt,
   };
@@ -117,6 +121,17 @@ describe("GET /events", () => {
       `${EVENTS}?type=card.issued&createdAfter=${enc("2026-01-10T00:00:00.000Z")}&createdBefore=${enc("2026-01-11T00:00:00.000Z")}`,
     );
     expect(ids(both)).toEqual([stored[3]?.id]);
+  });
+
+  it("filters by resource: one resource's events, newest first, with the other filters too, never another organization's", async () => {
+    const at = Date.parse("2026-01-12T00:00:00.000Z");
+    const first = await storeEvent("card.issued", new Date(at), { resourceId: "card_history" });
+    const second = await storeEvent("card.frozen", new Date(at + 60_000), { resourceId: "card_history" });
+    await storeEvent("card.issued", new Date(at), { resourceId: "card_history", organizationId: "org_events_other" });
+    expect(ids(await reader("GET", `${EVENTS}?resourceId=card_history`))).toEqual([second.id, first.id]);
+    expect(ids(await reader("GET", `${EVENTS}?resourceId=card_history&type=card.issued`))).toEqual([first.id]);
+    expect(ids(await reader("GET", `${EVENTS}?resourceId=card_nothing`))).toEqual([]);
+    expectFieldError(await reader("GET", `${EVENTS}?resourceId=${encodeURIComponent("card history")}`), "/query/resourceId");
   });
 
   it("refuses an unknown type, a bad date-time, a bad limit or a foreign cursor, naming the field", async () => {

@@ -1834,7 +1834,7 @@ export interface EventsNamespace {
    * not any endpoint receives them, so a client can also poll this list or replay what it missed. They are kept 30 days
    * (the deployment's `EVENT_RETENTION_DAYS`), longer while a delivery of theirs is still being retried.
    *
-   * Filters: `type` (repeat the parameter for several types: `?type=bank_transfer.completed&type=bank_transfer.failed`;
+   * Filters: `resourceId` (one resource's events), `type` (repeat the parameter for several types: `?type=bank_transfer.completed&type=bank_transfer.failed`;
    * any of them matches), `createdAfter` and `createdBefore` (exclusive bounds, ISO 8601 date-times, percent-encoded like any query value:
    * `createdAfter=2026-11-22T00%3A00%3A00Z`). Cursor pagination:
    * pass the previous page's `nextCursor` as `startingAfter` while `hasMore` is `true`. The order is `createdAt` (the time
@@ -1845,7 +1845,7 @@ export interface EventsNamespace {
    * `GET /api/v2/agent/events` (operationId `listEvents`).
    * Requires the scope `webhooks:read`.
    *
-   * @param query - Query parameters: `limit`, `startingAfter`, `type`, `createdAfter`, `createdBefore`.
+   * @param query - Query parameters: `limit`, `startingAfter`, `type`, `resourceId`, `createdAfter`, `createdBefore`.
    * @param options - Per-request options: `idempotencyKey`, `headers`, `signal`, `timeoutMs`, `maxRetries`.
    */
   list(query?: QueryParams<"listEvents">, options?: RequestOptions): MethodResult<"listEvents">;

@@ -2299,7 +2299,7 @@ export interface paths {
          *     not any endpoint receives them, so a client can also poll this list or replay what it missed. They are kept 30 days
          *     (the deployment's `EVENT_RETENTION_DAYS`), longer while a delivery of theirs is still being retried.
          *
-         *     Filters: `type` (repeat the parameter for several types: `?type=bank_transfer.completed&type=bank_transfer.failed`;
+         *     Filters: `resourceId` (one resource's events), `type` (repeat the parameter for several types: `?type=bank_transfer.completed&type=bank_transfer.failed`;
          *     any of them matches), `createdAfter` and `createdBefore` (exclusive bounds, ISO 8601 date-times, percent-encoded like any query value:
          *     `createdAfter=2026-11-22T00%3A00%3A00Z`). Cursor pagination:
          *     pass the previous page's `nextCursor` as `startingAfter` while `hasMore` is `true`. The order is `createdAt` (the time
@@ -16006,6 +16006,11 @@ export interface operations {
                  *     ]
                  */
                 type?: components["schemas"]["EventType"][];
+                /**
+                 * @description Only the events of this resource (the id of the resource in the event's `data`, such as a card's `cardId` or an issuance request's `issuanceRequestId`); a resource's history, newest first.
+                 * @example card_3Vb7Nx1Qk9Tz5Hm2Lw8Rd
+                 */
+                resourceId?: string;
                 /**
                  * @description Only items created after this instant (exclusive). An ISO 8601 date-time, percent-encoded like any query value
                  *     (`createdAfter=2026-11-22T00%3A00%3A00Z`); not one → 400 `VALIDATION_ERROR` at `/query/createdAfter`.

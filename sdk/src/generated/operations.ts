@@ -876,6 +876,7 @@ export const operationTable = {
       "limit",
       "startingAfter",
       "type",
+      "resourceId",
       "createdAfter",
       "createdBefore"
     ],

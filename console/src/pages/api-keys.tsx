@@ -1,0 +1,182 @@
+// API keys (account settings): create one (environment, scopes grouped by resource, label) and see its secret once;
+// the list with prefix, scopes, creator and last use; revoke with a confirmation.
+import { type FormEvent, useState } from "react";
+import { api, type Environment, unwrap } from "../api/client.ts";
+import { type CreatedKey, createKey, scopeGroups } from "../api/keys.ts";
+import { loadSpec } from "../api/spec.ts";
+import { useLoad } from "../api/use-load.ts";
+import { usePages } from "../api/use-pages.ts";
+import { CopyButton, Dialog } from "../components/dialog.tsx";
+import { StreamedTable, when } from "../components/list.tsx";
+import { useEnvironment } from "../components/shell.tsx";
+import { ErrorState } from "../components/states.tsx";
+
+type Loose = Record<string, unknown>;
+export interface KeyRow {
+  id: string;
+  prefix: string;
+  label: string;
+  environment: string;
+  scopes: string[];
+  createdBy: string;
+  lastUsedAt: string;
+  revokedAt: string;
+}
+
+export function readKey(raw: unknown): KeyRow {
+  const k = (raw ?? {}) as Loose;
+  const creator = k.createdBy as Loose | string | undefined;
+  return {
+    id: String(k.id ?? ""),
+    prefix: String(k.prefix ?? ""),
+    label: typeof k.label === "string" ? k.label : "",
+    environment: String(k.environment ?? ""),
+    scopes: Array.isArray(k.scopes) ? k.scopes.map(String) : [],
+    createdBy: typeof creator === "string" ? creator : String(creator?.email ?? creator?.name ?? k.actor ?? ""),
+    lastUsedAt: typeof k.lastUsedAt === "string" ? k.lastUsedAt : "",
+    revokedAt: typeof k.revokedAt === "string" ? k.revokedAt : "",
+  };
+}
+
+function CreateKeyForm({ onCreated }: { onCreated(key: CreatedKey): void }) {
+  const current = useEnvironment();
+  const spec = useLoad(loadSpec, []);
+  const [error, setError] = useState<unknown>();
+  const [busy, setBusy] = useState(false);
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const scopes = form.getAll("scope").map(String);
+    if (scopes.length === 0) {
+      setError(new Error("Choose at least one scope."));
+      return;
+    }
+    setBusy(true);
+    setError(undefined);
+    try {
+      onCreated(await createKey(String(form.get("environment")) as Environment, scopes, String(form.get("label") || "Console key")));
+      event.currentTarget?.reset();
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <form className="card stack" onSubmit={(e) => void submit(e)} aria-labelledby="create-key-heading">
+      <h2 id="create-key-heading">New key</h2>
+      <label>
+        Environment
+        <select name="environment" defaultValue={current}>
+          <option value="sandbox">sandbox</option>
+          <option value="production">production</option>
+        </select>
+      </label>
+      <label>
+        Label
+        <input name="label" maxLength={100} placeholder="Payments backend" />
+      </label>
+      {spec.state === "ok" ? (
+        <div className="scope-groups">
+          {scopeGroups(spec.data).map((group) => (
+            <fieldset key={group.resource}>
+              <legend>{group.resource}</legend>
+              {group.scopes.map((scope) => (
+                <label key={scope} className="checkbox">
+                  <input type="checkbox" name="scope" value={scope} />
+                  {scope}
+                </label>
+              ))}
+            </fieldset>
+          ))}
+        </div>
+      ) : null}
+      <button type="submit" className="primary" disabled={busy}>
+        Create key
+      </button>
+      {error ? <ErrorState error={error} needs="developer or owner" /> : null}
+    </form>
+  );
+}
+
+export function ApiKeys() {
+  const environment = useEnvironment();
+  const [created, setCreated] = useState<CreatedKey | null>(null);
+  const [revoking, setRevoking] = useState<KeyRow | null>(null);
+  const [revokeError, setRevokeError] = useState<unknown>();
+  const pages = usePages(
+    async (cursor) => {
+      const body = (await unwrap(
+        api(environment).GET(
+          "/api/v2/agent/api-keys" as never,
+          { params: { query: { limit: 25, ...(cursor ? { startingAfter: cursor } : {}) } } } as never,
+        ),
+      )) as { data?: unknown[]; hasMore?: boolean; nextCursor?: string | null };
+      return { items: (body.data ?? []).map(readKey), next: body.hasMore ? (body.nextCursor ?? null) : null };
+    },
+    [environment, created],
+  );
+
+  async function revoke(key: KeyRow) {
+    setRevokeError(undefined);
+    try {
+      await unwrap(api(environment).DELETE("/api/v2/agent/api-keys/{keyId}", { params: { path: { keyId: key.id } } } as never));
+      setRevoking(null);
+      pages.reload();
+    } catch (err) {
+      setRevokeError(err);
+    }
+  }
+
+  return (
+    <>
+      <h1>API keys</h1>
+      <CreateKeyForm onCreated={setCreated} />
+      <Dialog title="Your new API key" open={created !== null} onClose={() => setCreated(null)}>
+        <p>Copy the secret now: it is shown this once and cannot be read again.</p>
+        <p>
+          <code className="secret" data-testid="new-key-secret">
+            {created?.secret}
+          </code>
+        </p>
+        <CopyButton text={created?.secret ?? ""} label="Copy secret" />
+      </Dialog>
+      <Dialog title="Revoke this key?" open={revoking !== null} onClose={() => setRevoking(null)}>
+        <p>
+          Requests with <code>{revoking?.prefix}…</code> ({revoking?.label}) will be refused from now on. This cannot be undone.
+        </p>
+        <button type="button" className="danger" onClick={() => revoking && void revoke(revoking)}>
+          Revoke
+        </button>
+        {revokeError ? <ErrorState error={revokeError} needs="developer or owner" /> : null}
+      </Dialog>
+      <h2>Keys</h2>
+      <StreamedTable
+        pages={pages}
+        what="API keys"
+        caption="API keys"
+        needs="developer or owner"
+        rowKey={(k) => k.id}
+        columns={[
+          { header: "Prefix", cell: (k) => <code>{k.prefix}</code> },
+          { header: "Label", cell: (k) => k.label || "—" },
+          { header: "Environment", cell: (k) => k.environment },
+          { header: "Scopes", cell: (k) => k.scopes.join(", ") },
+          { header: "Created by", cell: (k) => k.createdBy || "—" },
+          { header: "Last used", cell: (k) => (k.lastUsedAt ? when(k.lastUsedAt) : "never") },
+          {
+            header: "Status",
+            cell: (k) =>
+              k.revokedAt ? (
+                `revoked ${when(k.revokedAt)}`
+              ) : (
+                <button type="button" aria-label={`Revoke ${k.prefix}`} onClick={() => setRevoking(k)}>
+                  Revoke
+                </button>
+              ),
+          },
+        ]}
+      />
+    </>
+  );
+}
