@@ -124,7 +124,9 @@ const credentialOf = (op: SpecOperation): Credential =>
       ? "scheduler"
       : op.operation.security === "none"
         ? "none"
-        : "sandbox";
+        : op.operation.security === "session"
+          ? "session"
+          : "sandbox";
 
 /** Values the generator cannot know: the organization the key belongs to. */
 function withFixtures(op: SpecOperation, input: Input, value: unknown, fixtures: ConformanceFixtures): unknown {

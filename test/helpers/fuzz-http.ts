@@ -17,6 +17,8 @@ export interface Credentials {
   production: string;
   admin: string;
   scheduler: string;
+  /** A member's session (cookie and same-origin headers), for the operations only a session may call. */
+  session?: { cookie: string; origin: string };
 }
 
 export function createSender(baseUrl: string, credentials: Credentials, concurrency: number) {
@@ -33,6 +35,9 @@ export function createSender(baseUrl: string, credentials: Credentials, concurre
       headers.authorization = `Bearer ${credentials[request.credential]}`;
     } else if (request.credential === "scheduler") {
       headers["x-scheduler-secret"] = credentials.scheduler;
+    } else if (request.credential === "session" && credentials.session) {
+      headers.cookie = credentials.session.cookie;
+      headers.origin = credentials.session.origin;
     }
     const body = request.body === undefined ? undefined : Buffer.isBuffer(request.body) ? request.body : Buffer.from(request.body, "utf8");
     if (body) headers["content-length"] = String(body.length);

@@ -20,7 +20,7 @@ import {
 import { parameterValue, type SpecOperation, specOperations } from "./spec-requests.ts";
 
 /** Which credential the runner puts in the request (the generator never sees real secrets). */
-export type Credential = "sandbox" | "production" | "admin" | "scheduler" | "none" | "literal";
+export type Credential = "sandbox" | "production" | "admin" | "scheduler" | "session" | "none" | "literal";
 
 export interface FuzzRequest {
   index: number;

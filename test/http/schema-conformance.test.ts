@@ -11,6 +11,7 @@ import { loadSpec } from "../../server/spec/load-spec.ts";
 import { type ConformanceRequest, conformancePlans, type OperationPlan } from "../helpers/conformance-requests.ts";
 import { createSender, type FuzzResponse } from "../helpers/fuzz-http.ts";
 import { fuzzSeed } from "../helpers/fuzz-random.ts";
+import { joinMember } from "../helpers/members.ts";
 import { exampleRequest, specOperations } from "../helpers/spec-requests.ts";
 import { startTestServer, type TestServer } from "../helpers/test-server.ts";
 import { ALL_WRITE_SCOPES, connect } from "../helpers/v2.ts";
@@ -68,6 +69,8 @@ const OPERATION_RULES: Array<{ operations: RegExp; path: RegExp; message: RegExp
 let server: TestServer;
 let sandboxKey: string;
 let newOrganizationKey: string;
+/** An owner of ORG with a verified second factor: the operations only a member's session may call use it. */
+let owner: { cookie: string; origin: string };
 let plans: OperationPlan[];
 const reached = new Map<string, boolean>();
 
@@ -85,6 +88,8 @@ beforeAll(async () => {
   sandboxKey = (await server.createKey({ organizationId: ORG, scopes: ALL_WRITE_SCOPES, actor: "conformance" })).key;
   newOrganizationKey = (await server.createKey({ organizationId: `org_new_${Date.now().toString(36)}`, scopes: ALL_WRITE_SCOPES })).key;
   for (const category of CATEGORIES) await connect(server, { organizationId: ORG, category });
+  const { cookie, origin } = (await joinMember(server, ORG, { role: "owner", secondFactor: true })).headers() as Record<string, string>;
+  owner = { cookie: cookie as string, origin: origin as string };
   plans = conformancePlans({
     doc: loadSpec(),
     seed: SEED,
@@ -100,12 +105,16 @@ interface Outcome {
   response: FuzzResponse;
 }
 
-async function sendAll(requests: ConformanceRequest[]): Promise<Outcome[]> {
+async function sendAll(all: ConformanceRequest[]): Promise<Outcome[]> {
+  let requests = all;
   const sender = createSender(
     server.url,
-    { sandbox: sandboxKey, production: sandboxKey, admin: server.adminToken, scheduler: "test-scheduler-secret" },
+    { sandbox: sandboxKey, production: sandboxKey, admin: server.adminToken, scheduler: "test-scheduler-secret", session: owner },
     CONCURRENCY,
   );
+  // Signing out ends the session every other session operation uses: those requests go last.
+  const signsOut = (r: ConformanceRequest) => /^(deleteCurrentSession|deleteAllSessions)$/.test(r.operationId);
+  requests = [...requests.filter((r) => !signsOut(r)), ...requests.filter(signsOut)];
   const out: Outcome[] = [];
   try {
     for (let start = 0; start < requests.length; start += CONCURRENCY) {
