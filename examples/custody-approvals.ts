@@ -1,14 +1,17 @@
 // Agent API (v2) custody under four-eyes control: request a custody wallet, have a second person approve, activate it;
 // then request a transfer, approve, submit and reconcile it; the approver finds what waits on them in the list of pending
-// approval requests, and the wallet's transfers are listed at the end. Custody fails closed without a reviewed
+// approval requests, and the wallet's transfers are listed at the end. The requester is a service with an API key; the
+// approver is a person — a member signed in with a session and a verified second factor, as only people decide
+// approvals (docs/members.md). In production that person approves in the console (/console). Custody fails closed without a reviewed
 // connection, so the example connects the custody simulator first (operator step).
 // Run: npm run example -- examples/custody-approvals.ts   (against `npm start`)
-import { connectSimulator, run, sandboxClient, step } from "./setup.ts";
+import { approverSession, connectSimulator, run, sandboxClient, step } from "./setup.ts";
 
 await run(async () => {
   await connectSimulator("custody");
   const requester = await sandboxClient(["wallets:write"], "alice@example.com");
-  const approver = await sandboxClient(["wallets:write"], "bob@example.com");
+  // A fresh address per run, so the example runs again against the same server.
+  const approver = await approverSession(`bob+${Date.now()}@example.com`);
 
   // Wallet: shape 1 (request) → approval by another actor → shape 2 (activate).
   const requested = await requester.custody.createWallet({ label: "Example treasury", chain: "base", type: "mpc" });

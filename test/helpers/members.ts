@@ -21,6 +21,10 @@ export interface JoinedMember {
   call(method: string, path: string, body?: unknown, extra?: Record<string, string>): Promise<Answer>;
 }
 
+/** What joining a member needs of a server: its origin and the operator's token. An in-process TestServer is one; so is
+ * a spawned server process (`{ url, adminToken: ADMIN_TOKEN }`, test/helpers/server-process.ts). */
+export type MemberServer = Pick<TestServer, "url" | "adminToken">;
+
 let counter = 0;
 
 export const PASSWORD = "correct-horse-battery-staple";
@@ -32,11 +36,15 @@ export function sessionFrom(res: Response): string {
   return value;
 }
 
-export function sessionHeaders(server: TestServer, session: string, extra: Record<string, string> = {}): Record<string, string> {
+export function sessionHeaders(
+  server: Pick<TestServer, "url">,
+  session: string,
+  extra: Record<string, string> = {},
+): Record<string, string> {
   return { cookie: `__Host-cp_session=${session}`, origin: server.url, "content-type": "application/json", ...extra };
 }
 
-export async function invite(server: TestServer, organizationId: string, email: string, role: Role): Promise<string> {
+export async function invite(server: MemberServer, organizationId: string, email: string, role: Role): Promise<string> {
   const res = await fetch(`${server.url}/api/admin/organizations/${organizationId}/member-invitations`, {
     method: "POST",
     headers: { authorization: `Bearer ${server.adminToken}`, "content-type": "application/json" },
@@ -47,7 +55,7 @@ export async function invite(server: TestServer, organizationId: string, email: 
   return new URL(invitationUrl).hash.replace(/^#token=/, "");
 }
 
-export async function signIn(server: TestServer, email: string, password: string): Promise<Response> {
+export async function signIn(server: Pick<TestServer, "url">, email: string, password: string): Promise<Response> {
   return fetch(`${server.url}/api/v2/agent/sessions`, {
     method: "POST",
     headers: { "content-type": "application/json", origin: server.url },
@@ -58,7 +66,7 @@ export async function signIn(server: TestServer, email: string, password: string
 export const totpCode = (secret: string) => generate({ secret });
 
 export async function joinMember(
-  server: TestServer,
+  server: MemberServer,
   organizationId: string,
   options: { role: Role; secondFactor?: boolean; email?: string },
 ): Promise<JoinedMember> {
@@ -89,6 +97,16 @@ export async function joinMember(
 }
 
 type Call = ReturnType<typeof api>;
+
+/**
+ * Session requests by one member to the server at `url`, in `environment`: the Origin is that server's own, so the same
+ * session (stored in the shared database) is used through any instance of a scaled-out deployment.
+ */
+export function sessionCaller(url: string, member: JoinedMember, environment: "sandbox" | "production" = "sandbox"): Call {
+  const call = api(url);
+  return (method: string, path: string, body?: unknown, extra: Record<string, string> = {}) =>
+    call(method, path, body, sessionHeaders({ url }, member.session, { "coinplane-environment": environment, ...extra }));
+}
 const DECISION = /^\/api\/v2\/agent\/approvals\/[^/?]+\/(approve|reject)(\?|$)/;
 
 /**

@@ -14,7 +14,15 @@ import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { HOLDER, launchToken, SIGNER } from "../helpers/contracts.ts";
-import { connectProvider, createKey, createSystemFixture, type ServerProcess, type SystemFixture } from "../helpers/server-process.ts";
+import { joinMember, sessionCaller } from "../helpers/members.ts";
+import {
+  ADMIN_TOKEN,
+  connectProvider,
+  createKey,
+  createSystemFixture,
+  type ServerProcess,
+  type SystemFixture,
+} from "../helpers/server-process.ts";
 import { startTcpProxy, type TcpProxy } from "../helpers/tcp-proxy.ts";
 import { api } from "../helpers/test-server.ts";
 import { BANK_TRANSFER, sepaTransfer } from "./bodies.ts";
@@ -307,7 +315,9 @@ describe("every write family under a partition and a reset", () => {
   beforeAll(async () => {
     const scopes = ["payments:write", "wallets:write", "cards:write", "projects:write"];
     alice = api(server.url, await createKey(server, { organizationId: FAMILY_ORG, scopes, actor: "alice" }));
-    const bob = api(server.url, await createKey(server, { organizationId: FAMILY_ORG, scopes: ["wallets:write"], actor: "bob" }));
+    // A person decides the approval: a member (approver) signed in with a verified second factor (issue 24).
+    const bobMember = await joinMember({ url: server.url, adminToken: ADMIN_TOKEN }, FAMILY_ORG, { role: "approver", secondFactor: true });
+    const bob = sessionCaller(server.url, bobMember);
     const idem = () => ({ "idempotency-key": randomUUID() });
     await connectProvider(server, { organizationId: FAMILY_ORG, category: "custody" });
     const requested = await alice("POST", `${CUSTODY}/wallets`, { label: "Fault float", chain: "base", type: "mpc" }, idem());

@@ -10,6 +10,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { corridor, DISPATCH, RUN, SIMULATE } from "../helpers/corridors.ts";
+import { type JoinedMember, joinMember, sessionCaller } from "../helpers/members.ts";
 import {
   ADMIN_TOKEN,
   connectProvider,
@@ -188,12 +189,19 @@ describe("optimistic concurrency across instances", () => {
   let alice: Pair<Call>;
   let bob: Pair<Call>;
   let carol: Pair<Call>;
+  let bobMember: JoinedMember;
+  let carolMember: JoinedMember;
   let walletId: string;
 
   beforeAll(async () => {
     alice = await clients(a, { organizationId: org, scopes: ["wallets:write"], actor: "alice" });
-    bob = await clients(a, { organizationId: org, scopes: ["wallets:write"], actor: "bob" });
-    carol = await clients(a, { organizationId: org, scopes: ["wallets:write"], actor: "carol" });
+    // Approvals are decided by people: members (approvers) signed in with a verified second factor, each session usable
+    // through either instance (issue 24).
+    const people = { url: a[0].url, adminToken: ADMIN_TOKEN };
+    bobMember = await joinMember(people, org, { role: "approver", secondFactor: true, email: "bob@occ.example" });
+    carolMember = await joinMember(people, org, { role: "approver", secondFactor: true, email: "carol@occ.example" });
+    bob = [sessionCaller(a[0].url, bobMember), sessionCaller(a[1].url, bobMember)];
+    carol = [sessionCaller(a[0].url, carolMember), sessionCaller(a[1].url, carolMember)];
     await connectProvider(a[0], { organizationId: org, category: "custody" });
     const requested = await alice[0]("POST", WALLETS, { label: "Scale-out float", chain: "base", type: "mpc" }, idem());
     expect(requested.status, requested.text).toBe(201);
@@ -230,8 +238,9 @@ describe("optimistic concurrency across instances", () => {
     const results = await Promise.all(Array.from({ length: 20 }, (_, i) => pick(alice, i)("POST", TRANSFERS, body, idem())));
     const ok = results.filter((r) => r.status === 200);
     const conflicts = results.filter((r) => r.status === 409);
-    expect(ok.length, results.map((r) => `${r.status} ${r.json?.code ?? ""}`).join(",")).toBe(1);
-    expect(conflicts.length).toBe(19);
+    const answers = results.map((r) => `${r.status} ${r.json?.code ?? ""}`).join(",");
+    expect(ok.length, answers).toBe(1);
+    expect(conflicts.length, answers).toBe(19);
     for (const c of conflicts) expect(c.json.code).toBe("CUSTODY_STATE_CONFLICT");
     expect(ok[0]?.json).toMatchObject({ status: "completed", version: 4 });
     const row = await direct.query(`SELECT status, version FROM "CustodyTransfer" WHERE id = $1`, [transfer.custodyTransferId]);
@@ -241,7 +250,7 @@ describe("optimistic concurrency across instances", () => {
     expect(sim.rows).toEqual([{ state: "completed" }]);
   });
 
-  it("concurrent approve (bob, one instance) and reject (carol, the other) of one approval: exactly one decision wins", async () => {
+  it("concurrent approve (bob's session, one instance) and reject (carol's, the other) of one approval: exactly one decision wins", async () => {
     const transfer = await requestTransfer();
     const id = transfer.approvalRequestId;
     const results = await Promise.all(
@@ -254,7 +263,11 @@ describe("optimistic concurrency across instances", () => {
       expect(r.json.code).toBe("STATE_CONFLICT");
     }
     const row = (await direct.query(`SELECT status, version, "decidedByActor" FROM "ApprovalRequest" WHERE id = $1`, [id])).rows[0];
-    expect(row).toEqual({ status: ok[0]?.json.status, version: 2, decidedByActor: ok[0]?.json.status === "approved" ? "bob" : "carol" });
+    expect(row).toEqual({
+      status: ok[0]?.json.status,
+      version: 2,
+      decidedByActor: ok[0]?.json.status === "approved" ? bobMember.email : carolMember.email,
+    });
   });
 });
 
