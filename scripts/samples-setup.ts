@@ -246,7 +246,7 @@ async function json(res: Response, what: string): Promise<Json> {
   return text ? (JSON.parse(text) as Json) : {};
 }
 
-async function acceptInvitation(baseUrl: string, token: string, name: string, password = randomUUID()): Promise<Json> {
+async function acceptInvitation(baseUrl: string, token: string, name: string, password: string = randomUUID()): Promise<Json> {
   const res = await fetch(`${baseUrl}/api/v2/agent/member-invitations/accept`, {
     method: "POST",
     headers: { "content-type": "application/json" },
