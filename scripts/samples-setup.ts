@@ -157,6 +157,8 @@ export async function setUpSamples(options: SetupOptions): Promise<Record<string
   // Only people decide approvals (a member's session with a verified second factor): you, as an owner of the organization.
   const person = await signInAsOwner(baseUrl, adminToken, organizationId, run);
   await person.call("POST", `/api/v2/agent/approvals/${requested.approvalRequestId}/approve`, { reason: "samples setup" });
+  log("the member the sign-in sample names (the spec example's email and password)");
+  await ensureExampleMember(baseUrl, adminToken, organizationId);
   const viewer = await person.call("POST", "/api/v2/agent/member-invitations", { email: `viewer-${run}@example.com`, role: "viewer" });
   const viewerMember = await acceptInvitation(baseUrl, tokenOf(viewer.invitationUrl), `samples viewer ${run}`);
   const unused = await person.call("POST", "/api/v2/agent/member-invitations", { email: `invitee-${run}@example.com`, role: "viewer" });
@@ -244,13 +246,38 @@ async function json(res: Response, what: string): Promise<Json> {
   return text ? (JSON.parse(text) as Json) : {};
 }
 
-async function acceptInvitation(baseUrl: string, token: string, name: string, password = randomUUID()): Promise<Json> {
+async function acceptInvitation(baseUrl: string, token: string, name: string, password: string = randomUUID()): Promise<Json> {
   const res = await fetch(`${baseUrl}/api/v2/agent/member-invitations/accept`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ token, name, password }),
   });
   return json(res, "accepting an invitation");
+}
+
+/** The createSession sample signs in with the spec's example credentials: a member with them exists (made once;
+ * the setup may run again against the same server, so an existing one that signs in is kept). */
+export const EXAMPLE_MEMBER = { email: "alice@acme.example", password: "correct-horse-battery-staple" };
+
+async function ensureExampleMember(baseUrl: string, adminToken: string, organizationId: string): Promise<void> {
+  const signIn = () =>
+    fetch(`${baseUrl}/api/v2/agent/sessions`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: baseUrl },
+      body: JSON.stringify(EXAMPLE_MEMBER),
+    });
+  const existing = await signIn();
+  await existing.text();
+  if (existing.ok) return;
+  const invited = await json(
+    await fetch(`${baseUrl}/api/admin/organizations/${encodeURIComponent(organizationId)}/member-invitations`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
+      body: JSON.stringify({ email: EXAMPLE_MEMBER.email, role: "viewer" }),
+    }),
+    "inviting the sign-in sample's member",
+  );
+  await acceptInvitation(baseUrl, tokenOf(invited.invitationUrl), "Alice (sign-in sample)", EXAMPLE_MEMBER.password);
 }
 
 /** An owner of the organization, signed in with a verified TOTP second factor (what deciding approvals needs). */

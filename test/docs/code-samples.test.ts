@@ -27,12 +27,15 @@ const RUN_LAST: Record<string, string> = {
   deactivateCard: "a deactivated card refuses limits, funds and authorizations",
   deleteWebhookEndpoint: "the endpoint's other samples would answer 404",
   adminRevokeApiKey: "kept with the admin samples at the end (it revokes $KEY_ID, not $KEY)",
+  deleteAllSessions: "it signs out $SESSION, which the other session samples use",
+  deleteCurrentSession: "it signs out $SESSION, which the other session samples use",
 };
 
 /** Samples that need a state an earlier sample of the run consumed: the setup step runs again before them. */
 const FRESH_SETUP: Record<string, string> = {
   rejectApprovalRequest: "approveApprovalRequest already decided $APPROVAL_ID",
   reverseCardAuthorization: "captureCardAuthorization already closed $AUTHORIZATION_ID",
+  deleteCurrentSession: "deleteAllSessions already signed out $SESSION",
 };
 
 /**

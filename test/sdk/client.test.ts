@@ -529,7 +529,7 @@ describe("hooks", () => {
 
 describe("configuration", () => {
   it.each([
-    [{ apiKey: "" }, "apiKey is required"],
+    [{ apiKey: "" }, "apiKey (or sessionCookie) is required"],
     [{ baseUrl: "localhost:8080" }, "baseUrl"],
     [{ apiKey: "cp_production_x", environment: "sandbox" as const }, "production key"],
     [{ maxRetries: -1 }, "maxRetries"],

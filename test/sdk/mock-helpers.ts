@@ -45,6 +45,12 @@ export function expectValid(op: SpecOperation, res: Sent) {
   expect(res.headers.get("x-request-id")).toBeTruthy();
 }
 
+/** What a member's operation (security `session`) is called with: the mock keeps no people, so any
+ * `__Host-cp_session` cookie stands for a signed-in owner. Nothing for the other operations. */
+export function sessionFor(op: SpecOperation): Record<string, string> {
+  return op.operation.security === "session" ? { cookie: "__Host-cp_session=cps_mock" } : {};
+}
+
 /** The spec's example request, with path parameters that name a resource set to an id of the spec's examples (or to
  * `ids[name]` when given). */
 export function mockExampleRequest(op: SpecOperation, ids: Record<string, string> = {}) {

@@ -8,7 +8,7 @@ import { mockData } from "../../sdk/src/generated/mock-data.ts";
 import { createCoinplaneMock, MOCK_ORGANIZATION_ID, mockApiKeys } from "../../sdk/src/mock/index.ts";
 import type { MockOperationSpec } from "../../sdk/src/mock/types.ts";
 import type { SpecOperation } from "../helpers/spec-requests.ts";
-import { expectValid, mockExampleRequest, type Sent, sender, specOp } from "./mock-helpers.ts";
+import { expectValid, mockExampleRequest, type Sent, sender, sessionFor, specOp } from "./mock-helpers.ts";
 
 const BASE = "http://rehearsal.coinplane.test";
 const CUSTOM_KEY = `cp_sandbox_${"custom".padEnd(43, "0")}`;
@@ -203,7 +203,7 @@ const with404 = ops
 describe("404 names the resource, as the API does", () => {
   it.each(with404)("%s: X-Mock-Status 404 → %s not found", async (id, noun) => {
     const req = mockExampleRequest(specOp(id));
-    const res = await send(req.method, req.path, req.body, { ...req.headers, "x-mock-status": "404" });
+    const res = await send(req.method, req.path, req.body, { ...req.headers, ...sessionFor(specOp(id)), "x-mock-status": "404" });
     expect(res.status).toBe(404);
     expect(messageOf(res)).toBe(`${noun} not found`);
     expectValid(specOp(id), res);
@@ -224,7 +224,7 @@ describe("404 names the resource, as the API does", () => {
     const unknown = `${mockData.schemas[store]?.idPrefix}unknown0000000000000000000`;
     const example = requestNaming(specOp(id), where, name, unknown);
     if (!example) throw new Error(`no request example of ${id} carries ${name}`);
-    const res = await send(example.method, example.path, example.body, example.headers);
+    const res = await send(example.method, example.path, example.body, { ...example.headers, ...sessionFor(specOp(id)) });
     expect(res.status, JSON.stringify(res.body)).toBe(404);
     expect(messageOf(res)).toBe(`${mockData.schemas[store]?.noun} not found`);
     expectValid(specOp(id), res);
@@ -284,14 +284,14 @@ describe("created resources are read back by every operation that names them", (
   it.each(pairs)("%s → %s (%s %s)", async (creatorId, readerId, where, name) => {
     const creator = op(creatorId);
     const made = mockExampleRequest(specOp(creatorId));
-    const created = await send(made.method, made.path, made.body, made.headers);
+    const created = await send(made.method, made.path, made.body, { ...made.headers, ...sessionFor(specOp(creatorId)) });
     expect(created.status, JSON.stringify(created.body)).toBeLessThan(300);
     const schema = mockData.schemas[creator.resource?.schema as string];
     const id = created.body[schema?.idField as string] as string;
     expect(mockData.schemas[schema?.store as string]?.exampleIds).not.toContain(id);
     const read = requestNaming(specOp(readerId), where, name, id);
     if (!read) throw new Error(`no request example of ${readerId} carries ${name}`);
-    const res = await send(read.method, read.path, read.body, read.headers);
+    const res = await send(read.method, read.path, read.body, { ...read.headers, ...sessionFor(specOp(readerId)) });
     expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
     expectValid(specOp(readerId), res);
     const reader = op(readerId);
@@ -341,7 +341,7 @@ describe("request validation, as the server answers it", () => {
   const withBody = ops.filter((o) => o.request.body?.required);
   it.each(withBody.map((o) => o.operationId))("%s: a body of the wrong type → 400 with errors", async (id) => {
     const req = mockExampleRequest(specOp(id));
-    const res = await send(req.method, req.path, ["not", "an", "object"], req.headers);
+    const res = await send(req.method, req.path, ["not", "an", "object"], { ...req.headers, ...sessionFor(specOp(id)) });
     expect(res.status).toBe(400);
     expect(res.body.code).toMatch(/^(VALIDATION_ERROR|invalid_request)$/);
     expect(res.body.errors.length).toBeGreaterThan(0);
@@ -353,7 +353,7 @@ describe("request validation, as the server answers it", () => {
     const req = mockExampleRequest(specOp(id));
     const res = await fetch(`${BASE}${req.path}`, {
       method: req.method,
-      headers: { authorization: `Bearer ${mockApiKeys.sandbox}`, "content-type": "text/plain", ...req.headers },
+      headers: { authorization: `Bearer ${mockApiKeys.sandbox}`, "content-type": "text/plain", ...req.headers, ...sessionFor(specOp(id)) },
       body: JSON.stringify(req.body),
     });
     expect(res.status).toBe(415);

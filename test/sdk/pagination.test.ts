@@ -58,6 +58,9 @@ describe("the generated table", () => {
       ["listWebhookEndpoints", "cursor"],
       ["listWebhookDeliveries", "cursor"],
       ["listEvents", "cursor"],
+      ["listMembers", "cursor"],
+      ["listApiKeys", "cursor"],
+      ["listAuditLogEntries", "cursor"],
     ]);
   });
 });
