@@ -29,6 +29,7 @@ const RUN_LAST: Record<string, string> = {
   adminRevokeApiKey: "kept with the admin samples at the end (it revokes $KEY_ID, not $KEY)",
   deleteAllSessions: "it signs out $SESSION, which the other session samples use",
   deleteCurrentSession: "it signs out $SESSION, which the other session samples use",
+  deleteMember: "it removes $MEMBER_ID, which the getMember and updateMember samples use",
 };
 
 /** Samples that need a state an earlier sample of the run consumed: the setup step runs again before them. */
@@ -36,6 +37,7 @@ const FRESH_SETUP: Record<string, string> = {
   rejectApprovalRequest: "approveApprovalRequest already decided $APPROVAL_ID",
   reverseCardAuthorization: "captureCardAuthorization already closed $AUTHORIZATION_ID",
   deleteCurrentSession: "deleteAllSessions already signed out $SESSION",
+  deleteMember: "it runs last, after the sign-out samples ended $SESSION",
 };
 
 /**
@@ -158,6 +160,8 @@ describe("the SDK samples", () => {
   it("one runs against the sandbox and prints what the API answered", { timeout: 120_000 }, async () => {
     const op = operations.find((o) => o.operation.operationId === "getCard");
     const sdk = samplesOf(op as (typeof operations)[number]).find((s) => s.label === "SDK") as Sample;
+    // The curl samples ran the sign-outs last: a fresh setup gives this run a live $SESSION again.
+    exports = await setUp();
     const file = path.join(ROOT, "test-results", "sdk-sample-getCard.mts");
     writeFileSync(file, sdk.source);
     const { stdout } = await run(process.execPath, ["--import", "tsx", "--conditions=@coinplane/source", file], {
