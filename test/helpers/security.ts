@@ -86,12 +86,12 @@ export function expectError(res: Response, status: number, code: ErrorCode, path
 }
 
 /** Every row of every table that has an `organizationId` column, for one organization (and, where a table has the
- * column, one environment; rows of tables with an `apiKeyId` column made by `exceptApiKeyId` left out): compare before
+ * column, one environment; rows of tables with an `apiKeyId` column made by `exceptApiKeyId` — a key's or a member's id, or several — left out): compare before
  * and after to prove that a set of refused requests changed nothing of that organization's. */
 export async function organizationSnapshot(
   server: TestServer,
   organizationId: string,
-  options: { environment?: string; exceptApiKeyId?: string } = {},
+  options: { environment?: string; exceptApiKeyId?: string | string[] } = {},
 ): Promise<Record<string, string[]>> {
   const prisma = server.db.prisma;
   const columns = await prisma.$queryRawUnsafe<Array<{ table_name: string; column_name: string }>>(
@@ -109,8 +109,8 @@ export async function organizationSnapshot(
       conditions.push(`"environment"::text = $${values.length}`);
     }
     if (options.exceptApiKeyId && has(table, "apiKeyId")) {
-      values.push(options.exceptApiKeyId);
-      conditions.push(`"apiKeyId" IS DISTINCT FROM $${values.length}`);
+      values.push([options.exceptApiKeyId].flat());
+      conditions.push(`("apiKeyId" IS NULL OR NOT ("apiKeyId" = ANY($${values.length})))`);
     }
     const rows = await prisma.$queryRawUnsafe<Json[]>(`SELECT * FROM "${table}" WHERE ${conditions.join(" AND ")}`, ...values);
     snapshot[table] = rows.map((row) => JSON.stringify(row, (_k, v) => (typeof v === "bigint" ? v.toString() : v))).sort();

@@ -33,6 +33,7 @@ const EXCLUDED: Record<string, string> = {
   "adminUpdateOrganizationSettings:path:organizationId": "operator API",
   "adminListApiKeys:query:organizationId": "operator API",
   "adminListConnections:query:organizationId": "operator API",
+  "adminCreateMemberInvitation:path:organizationId": "operator API",
 };
 const excluded = (operationId: string, ref: string) => `${operationId}:${ref}` in EXCLUDED || `*:${ref}` in EXCLUDED;
 
@@ -51,6 +52,8 @@ interface Attack {
   status?: number;
   /** The answer for an unknown id to a production key, when not `status` (sandbox-only card test helpers: 403). */
   productionStatus?: number;
+  /** An object of the organization in every environment (members, API keys): not part of the production sweep. */
+  organizationWide?: true;
 }
 
 /** Ids of A's objects by name, filled in beforeAll; B's own objects under `own:<name>`. */
@@ -71,6 +74,21 @@ const ATTACKS: Attack[] = [
     "verifyContract",
     "launchContract",
   ].map((operationId) => ({ name: "contract project", operationId, refs: ["path:projectId"], path: { projectId: "project" } })),
+  ...["getMember", "updateMember", "deleteMember"].map((operationId) => ({
+    name: "member",
+    operationId,
+    refs: ["path:memberId"],
+    path: { memberId: "member" },
+    organizationWide: true as const,
+  })),
+  ...["getApiKey", "revokeApiKey"].map((operationId) => ({
+    name: "API key",
+    operationId,
+    refs: ["path:keyId"],
+    path: { keyId: "apiKey" },
+    organizationWide: true as const,
+  })),
+  { name: "events of A's card", operationId: "listEvents", refs: ["query:resourceId"], query: { resourceId: "card" }, status: 200 },
   ...["getApprovalRequest", "approveApprovalRequest", "rejectApprovalRequest"].map((operationId) => ({
     name: "pending approval",
     operationId,
@@ -279,7 +297,7 @@ function build(attack: Attack, unknown: boolean) {
 
 let server: TestServer;
 let alice: ReturnType<typeof api>;
-let bob: ReturnType<typeof api>;
+let bob: Awaited<ReturnType<typeof deciderWithKey>>;
 let mallory: ReturnType<typeof api>;
 let aliceProduction: ReturnType<typeof api>;
 let aliceProductionKeyId: string;
@@ -297,10 +315,18 @@ beforeAll(async () => {
     server.createKey({ organizationId, environment, scopes: ALL_WRITE_SCOPES, actor });
   alice = api(server.url, (await key(A, "alice")).key);
   bob = await deciderWithKey(server, A, (await key(A, "bob")).key);
-  mallory = api(server.url, (await key(B, "mallory")).key);
+  // B's attacker decides approvals and manages members and keys as a person (an owner with a second factor), the way
+  // those operations are called; everything else with B's key.
+  const malloryKey = await deciderWithKey(server, B, (await key(B, "mallory")).key, { role: "owner" });
+  const PEOPLE = /^\/api\/v2\/agent\/(members|api-keys)(\/|\?|$)/;
+  mallory = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+    PEOPLE.test(path) ? malloryKey.member.call(method, path, body, headers) : malloryKey(method, path, body, headers);
   const production = await key(A, "alice", "production");
-  aliceProduction = api(server.url, production.key);
+  // A's own approver decides in production with A's production key's environment: A's sandbox approvals are not there.
+  aliceProduction = await deciderWithKey(server, A, production.key, { member: bob.member });
   aliceProductionKeyId = production.id;
+  ids.member = bob.member.id;
+  ids.apiKey = production.id;
   // Both organizations get the same connections, so B's calls get past "not connected" (424) and reach the lookup of
   // the object. A's production key gets none: a simulator cannot be connected for production (the admin API refuses).
   for (const [organizationId, environment] of [
@@ -414,7 +440,8 @@ describe("coverage", () => {
 
 async function sweep(caller: () => ReturnType<typeof api>, attacks: Attack[], production = false) {
   // A's production key records its own production activity and idempotency outcomes: compare A's sandbox objects.
-  const scope = production ? { environment: "sandbox", exceptApiKeyId: aliceProductionKeyId } : {};
+  // A's approver decides there too (approve/reject go through a session): its own refused-decision records are left out.
+  const scope = production ? { environment: "sandbox", exceptApiKeyId: [aliceProductionKeyId, bob.member.id] } : {};
   const before = await organizationSnapshot(server, A, scope);
   const failures: string[] = [];
   for (const attack of attacks) {
@@ -447,7 +474,7 @@ describe("another organization (all scopes, same environment)", () => {
 
 describe("the same organization's production key on sandbox objects", () => {
   // v1 is sandbox-only: a production key gets the documented 403 before any lookup (test/http/auth.test.ts).
-  const v2 = ATTACKS.filter((a) => byId(a.operationId).operation.surface === "v2");
+  const v2 = ATTACKS.filter((a) => byId(a.operationId).operation.surface === "v2" && !a.organizationWide);
 
   it("gets exactly the unknown-id answer on every v2 operation, and changes nothing", async () => {
     await sweep(() => aliceProduction, v2, true);
