@@ -59,6 +59,20 @@ const PATH_PARAMETERS: Record<string, { variable: string } | { literal: string }
 /** Body fields whose example value stands for a resource of the setup without an id prefix. */
 const FIELD_VARIABLES: Record<string, string> = { contractAddress: "CONTRACT_ADDRESS" };
 
+/** Body fields of one operation whose example value stands for a secret of the setup (a code the setup computed). */
+const OPERATION_FIELD_VARIABLES: Record<string, Record<string, string>> = {
+  confirmTotpEnrollment: { code: "TOTP_CODE" },
+  verifySessionSecondFactor: { code: "RECOVERY_CODE" },
+};
+
+/** Session operations that need a member in another state than $SESSION's (an owner with a verified second factor). */
+const SESSION_VARIABLES: Record<string, string> = {
+  beginTotpEnrollment: "SESSION_WITHOUT_FACTOR",
+  confirmTotpEnrollment: "SESSION_ENROLLING",
+  verifySessionSecondFactor: "SESSION_UNVERIFIED",
+};
+const sessionVariable = (operationId: string) => SESSION_VARIABLES[operationId] ?? "SESSION";
+
 /** Every variable a sample may use, with what it holds: the list the docs and the setup step must cover. */
 export const SAMPLE_VARIABLES: Record<string, string> = {
   COINPLANE_URL: "the server (default http://localhost:8080)",
@@ -88,6 +102,11 @@ export const SAMPLE_VARIABLES: Record<string, string> = {
   KEY_ID: "a second API key of $ORG_ID (the approver the setup used), safe to revoke",
   CONNECTION_ID: "a provider connection of $ORG_ID that no other sample needs",
   SESSION: "the session cookie's value of an owner of $ORG_ID with a verified second factor (the session samples)",
+  SESSION_UNVERIFIED: "a second session of that owner, its second factor not yet verified (verifySessionSecondFactor)",
+  RECOVERY_CODE: "an unused recovery code of that owner",
+  SESSION_WITHOUT_FACTOR: "a session of a member of $ORG_ID without a second factor (beginTotpEnrollment)",
+  SESSION_ENROLLING: "a session of a member of $ORG_ID whose TOTP enrolment is pending (confirmTotpEnrollment)",
+  TOTP_CODE: "the current code of that pending enrolment (a code lasts about 30 s: run the setup again when it expired)",
   MEMBER_ID: "a viewer of $ORG_ID, safe to change and remove",
   INVITATION_TOKEN: "the token of an unused invitation to $ORG_ID",
 };
@@ -116,8 +135,8 @@ function queryValue(parameter: Json, doc: Doc): string {
 }
 
 /** The example with ids replaced by placeholder marks; throws on an id-like value without a variable. */
-function withPlaceholders(value: unknown, where: string, admin: boolean, key?: string): unknown {
-  if (Array.isArray(value)) return value.map((v) => withPlaceholders(v, where, admin));
+function withPlaceholders(value: unknown, where: string, admin: boolean, fields: Record<string, string>, key?: string): unknown {
+  if (Array.isArray(value)) return value.map((v) => withPlaceholders(v, where, admin, fields));
   if (value && typeof value === "object") {
     const out: Json = {};
     for (const [k, v] of Object.entries(value)) {
@@ -125,12 +144,12 @@ function withPlaceholders(value: unknown, where: string, admin: boolean, key?: s
         if (admin) out[k] = mark("ORG_ID");
         continue;
       }
-      out[k] = withPlaceholders(v, where, admin, k);
+      out[k] = withPlaceholders(v, where, admin, fields, k);
     }
     return out;
   }
   if (typeof value !== "string") return value;
-  if (key && FIELD_VARIABLES[key]) return mark(FIELD_VARIABLES[key]);
+  if (key && fields[key]) return mark(fields[key]);
   const prefix = ID_VALUE.exec(value)?.[1];
   if (prefix === undefined) return value;
   if (!ID_VARIABLES[prefix]) throw new Error(`code samples: ${where}: no variable for the id ${key ?? ""}=${value}`);
@@ -179,7 +198,7 @@ function curlSample(o: ReturnType<typeof specOperations>[number], doc: Doc, body
   // A session operation (and approving/rejecting, which only people do) sends the session cookie; a state-changing one
   // also names this server as its origin, as a browser would (the CSRF check).
   if (op.sessionAccepted) {
-    lines.push(`-b "__Host-cp_session=$SESSION"`);
+    lines.push(`-b "__Host-cp_session=$${sessionVariable(op.operationId)}"`);
     if (op.method !== "GET") lines.push(`-H "Origin: $COINPLANE_URL"`);
   } else if (op.security === "apiKey") lines.push(`-H "Authorization: Bearer $KEY"`);
   if (op.security === "adminToken") lines.push(`-H "Authorization: Bearer $ADMIN_TOKEN"`);
@@ -204,7 +223,7 @@ function sdkSample(o: ReturnType<typeof specOperations>[number], doc: Doc, body:
     `import { Coinplane } from "@coinplane/sdk";`,
     "",
     "const coinplane = new Coinplane({",
-    o.op.sessionAccepted ? "  sessionCookie: process.env.SESSION!," : "  apiKey: process.env.KEY!,",
+    o.op.sessionAccepted ? `  sessionCookie: process.env.${sessionVariable(o.op.operationId)}!,` : "  apiKey: process.env.KEY!,",
     `  baseUrl: process.env.COINPLANE_URL ?? "http://localhost:8080",`,
     "});",
     `const result = await coinplane.${namespace}.${method}(${args.join(", ")});`,
@@ -217,7 +236,8 @@ export function addCodeSamples<T extends Doc>(doc: T): T {
   for (const o of specOperations(doc)) {
     const example = firstExample(o.raw);
     const where = `${o.op.method} ${o.op.pathTemplate}`;
-    const body = example ? withPlaceholders(example.value, where, o.op.surface === "admin") : undefined;
+    const fields = { ...FIELD_VARIABLES, ...OPERATION_FIELD_VARIABLES[o.op.operationId] };
+    const body = example ? withPlaceholders(example.value, where, o.op.surface === "admin", fields) : undefined;
     const samples: CodeSample[] = [{ lang: "Shell", label: "curl", source: curlSample(o, doc, body) }];
     const sdk = sdkSample(o, doc, body);
     if (sdk) samples.push({ lang: "TypeScript", label: "SDK", source: sdk });

@@ -159,6 +159,8 @@ export async function setUpSamples(options: SetupOptions): Promise<Record<string
   await person.call("POST", `/api/v2/agent/approvals/${requested.approvalRequestId}/approve`, { reason: "samples setup" });
   log("the member the sign-in sample names (the spec example's email and password)");
   await ensureExampleMember(baseUrl, adminToken, organizationId);
+  log("the TOTP samples' members: one without a second factor, one with an enrolment pending");
+  const totp = await totpSampleMembers(baseUrl, adminToken, organizationId, run);
   const viewer = await person.call("POST", "/api/v2/agent/member-invitations", { email: `viewer-${run}@example.com`, role: "viewer" });
   const viewerMember = await acceptInvitation(baseUrl, tokenOf(viewer.invitationUrl), `samples viewer ${run}`);
   const unused = await person.call("POST", "/api/v2/agent/member-invitations", { email: `invitee-${run}@example.com`, role: "viewer" });
@@ -233,6 +235,11 @@ export async function setUpSamples(options: SetupOptions): Promise<Record<string
     KEY_ID: second.id,
     CONNECTION_ID: spare.id,
     SESSION: person.session,
+    SESSION_UNVERIFIED: person.unverifiedSession,
+    RECOVERY_CODE: person.recoveryCode,
+    SESSION_WITHOUT_FACTOR: totp.withoutFactor,
+    SESSION_ENROLLING: totp.enrolling,
+    TOTP_CODE: await generate({ secret: totp.secret }),
     MEMBER_ID: viewerMember.id,
     INVITATION_TOKEN: tokenOf(unused.invitationUrl),
   };
@@ -280,27 +287,31 @@ async function ensureExampleMember(baseUrl: string, adminToken: string, organiza
   await acceptInvitation(baseUrl, tokenOf(invited.invitationUrl), "Alice (sign-in sample)", EXAMPLE_MEMBER.password);
 }
 
-/** An owner of the organization, signed in with a verified TOTP second factor (what deciding approvals needs). */
-async function signInAsOwner(baseUrl: string, adminToken: string, organizationId: string, run: string) {
-  const email = `samples-owner-${run}@example.com`;
+/** A member of the organization (the operator's invitation, accepted with a password), signed in: its session and a
+ * same-origin caller with it. */
+async function joinAndSignIn(baseUrl: string, adminToken: string, organizationId: string, email: string, role: string) {
   const password = randomUUID();
   const invited = await json(
     await fetch(`${baseUrl}/api/admin/organizations/${encodeURIComponent(organizationId)}/member-invitations`, {
       method: "POST",
       headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
-      body: JSON.stringify({ email, role: "owner" }),
+      body: JSON.stringify({ email, role }),
     }),
-    "inviting the samples owner",
+    `inviting ${email}`,
   );
-  await acceptInvitation(baseUrl, tokenOf(invited.invitationUrl), "Samples owner", password);
-  const signedIn = await fetch(`${baseUrl}/api/v2/agent/sessions`, {
-    method: "POST",
-    headers: { "content-type": "application/json", origin: baseUrl },
-    body: JSON.stringify({ email, password }),
-  });
-  await json(signedIn, "signing in");
-  const session = /__Host-cp_session=([^;]*)/.exec(signedIn.headers.get("set-cookie") ?? "")?.[1];
-  if (!session) throw new SetupError("signing in set no session cookie");
+  await acceptInvitation(baseUrl, tokenOf(invited.invitationUrl), email.split("@")[0] as string, password);
+  const signIn = async () => {
+    const signedIn = await fetch(`${baseUrl}/api/v2/agent/sessions`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: baseUrl },
+      body: JSON.stringify({ email, password }),
+    });
+    await json(signedIn, `signing in as ${email}`);
+    const session = /__Host-cp_session=([^;]*)/.exec(signedIn.headers.get("set-cookie") ?? "")?.[1];
+    if (!session) throw new SetupError("signing in set no session cookie");
+    return session;
+  };
+  const session = await signIn();
   const call = async (method: string, path: string, body?: unknown): Promise<Json> =>
     json(
       await fetch(`${baseUrl}${path}`, {
@@ -310,9 +321,25 @@ async function signInAsOwner(baseUrl: string, adminToken: string, organizationId
       }),
       `${method} ${path}`,
     );
-  const { secret } = await call("POST", "/api/v2/agent/members/me/totp");
-  await call("POST", "/api/v2/agent/members/me/totp/confirm", { code: await generate({ secret }) });
-  return { session, call };
+  return { session, call, signIn };
+}
+
+/** An owner of the organization, signed in with a verified TOTP second factor (what deciding approvals needs), with a
+ * second session not yet verified and one of its recovery codes (the verifySessionSecondFactor sample). */
+async function signInAsOwner(baseUrl: string, adminToken: string, organizationId: string, run: string) {
+  const owner = await joinAndSignIn(baseUrl, adminToken, organizationId, `samples-owner-${run}@example.com`, "owner");
+  const { secret } = await owner.call("POST", "/api/v2/agent/members/me/totp");
+  const { recoveryCodes } = await owner.call("POST", "/api/v2/agent/members/me/totp/confirm", { code: await generate({ secret }) });
+  return { ...owner, unverifiedSession: await owner.signIn(), recoveryCode: recoveryCodes[0] as string };
+}
+
+/** The TOTP samples' members: one without a second factor (beginTotpEnrollment), and one whose enrolment is pending,
+ * with its secret (confirmTotpEnrollment; the code is computed as the setup ends, for it lasts about 30 s). */
+async function totpSampleMembers(baseUrl: string, adminToken: string, organizationId: string, run: string) {
+  const withoutFactor = await joinAndSignIn(baseUrl, adminToken, organizationId, `samples-no-factor-${run}@example.com`, "viewer");
+  const enrolling = await joinAndSignIn(baseUrl, adminToken, organizationId, `samples-enrolling-${run}@example.com`, "viewer");
+  const { secret } = await enrolling.call("POST", "/api/v2/agent/members/me/totp");
+  return { withoutFactor: withoutFactor.session, enrolling: enrolling.session, secret: secret as string };
 }
 
 /** `export NAME='value'` lines, single-quoted for the shell. */

@@ -38,6 +38,7 @@ const FRESH_SETUP: Record<string, string> = {
   reverseCardAuthorization: "captureCardAuthorization already closed $AUTHORIZATION_ID",
   deleteCurrentSession: "deleteAllSessions already signed out $SESSION",
   deleteMember: "it runs last, after the sign-out samples ended $SESSION",
+  confirmTotpEnrollment: "$TOTP_CODE lasts about 30 s: the setup computes a current one",
 };
 
 /**

@@ -401,6 +401,8 @@ const badIdempotencyKey: Mutator = (rng, base) => {
 };
 
 const badAuthorization: Mutator = (rng, base) => {
+  // An operation anyone may call (sign in, accept an invitation) has no credential to spoil.
+  if (base.credential === "none") return null;
   const options: Array<[string, Draft]> = [
     ["none", { mutation: "auth.bad", detail: "no Authorization", credential: "none" }],
     ["empty bearer", { mutation: "auth.bad", detail: "Bearer with no token", credential: "literal", authorization: "Bearer " }],
@@ -516,7 +518,15 @@ function baselineFor(doc: OpenApiDocument, schemas: SchemaReader, op: SpecOperat
   }
   const security = op.operation.security;
   const credential: Credential =
-    security === "adminToken" ? "admin" : security === "schedulerSecret" ? "scheduler" : security === "none" ? "none" : "sandbox";
+    security === "adminToken"
+      ? "admin"
+      : security === "schedulerSecret"
+        ? "scheduler"
+        : security === "none"
+          ? "none"
+          : security === "session"
+            ? "session"
+            : "sandbox";
   return {
     op,
     raw: op.raw,

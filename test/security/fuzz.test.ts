@@ -13,6 +13,7 @@ import { ResponseJudge } from "../helpers/fuzz-checks.ts";
 import { snapshotDiff, tableSnapshotter } from "../helpers/fuzz-db.ts";
 import { createSender, type FuzzResponse } from "../helpers/fuzz-http.ts";
 import { fuzzCount, fuzzSeed } from "../helpers/fuzz-random.ts";
+import { joinMember } from "../helpers/members.ts";
 import { type FuzzFixtures, type FuzzRequest, formatRequest, generateFuzzRequests } from "../helpers/fuzz-requests.ts";
 import { api, startTestServer, type TestServer } from "../helpers/test-server.ts";
 import { ALL_WRITE_SCOPES, connect } from "../helpers/v2.ts";
@@ -47,6 +48,8 @@ const BEFORE_RESERVATION = new Set([
 let server: TestServer;
 let sandboxKey: string;
 let productionKey: string;
+/** An owner of ORG with a verified second factor: the operations only a member's session may call use it. */
+let owner: { cookie: string; origin: string };
 let fixtures: FuzzFixtures;
 
 beforeAll(async () => {
@@ -56,6 +59,8 @@ beforeAll(async () => {
   // Connected providers let valid-ish mutations go past "not connected" into the domain code.
   // (Production gets none: a simulator cannot be connected for production, so production requests fail closed.)
   for (const category of CATEGORIES) await connect(server, { organizationId: ORG, category });
+  const { cookie, origin } = (await joinMember(server, ORG, { role: "owner", secondFactor: true })).headers();
+  owner = { cookie: cookie as string, origin: origin as string };
   // Real resources for path parameters, so some requests reach existing records rather than 404.
   const call = api(server.url, sandboxKey);
   const wallet = await call("POST", "/api/v1/wallets", { chain: "base", label: "fuzz" });
@@ -108,19 +113,25 @@ describe(`schema-driven fuzz (seed ${SEED}, ${COUNT} requests)`, () => {
     console.info(`fuzz: seed ${SEED}, ${COUNT} requests — reproduce with FUZZ_SEED=${SEED}`);
     const spec = loadSpec();
     const judge = new ResponseJudge(spec);
-    const requests = generateFuzzRequests({
+    const generated = generateFuzzRequests({
       seed: SEED,
       count: COUNT,
       fixtures,
       skip: (op) => op.operation.surface === "health",
     });
+    // Signing out ends the owner's session every other session operation uses: those requests go last (each request
+    // still depends only on the seed and its index).
+    const signsOut = (r: FuzzRequest) => /^(deleteCurrentSession|deleteAllSessions)$/.test(r.operationId);
+    const requests = [...generated.filter((r) => !signsOut(r)), ...generated.filter(signsOut)];
     const sender = createSender(
       server.url,
-      { sandbox: sandboxKey, production: productionKey, admin: server.adminToken, scheduler: "test-scheduler-secret" },
+      { sandbox: sandboxKey, production: productionKey, admin: server.adminToken, scheduler: "test-scheduler-secret", session: owner },
       CONCURRENCY,
     );
     // The idempotency table is checked per key at the end instead (a rejection after reservation stores its answer).
-    const snapshot = await tableSnapshotter(server, ["IdempotencyRecord"]);
+    // ApiKeyUsage is a key's "last used", written off the request path whenever an authenticated key was used, rejected
+    // request or not (server/auth/key-usage.ts).
+    const snapshot = await tableSnapshotter(server, ["IdempotencyRecord", "ApiKeyUsage"]);
     const failures: string[] = [];
     const outcomes: Outcome[] = [];
     let strictBatches = 0;
