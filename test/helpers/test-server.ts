@@ -5,6 +5,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import type { DestinationStream } from "pino";
 import { createApp } from "../../server/app.ts";
+import type { KeyUsageRecorder } from "../../server/auth/key-usage.ts";
 import { type Config, loadConfig } from "../../server/config.ts";
 import { type Database, openDatabase } from "../../server/db/open-database.ts";
 import { closeCompiler, configureCompiler } from "../../server/domain/contracts/compile-solidity.ts";
@@ -34,6 +35,8 @@ export interface TestServer {
   webhookDelivery?: WebhookDeliveryWorker;
   /** Responses that broke the contract so far (each was answered 500 instead). */
   contractFindings: ContractFinding[];
+  /** API keys' "last used", written shortly after an answer (a test counting statements flushes it first). */
+  keyUsage: KeyUsageRecorder;
   close(): Promise<void>;
 }
 
@@ -120,6 +123,7 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     adminToken,
     webhookDelivery,
     contractFindings,
+    keyUsage,
     async createKey({ organizationId = "org_test", environment = "sandbox", scopes, actor }) {
       const res = await fetch(`${url}/api/admin/keys`, {
         method: "POST",
