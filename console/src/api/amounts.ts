@@ -1,0 +1,25 @@
+// Amounts as people read them: minor units (a digit string, exact) turned into a grouped decimal with the asset
+// ("1,250.00 USDC"), by string arithmetic so 18-decimal assets lose nothing to floating point.
+
+/** `minor` (digits, optionally signed) with `decimals` fraction digits, grouped by thousands; trailing zeros of the
+ * fraction are dropped down to two ("1250000000", 6 → "1,250.00"; "1", 6 → "0.000001"). Null when `minor` is not an
+ * integer string. */
+export function formatMinor(minor: string, decimals: number): string | null {
+  const match = /^(-?)(\d+)$/.exec(minor.trim());
+  if (!match || !Number.isInteger(decimals) || decimals < 0) return null;
+  const [, sign, digits] = match as unknown as [string, string, string];
+  const padded = digits.padStart(decimals + 1, "0");
+  const whole = padded.slice(0, padded.length - decimals).replace(/^0+(?=\d)/, "");
+  let fraction = padded.slice(padded.length - decimals).replace(/0+$/, "");
+  if (decimals >= 2) fraction = fraction.padEnd(2, "0");
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  return `${sign}${grouped}${fraction ? `.${fraction}` : ""}`;
+}
+
+/** "1,250.00 USDC" when the decimals are known; else the minor units, said as such, so a raw number is never
+ * mistaken for a decimal amount. */
+export function formatAmount(minor: string, asset: string | null, decimals: number | null): string {
+  const decimal = decimals === null ? null : formatMinor(minor, decimals);
+  if (decimal === null) return `${minor} minor units${asset ? ` of ${asset}` : ""}`;
+  return asset ? `${decimal} ${asset}` : decimal;
+}
