@@ -23,3 +23,12 @@ export function formatAmount(minor: string, asset: string | null, decimals: numb
   if (decimal === null) return `${minor} minor units${asset ? ` of ${asset}` : ""}`;
   return asset ? `${decimal} ${asset}` : decimal;
 }
+
+/** The decimals column of the contract's `CustodyAsset` table ("| `USDC`, `USDT` | 6 | …"), by asset symbol. */
+export function custodyDecimals(custodyAssetDescription: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const row of custodyAssetDescription.matchAll(/^\|\s*((?:`[A-Z0-9]+`[,\s]*)+)\|\s*(\d+)\s*\|/gm)) {
+    for (const symbol of row[1]!.matchAll(/`([A-Z0-9]+)`/g)) out.set(symbol[1]!, Number(row[2]));
+  }
+  return out;
+}

@@ -4,9 +4,21 @@
 // operations (`{ providerSlug, category, operation, input }`).
 import type { components } from "../../../sdk/src/generated/openapi.ts";
 import { formatAmount } from "./amounts.ts";
-import type { AssetCatalogue } from "./asset-catalogue.ts";
 
 type Approval = components["schemas"]["ApprovalRequest"];
+
+export interface AssetInfo {
+  asset: string;
+  decimals: number;
+}
+
+/** What turns minor units into amounts (loaded by asset-catalogue.ts). */
+export interface AssetCatalogue {
+  /** issuerId → the issuer's token (treasury mint and burn name only the issuer). */
+  issuers: Map<string, AssetInfo>;
+  /** Custody asset symbol → decimals. */
+  decimals: Map<string, number>;
+}
 type Loose = Record<string, unknown>;
 
 export interface ApprovalSummary {

@@ -2,30 +2,10 @@
 // of each issuer (treasury mint and burn name only `issuerId`) and the decimals of each custody asset. Both come from
 // the contract: the issuers from the launched contract projects (`listContractProjects`, each with `issuerId`, `asset`
 // and `decimals`), the custody decimals from the table in the `CustodyAsset` schema's description.
+import { custodyDecimals } from "./amounts.ts";
+import type { AssetCatalogue, AssetInfo } from "./approval-summary.ts";
 import { api, type Environment, unwrap } from "./client.ts";
-import { loadSpec, type Spec } from "./spec.ts";
-
-export interface AssetInfo {
-  asset: string;
-  decimals: number;
-}
-
-export interface AssetCatalogue {
-  /** issuerId → the issuer's token. */
-  issuers: Map<string, AssetInfo>;
-  /** Custody asset symbol → decimals. */
-  decimals: Map<string, number>;
-}
-
-/** The decimals column of the `CustodyAsset` table ("| `USDC`, `USDT` | 6 | …"). */
-export function custodyDecimals(spec: Pick<Spec, "components">): Map<string, number> {
-  const description = spec.components.schemas.CustodyAsset?.description ?? "";
-  const out = new Map<string, number>();
-  for (const row of description.matchAll(/^\|\s*((?:`[A-Z0-9]+`[,\s]*)+)\|\s*(\d+)\s*\|/gm)) {
-    for (const symbol of row[1]!.matchAll(/`([A-Z0-9]+)`/g)) out.set(symbol[1]!, Number(row[2]));
-  }
-  return out;
-}
+import { loadSpec } from "./spec.ts";
 
 /** Enough pages for any real organization; an issuer beyond them shows its amount in minor units. */
 const MAX_PROJECT_PAGES = 5;
@@ -53,7 +33,7 @@ export async function loadAssetCatalogue(environment: Environment): Promise<Asse
   const [issuers, decimals] = await Promise.all([
     launchedIssuers(environment).catch(() => new Map<string, AssetInfo>()),
     loadSpec()
-      .then(custodyDecimals)
+      .then((spec) => custodyDecimals(spec.components.schemas.CustodyAsset?.description ?? ""))
       .catch(() => new Map<string, number>()),
   ]);
   return { issuers, decimals };

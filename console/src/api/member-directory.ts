@@ -1,11 +1,7 @@
 // The organization's members by id, for pages that name a member they only hold the id of (an API key's creator).
 // Any member may list the members (`listMembers`), so every role that sees a page using this can read it.
 import { api, type Environment, unwrap } from "./client.ts";
-
-export interface MemberName {
-  name: string;
-  email: string;
-}
+import type { MemberName } from "./key-creator.ts";
 
 /** Enough pages for any real organization; a member beyond them is shown by id. */
 const MAX_PAGES = 5;

@@ -3,8 +3,9 @@
 // a confirmation.
 import { type FormEvent, useRef, useState } from "react";
 import { api, type Environment, unwrap } from "../api/client.ts";
+import { type Creator, creatorOf, type MemberName } from "../api/key-creator.ts";
 import { type CreatedKey, createKey, scopeGroups } from "../api/keys.ts";
-import { loadMemberDirectory, type MemberName } from "../api/member-directory.ts";
+import { loadMemberDirectory } from "../api/member-directory.ts";
 import { loadSpec } from "../api/spec.ts";
 import { useLoad } from "../api/use-load.ts";
 import { usePages } from "../api/use-pages.ts";
@@ -21,22 +22,12 @@ export interface KeyRow {
   environment: string;
   scopes: string[];
   /** Who made it, as people read it. */
-  creator: { name: string; detail: string };
+  creator: Creator;
   lastUsedAt: string;
   revokedAt: string;
 }
 
-/** The creating member by name and email; a member since removed by id; a key the operator made (no member) by the
- * actor the operator gave it. */
-export function creatorOf(createdBy: unknown, actor: unknown, members: Map<string, MemberName>): KeyRow["creator"] {
-  if (typeof createdBy === "string" && createdBy !== "") {
-    const member = members.get(createdBy);
-    return member ? { name: member.name, detail: member.email } : { name: createdBy, detail: "no longer a member" };
-  }
-  return { name: typeof actor === "string" && actor !== "" ? actor : "—", detail: "the operator (admin API)" };
-}
-
-export function readKey(raw: unknown, members: Map<string, MemberName>): KeyRow {
+export function readKey(raw: unknown, members: ReadonlyMap<string, MemberName>): KeyRow {
   const k = (raw ?? {}) as Loose;
   return {
     id: String(k.id ?? ""),

@@ -4,8 +4,8 @@
 import { type FormEvent, useState } from "react";
 import { Link, useParams, useSearchParams } from "react-router";
 import type { components } from "../../../sdk/src/generated/openapi.ts";
-import { type ApprovalSummary, summarizeApproval } from "../api/approval-summary.ts";
-import { type AssetCatalogue, loadAssetCatalogue } from "../api/asset-catalogue.ts";
+import { type ApprovalSummary, type AssetCatalogue, summarizeApproval } from "../api/approval-summary.ts";
+import { loadAssetCatalogue } from "../api/asset-catalogue.ts";
 import { ApiError, api, unwrap } from "../api/client.ts";
 import { type SessionInfo, useMember, useSession } from "../api/session.tsx";
 import { useLoad } from "../api/use-load.ts";
@@ -169,7 +169,10 @@ export function Approvals() {
         cursor === null || !catalogues.has(environment) ? loadAssetCatalogue(environment) : catalogues.get(environment)!,
       ]);
       catalogues.set(environment, catalogue);
-      return { items: body.data.map((approval) => ({ approval, summary: summarizeApproval(approval, catalogue) })), next: body.hasMore ? body.nextCursor : null };
+      return {
+        items: body.data.map((approval) => ({ approval, summary: summarizeApproval(approval, catalogue) })),
+        next: body.hasMore ? body.nextCursor : null,
+      };
     },
     [environment, status],
   );

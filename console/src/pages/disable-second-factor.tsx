@@ -56,8 +56,8 @@ export function DisableSecondFactor({ onDisabled }: { onDisabled(): void }) {
       <Dialog title="Disable the second factor?" open={open} onClose={() => setOpen(false)}>
         <form className="stack" onSubmit={(e) => void submit(e)}>
           <p>
-            Your authenticator app and recovery codes stop working at once. Until you set up a second factor again you
-            cannot approve or reject requests.
+            Your authenticator app and recovery codes stop working at once. Until you set up a second factor again you cannot approve or
+            reject requests.
           </p>
           {askCode ? (
             <label>
@@ -72,8 +72,8 @@ export function DisableSecondFactor({ onDisabled }: { onDisabled(): void }) {
           {error && needsFactor(error) ? (
             <div className="state error" role="alert">
               <p>
-                Disabling the second factor needs it verified in this session first: enter a code from your
-                authenticator app (or a recovery code) and try again. <code className="code">SECOND_FACTOR_REQUIRED</code>
+                Disabling the second factor needs it verified in this session first: enter a code from your authenticator app (or a recovery
+                code) and try again. <code className="code">SECOND_FACTOR_REQUIRED</code>
               </p>
             </div>
           ) : error ? (
