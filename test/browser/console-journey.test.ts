@@ -4,8 +4,8 @@
 // member's key requested and cannot approve their own; finds the mint's events and retries a failed webhook delivery;
 // then every page passes the axe, keyboard, width and console checks at 390 and 1440 px; signs out and in again, and
 // turns the second factor off (a fresh session must verify it first: 403 SECOND_FACTOR_REQUIRED, shown in words).
-// Screenshots: test-results/console/<page>-<width>.png (git-ignored). The README's two in docs/ (console-dashboard.png,
-// console-composer.png) are refreshed from them only when asked: UPDATE_SCREENSHOTS=1.
+// Screenshots: test-results/console/<page>-<width>.png (git-ignored). The README's images in docs/ (console-dashboard.png,
+// console-composer.png, console-approvals.png) are refreshed from them only when asked: UPDATE_SCREENSHOTS=1.
 import { copyFileSync } from "node:fs";
 import path from "node:path";
 import type { Page } from "playwright-core";
@@ -38,6 +38,13 @@ let totpSecret = "";
 let bobMint: { issuanceRequestId: string; approvalRequestId: string };
 let aliceMint: { issuanceRequestId: string; approvalRequestId: string };
 let endpointId = "";
+
+/** The README's images in docs/, each from this run's screenshot of that page at 1440 px. */
+const README_IMAGES = [
+  ["dashboard-1440.png", "console-dashboard.png"],
+  ["composer-1440.png", "console-composer.png"],
+  ["approvals-1440.png", "console-approvals.png"],
+] as const;
 
 const consoleUrl = (p: string) => `${server.url}/console${p}`;
 
@@ -470,11 +477,13 @@ describe("the console journey", () => {
     await page.getByLabel("Password").fill(ALICE.password);
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.waitForURL(/\/console\/sandbox\/dashboard$/);
-    // The README's two images are refreshed from this run's screenshots only when asked, so `npm test` leaves the
+    await settled(page);
+    // The signed-out visit's 401 (the current session) is the one failed request of this step.
+    expect(watch.take().filter((p) => !p.includes("/sessions/current") && !p.includes("status of 401"))).toEqual([]);
+    // The README's images are refreshed from this run's screenshots only when asked, so `npm test` leaves the
     // git tree as it found it.
     if (process.env.UPDATE_SCREENSHOTS === "1") {
-      copyFileSync(path.join(SCREENSHOT_DIR, "dashboard-1440.png"), path.resolve("docs/console-dashboard.png"));
-      copyFileSync(path.join(SCREENSHOT_DIR, "composer-1440.png"), path.resolve("docs/console-composer.png"));
+      for (const [shot, image] of README_IMAGES) copyFileSync(path.join(SCREENSHOT_DIR, shot), path.resolve("docs", image));
     }
   }, 60_000);
 
@@ -492,6 +501,7 @@ describe("the console journey", () => {
     await refusal.waitFor();
     expect(await refusal.textContent()).toContain("needs it verified in this session");
     expect(await refusal.textContent()).toContain("SECOND_FACTOR_REQUIRED");
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, "disable-second-factor-refused-1440.png") });
     expect(watch.take().filter((p) => !p.includes("/members/me/totp") && !p.includes("status of 403"))).toEqual([]);
     await confirm.getByLabel("Code from your authenticator app").fill(totp(totpSecret));
     await confirm.getByRole("button", { name: "Disable second factor" }).click();

@@ -47,7 +47,13 @@ describe("invitation → password → sign-in → API key → revocation", () =>
     const created = await dev("POST", `${V2}/api-keys`, { environment: "sandbox", scopes: ["wallets:read"], label: "Backend" }, headers);
     expect(created.status, created.text).toBe(201);
     expect(created.json.secret).toMatch(/^cp_sandbox_/);
-    expect(created.json).toMatchObject({ environment: "sandbox", scopes: ["wallets:read"], label: "Backend", createdBy: accepted.json.id, actor: email });
+    expect(created.json).toMatchObject({
+      environment: "sandbox",
+      scopes: ["wallets:read"],
+      label: "Backend",
+      createdBy: accepted.json.id,
+      actor: email,
+    });
     const other = b ?? a;
     const asKey = api(other.url, created.json.secret);
     expect((await asKey("GET", "/api/v1/wallets")).status).toBe(200);

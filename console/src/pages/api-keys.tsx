@@ -174,11 +174,10 @@ export function ApiKeys() {
           {
             header: "Created by",
             cell: (k) => (
-              <>
-                {k.creator.name}
-                <br />
+              <span className="lines">
+                <span>{k.creator.name}</span>
                 <span className="muted">{k.creator.detail}</span>
-              </>
+              </span>
             ),
           },
           { header: "Last used", cell: (k) => (k.lastUsedAt ? when(k.lastUsedAt) : "never") },

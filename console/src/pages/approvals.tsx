@@ -198,15 +198,14 @@ export function Approvals() {
           {
             header: "Operation",
             cell: ({ approval: a, summary }) => (
-              <>
+              <span className="lines">
                 <Link to={`/${environment}/approvals/${a.approvalRequestId}`}>{summary.operation}</Link>
-                <br />
-                <code className="muted">{a.action}</code>
-              </>
+                <code className="muted nowrap">{a.action}</code>
+              </span>
             ),
           },
-          { header: "Amount", cell: (r) => <span className="amount">{r.summary.amount}</span> },
-          { header: "Asset", cell: (r) => r.summary.asset },
+          { header: "Amount", cell: (r) => <span className="amount nowrap">{r.summary.amount}</span> },
+          { header: "Asset", cell: (r) => <span className="nowrap">{r.summary.asset}</span> },
           { header: "Destination", cell: (r) => <code className="wrap">{r.summary.destination}</code> },
           { header: "Requester", cell: (r) => r.approval.requestedBy.actor },
           {
