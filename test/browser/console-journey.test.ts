@@ -2,9 +2,10 @@
 // link, sets a password and lands on the dashboard (every metric charted); enrols a second factor; creates an API key,
 // uses it (curl-equivalent fetch) and revokes it; composes and sends a v1 payment (201); approves a mint that another
 // member's key requested and cannot approve their own; finds the mint's events and retries a failed webhook delivery;
-// then every page passes the axe, keyboard, width and console checks at 390 and 1440 px; and signs out.
-// Screenshots: test-results/console/<page>-<width>.png, and the README's two in docs/ (console-dashboard.png,
-// console-composer.png).
+// then every page passes the axe, keyboard, width and console checks at 390 and 1440 px; signs out and in again, and
+// turns the second factor off (a fresh session must verify it first: 403 SECOND_FACTOR_REQUIRED, shown in words).
+// Screenshots: test-results/console/<page>-<width>.png (git-ignored). The README's images in docs/ (console-dashboard.png,
+// console-composer.png, console-approvals.png) are refreshed from them only when asked: UPDATE_SCREENSHOTS=1.
 import { copyFileSync } from "node:fs";
 import path from "node:path";
 import type { Page } from "playwright-core";
@@ -37,6 +38,13 @@ let totpSecret = "";
 let bobMint: { issuanceRequestId: string; approvalRequestId: string };
 let aliceMint: { issuanceRequestId: string; approvalRequestId: string };
 let endpointId = "";
+
+/** The README's images in docs/, each from this run's screenshot of that page at 1440 px. */
+const README_IMAGES = [
+  ["dashboard-1440.png", "console-dashboard.png"],
+  ["composer-1440.png", "console-composer.png"],
+  ["approvals-1440.png", "console-approvals.png"],
+] as const;
 
 const consoleUrl = (p: string) => `${server.url}/console${p}`;
 
@@ -71,7 +79,7 @@ async function mint(key: string, issuerId: string, reason: string) {
   const res = await api(server.url, key)(
     "POST",
     "/api/v2/agent/treasury/mint",
-    { issuerId, amountMinor: "2500000", signerAddress: SIGNER, to: TREASURY, reason },
+    { issuerId, amountMinor: "1250000000", signerAddress: SIGNER, to: TREASURY, reason },
     { "Idempotency-Key": `mint-${reason}` },
   );
   expect(res.status, res.text).toBe(201);
@@ -164,7 +172,16 @@ describe("the console journey", () => {
     expect(watch.take()).toEqual([]);
   }, 60_000);
 
-  it("creates an API key (secret shown once), uses it, and revokes it", async () => {
+  it("creates an API key (secret shown once), uses it, and revokes it; each key names its creator", async () => {
+    // A key the operator made through the admin API: no member made it, its actor says who.
+    const operatorKey = await api(server.url, server.adminToken)("POST", "/api/admin/keys", {
+      organizationId: ORG,
+      environment: "sandbox",
+      scopes: ["payments:read"],
+      actor: "ops-bot@operator.example",
+      label: "Operator's key",
+    });
+    expect(operatorKey.status, operatorKey.text).toBe(201);
     await nav("API keys");
     await page.getByLabel("Label").fill("Journey key");
     await page.getByRole("checkbox", { name: "payments:read" }).check();
@@ -180,10 +197,15 @@ describe("the console journey", () => {
     expect(await page.content()).not.toContain(secret);
     const used = await api(server.url, secret)("GET", "/api/v1/payments");
     expect(used.status, used.text).toBe(200);
-    // The list shows it, by prefix, with its scopes and creator.
+    // The list shows it, by prefix, with its scopes and its creator by name and email (not the member id).
     await settled(page);
     const row = page.getByRole("row").filter({ hasText: "Journey key" });
     await expect(row.textContent()).resolves.toContain("payments:read");
+    const creator = row.getByRole("cell", { name: /Alice Owner/ });
+    expect(await creator.textContent()).toContain(ALICE.email);
+    expect(await creator.textContent()).not.toMatch(/mem_/);
+    const operatorRow = page.getByRole("row").filter({ hasText: "Operator's key" });
+    expect(await operatorRow.getByRole("cell", { name: /ops-bot@operator\.example/ }).textContent()).toContain("the operator (admin API)");
     await row.getByRole("button", { name: "Revoke" }).click();
     const confirm = page.getByRole("dialog", { name: "Revoke this key?" });
     await confirm.getByRole("button", { name: "Revoke" }).click();
@@ -273,7 +295,15 @@ describe("the console journey", () => {
     await nav("Approvals");
     const bobRow = page.getByRole("row").filter({ has: page.getByRole("button", { name: `Approve ${bobMint.approvalRequestId}` }) });
     await bobRow.waitFor();
-    expect(await bobRow.textContent()).toContain("2500000");
+    // What the request would do, in words: the operation, the amount with its asset (the issuer's 6 decimals), the
+    // destination, who asked and until when.
+    await bobRow.getByRole("link", { name: "Mint" }).waitFor();
+    await bobRow.getByRole("cell", { name: "1,250.00 CPUSD", exact: true }).waitFor();
+    await bobRow.getByRole("cell", { name: "CPUSD", exact: true }).waitFor();
+    await bobRow.getByRole("cell", { name: TREASURY, exact: true }).waitFor();
+    await bobRow.getByRole("cell", { name: BOB.email, exact: true }).waitFor();
+    await bobRow.getByRole("cell", { name: /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/ }).waitFor();
+    expect(await bobRow.textContent()).not.toContain("1250000000");
     const ownRow = page.getByRole("row").filter({ hasText: "Your request" });
     await ownRow.waitFor();
     expect(await ownRow.getByRole("button", { name: /Approve/ }).count()).toBe(0);
@@ -290,6 +320,7 @@ describe("the console journey", () => {
     expect(["OWN_APPROVAL_REQUEST", "SECOND_FACTOR_REQUIRED"]).toContain(ownDecision.code);
     await bobRow.getByRole("button", { name: `Approve ${bobMint.approvalRequestId}` }).click();
     const decide = page.getByRole("dialog", { name: "Approve request" });
+    expect(await decide.textContent()).toContain("1,250.00 CPUSD");
     await decide.getByLabel("Note").fill("Reserve statement checked");
     const code = decide.getByLabel("Code from your authenticator app");
     if (await code.isVisible()) await code.fill(totp(totpSecret));
@@ -446,9 +477,45 @@ describe("the console journey", () => {
     await page.getByLabel("Password").fill(ALICE.password);
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.waitForURL(/\/console\/sandbox\/dashboard$/);
-    // The README's two screenshots come from this run.
-    copyFileSync(path.join(SCREENSHOT_DIR, "dashboard-1440.png"), path.resolve("docs/console-dashboard.png"));
-    copyFileSync(path.join(SCREENSHOT_DIR, "composer-1440.png"), path.resolve("docs/console-composer.png"));
+    await settled(page);
+    // The signed-out visit's 401 (the current session) is the one failed request of this step.
+    expect(watch.take().filter((p) => !p.includes("/sessions/current") && !p.includes("status of 401"))).toEqual([]);
+    // The README's images are refreshed from this run's screenshots only when asked, so `npm test` leaves the
+    // git tree as it found it.
+    if (process.env.UPDATE_SCREENSHOTS === "1") {
+      for (const [shot, image] of README_IMAGES) copyFileSync(path.join(SCREENSHOT_DIR, shot), path.resolve("docs", image));
+    }
+  }, 60_000);
+
+  it("turns the second factor off: a session that has not verified it is told so (403), then a code does it", async () => {
+    await nav("Members");
+    const factor = page.getByRole("region", { name: "Your second factor" });
+    const aliceRow = page.getByRole("table", { name: "Members" }).getByRole("row").filter({ hasText: ALICE.email });
+    expect(await aliceRow.getByRole("cell").nth(3).textContent()).toBe("on");
+    await factor.getByRole("button", { name: "Disable second factor" }).click();
+    const confirm = page.getByRole("dialog", { name: "Disable the second factor?" });
+    await confirm.waitFor();
+    // This session (signed in again above) has not verified the factor: without a code the server refuses.
+    await confirm.getByRole("button", { name: "Disable second factor" }).click();
+    const refusal = confirm.getByRole("alert");
+    await refusal.waitFor();
+    expect(await refusal.textContent()).toContain("needs it verified in this session");
+    expect(await refusal.textContent()).toContain("SECOND_FACTOR_REQUIRED");
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, "disable-second-factor-refused-1440.png") });
+    expect(watch.take().filter((p) => !p.includes("/members/me/totp") && !p.includes("status of 403"))).toEqual([]);
+    await confirm.getByLabel("Code from your authenticator app").fill(totp(totpSecret));
+    await confirm.getByRole("button", { name: "Disable second factor" }).click();
+    await confirm.waitFor({ state: "hidden" });
+    await factor.getByRole("button", { name: "Set up authenticator" }).waitFor();
+    await expect.poll(() => aliceRow.getByRole("cell").nth(3).textContent()).toBe("off");
+    const current = await page.evaluate(
+      async () =>
+        (await (await fetch("/api/v2/agent/sessions/current", { headers: { "Coinplane-Environment": "sandbox" } })).json()) as {
+          member: { secondFactorEnabled: boolean };
+        },
+    );
+    expect(current.member.secondFactorEnabled).toBe(false);
+    expect(watch.take()).toEqual([]);
   }, 60_000);
 });
 

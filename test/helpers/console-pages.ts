@@ -119,6 +119,8 @@ export async function checkPage(page: Page, name: string): Promise<PageCheck[]> 
     await settled(page);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     out.push({ name, width, violations: await axe(page), unreachable: await keyboard(page), overflow });
+    // The Tab walk leaves a focus ring on the last control; the picture is of the page at rest.
+    await page.evaluate(() => document.activeElement?.blur());
     await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}-${width}.png`), fullPage: width > 800 });
   }
   return out;

@@ -420,10 +420,10 @@ const badAuthorization: Mutator = (rng, base) => {
     ["long", { mutation: "auth.bad", detail: "8 kB token", credential: "literal", authorization: `Bearer ${"x".repeat(8000)}` }],
     ["latin1", { mutation: "auth.bad", detail: "non-ASCII token", credential: "literal", authorization: "Bearer cp_sandbox_\u00e9\u00e9" }],
   ];
+  // The wrong kind of credential (an operation with none returned above).
   if (base.credential === "admin")
     options.push(["api key on admin", { mutation: "auth.bad", detail: "API key on the admin API", credential: "sandbox" }]);
-  else if (base.credential !== "none")
-    options.push(["admin token", { mutation: "auth.bad", detail: "admin token instead of an API key", credential: "admin" }]);
+  else options.push(["admin token", { mutation: "auth.bad", detail: "admin token instead of an API key", credential: "admin" }]);
   // Authentication runs before validation, so any bad credential is 401 whatever else the request carries.
   return { ...rng.pick(options)[1], expect: [401] };
 };

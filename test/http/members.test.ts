@@ -47,7 +47,13 @@ describe("invitation → password → sign-in → API key → revocation", () =>
     const created = await dev("POST", `${V2}/api-keys`, { environment: "sandbox", scopes: ["wallets:read"], label: "Backend" }, headers);
     expect(created.status, created.text).toBe(201);
     expect(created.json.secret).toMatch(/^cp_sandbox_/);
-    expect(created.json).toMatchObject({ environment: "sandbox", scopes: ["wallets:read"], label: "Backend", createdBy: accepted.json.id });
+    expect(created.json).toMatchObject({
+      environment: "sandbox",
+      scopes: ["wallets:read"],
+      label: "Backend",
+      createdBy: accepted.json.id,
+      actor: email,
+    });
     const other = b ?? a;
     const asKey = api(other.url, created.json.secret);
     expect((await asKey("GET", "/api/v1/wallets")).status).toBe(200);
@@ -56,7 +62,7 @@ describe("invitation → password → sign-in → API key → revocation", () =>
       async () => {
         const listed = await dev("GET", `${V2}/api-keys?limit=100`, undefined, headers);
         const item = listed.json.data.find((k: { id: string }) => k.id === created.json.id);
-        expect(item).toMatchObject({ createdBy: accepted.json.id, revokedAt: null });
+        expect(item).toMatchObject({ createdBy: accepted.json.id, actor: email, revokedAt: null });
         expect(item.lastUsedAt).not.toBeNull();
         expect(JSON.stringify(listed.json)).not.toContain(created.json.secret);
       },
@@ -69,6 +75,21 @@ describe("invitation → password → sign-in → API key → revocation", () =>
     expect(refused.status).toBe(401);
     expect(Date.now() - revokedAt).toBeLessThan(1_000);
     expect((await dev("DELETE", `${V2}/api-keys/${created.json.id}`, undefined, headers)).status).toBe(409);
+  });
+
+  it("a key the operator made is listed with no creator and the actor the operator gave it", async () => {
+    const made = await api(a.url, a.adminToken)("POST", "/api/admin/keys", {
+      organizationId: ORG,
+      environment: "sandbox",
+      scopes: ["wallets:read"],
+      actor: "ops-bot@operator.example",
+      label: "Operator's key",
+    });
+    expect(made.status, made.text).toBe(201);
+    const listed = await api(a.url)("GET", `${V2}/api-keys?limit=100`, undefined, owner.headers());
+    expect(listed.status, listed.text).toBe(200);
+    const item = listed.json.data.find((k: { id: string }) => k.id === made.json.id);
+    expect(item).toMatchObject({ createdBy: null, actor: "ops-bot@operator.example", label: "Operator's key" });
   });
 
   it("the key's member is its actor: it is recorded on the approval requests the key raises", async () => {

@@ -13,8 +13,8 @@ import { ResponseJudge } from "../helpers/fuzz-checks.ts";
 import { snapshotDiff, tableSnapshotter } from "../helpers/fuzz-db.ts";
 import { createSender, type FuzzResponse } from "../helpers/fuzz-http.ts";
 import { fuzzCount, fuzzSeed } from "../helpers/fuzz-random.ts";
-import { joinMember } from "../helpers/members.ts";
 import { type FuzzFixtures, type FuzzRequest, formatRequest, generateFuzzRequests } from "../helpers/fuzz-requests.ts";
+import { joinMember } from "../helpers/members.ts";
 import { api, startTestServer, type TestServer } from "../helpers/test-server.ts";
 import { ALL_WRITE_SCOPES, connect } from "../helpers/v2.ts";
 

@@ -1,8 +1,11 @@
 // API keys (account settings): create one (environment, scopes grouped by resource, label) and see its secret once;
-// the list with prefix, scopes, creator and last use; revoke with a confirmation.
-import { type FormEvent, useState } from "react";
+// the list with prefix, scopes, creator (the member's name and email, from the members list) and last use; revoke with
+// a confirmation.
+import { type FormEvent, useRef, useState } from "react";
 import { api, type Environment, unwrap } from "../api/client.ts";
+import { type Creator, creatorOf, type MemberName } from "../api/key-creator.ts";
 import { type CreatedKey, createKey, scopeGroups } from "../api/keys.ts";
+import { loadMemberDirectory } from "../api/member-directory.ts";
 import { loadSpec } from "../api/spec.ts";
 import { useLoad } from "../api/use-load.ts";
 import { usePages } from "../api/use-pages.ts";
@@ -18,21 +21,21 @@ export interface KeyRow {
   label: string;
   environment: string;
   scopes: string[];
-  createdBy: string;
+  /** Who made it, as people read it. */
+  creator: Creator;
   lastUsedAt: string;
   revokedAt: string;
 }
 
-export function readKey(raw: unknown): KeyRow {
+export function readKey(raw: unknown, members: ReadonlyMap<string, MemberName>): KeyRow {
   const k = (raw ?? {}) as Loose;
-  const creator = k.createdBy as Loose | string | undefined;
   return {
     id: String(k.id ?? ""),
     prefix: String(k.prefix ?? ""),
     label: typeof k.label === "string" ? k.label : "",
     environment: String(k.environment ?? ""),
     scopes: Array.isArray(k.scopes) ? k.scopes.map(String) : [],
-    createdBy: typeof creator === "string" ? creator : String(creator?.email ?? creator?.name ?? k.actor ?? ""),
+    creator: creatorOf(k.createdBy, k.actor, members),
     lastUsedAt: typeof k.lastUsedAt === "string" ? k.lastUsedAt : "",
     revokedAt: typeof k.revokedAt === "string" ? k.revokedAt : "",
   };
@@ -104,15 +107,21 @@ export function ApiKeys() {
   const [created, setCreated] = useState<CreatedKey | null>(null);
   const [revoking, setRevoking] = useState<KeyRow | null>(null);
   const [revokeError, setRevokeError] = useState<unknown>();
+  const directory = useRef(new Map<string, MemberName>());
   const pages = usePages(
     async (cursor) => {
-      const body = (await unwrap(
-        api(environment).GET(
-          "/api/v2/agent/api-keys" as never,
-          { params: { query: { limit: 25, ...(cursor ? { startingAfter: cursor } : {}) } } } as never,
+      const [body, members] = await Promise.all([
+        unwrap(
+          api(environment).GET("/api/v2/agent/api-keys", {
+            params: { query: { limit: 25, ...(cursor ? { startingAfter: cursor } : {}) } },
+          }),
         ),
-      )) as { data?: unknown[]; hasMore?: boolean; nextCursor?: string | null };
-      return { items: (body.data ?? []).map(readKey), next: body.hasMore ? (body.nextCursor ?? null) : null };
+        // Read with the first page; a creator the list cannot name is shown by id, so the keys load even when the
+        // members do not.
+        cursor === null ? loadMemberDirectory(environment).catch(() => new Map<string, MemberName>()) : directory.current,
+      ]);
+      directory.current = members;
+      return { items: body.data.map((k) => readKey(k, members)), next: body.hasMore ? body.nextCursor : null };
     },
     [environment, created],
   );
@@ -162,7 +171,15 @@ export function ApiKeys() {
           { header: "Label", cell: (k) => k.label || "—" },
           { header: "Environment", cell: (k) => k.environment },
           { header: "Scopes", cell: (k) => k.scopes.join(", ") },
-          { header: "Created by", cell: (k) => k.createdBy || "—" },
+          {
+            header: "Created by",
+            cell: (k) => (
+              <span className="lines">
+                <span>{k.creator.name}</span>
+                <span className="muted">{k.creator.detail}</span>
+              </span>
+            ),
+          },
           { header: "Last used", cell: (k) => (k.lastUsedAt ? when(k.lastUsedAt) : "never") },
           {
             header: "Status",

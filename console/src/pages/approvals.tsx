@@ -4,6 +4,8 @@
 import { type FormEvent, useState } from "react";
 import { Link, useParams, useSearchParams } from "react-router";
 import type { components } from "../../../sdk/src/generated/openapi.ts";
+import { type ApprovalSummary, type AssetCatalogue, summarizeApproval } from "../api/approval-summary.ts";
+import { loadAssetCatalogue } from "../api/asset-catalogue.ts";
 import { ApiError, api, unwrap } from "../api/client.ts";
 import { type SessionInfo, useMember, useSession } from "../api/session.tsx";
 import { useLoad } from "../api/use-load.ts";
@@ -16,29 +18,25 @@ import { ResourceEvents } from "./events.tsx";
 
 type Approval = components["schemas"]["ApprovalRequest"];
 type Loose = Record<string, unknown>;
-
-/** What a request would do, read from its payload (the guarded operation's input). */
-export function summarize(approval: Approval): { amount: string; asset: string; destination: string } {
-  const payload = (approval.payload ?? {}) as Loose;
-  const input = (payload.input ?? {}) as Loose;
-  const pick = (...keys: string[]) => {
-    for (const source of [payload, input])
-      for (const k of keys) if (source[k] !== undefined && source[k] !== null) return String(source[k]);
-    return "—";
-  };
-  return {
-    amount: pick("amount", "amountMinor"),
-    asset: pick("asset", "currency", "stablecoin", "tokenSymbol"),
-    destination: pick("destination", "to", "toAddress", "walletId", "address"),
-  };
-}
+/** A request with what it would do, worked out once when its page loads. */
+type Row = { approval: Approval; summary: ApprovalSummary };
 
 export function isOwn(approval: Approval, member: SessionInfo): boolean {
   const by = approval.requestedBy as Loose;
   return by.memberId === member.memberId || (member.email !== "" && by.actor === member.email);
 }
 
-function Decide({ approval, decision, onDone }: { approval: Approval; decision: "approve" | "reject"; onDone(): void }) {
+function Decide({
+  approval,
+  summary,
+  decision,
+  onDone,
+}: {
+  approval: Approval;
+  summary: ApprovalSummary;
+  decision: "approve" | "reject";
+  onDone(): void;
+}) {
   const environment = useEnvironment();
   const member = useMember();
   const { refresh } = useSession();
@@ -84,8 +82,18 @@ function Decide({ approval, decision, onDone }: { approval: Approval; decision: 
   return (
     <form className="stack" onSubmit={(e) => void submit(e)}>
       <p>
-        {verb} <code>{approval.action}</code> requested by {approval.requestedBy.actor}.
+        {verb} <code>{approval.action}</code> requested by {approval.requestedBy.actor}:
       </p>
+      <dl className="facts">
+        <dt>Operation</dt>
+        <dd>{summary.operation}</dd>
+        <dt>Amount</dt>
+        <dd>{summary.amount}</dd>
+        <dt>Destination</dt>
+        <dd>
+          <code className="wrap">{summary.destination}</code>
+        </dd>
+      </dl>
       <label>
         Note
         <textarea name="note" rows={2} maxLength={500} />
@@ -104,7 +112,7 @@ function Decide({ approval, decision, onDone }: { approval: Approval; decision: 
   );
 }
 
-function Actions({ approval, onDone }: { approval: Approval; onDone(): void }) {
+function Actions({ approval, summary, onDone }: { approval: Approval; summary: ApprovalSummary; onDone(): void }) {
   const member = useMember();
   const [deciding, setDeciding] = useState<"approve" | "reject" | null>(null);
   if (approval.status !== "pending") return <span>{approval.status}</span>;
@@ -125,6 +133,7 @@ function Actions({ approval, onDone }: { approval: Approval; onDone(): void }) {
         {deciding ? (
           <Decide
             approval={approval}
+            summary={summary}
             decision={deciding}
             onDone={() => {
               setDeciding(null);
@@ -139,20 +148,31 @@ function Actions({ approval, onDone }: { approval: Approval; onDone(): void }) {
 
 const STATUSES = ["pending", "approved", "rejected", "expired"] as const;
 
+/** The last catalogue read per environment, for the pages after the first. */
+const catalogues = new Map<string, AssetCatalogue>();
+
 export function Approvals() {
   const environment = useEnvironment();
   const [params, setParams] = useSearchParams();
   const status = (STATUSES as readonly string[]).includes(params.get("status") ?? "")
     ? (params.get("status") as Approval["status"])
     : "pending";
-  const pages = usePages(
+  const pages = usePages<Row>(
     async (cursor) => {
-      const body = await unwrap(
-        api(environment).GET("/api/v2/agent/approvals", {
-          params: { query: { status, limit: 25, ...(cursor ? { startingAfter: cursor } : {}) } },
-        }),
-      );
-      return { items: body.data, next: body.hasMore ? body.nextCursor : null };
+      // The issuers and asset decimals are read with each first page, so a token launched since shows its amounts.
+      const [body, catalogue] = await Promise.all([
+        unwrap(
+          api(environment).GET("/api/v2/agent/approvals", {
+            params: { query: { status, limit: 25, ...(cursor ? { startingAfter: cursor } : {}) } },
+          }),
+        ),
+        cursor === null || !catalogues.has(environment) ? loadAssetCatalogue(environment) : catalogues.get(environment)!,
+      ]);
+      catalogues.set(environment, catalogue);
+      return {
+        items: body.data.map((approval) => ({ approval, summary: summarizeApproval(approval, catalogue) })),
+        next: body.hasMore ? body.nextCursor : null,
+      };
     },
     [environment, status],
   );
@@ -173,25 +193,26 @@ export function Approvals() {
         caption={`Approval requests: ${status}`}
         needs="viewer"
         empty={status === "pending" ? "Nothing waits for a decision." : `No ${status} requests.`}
-        rowKey={(a) => a.approvalRequestId}
+        rowKey={(r) => r.approval.approvalRequestId}
         columns={[
           {
             header: "Operation",
-            cell: (a) => (
-              <Link to={`/${environment}/approvals/${a.approvalRequestId}`}>
-                <code>{a.action}</code>
-              </Link>
+            cell: ({ approval: a, summary }) => (
+              <span className="lines">
+                <Link to={`/${environment}/approvals/${a.approvalRequestId}`}>{summary.operation}</Link>
+                <code className="muted nowrap">{a.action}</code>
+              </span>
             ),
           },
-          { header: "Amount", cell: (a) => summarize(a).amount },
-          { header: "Asset", cell: (a) => summarize(a).asset },
-          { header: "Destination", cell: (a) => <code className="wrap">{summarize(a).destination}</code> },
-          { header: "Requester", cell: (a) => a.requestedBy.actor },
+          { header: "Amount", cell: (r) => <span className="amount nowrap">{r.summary.amount}</span> },
+          { header: "Asset", cell: (r) => <span className="nowrap">{r.summary.asset}</span> },
+          { header: "Destination", cell: (r) => <code className="wrap">{r.summary.destination}</code> },
+          { header: "Requester", cell: (r) => r.approval.requestedBy.actor },
           {
             header: status === "pending" ? "Expires" : "Decided",
-            cell: (a) => when(status === "pending" ? a.expiresAt : (a.decidedAt ?? a.expiresAt)),
+            cell: ({ approval: a }) => when(status === "pending" ? a.expiresAt : (a.decidedAt ?? a.expiresAt)),
           },
-          { header: "Decision", cell: (a) => <Actions approval={a} onDone={pages.reload} /> },
+          { header: "Decision", cell: (r) => <Actions approval={r.approval} summary={r.summary} onDone={pages.reload} /> },
         ]}
       />
     </>
@@ -201,10 +222,13 @@ export function Approvals() {
 export function ApprovalDetail() {
   const environment = useEnvironment();
   const { id = "" } = useParams();
-  const approval = useLoad(
-    () => unwrap(api(environment).GET("/api/v2/agent/approvals/{approvalRequestId}", { params: { path: { approvalRequestId: id } } })),
-    [environment, id],
-  );
+  const approval = useLoad(async () => {
+    const [data, catalogue] = await Promise.all([
+      unwrap(api(environment).GET("/api/v2/agent/approvals/{approvalRequestId}", { params: { path: { approvalRequestId: id } } })),
+      loadAssetCatalogue(environment),
+    ]);
+    return { ...data, summary: summarizeApproval(data, catalogue) };
+  }, [environment, id]);
   return (
     <>
       <p>
@@ -218,7 +242,15 @@ export function ApprovalDetail() {
           <dl className="facts">
             <dt>Operation</dt>
             <dd>
-              <code>{approval.data.action}</code>
+              {approval.data.summary.operation} (<code>{approval.data.action}</code>)
+            </dd>
+            <dt>Amount</dt>
+            <dd>{approval.data.summary.amount}</dd>
+            <dt>Asset</dt>
+            <dd>{approval.data.summary.asset}</dd>
+            <dt>Destination</dt>
+            <dd>
+              <code className="wrap">{approval.data.summary.destination}</code>
             </dd>
             <dt>Status</dt>
             <dd>{approval.data.status}</dd>
@@ -231,7 +263,7 @@ export function ApprovalDetail() {
             <dt>Expires</dt>
             <dd>{when(approval.data.expiresAt)}</dd>
           </dl>
-          <Actions approval={approval.data} onDone={approval.reload} />
+          <Actions approval={approval.data} summary={approval.data.summary} onDone={approval.reload} />
           <h2>Payload</h2>
           <Json value={approval.data.payload} label="Payload" />
           <ResourceEvents resourceId={id} />

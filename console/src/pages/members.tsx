@@ -1,5 +1,5 @@
 // Members (account settings): invite (the link is shown once), change a role, remove; and the signed-in member's own
-// second factor: TOTP enrolment with a QR code, then the recovery codes, shown once.
+// second factor: TOTP enrolment with a QR code, then the recovery codes, shown once; or turning it off.
 import { type FormEvent, useState } from "react";
 import { api, unwrap } from "../api/client.ts";
 import { useMember, useSession } from "../api/session.tsx";
@@ -11,6 +11,7 @@ import { StreamedTable, when } from "../components/list.tsx";
 import { QrCode } from "../components/qr.tsx";
 import { useEnvironment } from "../components/shell.tsx";
 import { ErrorState } from "../components/states.tsx";
+import { DisableSecondFactor } from "./disable-second-factor.tsx";
 
 type Loose = Record<string, unknown>;
 interface MemberRow {
@@ -90,7 +91,7 @@ function Invite({ roles }: { roles: string[] }) {
   );
 }
 
-function SecondFactor() {
+function SecondFactor({ onChange }: { onChange(): void }) {
   const environment = useEnvironment();
   const member = useMember();
   const { refresh } = useSession();
@@ -118,6 +119,7 @@ function SecondFactor() {
       setEnrolment(null);
       setCodes(body.recoveryCodes ?? []);
       await refresh();
+      onChange();
     } catch (err) {
       setError(err);
     }
@@ -130,9 +132,14 @@ function SecondFactor() {
           ? "An authenticator app is set up for your account."
           : "Approvals need a second factor: set up an authenticator app."}
       </p>
-      {!enrolment ? (
+      {member.totpEnabled ? (
+        // Replacing is disabling and setting up again: enrolment answers 409 while a factor is enrolled.
+        <div className="actions">
+          <DisableSecondFactor onDisabled={onChange} />
+        </div>
+      ) : !enrolment ? (
         <button type="button" onClick={() => void begin()}>
-          {member.totpEnabled ? "Replace authenticator" : "Set up authenticator"}
+          Set up authenticator
         </button>
       ) : (
         <form className="stack" onSubmit={(e) => void confirm(e)}>
@@ -212,7 +219,7 @@ export function Members() {
   return (
     <>
       <h1>Members</h1>
-      <SecondFactor />
+      <SecondFactor onChange={pages.reload} />
       <Invite roles={roles} />
       <h2>Members of {me.organizationName}</h2>
       {error ? <ErrorState error={error} needs="owner" /> : null}

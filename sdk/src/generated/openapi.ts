@@ -7502,6 +7502,11 @@ export interface components {
             label: string | null;
             /** @description The member who created the key (its actor); null for a key the operator created. */
             createdBy: components["schemas"]["MemberId"] | null;
+            /**
+             * @description The key's `actor` (what approval requests show as `requestedBy.actor`): the creating member's email, or for a key the operator created (`createdBy` null) the actor the operator gave it.
+             * @example alice@acme.example
+             */
+            actor: string;
             createdAt: components["schemas"]["Timestamp"];
             /** @description When the key last authenticated a request (updated at most once a minute); null if never. */
             lastUsedAt: components["schemas"]["Timestamp"] | null;
@@ -7537,6 +7542,11 @@ export interface components {
             label: string | null;
             /** @description The member who created the key (its actor); null for a key the operator created. */
             createdBy: components["schemas"]["MemberId"] | null;
+            /**
+             * @description The key's `actor` (what approval requests show as `requestedBy.actor`): the creating member's email, or for a key the operator created (`createdBy` null) the actor the operator gave it.
+             * @example alice@acme.example
+             */
+            actor: string;
             createdAt: components["schemas"]["Timestamp"];
             /** @description When the key last authenticated a request (updated at most once a minute); null if never. */
             lastUsedAt: components["schemas"]["Timestamp"] | null;

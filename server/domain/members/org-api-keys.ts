@@ -21,6 +21,7 @@ interface KeyRow {
   scopes: string[];
   label: string | null;
   createdByMemberId: string | null;
+  actor: string;
   createdAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
@@ -33,6 +34,7 @@ const toDto = (k: KeyRow): KeyDto => ({
   scopes: k.scopes as KeyDto["scopes"],
   label: k.label,
   createdBy: k.createdByMemberId,
+  actor: k.actor,
   createdAt: k.createdAt.toISOString(),
   lastUsedAt: k.lastUsedAt?.toISOString() ?? null,
   revokedAt: k.revokedAt?.toISOString() ?? null,
@@ -49,6 +51,7 @@ const keys = (db: Queryable | Tx, organizationId: string) =>
       "k.scopes",
       "k.label",
       "k.createdByMemberId",
+      "k.actor",
       "k.createdAt",
       "k.revokedAt",
       "u.lastUsedAt",
@@ -96,6 +99,7 @@ export async function createOrgApiKey(
     scopes,
     label: input.label,
     createdByMemberId: session.memberId,
+    actor: session.email,
     createdAt: uow.now,
     lastUsedAt: null,
     revokedAt: null,
