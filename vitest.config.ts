@@ -2,7 +2,7 @@ import { defineConfig } from "vitest/config";
 
 // `npm test` runs every file below on a 2-core machine in ≤ 15 min (docs/performance.md "The test suite"):
 //
-//   group 0, in parallel (two workers, each file in a fresh fork, each file its own database):
+//   group 0, in parallel (two workers sharing their module graph across files, each file its own database):
 //     pglite    unit, contract, HTTP, db, SDK, browser, docs and security tests on embedded PGlite
 //     postgres  the HTTP and db tests again on the machine's PostgreSQL (each file's database is copied from one
 //               migrated template, test/global-setup.ts)
@@ -48,10 +48,13 @@ const REST_FOLDERS = [
   "test/docs/**/*.test.ts",
   "test/security/**/*.test.ts",
 ];
-/** TEST_ISOLATE=false lets the HTTP and db files of one worker share its module graph (isolate: false): the app, the
- * spec's validators and the response contract are then imported and compiled once per worker instead of once per file.
- * Not the default yet: a run with it on this branch had a file fail that passed alone (docs/performance.md). */
-const ISOLATE_SHARED = process.env.TEST_ISOLATE !== "false";
+/** The parallel projects run their files without isolation (isolate: false): the files of one worker share its module
+ * graph, so the app, the spec's validators (compiled per operation on first use, server/middleware/openapi-validator.ts)
+ * and the response contract are imported and compiled once per worker instead of once per file — test/http and test/db
+ * 896 → 336 s on PGlite and 765 → 235 s on PostgreSQL (docs/performance.md). A file must therefore leave no state
+ * behind (servers closed, pools ended with an error listener, no module mocks); TEST_ISOLATE=true gives every file a
+ * fresh worker again, to tell a leak from a bug. */
+const ISOLATE = process.env.TEST_ISOLATE === "true";
 
 const pglite = { TEST_DATABASE_URL: "pglite:memory" };
 const postgres = { TEST_DATABASE_URL: postgresUrl };
@@ -70,15 +73,15 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: "pglite", include: SHARED_FOLDERS, exclude: PGLITE_SERIAL, env: pglite, isolate: ISOLATE_SHARED },
+        test: { name: "pglite", include: SHARED_FOLDERS, exclude: PGLITE_SERIAL, env: pglite, isolate: ISOLATE },
       },
       {
         extends: true,
-        test: { name: "postgres", include: SHARED_FOLDERS, exclude: POSTGRES_SERIAL, env: postgres, isolate: ISOLATE_SHARED },
+        test: { name: "postgres", include: SHARED_FOLDERS, exclude: POSTGRES_SERIAL, env: postgres, isolate: ISOLATE },
       },
       {
         extends: true,
-        test: { name: "pglite-rest", include: REST_FOLDERS, exclude: PGLITE_SERIAL, env: pglite },
+        test: { name: "pglite-rest", include: REST_FOLDERS, exclude: PGLITE_SERIAL, env: pglite, isolate: ISOLATE },
       },
       {
         // Type-level tests (expectTypeOf, @ts-expect-error): tsc checks them; a guarantee lost fails `npm test`.
