@@ -1,4 +1,5 @@
 import type { AuthContext } from "../../context.ts";
+import { ownedBy } from "../../db/owned-by.ts";
 import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import { notFound } from "../../errors/service-error.ts";
 
@@ -8,8 +9,7 @@ export async function deleteWebhookEndpoint(uow: UnitOfWork, options: { auth: Au
   const deleted = await uow.tx
     .deleteFrom("WebhookEndpoint")
     .where("id", "=", endpointId)
-    .where("organizationId", "=", auth.organizationId)
-    .where("environment", "=", auth.environment)
+    .where(ownedBy(auth))
     .executeTakeFirst();
   if (deleted.numDeletedRows === 0n) throw notFound("Webhook endpoint");
 }

@@ -1,5 +1,6 @@
 import type { AuthContext } from "../../context.ts";
 import type { Queryable } from "../../db/kysely.ts";
+import { ownedBy } from "../../db/owned-by.ts";
 import { notFound } from "../../errors/service-error.ts";
 import type { WebhookEndpointRow } from "./webhook-endpoint-dto.ts";
 
@@ -15,8 +16,7 @@ export async function findWebhookEndpoint(
     .selectFrom("WebhookEndpoint")
     .selectAll()
     .where("id", "=", endpointId)
-    .where("organizationId", "=", auth.organizationId)
-    .where("environment", "=", auth.environment);
+    .where(ownedBy(auth));
   if (options.forUpdate) query = query.forUpdate();
   const row = await query.executeTakeFirst();
   if (!row) throw notFound("Webhook endpoint");

@@ -1,5 +1,6 @@
 import type { AuthContext } from "../../context.ts";
 import type { Queryable } from "../../db/kysely.ts";
+import { ownedBy } from "../../db/owned-by.ts";
 import { notFound } from "../../errors/service-error.ts";
 import { type EventDto, toEventDto } from "./event-dto.ts";
 
@@ -8,8 +9,7 @@ export async function getEvent(db: Queryable, options: { auth: AuthContext; even
     .selectFrom("Event")
     .selectAll()
     .where("id", "=", options.eventId)
-    .where("organizationId", "=", options.auth.organizationId)
-    .where("environment", "=", options.auth.environment)
+    .where(ownedBy(options.auth))
     .executeTakeFirst();
   if (!row) throw notFound("Event");
   return toEventDto(row);
