@@ -18,10 +18,12 @@ type OrganizationRow = { organizationId: string };
 export type OwnedTable = { [T in keyof DB]: DB[T] extends OwnedRow ? T : never }[keyof DB];
 /** The tables whose rows belong to an organization (every OwnedTable, and the members' tables, which have no environment). */
 export type OrganizationTable = { [T in keyof DB]: DB[T] extends OrganizationRow ? T : never }[keyof DB];
-/** The aliases of a query's FROM (`selectFrom("Wallet as w")` → "w") whose rows are of the shape `Row`. */
-type AliasOf<QDB, TB extends keyof QDB, Row> = { [A in TB]: QDB[A] extends Row ? A : never }[TB];
-
 type TenantFilter<QDB, TB extends keyof QDB> = (eb: ExpressionBuilder<QDB, TB>) => Expression<SqlBool>;
+/** A filter for any query in which `A` names a table of rows shaped `Row` (`selectFrom("Wallet as w")`, a join): the
+ * query's types are inferred where Kysely calls it, so an alias of another table, or of none, does not compile. */
+type AliasedTenantFilter<A extends string, Row> = <QDB extends Record<A, Row>, TB extends keyof QDB>(
+  eb: ExpressionBuilder<QDB, TB>,
+) => Expression<SqlBool>;
 
 /** `("<alias>"."organizationId" = … [and "<alias>"."environment" = …])`: the aliased form, which Kysely's typed
  * references cannot name through a type parameter; the alias is checked against the query by the signatures below. */
@@ -37,10 +39,7 @@ function aliasedFilter(alias: string, organizationId: string, environment?: stri
  * owned table of the query.
  */
 export function ownedBy<TB extends OwnedTable>(owner: Owner): TenantFilter<DB, TB>;
-export function ownedBy<QDB, TB extends keyof QDB & string, A extends AliasOf<QDB, TB, OwnedRow>>(
-  owner: Owner,
-  alias: A,
-): TenantFilter<QDB, TB>;
+export function ownedBy<A extends string>(owner: Owner, alias: A): AliasedTenantFilter<A, OwnedRow>;
 export function ownedBy(owner: Owner, alias?: string): (eb: never) => Expression<SqlBool> {
   if (alias !== undefined) return () => aliasedFilter(alias, owner.organizationId, owner.environment);
   // The table is owned, so it has both columns; the compiler cannot see that through the overload's type parameter.
@@ -54,10 +53,7 @@ export function ownedBy(owner: Owner, alias?: string): (eb: never) => Expression
  * environments (their API keys). Never for an API key's request: that is `ownedBy`, environment included.
  */
 export function ownedByOrganization<TB extends OrganizationTable>(organizationId: string): TenantFilter<DB, TB>;
-export function ownedByOrganization<QDB, TB extends keyof QDB & string, A extends AliasOf<QDB, TB, OrganizationRow>>(
-  organizationId: string,
-  alias: A,
-): TenantFilter<QDB, TB>;
+export function ownedByOrganization<A extends string>(organizationId: string, alias: A): AliasedTenantFilter<A, OrganizationRow>;
 export function ownedByOrganization(organizationId: string, alias?: string): (eb: never) => Expression<SqlBool> {
   if (alias !== undefined) return () => aliasedFilter(alias, organizationId);
   return (owned: ExpressionBuilder<DB, OrganizationTable>) => owned("organizationId", "=", organizationId);

@@ -10,7 +10,9 @@ const root = path.resolve(import.meta.dirname, "../..");
 
 /** The organization-owned tables: those with an organizationId column in the generated Kysely schema. */
 function ownedTablesOf(schema: string): string[] {
-  return [...schema.matchAll(/export type (\w+) = \{([^}]*)\}/g)].filter(([, , columns]) => /\borganizationId:/.test(columns)).map(([, table]) => table);
+  return [...schema.matchAll(/export type (\w+) = \{([^}]*)\}/g)].flatMap(([, table, columns]) =>
+    table !== undefined && /\borganizationId:/.test(columns ?? "") ? [table] : [],
+  );
 }
 
 // A query's table: `.selectFrom("X")`, `.selectFrom("X as x")`, `.updateTable(…)`, `.deleteFrom(…)`. Not checked: inserts
@@ -54,8 +56,8 @@ const withoutCommentLines = (source: string) =>
  * correlated subquery (nested, `whereRef` to the outer query) reads the outer row's children, like a join, and is not one. */
 function unscopedQueries(source: string, ownedTables: readonly string[]): Unscoped[] {
   const code = withoutCommentLines(source);
-  return [...code.matchAll(QUERY)].flatMap((match) => {
-    const table = match[2];
+  return [...code.matchAll(QUERY)].flatMap((match): Unscoped[] => {
+    const table = match[2] ?? "";
     const statement = statementFrom(code, match.index);
     const line = code.slice(0, match.index).split("\n").length;
     // By hand is wrong whatever the FROM: it may filter a joined owned table (`WalletAsset as a` join `Wallet as w`).
@@ -78,18 +80,42 @@ const ALLOWED: Array<{ file: string; tables: string[]; why: string }> = [
   { file: "server/domain/events/purge-old-events.ts", tables: ["Event", "WebhookDelivery"], why: "retention job over all organizations" },
   { file: "server/domain/events/sweep-expired-approvals.ts", tables: ["ApprovalRequest"], why: "expiry sweep over all organizations" },
   { file: "server/idempotency/idempotency-store.ts", tables: ["IdempotencyRecord"], why: "retention job over all organizations" },
-  { file: "server/domain/webhooks/reseal-webhook-secrets.ts", tables: ["WebhookEndpoint"], why: "operator's key rotation re-seals every endpoint" },
+  {
+    file: "server/domain/webhooks/reseal-webhook-secrets.ts",
+    tables: ["WebhookEndpoint"],
+    why: "operator's key rotation re-seals every endpoint",
+  },
   { file: "server/scheduler/dispatch-due-runs.ts", tables: ["WorkflowRun"], why: "scheduler picks due runs of every organization" },
   { file: "server/scheduler/advance-run.ts", tables: ["WorkflowRun"], why: "scheduler advances a due run by its id" },
-  { file: "server/webhooks/claim-deliveries.ts", tables: ["WebhookDelivery"], why: "delivery worker claims due deliveries of every organization" },
-  { file: "server/webhooks/record-attempt.ts", tables: ["WebhookDelivery", "WebhookEndpoint"], why: "delivery worker, by its claimed delivery's keys" },
+  {
+    file: "server/webhooks/claim-deliveries.ts",
+    tables: ["WebhookDelivery"],
+    why: "delivery worker claims due deliveries of every organization",
+  },
+  {
+    file: "server/webhooks/record-attempt.ts",
+    tables: ["WebhookDelivery", "WebhookEndpoint"],
+    why: "delivery worker, by its claimed delivery's keys",
+  },
   // Authentication: the credential is what finds its owner.
   { file: "server/middleware/authenticate.ts", tables: ["ApiKey"], why: "the API key by its hash: the key names its organization" },
   { file: "server/middleware/session-auth.ts", tables: ["MemberSession"], why: "the session by its token hash, then by its own id" },
-  { file: "server/domain/members/sessions.ts", tables: ["Member", "MemberSession"], why: "sign-in by email across organizations; then the session's own member and rows" },
+  {
+    file: "server/domain/members/sessions.ts",
+    tables: ["Member", "MemberSession"],
+    why: "sign-in by email across organizations; then the session's own member and rows",
+  },
   { file: "server/domain/members/invitations.ts", tables: ["MemberInvitation"], why: "accepting by the invitation token's hash" },
-  { file: "server/domain/members/second-factor.ts", tables: ["Member", "MemberSession"], why: "the signed-in session's own member and session, by id" },
-  { file: "server/db/unit-of-work.ts", tables: ["IdempotencyRecord"], why: "the key's record by the id its ownedByOrganization read returned" },
+  {
+    file: "server/domain/members/second-factor.ts",
+    tables: ["Member", "MemberSession"],
+    why: "the signed-in session's own member and session, by id",
+  },
+  {
+    file: "server/db/unit-of-work.ts",
+    tables: ["IdempotencyRecord"],
+    why: "the key's record by the id its ownedByOrganization read returned",
+  },
   // Writes and re-reads keyed by a row already scoped.
   { file: "server/domain/members/members.ts", tables: ["Member"], why: BY_KEY_OF_SCOPED_ROW },
   { file: "server/domain/approvals/consume-approval.ts", tables: ["ApprovalRequest"], why: BY_KEY_OF_SCOPED_ROW },
@@ -113,7 +139,11 @@ const ALLOWED: Array<{ file: string; tables: string[]; why: string }> = [
   { file: "server/domain/corridors/run-step.ts", tables: ["CustodyWallet"], why: BY_KEY_OF_SCOPED_ROW },
   { file: "server/domain/corridors/simulate-corridor.ts", tables: ["WorkflowRun"], why: BY_KEY_OF_SCOPED_ROW },
   { file: "server/domain/custody/create-custody-wallet.ts", tables: ["CustodyWallet"], why: BY_KEY_OF_SCOPED_ROW },
-  { file: "server/domain/custody/custody-transfer-steps.ts", tables: ["CustodyTransfer", "CustodyWallet", "ApprovalRequest"], why: BY_KEY_OF_SCOPED_ROW },
+  {
+    file: "server/domain/custody/custody-transfer-steps.ts",
+    tables: ["CustodyTransfer", "CustodyWallet", "ApprovalRequest"],
+    why: BY_KEY_OF_SCOPED_ROW,
+  },
   { file: "server/domain/custody/wallet-policy.ts", tables: ["CustodyTransfer"], why: BY_KEY_OF_SCOPED_ROW },
   { file: "server/domain/providers/invoke-provider.ts", tables: ["ProviderInvocation"], why: BY_KEY_OF_SCOPED_ROW },
   { file: "server/domain/webhooks/list-webhook-deliveries.ts", tables: ["WebhookDelivery"], why: BY_KEY_OF_SCOPED_ROW },
@@ -155,7 +185,9 @@ describe("the tenant rule: queries on organization-owned tables filter through o
 
   it("each allow-list entry still matches a query (a stale entry is removed)", () => {
     const stale = ALLOWED.flatMap(({ file, tables }) =>
-      tables.filter((table) => !findings.some((f) => !f.handWritten && f.file === file && f.table === table)).map((table) => `${file} ${table}`),
+      tables
+        .filter((table) => !findings.some((f) => !f.handWritten && f.file === file && f.table === table))
+        .map((table) => `${file} ${table}`),
     );
     expect(stale).toEqual([]);
   });
@@ -194,7 +226,8 @@ describe("the rule itself", () => {
   });
 
   it("does not let a nested subquery without whereRef pass on the outer query's filter", () => {
-    const source = 'const x = db.selectFrom("Wallet").where("id", "in", (eb) => eb.selectFrom("Payment").select("walletId")).where(ownedBy(auth));';
+    const source =
+      'const x = db.selectFrom("Wallet").where("id", "in", (eb) => eb.selectFrom("Payment").select("walletId")).where(ownedBy(auth));';
     expect(unscopedQueries(source, tables)).toEqual([{ line: 1, table: "Payment", handWritten: false }]);
   });
 
