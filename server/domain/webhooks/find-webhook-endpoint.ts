@@ -12,11 +12,7 @@ export async function findWebhookEndpoint(
   endpointId: string,
   options: { forUpdate?: boolean } = {},
 ): Promise<WebhookEndpointRow> {
-  let query = db
-    .selectFrom("WebhookEndpoint")
-    .selectAll()
-    .where("id", "=", endpointId)
-    .where(ownedBy(auth));
+  let query = db.selectFrom("WebhookEndpoint").selectAll().where("id", "=", endpointId).where(ownedBy(auth));
   if (options.forUpdate) query = query.forUpdate();
   const row = await query.executeTakeFirst();
   if (!row) throw notFound("Webhook endpoint");

@@ -15,10 +15,7 @@ export async function listWebhookEndpoints(
   options: { auth: AuthContext; limit: number; startingAfter?: string },
 ): Promise<Page> {
   const { auth, limit, startingAfter } = options;
-  const scoped = db
-    .selectFrom("WebhookEndpoint")
-    .selectAll()
-    .where(ownedBy(auth));
+  const scoped = db.selectFrom("WebhookEndpoint").selectAll().where(ownedBy(auth));
   const page = await newestFirstPage(scoped, {
     limit,
     startingAfter,
