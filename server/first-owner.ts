@@ -6,6 +6,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import type { Config } from "./config.ts";
 import type { Queryable } from "./db/kysely.ts";
+import { ownedByOrganization } from "./db/owned-by.ts";
 import { flushDeferred, UnitOfWork } from "./db/unit-of-work.ts";
 import { createInvitation } from "./domain/members/invitations.ts";
 import { writeSecretFile } from "./lib/secret-file.ts";
@@ -24,7 +25,7 @@ export async function ensureFirstOwnerInvitation(
   const file = path.join(dataDir, FILE);
   if (existsSync(file)) return { file, created: false };
   // Only for a fresh organization: once anyone was invited to org_demo, the operator's CLI takes over.
-  const invited = await db.selectFrom("MemberInvitation").select("id").where("organizationId", "=", DEMO_ORGANIZATION).executeTakeFirst();
+  const invited = await db.selectFrom("MemberInvitation").select("id").where(ownedByOrganization(DEMO_ORGANIZATION)).executeTakeFirst();
   if (invited) return undefined;
   const origin = config.people.publicUrl ? new URL(config.people.publicUrl).origin : `http://localhost:${config.port}`;
   const created = await db.transaction().execute(async (tx) => {

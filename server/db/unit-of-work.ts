@@ -46,6 +46,7 @@ import {
   templateWrite,
 } from "./closing-statement.ts";
 import type { DB, Tx } from "./kysely.ts";
+import { ownedByOrganization } from "./owned-by.ts";
 import { type PrecompiledQuery, precompiled } from "./precompiled-query.ts";
 
 /** The request's Idempotency-Key, already parsed and fingerprinted (server/middleware/idempotency.ts). */
@@ -204,7 +205,7 @@ const readRecord = precompiled((db, p: { organizationId: string; apiKeyId: strin
   db
     .selectFrom("IdempotencyRecord")
     .select(["id", "fingerprint", "state", "lockedUntil", "expiresAt", "responseStatus", "responseHeaders", "responseBody"])
-    .where("organizationId", "=", p.organizationId)
+    .where(ownedByOrganization(p.organizationId))
     .where("apiKeyId", "=", p.apiKeyId)
     .where("key", "=", p.key),
 );

@@ -3,7 +3,7 @@
 import { DummyDriver, Kysely, type LogEvent, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from "kysely";
 import { describe, expect, it } from "vitest";
 import type { DB } from "../../server/db/kysely.ts";
-import { findOwned, ownedBy } from "../../server/db/owned-by.ts";
+import { findOwned, ownedBy, ownedByOrganization } from "../../server/db/owned-by.ts";
 import { ServiceError } from "../../server/errors/service-error.ts";
 
 const owner = { organizationId: "org_1", environment: "sandbox" };
@@ -42,10 +42,42 @@ describe("ownedBy", () => {
       sql: 'select count(*) as "count" from "Wallet" where ("organizationId" = $1 and "environment" = $2)',
       parameters: ["org_1", "sandbox"],
     },
+    {
+      name: "on an aliased table",
+      build: (db: Kysely<DB>) => db.selectFrom("Wallet as w").select("w.id").where(ownedBy(owner, "w")),
+      sql: 'select "w"."id" from "Wallet" as "w" where ("w"."organizationId" = $1 and "w"."environment" = $2)',
+      parameters: ["org_1", "sandbox"],
+    },
+    {
+      name: "on the owned table of a join",
+      build: (db: Kysely<DB>) =>
+        db.selectFrom("WalletAsset as a").innerJoin("Wallet as w", "w.id", "a.walletId").select("a.asset").where(ownedBy(owner, "w")),
+      sql: 'select "a"."asset" from "WalletAsset" as "a" inner join "Wallet" as "w" on "w"."id" = "a"."walletId" where ("w"."organizationId" = $1 and "w"."environment" = $2)',
+      parameters: ["org_1", "sandbox"],
+    },
   ])("adds both tenant columns $name", ({ build, sql, parameters }) => {
     const compiled = build(offlineDb().db).compile();
     expect(compiled.sql).toBe(sql);
     expect(compiled.parameters).toEqual(parameters);
+  });
+});
+
+describe("ownedByOrganization", () => {
+  it.each([
+    {
+      name: "a members' table",
+      build: (db: Kysely<DB>) => db.selectFrom("Member").select("id").where(ownedByOrganization("org_1")),
+      sql: 'select "id" from "Member" where "organizationId" = $1',
+    },
+    {
+      name: "an aliased table, across its environments",
+      build: (db: Kysely<DB>) => db.selectFrom("ApiKey as k").select("k.id").where(ownedByOrganization("org_1", "k")),
+      sql: 'select "k"."id" from "ApiKey" as "k" where ("k"."organizationId" = $1)',
+    },
+  ])("filters on the organization alone: $name", ({ build, sql }) => {
+    const compiled = build(offlineDb().db).compile();
+    expect(compiled.sql).toBe(sql);
+    expect(compiled.parameters).toEqual(["org_1"]);
   });
 });
 
@@ -63,11 +95,19 @@ describe("findOwned", () => {
     ]);
   });
 
-  it("accepts only tables that belong to an organization and environment", () => {
+  it("accepts only tables (and aliases) that carry the owner's columns", () => {
     const { db } = offlineDb();
     // @ts-expect-error: Organization has no organizationId/environment columns
     void (() => findOwned(db, "Organization", "org_1", owner, "Organization"));
     // @ts-expect-error: WalletAsset rows are owned through their wallet, not directly
     void (() => db.selectFrom("WalletAsset").selectAll().where(ownedBy(owner)));
+    // @ts-expect-error: Member rows have no environment; they are ownedByOrganization
+    void (() => db.selectFrom("Member").selectAll().where(ownedBy(owner)));
+    // @ts-expect-error: the alias "a" stands for WalletAsset, which is not owned
+    void (() => db.selectFrom("WalletAsset as a").innerJoin("Wallet as w", "w.id", "a.walletId").selectAll("a").where(ownedBy(owner, "a")));
+    // @ts-expect-error: no table of the query is aliased "x"
+    void (() => db.selectFrom("Wallet as w").selectAll().where(ownedBy(owner, "x")));
+    // @ts-expect-error: Organization has no organizationId column
+    void (() => db.selectFrom("Organization").selectAll().where(ownedByOrganization("org_1")));
   });
 });

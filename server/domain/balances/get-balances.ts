@@ -23,8 +23,7 @@ export async function getBalances({
     db
       .selectFrom("WalletAsset as a")
       .innerJoin("Wallet as w", "w.id", "a.walletId")
-      .where("w.organizationId", "=", auth.organizationId)
-      .where("w.environment", "=", auth.environment)
+      .where(ownedBy(auth, "w"))
       .groupBy("a.asset")
       .select((eb) => ["a.asset", eb.cast<string>(eb.fn.sum("a.balanceMinor"), "text").as("total")])
       .execute(),

@@ -1,5 +1,6 @@
 import type { AuthContext } from "../../context.ts";
 import type { Queryable } from "../../db/kysely.ts";
+import { ownedBy } from "../../db/owned-by.ts";
 import { notFound } from "../../errors/service-error.ts";
 import type { CardholderRow, CardProgrammeRow, CardRow } from "./card-rows.ts";
 
@@ -32,8 +33,7 @@ export async function findCard(
       "h.billingAddress as cardholderBillingAddress",
     ])
     .where("c.id", "=", cardId)
-    .where("c.organizationId", "=", auth.organizationId)
-    .where("c.environment", "=", auth.environment)
+    .where(ownedBy(auth, "c"))
     // A card still `pending` is an issuing intent whose issuer call has not been confirmed: not a card yet.
     .where("c.status", "!=", "pending");
   if (options.forUpdate) query = query.forUpdate("c");

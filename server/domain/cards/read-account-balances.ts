@@ -45,8 +45,7 @@ export async function readSpendableBalance(db: Queryable, auth: AuthContext, acc
     .leftJoin("CardTransaction as t", (join) =>
       join.onRef("t.id", "=", "e.journalId").on("t.status", "=", "pending").on("t.type", "in", ["funding", "reversal"]),
     )
-    .where("e.organizationId", "=", auth.organizationId)
-    .where("e.environment", "=", auth.environment)
+    .where(ownedBy(auth, "e"))
     .where("e.account", "=", account)
     .select((eb) =>
       eb

@@ -12,8 +12,7 @@ export async function getContractProject(db: Queryable, auth: AuthContext, proje
       .selectAll("p")
       .select((eb) => eb.selectFrom("Issuer as i").whereRef("i.projectId", "=", "p.id").select("i.id").as("issuerId"))
       .where("p.id", "=", projectId)
-      .where("p.organizationId", "=", auth.organizationId)
-      .where("p.environment", "=", auth.environment)
+      .where(ownedBy(auth, "p"))
       .executeTakeFirst(),
     // The runs carry the project's organization and environment: another key's project yields none.
     selectStageRuns(db, projectId).where(ownedBy(auth)).execute(),

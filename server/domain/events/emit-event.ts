@@ -4,6 +4,7 @@
 
 import { type Kysely, sql } from "kysely";
 import type { DB } from "../../db/kysely.ts";
+import { ownedBy } from "../../db/owned-by.ts";
 import { precompiled } from "../../db/precompiled-query.ts";
 import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import { newId } from "../../lib/ids.ts";
@@ -61,8 +62,7 @@ function deliveries(db: Kysely<DB>, p: FanOut & { endpointId?: string }, toOneEn
           sql<Date>`${p.createdAt}::timestamptz`.as("nextAttemptAt"),
           sql<Date>`${p.createdAt}::timestamptz`.as("createdAt"),
         ])
-        .where("we.organizationId", "=", p.organizationId)
-        .where("we.environment", "=", p.environment)
+        .where(ownedBy(p, "we"))
         .where("we.status", "=", "enabled")
         .$if(toOneEndpoint, (q) => q.where("we.id", "=", p.endpointId as string))
         .$if(!toOneEndpoint, (q) =>

@@ -3,6 +3,7 @@
 // labels and scopes — the details' keys are checked here so a password or secret cannot slip in by name).
 import type { Queryable } from "../../db/kysely.ts";
 import { newestFirstPage, type PageWindow } from "../../db/newest-first-page.ts";
+import { ownedByOrganization } from "../../db/owned-by.ts";
 import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import type { components } from "../../generated/openapi.ts";
 import { newId } from "../../lib/ids.ts";
@@ -45,7 +46,7 @@ export async function listAuditLog(
   organizationId: string,
   window: PageWindow,
 ): Promise<components["schemas"]["AuditEntryList"]> {
-  const scoped = db.selectFrom("AuditEntry").selectAll().where("organizationId", "=", organizationId);
+  const scoped = db.selectFrom("AuditEntry").selectAll().where(ownedByOrganization(organizationId));
   const page = await newestFirstPage(scoped, { ...window, unknownCursor: unknownCursor("an audit log entry") });
   return {
     data: page.rows.map((r) => ({

@@ -6,6 +6,7 @@ import { hashToken, newInvitationToken } from "../../auth/member-tokens.ts";
 import { hashPassword, type ScryptParameters } from "../../auth/passwords.ts";
 import type { MemberRole } from "../../auth/roles.ts";
 import type { Tx } from "../../db/kysely.ts";
+import { ownedByOrganization } from "../../db/owned-by.ts";
 import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
@@ -31,7 +32,7 @@ async function isMember(tx: Tx, organizationId: string, email: string): Promise<
   const row = await tx
     .selectFrom("Member")
     .select("id")
-    .where("organizationId", "=", organizationId)
+    .where(ownedByOrganization(organizationId))
     .where("email", "=", email)
     .where("removedAt", "is", null)
     .executeTakeFirst();

@@ -4,6 +4,7 @@
 import type { MemberRole } from "../../auth/roles.ts";
 import type { Queryable, Tx } from "../../db/kysely.ts";
 import { newestFirstPage, type PageWindow } from "../../db/newest-first-page.ts";
+import { ownedByOrganization } from "../../db/owned-by.ts";
 import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import { notFound, ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
@@ -13,7 +14,7 @@ import { MEMBER_COLUMNS, type MemberDto, toMemberDto } from "./member-dto.ts";
 import { endAllSessions } from "./sessions.ts";
 
 const active = (db: Queryable | Tx, organizationId: string) =>
-  db.selectFrom("Member").select(MEMBER_COLUMNS).where("organizationId", "=", organizationId).where("removedAt", "is", null);
+  db.selectFrom("Member").select(MEMBER_COLUMNS).where(ownedByOrganization(organizationId)).where("removedAt", "is", null);
 
 export async function listMembers(db: Queryable, organizationId: string, window: PageWindow): Promise<components["schemas"]["MemberList"]> {
   const page = await newestFirstPage(active(db, organizationId), { ...window, unknownCursor: unknownCursor("a member") });
@@ -31,7 +32,7 @@ async function lockForChange(uow: UnitOfWork, organizationId: string, memberId: 
   const owners = await uow.tx
     .selectFrom("Member")
     .select("id")
-    .where("organizationId", "=", organizationId)
+    .where(ownedByOrganization(organizationId))
     .where("removedAt", "is", null)
     .where("role", "=", "owner")
     .orderBy("id")

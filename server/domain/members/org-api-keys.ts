@@ -4,6 +4,7 @@ import { generateApiKey, hasScope } from "../../auth/api-keys.ts";
 import type { AuthContext, Environment } from "../../context.ts";
 import type { Queryable, Tx } from "../../db/kysely.ts";
 import { newestFirstPage, type PageWindow } from "../../db/newest-first-page.ts";
+import { ownedByOrganization } from "../../db/owned-by.ts";
 import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import { notFound, ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
@@ -56,7 +57,8 @@ const keys = (db: Queryable | Tx, organizationId: string) =>
       "k.revokedAt",
       "u.lastUsedAt",
     ])
-    .where("k.organizationId", "=", organizationId);
+    // A member sees the organization's keys of both environments.
+    .where(ownedByOrganization(organizationId, "k"));
 
 export async function createOrgApiKey(
   uow: UnitOfWork,
@@ -132,7 +134,7 @@ export async function revokeOrgApiKey(db: Queryable, auth: AuthContext, keyId: s
       .updateTable("ApiKey")
       .set({ revokedAt: now })
       .where("id", "=", keyId)
-      .where("organizationId", "=", auth.organizationId)
+      .where(ownedByOrganization(auth.organizationId))
       .where("revokedAt", "is", null)
       .returning("id")
       .executeTakeFirst();

@@ -2,6 +2,7 @@
 import type { AuthContext } from "../../context.ts";
 import { cachedRead } from "../../db/cached-read.ts";
 import type { Queryable } from "../../db/kysely.ts";
+import { ownedBy } from "../../db/owned-by.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import { type ProviderAdapter, type ProviderCategory, ProviderConfigError } from "../../providers/provider-adapter.ts";
 import { findAdapter } from "../../providers/registry.ts";
@@ -40,8 +41,7 @@ export function newestReviewedConnection(
     let query = db
       .selectFrom("ProviderConnection")
       .select(["id", "providerSlug", "config"])
-      .where("organizationId", "=", scope.organizationId)
-      .where("environment", "=", scope.environment)
+      .where(ownedBy(scope))
       .where("category", "=", category)
       .where("reviewed", "=", true);
     if (providerSlug) query = query.where("providerSlug", "=", providerSlug);

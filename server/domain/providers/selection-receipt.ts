@@ -1,6 +1,7 @@
 // Selection receipts: providers/select records which connection it resolved (SelectionReceipt); providers/invoke may
 // name the receipt, and is then held to its category, provider and operation until it expires.
 import type { AuthContext } from "../../context.ts";
+import { ownedBy } from "../../db/owned-by.ts";
 import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import { newId } from "../../lib/ids.ts";
@@ -56,8 +57,7 @@ export async function checkSelectionReceipt(
     .selectFrom("SelectionReceipt")
     .select(["category", "providerSlug", "operation", "expiresAt"])
     .where("id", "=", invocation.selectionReceiptId)
-    .where("organizationId", "=", auth.organizationId)
-    .where("environment", "=", auth.environment)
+    .where(ownedBy(auth))
     .executeTakeFirst();
   if (!receipt) throw new ServiceError("NOT_FOUND", "Selection receipt not found");
   const mismatch =

@@ -2,7 +2,7 @@
 // source of truth for the decision): pending → pending_approval (or expired past expiresAt), approved, rejected.
 import type { Selectable } from "kysely";
 import type { DB, Queryable } from "../../db/kysely.ts";
-import { ownedAs } from "../../db/owned-by.ts";
+import { ownedBy } from "../../db/owned-by.ts";
 import type { components } from "../../generated/openapi.ts";
 import { numericToMinor } from "../../lib/money/minor-units.ts";
 
@@ -69,7 +69,7 @@ export function selectIssuanceRequests(db: Queryable, auth: { organizationId: st
     .selectFrom("IssuanceRequest as ir")
     .innerJoin("ApprovalRequest as ar", "ar.id", "ir.approvalRequestId")
     .leftJoin("Issuer as i", "i.id", "ir.issuerId")
-    .where(ownedAs(auth, "ir"))
+    .where(ownedBy(auth, "ir"))
     .selectAll("ir")
     .select([
       "ar.status as approvalStatus",

@@ -1,13 +1,13 @@
 import { sql } from "kysely";
 import type { AuthContext } from "../../context.ts";
 import type { Queryable } from "../../db/kysely.ts";
+import { ownedBy } from "../../db/owned-by.ts";
 
 /** The caller's wallets, each with its assets aggregated as JSON (`balanceMinor` as numeric text), in one statement. */
 export function selectWalletsWithAssets(db: Queryable, auth: Pick<AuthContext, "organizationId" | "environment">) {
   return db
     .selectFrom("Wallet as w")
-    .where("w.organizationId", "=", auth.organizationId)
-    .where("w.environment", "=", auth.environment)
+    .where(ownedBy(auth, "w"))
     .select((eb) => [
       "w.id",
       "w.address",

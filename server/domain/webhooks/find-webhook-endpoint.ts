@@ -1,5 +1,6 @@
 import type { AuthContext } from "../../context.ts";
 import type { Queryable } from "../../db/kysely.ts";
+import { ownedBy } from "../../db/owned-by.ts";
 import { notFound } from "../../errors/service-error.ts";
 import type { WebhookEndpointRow } from "./webhook-endpoint-dto.ts";
 
@@ -11,12 +12,7 @@ export async function findWebhookEndpoint(
   endpointId: string,
   options: { forUpdate?: boolean } = {},
 ): Promise<WebhookEndpointRow> {
-  let query = db
-    .selectFrom("WebhookEndpoint")
-    .selectAll()
-    .where("id", "=", endpointId)
-    .where("organizationId", "=", auth.organizationId)
-    .where("environment", "=", auth.environment);
+  let query = db.selectFrom("WebhookEndpoint").selectAll().where("id", "=", endpointId).where(ownedBy(auth));
   if (options.forUpdate) query = query.forUpdate();
   const row = await query.executeTakeFirst();
   if (!row) throw notFound("Webhook endpoint");

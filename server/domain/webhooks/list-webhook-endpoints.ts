@@ -1,6 +1,7 @@
 import type { AuthContext } from "../../context.ts";
 import type { Queryable } from "../../db/kysely.ts";
 import { newestFirstPage } from "../../db/newest-first-page.ts";
+import { ownedBy } from "../../db/owned-by.ts";
 import type { components } from "../../generated/openapi.ts";
 import { unknownCursor } from "../lists/page-window.ts";
 import { toWebhookEndpointDto } from "./webhook-endpoint-dto.ts";
@@ -14,11 +15,7 @@ export async function listWebhookEndpoints(
   options: { auth: AuthContext; limit: number; startingAfter?: string },
 ): Promise<Page> {
   const { auth, limit, startingAfter } = options;
-  const scoped = db
-    .selectFrom("WebhookEndpoint")
-    .selectAll()
-    .where("organizationId", "=", auth.organizationId)
-    .where("environment", "=", auth.environment);
+  const scoped = db.selectFrom("WebhookEndpoint").selectAll().where(ownedBy(auth));
   const page = await newestFirstPage(scoped, {
     limit,
     startingAfter,
