@@ -3,6 +3,7 @@ import * as OpenApiValidator from "express-openapi-validator";
 import { ServiceError } from "../errors/service-error.ts";
 import { isIsoCountry, isIsoRegion } from "../lib/countries/iso-countries.ts";
 import type { OpenApiDocument } from "../spec/load-spec.ts";
+import { validatorDocument } from "../spec/validator-document.ts";
 
 const DECIMAL_INTEGER = /^-?[0-9]{1,16}$/;
 
@@ -52,8 +53,8 @@ const validators = new Map<string, OpenapiValidation>();
 
 function makeValidation(spec: OpenApiDocument, validateResponses: boolean): OpenapiValidation {
   const steps = OpenApiValidator.middleware({
-    // The validator mutates the document it is given.
-    apiSpec: structuredClone(spec) as never,
+    // The validator mutates the document it is given: a copy, without what cannot change a validation (start time).
+    apiSpec: validatorDocument(spec, validateResponses) as never,
     validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false },
     validateResponses: validateResponses ? { removeAdditional: false } : false,
     validateSecurity: false,
