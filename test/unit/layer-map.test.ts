@@ -32,15 +32,17 @@ function layersInDocs(): Array<{ name: string; folders: string[] }> {
       .map((folder) => folder.trim())
       .filter(Boolean);
   for (const line of block.split("\n")) {
-    const head = /^([a-z]+) +(\S.*)$/.exec(line);
-    if (head) parts.push({ name: head[1], folders: foldersOf(head[2]) });
-    else if (/^ {11}\S/.test(line) && parts.length > 0) parts[parts.length - 1].folders.push(...foldersOf(line));
+    const head = /^(?<name>[a-z]+) +(?<folders>\S.*)$/.exec(line)?.groups;
+    const last = parts.at(-1);
+    if (head) parts.push({ name: head.name ?? "", folders: foldersOf(head.folders ?? "") });
+    else if (/^ {11}\S/.test(line) && last) last.folders.push(...foldersOf(line));
   }
   return parts;
 }
 
 /** A module path inside a folder of the map ("routes/" → server/routes/probe.ts, "main.ts" → server/main.ts). */
-function moduleIn(folder: string): string {
+function moduleIn(folder: string | undefined): string {
+  if (folder === undefined) throw new Error("a part of the map lists no folder");
   return folder.endsWith("/") ? `server/${folder}probe.ts` : `server/${folder}`;
 }
 
