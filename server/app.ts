@@ -4,7 +4,6 @@
 import express, { type Express } from "express";
 import helmet from "helmet";
 import "./context.ts";
-import { type KeyUsageRecorder, keyUsageRecorder } from "./auth/key-usage.ts";
 import type { Config } from "./config.ts";
 import type { Database } from "./db/open-database.ts";
 import { compilerStats } from "./domain/contracts/compile-solidity.ts";
@@ -21,6 +20,7 @@ import { jsonBodyParser } from "./middleware/body-parser.ts";
 import { deprecationHeaders } from "./middleware/deprecation-headers.ts";
 import { errorHandler } from "./middleware/error-handler.ts";
 import { idempotency } from "./middleware/idempotency.ts";
+import { type KeyUsageRecorder, keyUsageRecorder } from "./middleware/key-usage.ts";
 import { noStore } from "./middleware/no-store.ts";
 import { openapiValidation } from "./middleware/openapi-validator.ts";
 import { operationLookup } from "./middleware/operation-lookup.ts";

@@ -2,7 +2,7 @@
 // the admin token so a scraper holds no power over the API. Required when NODE_ENV=production (server/config.ts); open
 // in local development when unset. Not part of the OpenAPI contract: it is the operator's, like /docs.
 import type { RequestHandler } from "express";
-import { secretsEqual } from "../auth/api-keys.ts";
+import { secretsEqual } from "../domain/access/api-keys.ts";
 import type { Metrics } from "../observability/metrics.ts";
 
 export function metricsEndpoint(metrics: Metrics, token: string | undefined): RequestHandler {

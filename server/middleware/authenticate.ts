@@ -1,15 +1,15 @@
 import type { RequestHandler } from "express";
-import { digestsEqual, hashApiKey, isWellFormedApiKey, secretsEqual } from "../auth/api-keys.ts";
-import type { KeyUsageRecorder } from "../auth/key-usage.ts";
 import type { Config } from "../config.ts";
 import type { Environment } from "../context.ts";
 import { cachedRead } from "../db/cached-read.ts";
 import type { Queryable } from "../db/kysely.ts";
 import { precompiled } from "../db/precompiled-query.ts";
+import { digestsEqual, hashApiKey, isWellFormedApiKey, secretsEqual } from "../domain/access/api-keys.ts";
 import { isDatabaseUnavailable } from "../errors/classify-failure.ts";
 import { ServiceError } from "../errors/service-error.ts";
 import { clientAddress } from "../rate-limit/client-address.ts";
 import type { AuthFailureLimiter } from "../rate-limit/rate-limiter.ts";
+import type { KeyUsageRecorder } from "./key-usage.ts";
 import { setRateLimitHeaders } from "./rate-limit.ts";
 import { authenticateSession, carriesSessionCookie, checkSameOrigin } from "./session-auth.ts";
 

@@ -1,5 +1,5 @@
 import type { RequestHandler } from "express";
-import { hasScope } from "../auth/api-keys.ts";
+import { hasScope } from "../domain/access/api-keys.ts";
 import { ServiceError } from "../errors/service-error.ts";
 
 /** Enforces the operation's scopes, the sandbox-only rule, and that a body `organizationId` is the key's own. */

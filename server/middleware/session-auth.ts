@@ -2,11 +2,11 @@
 // are read from the database on every request (no cache), so signing out — here or everywhere — ends a session on every
 // instance at once. The idle clock moves at most once a minute, off the request path.
 import type { Request } from "express";
-import { hashToken, isWellFormedSessionToken, SESSION_COOKIE, sessionCookieOf } from "../auth/member-tokens.ts";
-import { type MemberRole, scopesOfRole } from "../auth/roles.ts";
 import type { PeopleConfig } from "../config.ts";
 import type { AuthContext, Environment } from "../context.ts";
 import type { Queryable } from "../db/kysely.ts";
+import { hashToken, isWellFormedSessionToken, SESSION_COOKIE, sessionCookieOf } from "../domain/access/member-tokens.ts";
+import { type MemberRole, scopesOfRole } from "../domain/access/roles.ts";
 import { ServiceError, validationError } from "../errors/service-error.ts";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);

@@ -15,8 +15,8 @@ import { settleAuthorization } from "../domain/cards/settle-authorization.ts";
 import { simulateAuthorization } from "../domain/cards/simulate-authorization.ts";
 import { updateCardLimits } from "../domain/cards/update-card-limits.ts";
 import { pageWindow } from "../domain/lists/page-window.ts";
+import type { CardIssuerFailure } from "../domain/providers/provider-failures.ts";
 import { issueCardRequest } from "../http/request-shapes/issue-card-request.ts";
-import type { CardIssuerFailure } from "../providers/capabilities/card-issuing.ts";
 import { type Answered, type OperationId, type RouteContext, type Routes, route, type Work } from "./route.ts";
 
 /** What every card operation passes on: the caller, the sandbox `Sandbox-Simulate-Error` header (validated against the

@@ -1,8 +1,9 @@
 // Members, their sessions, the organization's API keys and the audit log (the session scheme). Thin: check the role,
 // call one domain function, answer. Writes run in the request's unit of work, with their audit entry.
-import { expiredSessionCookie, sessionCookie } from "../auth/member-tokens.ts";
-import { canManageApiKeys, canManageMembers, canReadAuditLog } from "../auth/roles.ts";
+
 import type { Config } from "../config.ts";
+import { expiredSessionCookie, sessionCookie } from "../domain/access/member-tokens.ts";
+import { canManageApiKeys, canManageMembers, canReadAuditLog } from "../domain/access/roles.ts";
 import { pageWindow } from "../domain/lists/page-window.ts";
 import { listAuditLog } from "../domain/members/audit-log.ts";
 import { acceptInvitation, createInvitation, passwordHashFor } from "../domain/members/invitations.ts";

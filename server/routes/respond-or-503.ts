@@ -1,7 +1,8 @@
 // Payments writes document a database failure as 503 STORAGE_UNAVAILABLE (Retry-After, nothing written).
+
+import { ProviderExecutionError } from "../domain/providers/provider-failures.ts";
 import { isDatabaseUnavailable } from "../errors/classify-failure.ts";
 import { ServiceError } from "../errors/service-error.ts";
-import { ProviderExecutionError } from "../providers/provider-adapter.ts";
 import type { Answered, OperationId, RouteContext, Work } from "./route.ts";
 
 /** An error the database driver raised (a failed statement carries a SQLSTATE and a severity), or an unreachable one. */

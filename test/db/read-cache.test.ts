@@ -106,7 +106,7 @@ describe("one instance", () => {
   it("a key's second request reads no key from the database", async () => {
     const { key } = await newKey(a);
     const call = api(a.url, key);
-    // A key's first use also writes its "last used" 200 ms later (server/auth/key-usage.ts; a second use within the
+    // A key's first use also writes its "last used" 200 ms later (server/middleware/key-usage.ts; a second use within the
     // minute writes nothing): each count waits for that write, so it falls in the cold count whatever the machine's speed.
     const counted = async () => {
       const res = await call("GET", "/api/v1/wallets");

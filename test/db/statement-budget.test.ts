@@ -30,7 +30,7 @@ async function cost(request: () => Promise<{ status: number; text: string }>, ex
   const res = await request();
   expect(res.status, res.text).toBe(expectedStatus);
   // A key's first use in a minute writes its "last used" 200 ms after authentication, off the request path
-  // (server/auth/key-usage.ts): waited for here, so it is counted whatever the machine's speed (cold keys only).
+  // (server/middleware/key-usage.ts): waited for here, so it is counted whatever the machine's speed (cold keys only).
   await server.keyUsage.flush();
   const after = server.db.statements.snapshot();
   return {

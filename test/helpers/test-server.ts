@@ -5,11 +5,11 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import type { DestinationStream } from "pino";
 import { createApp } from "../../server/app.ts";
-import type { KeyUsageRecorder } from "../../server/auth/key-usage.ts";
 import { type Config, loadConfig } from "../../server/config.ts";
 import { type Database, openDatabase } from "../../server/db/open-database.ts";
 import { closeCompiler, configureCompiler } from "../../server/domain/contracts/compile-solidity.ts";
 import { createLogger } from "../../server/logger.ts";
+import type { KeyUsageRecorder } from "../../server/middleware/key-usage.ts";
 import { createRateLimiter, type RateLimiter } from "../../server/rate-limit/rate-limiter.ts";
 import { loadSpec, type OpenApiDocument } from "../../server/spec/load-spec.ts";
 import { startWebhookDelivery, type WebhookDeliveryWorker } from "../../server/webhooks/delivery-worker.ts";

@@ -7,7 +7,7 @@ import { MOCK_ERROR_CODES } from "../../sdk/src/mock/api-errors.ts";
 import { mockApiKeys, PROVIDER_CATEGORY_SCOPES } from "../../sdk/src/mock/api-keys.ts";
 import { FX_FAILING_AMOUNT, fxQuote } from "../../sdk/src/sandbox/fx-quote.ts";
 import { SANDBOX_USD_RATES } from "../../sdk/src/sandbox/usd-rates.ts";
-import { isWellFormedApiKey } from "../../server/auth/api-keys.ts";
+import { isWellFormedApiKey } from "../../server/domain/access/api-keys.ts";
 import { ERROR_CODES } from "../../server/errors/codes.ts";
 import { CATEGORY_SCOPE } from "../../server/providers/provider-adapter.ts";
 import { fxSimulator } from "../../server/providers/simulators/fx-simulator.ts";

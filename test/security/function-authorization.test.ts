@@ -5,7 +5,7 @@
 // examples: validation runs before the scope check (server/app.ts), so an invalid body would answer 400 and prove
 // nothing. Refused requests write nothing. Admin and scheduler operations refuse API keys of any scope.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hasScope } from "../../server/auth/api-keys.ts";
+import { hasScope } from "../../server/domain/access/api-keys.ts";
 import { allScopes, doc, expectError, operations, organizationSnapshot } from "../helpers/security.ts";
 import { exampleRequest, type SpecOperation } from "../helpers/spec-requests.ts";
 import { api, startTestServer, type TestServer } from "../helpers/test-server.ts";

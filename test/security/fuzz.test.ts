@@ -130,7 +130,7 @@ describe(`schema-driven fuzz (seed ${SEED}, ${COUNT} requests)`, () => {
     );
     // The idempotency table is checked per key at the end instead (a rejection after reservation stores its answer).
     // ApiKeyUsage is a key's "last used", written off the request path whenever an authenticated key was used, rejected
-    // request or not (server/auth/key-usage.ts).
+    // request or not (server/middleware/key-usage.ts).
     const snapshot = await tableSnapshotter(server, ["IdempotencyRecord", "ApiKeyUsage"]);
     const failures: string[] = [];
     const outcomes: Outcome[] = [];

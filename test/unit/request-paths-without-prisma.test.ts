@@ -14,7 +14,6 @@ const REQUEST_PATH_DIRS = [
   "server/scheduler",
   "server/chain",
   "server/idempotency",
-  "server/auth",
 ];
 /** Operator paths, where the Prisma client may stay (README "Architecture"). */
 const OPERATOR_PATHS = ["server/routes/admin-handlers.ts", "server/domain/admin/"];

@@ -1,10 +1,10 @@
-import { generateApiKey } from "../../auth/api-keys.ts";
 import type { Environment } from "../../context.ts";
 import type { Db } from "../../db/open-database.ts";
 import { notFound } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
 import type { ApiKey } from "../../generated/prisma/client.ts";
 import { newId } from "../../lib/ids.ts";
+import { generateApiKey } from "../access/api-keys.ts";
 import { ensureOrganization } from "./ensure-organization.ts";
 
 type ApiKeyDto = components["schemas"]["ApiKey"];

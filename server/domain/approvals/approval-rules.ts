@@ -1,9 +1,10 @@
 // The four-eyes and single-use rules of approval requests (documented on `ApprovalStatus`), apart from the reads and
 // compare-and-set writes that apply them, so they can be checked without a database. Each returns the error the
 // request answers, or null when the rule lets it through.
-import { hasScope } from "../../auth/api-keys.ts";
+
 import type { AuthContext } from "../../context.ts";
 import { ServiceError } from "../../errors/service-error.ts";
+import { hasScope } from "../access/api-keys.ts";
 import { approvalStatusOf } from "./approval-dto.ts";
 import { canonicalApprovalPayload } from "./approval-payload.ts";
 

@@ -1,7 +1,7 @@
-import { hasScope } from "../../auth/api-keys.ts";
 import type { AuthContext } from "../../context.ts";
 import type { Queryable } from "../../db/kysely.ts";
 import { ServiceError } from "../../errors/service-error.ts";
+import { hasScope } from "../access/api-keys.ts";
 import { type ApprovalDto, toApprovalDto } from "./approval-dto.ts";
 import { findApprovalRequest } from "./find-approval-request.ts";
 

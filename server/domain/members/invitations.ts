@@ -2,15 +2,15 @@
 // Accepting turns the invitation into a member with a name and a password, exactly once (a compare-and-set on the
 // unaccepted row, so two concurrent accepts make one member).
 
-import { hashToken, newInvitationToken } from "../../auth/member-tokens.ts";
-import { hashPassword, type ScryptParameters } from "../../auth/passwords.ts";
-import type { MemberRole } from "../../auth/roles.ts";
 import type { Tx } from "../../db/kysely.ts";
 import { ownedByOrganization } from "../../db/owned-by.ts";
 import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
 import { newId } from "../../lib/ids.ts";
+import { hashToken, newInvitationToken } from "../access/member-tokens.ts";
+import { hashPassword, type ScryptParameters } from "../access/passwords.ts";
+import type { MemberRole } from "../access/roles.ts";
 import { recordAudit } from "./audit-log.ts";
 import { type MemberDto, toMemberDto } from "./member-dto.ts";
 

@@ -1,7 +1,8 @@
-// Who may do what, by role (server/auth/roles.ts), as the 403 each operation answers.
-import type { MemberRole } from "../../auth/roles.ts";
+// Who may do what, by role (server/domain/access/roles.ts), as the 403 each operation answers.
+
 import type { AuthContext, SessionAuth } from "../../context.ts";
 import { ServiceError } from "../../errors/service-error.ts";
+import type { MemberRole } from "../access/roles.ts";
 
 /** The session of the request; operations of the session scheme always have one (authentication made sure). */
 export function sessionOf(auth: AuthContext): SessionAuth {

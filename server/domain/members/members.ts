@@ -1,13 +1,14 @@
 // Listing, reading, re-roling and removing members. The last owner stays: a change that would leave the organization
 // without an owner answers 409 LAST_OWNER; the owners are locked (FOR UPDATE) first, so two owners demoting each other
 // concurrently cannot both succeed.
-import type { MemberRole } from "../../auth/roles.ts";
+
 import type { Queryable, Tx } from "../../db/kysely.ts";
 import { newestFirstPage, type PageWindow } from "../../db/newest-first-page.ts";
 import { ownedByOrganization } from "../../db/owned-by.ts";
 import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import { notFound, ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
+import type { MemberRole } from "../access/roles.ts";
 import { unknownCursor } from "../lists/page-window.ts";
 import { recordAudit } from "./audit-log.ts";
 import { MEMBER_COLUMNS, type MemberDto, toMemberDto } from "./member-dto.ts";

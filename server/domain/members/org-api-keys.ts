@@ -1,6 +1,6 @@
 // The organization's own API keys, managed by its members: created with a session (the member is the key's creator and
 // actor), listed with their last use, revoked. The secret is answered once; only its hash is stored.
-import { generateApiKey, hasScope } from "../../auth/api-keys.ts";
+
 import type { AuthContext, Environment } from "../../context.ts";
 import type { Queryable, Tx } from "../../db/kysely.ts";
 import { newestFirstPage, type PageWindow } from "../../db/newest-first-page.ts";
@@ -9,6 +9,7 @@ import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import { notFound, ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
 import { newId } from "../../lib/ids.ts";
+import { generateApiKey, hasScope } from "../access/api-keys.ts";
 import { unknownCursor } from "../lists/page-window.ts";
 import { recordAudit } from "./audit-log.ts";
 import { sessionOf } from "./member-access.ts";

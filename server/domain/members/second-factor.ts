@@ -1,12 +1,13 @@
 // The TOTP second factor: enrol (a secret answered once, sealed at rest), confirm with a code (recovery codes answered
 // once, kept as hashes), verify in a session (a TOTP code, or a recovery code spent by a compare-and-set), disable.
-import { hashRecoveryCode, newRecoveryCodes } from "../../auth/member-tokens.ts";
-import { newTotpSecret, totpUri, verifyTotp } from "../../auth/totp.ts";
+
 import type { SessionAuth } from "../../context.ts";
 import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
 import { openSecretWithAny, sealSecret } from "../../lib/webhooks/secret-box.ts";
+import { hashRecoveryCode, newRecoveryCodes } from "../access/member-tokens.ts";
+import { newTotpSecret, totpUri, verifyTotp } from "../access/totp.ts";
 import { invalidCredentials } from "./sessions.ts";
 
 export interface SealingKeys {

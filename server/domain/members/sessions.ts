@@ -2,8 +2,6 @@
 // checked against a dummy hash), and both spend the same throttle, so neither the answer nor its timing tells whether
 // an email is a member. The cookie holds a random secret; the row holds its hash.
 
-import { hashToken, newSessionToken } from "../../auth/member-tokens.ts";
-import { dummyPasswordHash, type ScryptParameters, verifyPassword } from "../../auth/passwords.ts";
 import type { PeopleConfig } from "../../config.ts";
 import type { SessionAuth } from "../../context.ts";
 import type { Queryable } from "../../db/kysely.ts";
@@ -11,6 +9,8 @@ import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
 import { newId } from "../../lib/ids.ts";
+import { hashToken, newSessionToken } from "../access/member-tokens.ts";
+import { dummyPasswordHash, type ScryptParameters, verifyPassword } from "../access/passwords.ts";
 import { recordAudit, recordAuditNow } from "./audit-log.ts";
 import { MEMBER_COLUMNS, type MemberRow, toMemberDto } from "./member-dto.ts";
 

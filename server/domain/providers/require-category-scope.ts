@@ -1,8 +1,8 @@
-import { hasScope } from "../../auth/api-keys.ts";
 import type { AuthContext } from "../../context.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import { CATEGORY_SCOPE, type ProviderAdapter, type ProviderCategory } from "../../providers/provider-adapter.ts";
 import { findAdapter } from "../../providers/registry.ts";
+import { hasScope } from "../access/api-keys.ts";
 
 /** The scope of a provider category is the scope of the operation (documented on providers/invoke). */
 export function requireCategoryScope(auth: AuthContext, category: ProviderCategory): void {

@@ -1,7 +1,7 @@
 // The secrets people hold: session cookies (`cps_…`), invitation tokens (`cpi_…`) and recovery codes. Only their
 // SHA-256 hashes are stored (like API keys), so a database dump opens no session and accepts no invitation.
 import { createHash } from "node:crypto";
-import { randomBase62 } from "../lib/ids.ts";
+import { randomBase62 } from "../../lib/ids.ts";
 
 export const SESSION_COOKIE = "__Host-cp_session";
 

@@ -1,8 +1,8 @@
 // API key format, hashing and verification. Keys are `cp_<environment>_<43 base62 chars>` (~256 bits of randomness);
 // only their SHA-256 hash is stored.
 import { createHash, timingSafeEqual } from "node:crypto";
-import type { Environment } from "../context.ts";
-import { randomBase62 } from "../lib/ids.ts";
+import type { Environment } from "../../context.ts";
+import { randomBase62 } from "../../lib/ids.ts";
 
 const KEY_PATTERN = /^cp_(sandbox|production)_[0-9A-Za-z]{43}$/;
 
