@@ -5,9 +5,9 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import type { Config } from "./config.ts";
+import { runBackgroundUnitOfWork } from "./db/background-unit-of-work.ts";
 import type { Queryable } from "./db/kysely.ts";
 import { ownedByOrganization } from "./db/owned-by.ts";
-import { runBackgroundUnitOfWork } from "./db/background-unit-of-work.ts";
 import { createInvitation } from "./domain/members/invitations.ts";
 import { writeSecretFile } from "./lib/secret-file.ts";
 

@@ -4,8 +4,9 @@
 // statement (data-modifying CTE). A final failure runs as a unit of work: if the endpoint had no successful delivery
 // since this delivery was created it has failed for the whole schedule, so it is disabled (reason failing) and
 // `webhook_endpoint.disabled` is emitted, in the transaction that records the failure.
-import type { Queryable, Tx } from "../db/kysely.ts";
+
 import { runBackgroundUnitOfWork } from "../db/background-unit-of-work.ts";
+import type { Queryable, Tx } from "../db/kysely.ts";
 import type { UnitOfWork } from "../db/unit-of-work.ts";
 import { emitEvent } from "../domain/events/emit-event.ts";
 import { toWebhookEndpointDto } from "../domain/webhooks/webhook-endpoint-dto.ts";

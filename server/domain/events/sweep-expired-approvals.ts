@@ -4,8 +4,9 @@
 // expiresAt (`expirySweptAt`) in the statement that claims it, FOR UPDATE SKIP LOCKED, so two workers (or two
 // instances) never claim the same request and each expiry is emitted exactly once. The delivery worker calls it on its
 // tick; a request decided or used before it expired is marked without an event.
-import type { Queryable } from "../../db/kysely.ts";
+
 import { runBackgroundUnitOfWork } from "../../db/background-unit-of-work.ts";
+import type { Queryable } from "../../db/kysely.ts";
 import { approvalStatusOf } from "../approvals/approval-dto.ts";
 import { emitApprovalEvent, emitIssuanceEvent, issuanceRequestsOf } from "./approval-events.ts";
 
