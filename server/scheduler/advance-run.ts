@@ -7,6 +7,7 @@
 //   permanent, or transient on attempt 5 → step `failed`, later steps `skipped`, run `failed`
 // `rehearse_with_failures`: the first attempt of every step fails with PROVIDER_TIMEOUT before any provider call.
 
+import { compareAndSet } from "../db/compare-and-set.ts";
 import type { Tx } from "../db/kysely.ts";
 import type { UnitOfWork } from "../db/unit-of-work.ts";
 import { runStep, type StepContext, type StepOutcome } from "../domain/corridors/run-step.ts";
@@ -121,13 +122,11 @@ async function recordOutcome(
       .execute();
     changed.push(...skipped);
   }
-  const updated = await tx
-    .updateTable("WorkflowRun")
-    .set({ ...runUpdate, simulated: run.simulated || outcome.simulated, version: run.version + 1, updatedAt: finishedAt })
-    .where("id", "=", run.id)
-    .where("version", "=", run.version)
-    .returningAll()
-    .executeTakeFirst();
+  const updated = await compareAndSet(tx, "WorkflowRun", run, {
+    ...runUpdate,
+    simulated: run.simulated || outcome.simulated,
+    updatedAt: finishedAt,
+  });
   if (!updated) throw new Error(`workflow run ${run.id} changed while it was claimed`);
   const byId = new Map(changed.map((s) => [s.id, s]));
   emitWorkflowRunMoves(
