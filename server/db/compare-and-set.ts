@@ -2,6 +2,8 @@
 // further guard the caller's state machine needs), returning the row as written, or undefined when another writer
 // moved the row first (the caller decides what losing means: 409, a retry, a replay of the winner's answer). One
 // statement, so a guarded move costs what the hand-written update cost.
+// Tenant rule (test/unit/tenant-rule.test.ts): it writes by id the row `current` the caller read through ownedBy, so it
+// needs no owner filter of its own; `current` must come from such a read.
 import type { Expression, ExpressionBuilder, Kysely, Selectable, SqlBool, Updateable } from "kysely";
 import type { DB, Queryable, Tx } from "./kysely.ts";
 
