@@ -5,9 +5,9 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import type { Config } from "./config.ts";
+import { runBackgroundUnitOfWork } from "./db/background-unit-of-work.ts";
 import type { Queryable } from "./db/kysely.ts";
 import { ownedByOrganization } from "./db/owned-by.ts";
-import { flushDeferred, UnitOfWork } from "./db/unit-of-work.ts";
 import { createInvitation } from "./domain/members/invitations.ts";
 import { writeSecretFile } from "./lib/secret-file.ts";
 
@@ -28,9 +28,8 @@ export async function ensureFirstOwnerInvitation(
   const invited = await db.selectFrom("MemberInvitation").select("id").where(ownedByOrganization(DEMO_ORGANIZATION)).executeTakeFirst();
   if (invited) return undefined;
   const origin = config.people.publicUrl ? new URL(config.people.publicUrl).origin : `http://localhost:${config.port}`;
-  const created = await db.transaction().execute(async (tx) => {
-    const uow = new UnitOfWork(tx, new Date());
-    const answer = await createInvitation(uow, {
+  const created = await runBackgroundUnitOfWork(db, new Date(), (uow) =>
+    createInvitation(uow, {
       organizationId: DEMO_ORGANIZATION,
       email: DEMO_OWNER_EMAIL,
       role: "owner",
@@ -38,10 +37,8 @@ export async function ensureFirstOwnerInvitation(
       clientAddress: null,
       ttlHours: config.people.invitationTtlHours,
       origin,
-    });
-    await flushDeferred(uow);
-    return answer;
-  });
+    }),
+  );
   writeSecretFile(file, created.invitationUrl);
   return { file, created: true };
 }

@@ -7,6 +7,8 @@
 //     whole transaction a bounded number of times, then answers 503.
 //   - "unique": a unique violation (23505) that no domain mapped to its own code → 409.
 //   - "unknown": anything else (a bug) → 500.
+// isDatabaseFailure (any statement the database refused, or an unreachable database) is the payments writes' 503
+// STORAGE_UNAVAILABLE rule: the one database-error check outside the kinds above, kept here so no route has its own.
 
 export type FailureKind = "unavailable" | "conflict" | "unique" | "unknown";
 
@@ -108,6 +110,15 @@ export const isDatabaseUnavailable = isInfrastructureUnavailable;
 /** Serialization failure, deadlock or lock timeout: a fresh attempt of the same transaction may succeed. */
 export function isRetryableConflict(error: unknown): boolean {
   return classifyFailure(error) === "conflict";
+}
+
+/** A statement the database refused (the driver's error carries a SQLSTATE and a severity), or a database that could not
+ * be reached: what a payments write answers as 503 STORAGE_UNAVAILABLE (server/routes/respond-or-503.ts). */
+export function isDatabaseFailure(error: unknown): boolean {
+  if (isDatabaseUnavailable(error)) return true;
+  return [...causes(error)]
+    .slice(0, 6)
+    .some((e) => typeof e.code === "string" && /^[0-9A-Z]{5}$/.test(e.code) && typeof e.severity === "string");
 }
 
 /** Prisma's P2002 / SQLSTATE 23505: a unique constraint was violated. */

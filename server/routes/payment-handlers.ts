@@ -6,6 +6,7 @@ import { listBankTransfers } from "../domain/bank-transfers/list-bank-transfers.
 import { getWorkflowRun } from "../domain/corridors/get-workflow-run.ts";
 import { simulateCorridor } from "../domain/corridors/simulate-corridor.ts";
 import { pageWindow } from "../domain/lists/page-window.ts";
+import { retryWhile } from "../lib/retry-while.ts";
 import { dispatchDueRuns } from "../scheduler/dispatch-due-runs.ts";
 import { respondOr503 } from "./respond-or-503.ts";
 import { type Routes, route } from "./route.ts";
@@ -24,14 +25,10 @@ export const paymentRoutes: Routes = [
   route("getBankTransferStatus", async ({ body, auth, idempotent, respond }) => {
     // Without an Idempotency-Key there is no stored answer to keep: a lookup overtaken by a concurrent one starts over,
     // so every lookup advances the transfer by what the provider reports for its current state.
-    for (let attempt = 1; ; attempt++) {
-      const restartWhenStale = !idempotent && attempt < STALE_REFRESH_ATTEMPTS;
-      try {
-        return await respond((uow) => getBankTransferStatus({ uow, auth, request: body, restartWhenStale }));
-      } catch (error) {
-        if (!(error instanceof StaleBankTransferRefresh)) throw error;
-      }
-    }
+    return retryWhile(
+      { attempts: STALE_REFRESH_ATTEMPTS, retryable: (error) => error instanceof StaleBankTransferRefresh },
+      (lastAttempt) => respond((uow) => getBankTransferStatus({ uow, auth, request: body, restartWhenStale: !idempotent && !lastAttempt })),
+    );
   }),
   route("cancelBankTransfer", ({ body, auth, respond }) =>
     respondOr503(respond, (uow) => cancelBankTransfer({ uow, auth, request: body })),

@@ -1,23 +1,12 @@
-// Payments writes document a database failure as 503 STORAGE_UNAVAILABLE (Retry-After, nothing written).
-
+// Payments writes document a database failure as 503 STORAGE_UNAVAILABLE (Retry-After, nothing written). What counts
+// as a database failure is the classifier's to say (server/errors/classify-failure.ts: isDatabaseFailure).
 import { ProviderExecutionError } from "../domain/providers/provider-failures.ts";
-import { isDatabaseUnavailable } from "../errors/classify-failure.ts";
+import { isDatabaseFailure } from "../errors/classify-failure.ts";
 import { ServiceError } from "../errors/service-error.ts";
 import type { Answered, OperationId, RouteContext, Work } from "./route.ts";
 
-/** An error the database driver raised (a failed statement carries a SQLSTATE and a severity), or an unreachable one. */
-function isDatabaseError(error: unknown): boolean {
-  if (isDatabaseUnavailable(error)) return true;
-  for (let e: unknown = error, depth = 0; e && typeof e === "object" && depth < 6; depth++) {
-    const { code, severity } = e as { code?: unknown; severity?: unknown };
-    if (typeof code === "string" && /^[0-9A-Z]{5}$/.test(code) && typeof severity === "string") return true;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return false;
-}
-
 const storageUnavailable = (error: unknown) =>
-  error instanceof ServiceError || error instanceof ProviderExecutionError || !isDatabaseError(error)
+  error instanceof ServiceError || error instanceof ProviderExecutionError || !isDatabaseFailure(error)
     ? error
     : new ServiceError("STORAGE_UNAVAILABLE", "The payment could not be recorded; nothing was sent to the provider", {
         retryAfterSeconds: 5,

@@ -7,8 +7,9 @@
 //   permanent, or transient on attempt 5 → step `failed`, later steps `skipped`, run `failed`
 // `rehearse_with_failures`: the first attempt of every step fails with PROVIDER_TIMEOUT before any provider call.
 
+import { compareAndSet } from "../db/compare-and-set.ts";
 import type { Tx } from "../db/kysely.ts";
-import { flushDeferred, UnitOfWork } from "../db/unit-of-work.ts";
+import type { UnitOfWork } from "../db/unit-of-work.ts";
 import { runStep, type StepContext, type StepOutcome } from "../domain/corridors/run-step.ts";
 import type { StepName, WorkflowRunRow, WorkflowStepRow } from "../domain/corridors/workflow-dto.ts";
 import { emitWorkflowRunMoves } from "../domain/events/workflow-run-events.ts";
@@ -29,7 +30,10 @@ export function retryDelayMs(attempts: number): number {
 const stepsOf = (tx: Tx, runId: string) =>
   tx.selectFrom("WorkflowStep").selectAll().where("runId", "=", runId).orderBy("position").execute();
 
-export async function advanceRun(tx: Tx, run: WorkflowRunRow, now: Date): Promise<DispatchedStep | null> {
+/** Advances `run` in the dispatcher's unit of work (server/db/background-unit-of-work.ts): its events are written with
+ * the unit of work's deferred rows, at the dispatcher's clock. */
+export async function advanceRun(uow: UnitOfWork, run: WorkflowRunRow): Promise<DispatchedStep | null> {
+  const { tx, now } = uow;
   const steps = await stepsOf(tx, run.id);
   const step = steps.find((s) => s.status === "pending");
   if (!step) {
@@ -40,7 +44,7 @@ export async function advanceRun(tx: Tx, run: WorkflowRunRow, now: Date): Promis
       .where("id", "=", run.id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    await emitRunEvents(tx, run, settled, steps, now);
+    emitWorkflowRunMoves(uow, run, settled, steps);
     return null;
   }
   const outputs: StepContext["outputs"] = {};
@@ -67,18 +71,18 @@ export async function advanceRun(tx: Tx, run: WorkflowRunRow, now: Date): Promis
       now,
     });
   }
-  return recordOutcome(tx, run, steps, step, attempts, outcome, now);
+  return recordOutcome(uow, run, steps, step, attempts, outcome);
 }
 
 async function recordOutcome(
-  tx: Tx,
+  uow: UnitOfWork,
   run: WorkflowRunRow,
   steps: WorkflowStepRow[],
   step: WorkflowStepRow,
   attempts: number,
   outcome: StepOutcome,
-  now: Date,
 ): Promise<DispatchedStep> {
+  const { tx, now } = uow;
   const finishedAt = new Date();
   const common = {
     attempts,
@@ -118,28 +122,26 @@ async function recordOutcome(
       .execute();
     changed.push(...skipped);
   }
-  const updated = await tx
-    .updateTable("WorkflowRun")
-    .set({ ...runUpdate, simulated: run.simulated || outcome.simulated, version: run.version + 1, updatedAt: finishedAt })
-    .where("id", "=", run.id)
-    .where("version", "=", run.version)
-    .returningAll()
-    .executeTakeFirst();
+  const updated = await compareAndSet(tx, "WorkflowRun", run, {
+    ...runUpdate,
+    simulated: run.simulated || outcome.simulated,
+    updatedAt: finishedAt,
+  });
   if (!updated) throw new Error(`workflow run ${run.id} changed while it was claimed`);
   const byId = new Map(changed.map((s) => [s.id, s]));
-  await emitRunEvents(
-    tx,
+  emitWorkflowRunMoves(
+    uow,
     run,
     updated,
     steps.map((s) => byId.get(s.id) ?? s),
-    finishedAt,
   );
   return { workflowRunId: run.id, step: step.name as StepName, status: stepStatus };
 }
 
 /** Records a dispatch that crashed before its outcome could be recorded (its transaction rolled back, so no effect
  * committed) as a transient attempt, so a persistently failing run backs off and ends `failed` after 5 attempts. */
-export async function recordDispatchError(tx: Tx, runId: string, now: Date): Promise<DispatchedStep | null> {
+export async function recordDispatchError(uow: UnitOfWork, runId: string): Promise<DispatchedStep | null> {
+  const { tx } = uow;
   const run = await tx.selectFrom("WorkflowRun").selectAll().where("id", "=", runId).forUpdate().executeTakeFirstOrThrow();
   if (run.status !== "queued" && run.status !== "running") return null;
   const steps = await stepsOf(tx, runId);
@@ -153,7 +155,7 @@ export async function recordDispatchError(tx: Tx, runId: string, now: Date): Pro
     provider: step.provider,
     simulated: step.simulated,
   };
-  return recordOutcome(tx, run, steps, step, step.attempts + 1, outcome, now);
+  return recordOutcome(uow, run, steps, step, step.attempts + 1, outcome);
 }
 
 const errorOf = (outcome: Extract<StepOutcome, { kind: "failed" }>, retryable: boolean) => ({
@@ -181,12 +183,4 @@ async function guardedStepUpdate(tx: Tx, step: WorkflowStepRow, changes: StepCha
     .executeTakeFirst();
   if (!updated) throw new Error(`workflow step ${step.id} changed while its run was claimed`);
   return updated;
-}
-
-/** The run's events (started, completed, failed), written in the dispatcher's transaction with the move (one statement
- * when there are any). */
-async function emitRunEvents(tx: Tx, before: WorkflowRunRow, after: WorkflowRunRow, steps: WorkflowStepRow[], now: Date): Promise<void> {
-  const uow = new UnitOfWork(tx, now);
-  emitWorkflowRunMoves(uow, before, after, steps);
-  await flushDeferred(uow);
 }

@@ -1,8 +1,9 @@
 // The workflow dispatcher: called by POST corridor/workflows/dispatch and by the in-process scheduler (same code).
 // It claims due runs one at a time — `SELECT … FOR UPDATE SKIP LOCKED` in a transaction of its own, so concurrent
 // dispatchers (several server instances) never hold the same run — and advances each claimed run by one step in that
-// transaction. A run is advanced at most once per call. (Not a request: no idempotency key, no unit of work; the
+// transaction. A run is advanced at most once per call. (Not a request: no idempotency key; a background unit of work, server/db/background-unit-of-work.ts; the
 // transaction stays open across the step's provider calls because it holds the claim, see run-step.ts.)
+import { runBackgroundUnitOfWork } from "../db/background-unit-of-work.ts";
 import type { Queryable } from "../db/kysely.ts";
 import type { Logger } from "../logger.ts";
 import { advanceRun, type DispatchedStep, recordDispatchError } from "./advance-run.ts";
@@ -23,8 +24,8 @@ export async function dispatchDueRuns(options: { db: Queryable; logger?: Logger;
     const now = new Date();
     const claim: { id: string | null } = { id: null };
     try {
-      const result = await db.transaction().execute(async (tx) => {
-        const run = await tx
+      const result = await runBackgroundUnitOfWork(db, now, async (uow) => {
+        const run = await uow.tx
           .selectFrom("WorkflowRun")
           .selectAll()
           .where("status", "in", ["queued", "running"])
@@ -38,7 +39,7 @@ export async function dispatchDueRuns(options: { db: Queryable; logger?: Logger;
           .executeTakeFirst();
         if (!run) return { claimed: false as const };
         claim.id = run.id;
-        return { claimed: true as const, step: await advanceRun(tx, run, now) };
+        return { claimed: true as const, step: await advanceRun(uow, run) };
       });
       if (!result.claimed) break;
       if (claim.id) seen.push(claim.id);
@@ -50,10 +51,9 @@ export async function dispatchDueRuns(options: { db: Queryable; logger?: Logger;
       if (!runId) throw error;
       seen.push(runId);
       logger?.error({ err: error, workflowRunId: runId }, "workflow run dispatch failed");
-      const recorded = await db
-        .transaction()
-        .execute((tx) => recordDispatchError(tx, runId, new Date()))
-        .catch((err) => logger?.warn({ err, workflowRunId: runId }, "could not record the failed dispatch"));
+      const recorded = await runBackgroundUnitOfWork(db, new Date(), (uow) => recordDispatchError(uow, runId)).catch((err) =>
+        logger?.warn({ err, workflowRunId: runId }, "could not record the failed dispatch"),
+      );
       if (recorded) dispatched.push(recorded);
     }
   }

@@ -4,8 +4,10 @@
 // statement (data-modifying CTE). A final failure runs as a unit of work: if the endpoint had no successful delivery
 // since this delivery was created it has failed for the whole schedule, so it is disabled (reason failing) and
 // `webhook_endpoint.disabled` is emitted, in the transaction that records the failure.
+
+import { runBackgroundUnitOfWork } from "../db/background-unit-of-work.ts";
 import type { Queryable, Tx } from "../db/kysely.ts";
-import { flushDeferred, UnitOfWork } from "../db/unit-of-work.ts";
+import type { UnitOfWork } from "../db/unit-of-work.ts";
 import { emitEvent } from "../domain/events/emit-event.ts";
 import { toWebhookEndpointDto } from "../domain/webhooks/webhook-endpoint-dto.ts";
 import { newId } from "../lib/ids.ts";
@@ -72,15 +74,13 @@ export async function recordAttempt(
     const rows = await write(db);
     return { outcome: rows.length === 0 ? "lease_lost" : succeeded ? "succeeded" : "retrying", endpointDisabled: false };
   }
-  return db.transaction().execute(async (tx) => {
-    const rows = await write(tx);
+  return runBackgroundUnitOfWork(db, now, async (uow) => {
+    const rows = await write(uow.tx);
     if (rows.length === 0) return { outcome: "lease_lost", endpointDisabled: false } satisfies Recorded;
-    const uow = new UnitOfWork(tx, now);
     // Only the schedule's own last attempt judges the endpoint. A manual retry of a delivery that already ran its
     // schedule (POST …/deliveries/{id}/retry) gets one attempt, and its failure fails that delivery alone.
     const endOfSchedule = attemptNumber === maxAttempts(options.retryScheduleSeconds);
     const endpointDisabled = endOfSchedule && (await disableIfFailingThroughout(uow, delivery));
-    await flushDeferred(uow);
     return { outcome: "failed", endpointDisabled } satisfies Recorded;
   });
 }

@@ -1,6 +1,6 @@
 // isDatabaseUnavailable: the shapes a lost or unreachable PostgreSQL takes, seen through pg, Prisma and its adapter.
 import { describe, expect, it } from "vitest";
-import { isDatabaseUnavailable } from "../../server/errors/classify-failure.ts";
+import { isDatabaseFailure, isDatabaseUnavailable } from "../../server/errors/classify-failure.ts";
 
 describe("isDatabaseUnavailable", () => {
   it.each([
@@ -27,5 +27,25 @@ describe("isDatabaseUnavailable", () => {
     ["a plain bug", new TypeError("x is undefined")],
   ])("%s → not unavailable", (_name, error) => {
     expect(isDatabaseUnavailable(error)).toBe(false);
+  });
+});
+
+// isDatabaseFailure: what a payments write answers as 503 STORAGE_UNAVAILABLE (server/routes/respond-or-503.ts).
+describe("isDatabaseFailure", () => {
+  const refused = (code: string) => Object.assign(new Error("refused"), { code, severity: "ERROR" });
+  it.each([
+    ["a statement the database refused (check violation)", refused("23514")],
+    ["a refused statement wrapped once", new Error("insert failed", { cause: refused("22P02") })],
+    ["an unreachable database", Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" })],
+  ])("%s → a database failure", (_name, error) => {
+    expect(isDatabaseFailure(error)).toBe(true);
+  });
+
+  it.each([
+    ["a bug", new TypeError("x is undefined")],
+    ["a SQLSTATE-looking code without the driver's severity", Object.assign(new Error("x"), { code: "23514" })],
+    ["a code that is not a SQLSTATE", Object.assign(new Error("x"), { code: "card_declined", severity: "ERROR" })],
+  ])("%s → not a database failure", (_name, error) => {
+    expect(isDatabaseFailure(error)).toBe(false);
   });
 });

@@ -1,4 +1,5 @@
 import type { AuthContext } from "../../context.ts";
+import { compareAndSet } from "../../db/compare-and-set.ts";
 import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import { recordActivity } from "../activity/record-activity.ts";
@@ -28,16 +29,9 @@ export async function consumeApproval(uow: UnitOfWork, options: ConsumeApprovalO
   const now = uow.now;
   const refusal = useRefusal(row, auth, action, payload, now);
   if (refusal) throw refusal;
-  const updated = await uow.tx
-    .updateTable("ApprovalRequest")
-    .set({ consumedAt: now, version: row.version + 1, updatedAt: now })
-    .where("id", "=", row.id)
-    .where("version", "=", row.version)
-    .where("status", "=", "approved")
-    .where("consumedAt", "is", null)
-    .where("expiresAt", ">", now)
-    .returningAll()
-    .executeTakeFirst();
+  const updated = await compareAndSet(uow.tx, "ApprovalRequest", row, { consumedAt: now, updatedAt: now }, (eb) =>
+    eb.and([eb("status", "=", "approved"), eb("consumedAt", "is", null), eb("expiresAt", ">", now)]),
+  );
   if (!updated) throw new ServiceError("STATE_CONFLICT", `Approval request ${row.id} changed concurrently (another use won)`);
   recordActivity(uow, {
     organizationId: row.organizationId,

@@ -1,4 +1,5 @@
 import type { AuthContext } from "../../context.ts";
+import { compareAndSet } from "../../db/compare-and-set.ts";
 import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import { recordActivity } from "../activity/record-activity.ts";
@@ -31,27 +32,23 @@ export async function decideApprovalRequest(uow: UnitOfWork, options: DecideAppr
   const now = uow.now;
   const refusal = decisionRefusal(row, auth, decision, now, expectedVersion);
   if (refusal) throw refusal;
-  const updated = await uow.tx
-    .updateTable("ApprovalRequest")
-    .set({
+  const updated = await compareAndSet(
+    uow.tx,
+    "ApprovalRequest",
+    row,
+    {
       status: decision,
       decidedByActor: auth.actor,
       decidedByKeyId: auth.apiKeyId,
       decidedByMemberId: auth.memberId ?? null,
       decisionReason: reason ?? null,
       decidedAt: now,
-      version: row.version + 1,
       updatedAt: now,
-    })
-    .where("id", "=", row.id)
-    .where("version", "=", row.version)
-    .where("status", "=", "pending")
-    .where("expiresAt", ">", now)
+    },
     // The expiry sweeper already announced it expired (approval_request.expired): a decision whose clock was read just
     // before expiresAt must not follow that event with an approval.
-    .where("expirySweptAt", "is", null)
-    .returningAll()
-    .executeTakeFirst();
+    (eb) => eb.and([eb("status", "=", "pending"), eb("expiresAt", ">", now), eb("expirySweptAt", "is", null)]),
+  );
   if (!updated) {
     throw new ServiceError("STATE_CONFLICT", "The approval request changed concurrently (another decision won); read it again");
   }

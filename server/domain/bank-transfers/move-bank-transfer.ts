@@ -1,3 +1,4 @@
+import { compareAndSet } from "../../db/compare-and-set.ts";
 import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import { emitBankTransferEvent } from "../events/bank-transfer-events.ts";
 import type { BankTransferRow, StatusChange } from "./bank-transfer-dto.ts";
@@ -12,19 +13,12 @@ export async function moveBankTransfer(
   now: Date,
   columns: { providerReference?: string | null; failureReason?: string } = {},
 ): Promise<BankTransferRow | undefined> {
-  const moved = await uow.tx
-    .updateTable("BankTransfer")
-    .set({
-      status,
-      ...columns,
-      statusHistory: JSON.stringify([...(row.statusHistory as StatusChange[]), { status, at: now.toISOString() }]),
-      version: row.version + 1,
-      updatedAt: now,
-    })
-    .where("id", "=", row.id)
-    .where("version", "=", row.version)
-    .returningAll()
-    .executeTakeFirst();
+  const moved = await compareAndSet(uow.tx, "BankTransfer", row, {
+    status,
+    ...columns,
+    statusHistory: JSON.stringify([...(row.statusHistory as StatusChange[]), { status, at: now.toISOString() }]),
+    updatedAt: now,
+  });
   if (moved) emitBankTransferEvent(uow, moved);
   return moved;
 }

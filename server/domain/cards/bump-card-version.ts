@@ -1,4 +1,5 @@
 import type { Updateable } from "kysely";
+import { compareAndSet } from "../../db/compare-and-set.ts";
 import type { DB } from "../../db/kysely.ts";
 import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import { ServiceError } from "../../errors/service-error.ts";
@@ -9,15 +10,7 @@ import { guardCardWrite } from "./guard-card-write.ts";
  * fields, `version + 1` and `updatedAt`. A version clash → 409 CARD_RECORD_CONFLICT; a failed write → 500
  * CARD_RECORD_WRITE_FAILED. */
 export async function bumpCardVersion(uow: UnitOfWork, card: CardRow, data: Updateable<DB["Card"]> = {}): Promise<CardRow> {
-  const updated = await guardCardWrite("record", () =>
-    uow.tx
-      .updateTable("Card")
-      .set({ ...data, version: card.version + 1, updatedAt: uow.now })
-      .where("id", "=", card.id)
-      .where("version", "=", card.version)
-      .returningAll()
-      .executeTakeFirst(),
-  );
+  const updated = await guardCardWrite("record", () => compareAndSet(uow.tx, "Card", card, { ...data, updatedAt: uow.now }));
   if (!updated) throw new ServiceError("CARD_RECORD_CONFLICT", "The card changed concurrently; retry");
   return updated;
 }

@@ -1,4 +1,5 @@
 import { ServiceError } from "../../errors/service-error.ts";
+import { retryWhile } from "../../lib/retry-while.ts";
 import { isTransientConflict } from "./is-transient-conflict.ts";
 
 /** Attempts after the first one when the write's first transaction hits a transient conflict. */
@@ -36,13 +37,13 @@ export async function failTransientConflicts<T>(conflictCode: CardConflictCode, 
 /** Runs a whole card write (its unit of work) again, after a short jittered pause, while an attempt ends with a
  * transient conflict (up to CARD_WRITE_RETRIES times). Nothing of a failed attempt is kept: each runs in its own
  * transaction. */
-export async function retryCardWrite<T>(attempt: (lastAttempt: boolean) => Promise<T>): Promise<T> {
-  for (let n = 0; ; n++) {
-    try {
-      return await attempt(n >= CARD_WRITE_RETRIES);
-    } catch (error) {
-      if (!(error instanceof RetryCardWrite)) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 10 * 2 ** n + Math.floor(Math.random() * 10)));
-    }
-  }
+export function retryCardWrite<T>(attempt: (lastAttempt: boolean) => Promise<T>): Promise<T> {
+  return retryWhile(
+    {
+      attempts: CARD_WRITE_RETRIES + 1,
+      retryable: (error) => error instanceof RetryCardWrite,
+      pause: (n) => new Promise((resolve) => setTimeout(resolve, 10 * 2 ** n + Math.floor(Math.random() * 10))),
+    },
+    attempt,
+  );
 }

@@ -1,3 +1,4 @@
+import { compareAndSet } from "../../db/compare-and-set.ts";
 import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import { decimalToMinor } from "./card-amount.ts";
@@ -15,19 +16,12 @@ export async function updateAuthorization(
   const reversed = decimalToMinor(authorization.reversedMinor) + (add.reversedMinor ?? 0n);
   const closed = captured + reversed >= decimalToMinor(authorization.amountMinor);
   return guardCardWrite("record", async () => {
-    const updated = await uow.tx
-      .updateTable("CardAuthorization")
-      .set({
-        capturedMinor: captured.toString(),
-        reversedMinor: reversed.toString(),
-        status: closed ? "closed" : "pending",
-        version: authorization.version + 1,
-        updatedAt: uow.now,
-      })
-      .where("id", "=", authorization.id)
-      .where("version", "=", authorization.version)
-      .returningAll()
-      .executeTakeFirst();
+    const updated = await compareAndSet(uow.tx, "CardAuthorization", authorization, {
+      capturedMinor: captured.toString(),
+      reversedMinor: reversed.toString(),
+      status: closed ? "closed" : "pending",
+      updatedAt: uow.now,
+    });
     if (!updated) throw new ServiceError("CARD_RECORD_CONFLICT", "The authorization changed concurrently; retry");
     if (closed) await setAuthorizationTransactionStatus(uow, authorization.id, "closed");
     return updated;

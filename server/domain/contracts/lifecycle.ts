@@ -2,6 +2,7 @@
 // completed stage is the one before it (else 409 STATE_CONFLICT); a failed run leaves the project where it was.
 import type { Selectable } from "kysely";
 import type { AuthContext } from "../../context.ts";
+import { compareAndSet } from "../../db/compare-and-set.ts";
 import type { DB, Queryable } from "../../db/kysely.ts";
 import { findOwned } from "../../db/owned-by.ts";
 import type { UnitOfWork } from "../../db/unit-of-work.ts";
@@ -92,22 +93,20 @@ export async function completeStage<T>(
   data: { source?: string; sourceSha256?: string; artifact?: object; deployment?: object; issuerId?: string } = {},
 ): Promise<CompletedStage<T>> {
   const now = uow.now;
-  const updated = await uow.tx
-    .updateTable("ContractProject")
-    .set({
+  const updated = await compareAndSet(
+    uow.tx,
+    "ContractProject",
+    project,
+    {
       ...(data.source !== undefined ? { source: data.source } : {}),
       ...(data.sourceSha256 !== undefined ? { sourceSha256: data.sourceSha256 } : {}),
       ...(data.artifact !== undefined ? { artifact: JSON.stringify(data.artifact) } : {}),
       ...(data.deployment !== undefined ? { deployment: JSON.stringify(data.deployment) } : {}),
       stage: PAST[stage],
-      version: project.version + 1,
       updatedAt: now,
-    })
-    .where("id", "=", project.id)
-    .where("version", "=", project.version)
-    .where("stage", "=", requiredStageFor(stage))
-    .returningAll()
-    .executeTakeFirst();
+    },
+    (eb) => eb("stage", "=", requiredStageFor(stage)),
+  );
   if (!updated) {
     throw new ServiceError("STATE_CONFLICT", `Project ${project.id} changed concurrently (another ${stage} won); read it again`, {
       extensions: { stage },

@@ -6,6 +6,7 @@
 // (compare-and-set on the version read in the first). A provider failure leaves the wallet pending_approval and the
 // approval unused. A rejected or expired approval makes the wallet rejected in one transaction (no provider call).
 import type { AuthContext } from "../../context.ts";
+import { compareAndSet } from "../../db/compare-and-set.ts";
 import type { Queryable, Tx } from "../../db/kysely.ts";
 import { ownedBy } from "../../db/owned-by.ts";
 import type { UnitOfWork } from "../../db/unit-of-work.ts";
@@ -179,13 +180,7 @@ type WalletMove = Partial<Pick<CustodyWalletRow, "status" | "address" | "provide
 /** Compare-and-set on the version read; 409 with the wallet's current status when another writer moved it first. Emits
  * the move's event. */
 async function moveWallet(uow: UnitOfWork, wallet: CustodyWalletRow, data: WalletMove): Promise<CustodyWalletRow> {
-  const row = await uow.tx
-    .updateTable("CustodyWallet")
-    .set({ ...data, version: wallet.version + 1, updatedAt: uow.now })
-    .where("id", "=", wallet.id)
-    .where("version", "=", wallet.version)
-    .returningAll()
-    .executeTakeFirst();
+  const row = await compareAndSet(uow.tx, "CustodyWallet", wallet, { ...data, updatedAt: uow.now });
   if (row) {
     emitCustodyWalletEvent(uow, row);
     return row;

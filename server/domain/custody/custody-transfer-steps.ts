@@ -6,6 +6,7 @@
 // provider's answer. The version read in the first is what the second compares against: a writer that moved the
 // transfer in between wins, and this request answers as `onLost` decides.
 
+import { compareAndSet } from "../../db/compare-and-set.ts";
 import type { Queryable } from "../../db/kysely.ts";
 import type { PendingProviderStep, UnitOfWork } from "../../db/unit-of-work.ts";
 import type { ServiceError } from "../../errors/service-error.ts";
@@ -38,18 +39,11 @@ export async function moveTransfer(
   onLost: OnLost = lostByDefault,
 ): Promise<CustodyTransferRow> {
   const { failureReason, ...columns } = data;
-  const updated = await uow.tx
-    .updateTable("CustodyTransfer")
-    .set({
-      ...columns,
-      ...(failureReason !== undefined ? { failureReason: JSON.stringify(failureReason) } : {}),
-      version: row.version + 1,
-      updatedAt: uow.now,
-    })
-    .where("id", "=", row.id)
-    .where("version", "=", row.version)
-    .returningAll()
-    .executeTakeFirst();
+  const updated = await compareAndSet(uow.tx, "CustodyTransfer", row, {
+    ...columns,
+    ...(failureReason !== undefined ? { failureReason: JSON.stringify(failureReason) } : {}),
+    updatedAt: uow.now,
+  });
   if (updated) {
     emitCustodyTransferEvent(uow, updated);
     return updated;

@@ -4,8 +4,9 @@
 // expiresAt (`expirySweptAt`) in the statement that claims it, FOR UPDATE SKIP LOCKED, so two workers (or two
 // instances) never claim the same request and each expiry is emitted exactly once. The delivery worker calls it on its
 // tick; a request decided or used before it expired is marked without an event.
+
+import { runBackgroundUnitOfWork } from "../../db/background-unit-of-work.ts";
 import type { Queryable } from "../../db/kysely.ts";
-import { flushDeferred, UnitOfWork } from "../../db/unit-of-work.ts";
 import { approvalStatusOf } from "../approvals/approval-dto.ts";
 import { emitApprovalEvent, emitIssuanceEvent, issuanceRequestsOf } from "./approval-events.ts";
 
@@ -22,8 +23,8 @@ export async function sweepExpiredApprovals(db: Queryable, now: Date, limit = SW
     .limit(1)
     .executeTakeFirst();
   if (!due) return { swept: 0, expired: 0 };
-  return db.transaction().execute(async (tx) => {
-    const swept = await tx
+  return runBackgroundUnitOfWork(db, now, async (uow) => {
+    const swept = await uow.tx
       .updateTable("ApprovalRequest")
       .set({ expirySweptAt: now })
       .where("id", "in", (eb) =>
@@ -41,7 +42,6 @@ export async function sweepExpiredApprovals(db: Queryable, now: Date, limit = SW
       .where("expirySweptAt", "is", null)
       .returningAll()
       .execute();
-    const uow = new UnitOfWork(tx, now);
     const expired = swept.filter((row) => approvalStatusOf(row, now) === "expired");
     const issuanceScopes = new Map<string, { organizationId: string; environment: string; ids: string[] }>();
     for (const row of expired) {
@@ -55,9 +55,8 @@ export async function sweepExpiredApprovals(db: Queryable, now: Date, limit = SW
       }
     }
     for (const { ids, ...scope } of issuanceScopes.values()) {
-      for (const issuance of await issuanceRequestsOf(tx, scope, ids, now)) emitIssuanceEvent(uow, issuance, scope);
+      for (const issuance of await issuanceRequestsOf(uow.tx, scope, ids, now)) emitIssuanceEvent(uow, issuance, scope);
     }
-    await flushDeferred(uow);
     return { swept: swept.length, expired: expired.length };
   });
 }
