@@ -140,11 +140,20 @@ export class UnitOfWork {
     this.deferred.push({ write, keepOnError: options.keepOnError ?? false });
   }
 
-  /** @internal the deferred writes, taken once */
+  /** The same unit of work on another clock: what the view defers goes to this one's closing statement. For a job
+   * that dates what it records by when a step finished, not when the job began (server/scheduler/advance-run.ts). */
+  at(now: Date): UnitOfWork {
+    const view = new UnitOfWork(this.tx, now);
+    view.deferred = this.deferred;
+    return view;
+  }
+
+  /** @internal the deferred writes, taken once (emptied in place: a view made by `at` shares the list) */
   takeDeferred(onlyKeptOnError = false): ClosingWrite[] {
-    const taken = this.deferred.filter((d) => !onlyKeptOnError || d.keepOnError).map((d) => d.write);
-    this.deferred = [];
-    return taken;
+    return this.deferred
+      .splice(0)
+      .filter((d) => !onlyKeptOnError || d.keepOnError)
+      .map((d) => d.write);
   }
 }
 

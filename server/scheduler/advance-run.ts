@@ -129,8 +129,9 @@ async function recordOutcome(
   });
   if (!updated) throw new Error(`workflow run ${run.id} changed while it was claimed`);
   const byId = new Map(changed.map((s) => [s.id, s]));
+  // Dated when the step finished, as the run and step rows are (the unit of work's clock is when the dispatch began).
   emitWorkflowRunMoves(
-    uow,
+    uow.at(finishedAt),
     run,
     updated,
     steps.map((s) => byId.get(s.id) ?? s),
