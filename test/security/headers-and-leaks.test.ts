@@ -1,9 +1,11 @@
 // OWASP API8:2023 Security Misconfiguration: helmet's headers on every kind of response (success and each error
 // path), no X-Powered-By, no CORS grant by default (not even to a preflight), error bodies without stack frames, file
 // paths, Prisma or SQL text (also for an unexpected internal error), and no secret in the logs at the most verbose
-// level: API keys, the admin token, the scheduler secret and a freshly created key never appear in a log line.
+// level: API keys, the admin token, the scheduler secret and a freshly created key never appear in a log line, nor do
+// a member's password, its hash, session, invitation token, TOTP secret or recovery codes.
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { invite, PASSWORD, sessionFrom, sessionHeaders, signIn, totpCode } from "../helpers/members.ts";
 import { api, startTestServer, type TestServer } from "../helpers/test-server.ts";
 import { ALL_WRITE_SCOPES, idem } from "../helpers/v2.ts";
 
@@ -189,6 +191,61 @@ describe("logs", () => {
       adminToken: server.adminToken,
       schedulerSecret: SCHEDULER_SECRET,
       basicCredentials: Buffer.from(`${key}:`).toString("base64"),
+    };
+    for (const [name, secret] of Object.entries(secrets)) {
+      const leaking = lines.filter((line) => line.includes(secret));
+      expect(leaking, `${name} appears in the logs`).toEqual([]);
+    }
+  });
+
+  it("never contain a member's password, its hash, session, invitation token, TOTP secret or recovery codes", async () => {
+    lines.length = 0;
+    const email = `leaks-${Date.now()}@example.com`;
+    const token = await invite(server, ORG, email, "owner");
+    const accepted = await api(server.url)("POST", "/api/v2/agent/member-invitations/accept", {
+      token,
+      name: "Leak Check",
+      password: PASSWORD,
+    });
+    expect(accepted.status, accepted.text).toBe(201);
+    // A wrong password (logged as a refused sign-in) and the right one.
+    expect((await signIn(server, email, `${PASSWORD}-wrong`)).status).toBe(401);
+    const signedIn = await signIn(server, email, PASSWORD);
+    expect(signedIn.status).toBe(201);
+    const session = sessionFrom(signedIn);
+    const call = (method: string, path: string, body?: unknown) => api(server.url)(method, path, body, sessionHeaders(server, session));
+    const begun = await call("POST", "/api/v2/agent/members/me/totp");
+    expect(begun.status, begun.text).toBe(200);
+    const confirmed = await call("POST", "/api/v2/agent/members/me/totp/confirm", { code: await totpCode(begun.json.secret) });
+    expect(confirmed.status, confirmed.text).toBe(200);
+    const [recoveryCode, unusedRecoveryCode] = confirmed.json.recoveryCodes as string[];
+    // A second session verified with a recovery code, then signed out.
+    const second = sessionFrom(await signIn(server, email, PASSWORD));
+    const verified = await api(server.url)(
+      "POST",
+      "/api/v2/agent/sessions/current/second-factor",
+      { code: recoveryCode },
+      sessionHeaders(server, second),
+    );
+    expect(verified.status, verified.text).toBe(200);
+    const orgKey = await call("POST", "/api/v2/agent/api-keys", { environment: "sandbox", scopes: ["wallets:read"], label: "leaks" });
+    expect(orgKey.status, orgKey.text).toBe(201);
+    expect((await call("DELETE", "/api/v2/agent/sessions/current")).status).toBe(204);
+    await new Promise((resolve) => setImmediate(resolve));
+
+    // The requests were logged (so the check below is about content, not absence).
+    expect(lines.some((line) => line.includes("/api/v2/agent/members/me/totp/confirm"))).toBe(true);
+    const { passwordHash } = await server.db.prisma.member.findFirstOrThrow({ where: { email } });
+    const secrets = {
+      password: PASSWORD,
+      passwordHash,
+      invitationToken: token,
+      session,
+      secondSession: second,
+      totpSecret: begun.json.secret as string,
+      recoveryCode: recoveryCode as string,
+      unusedRecoveryCode: unusedRecoveryCode as string,
+      organizationKey: orgKey.json.secret as string,
     };
     for (const [name, secret] of Object.entries(secrets)) {
       const leaking = lines.filter((line) => line.includes(secret));
