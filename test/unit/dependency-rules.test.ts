@@ -1,13 +1,7 @@
 // The layer rules in .dependency-cruiser.cjs catch what they promise: a throwaway server/ tree with one import per case
 // is cruised with the repository's configuration, and each case must produce exactly the violations listed.
-import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-
-const ROOT = path.resolve(import.meta.dirname, "../..");
-const DEPCRUISE = path.join(ROOT, "node_modules/.bin/depcruise");
+import { beforeAll, describe, expect, it } from "vitest";
+import { cruiseImports, type Violation } from "../helpers/cruise-imports.ts";
 
 // [importing module, imported module, rules it breaks]. Upward, sideways and cyclic imports fail; downward ones pass.
 const CASES: Array<[from: string, to: string, rules: string[]]> = [
@@ -62,8 +56,6 @@ const CASES: Array<[from: string, to: string, rules: string[]]> = [
   ["server/lib/a.ts", "server/lib/b.ts", []],
 ];
 
-type Violation = { from: string; to: string; rule: { name: string }; cycle?: Array<{ name: string }> };
-
 /** A cycle is reported once, from whichever of its modules the cruise reached first: a case matches when both ends are
  * in the reported cycle. */
 function matches(v: Violation, from: string, to: string): boolean {
@@ -72,43 +64,10 @@ function matches(v: Violation, from: string, to: string): boolean {
   return members.includes(from) && members.includes(to);
 }
 let violations: Violation[] = [];
-let dir: string;
 
 beforeAll(() => {
-  dir = mkdtempSync(path.join(tmpdir(), "layers-"));
-  const imports = new Map<string, string[]>();
-  for (const [from, to] of CASES) {
-    imports.set(from, [...(imports.get(from) ?? []), to]);
-    if (!imports.has(to)) imports.set(to, []);
-  }
-  for (const [file, targets] of imports) {
-    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-    const lines = targets.map((to, i) => {
-      const spec = path.relative(path.dirname(file), to);
-      return `import { x as x${i} } from "${spec.startsWith(".") ? spec : `./${spec}`}";\nexport const y${i} = x${i};`;
-    });
-    writeFileSync(path.join(dir, file), `${lines.join("\n")}\nexport const x = 1;\n`);
-  }
-  writeFileSync(
-    path.join(dir, "tsconfig.json"),
-    JSON.stringify({
-      compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", allowImportingTsExtensions: true, noEmit: true },
-    }),
-  );
-  let output: string;
-  try {
-    output = execFileSync(DEPCRUISE, ["server", "--config", path.join(ROOT, ".dependency-cruiser.cjs"), "--output-type", "json"], {
-      cwd: dir,
-      encoding: "utf8",
-    });
-  } catch (error) {
-    // Exit code = number of errors; the JSON report is still on stdout.
-    output = (error as { stdout: string }).stdout;
-  }
-  violations = JSON.parse(output).summary.violations;
+  violations = cruiseImports(CASES.map(([from, to]) => [from, to] as const));
 }, 60_000);
-
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("dependency rules (.dependency-cruiser.cjs)", () => {
   it.each(CASES)("%s → %s breaks %j", (from, to, rules) => {
