@@ -43,7 +43,7 @@ function deterministicTxHash(chain: string, seed: string): string {
 
 /** Works on the simulator's books (see SimulatedCustodyStore.run for `atomic`, and where the work runs). A storage
  * failure means the simulated custodian cannot be reached (ProviderUnavailableError). */
-async function books<T>(ctx: CustodyCallContext, work: (books: SimulatedCustodyBooks) => Promise<T>, atomic = false): Promise<T> {
+async function onBooks<T>(ctx: CustodyCallContext, work: (books: SimulatedCustodyBooks) => Promise<T>, atomic = false): Promise<T> {
   try {
     return await ctx.books.run(work, { atomic });
   } catch (error) {
@@ -73,14 +73,14 @@ async function spent(
 
 const custodyCapability: CustodyApi = {
   findWallet: (ctx, { idempotencyKey }) =>
-    books(ctx, async (books) => {
+    onBooks(ctx, async (books) => {
       const row = await books.vaultByKey(idempotencyKey);
       return row ? { providerWalletId: row.id, address: row.address } : null;
     }),
 
   async createWallet(ctx, { idempotencyKey, chain, type, label }) {
     if (label.startsWith(TIMEOUT_PREFIX)) throw new ProviderExecutionError(`simulated custodian timeout (label ${TIMEOUT_PREFIX}…)`);
-    return books(ctx, async (books) => {
+    return onBooks(ctx, async (books) => {
       const id = `sim_vault_${hex(`vault|${idempotencyKey}`, 24)}`;
       const address = deterministicAddress(chain, idempotencyKey);
       const created = await books.openVault({ id, idempotencyKey, chain, type, label, address, createdAt: ctx.now });
@@ -92,7 +92,7 @@ const custodyCapability: CustodyApi = {
   },
 
   getBalances: (ctx, { providerWalletId }) =>
-    books(ctx, async (books) => {
+    onBooks(ctx, async (books) => {
       // One row per asset the vault has completed transfers of (one row with a null asset when it has none).
       const rows = await books.completedTotalsOfVault(providerWalletId);
       const wallet = rows[0];
@@ -108,7 +108,7 @@ const custodyCapability: CustodyApi = {
     const { idempotencyKey, providerWalletId, chain, destination, asset, amountMinor, note } = input;
     if (note?.startsWith(TIMEOUT_PREFIX)) throw new ProviderExecutionError(`simulated custodian timeout (note ${TIMEOUT_PREFIX}…)`);
     const id = `sim_tx_${hex(`transfer|${idempotencyKey}`, 24)}`;
-    return books(
+    return onBooks(
       ctx,
       async (books) => {
         const existing = await books.transferIdByKey(idempotencyKey);
@@ -147,7 +147,7 @@ const custodyCapability: CustodyApi = {
   },
 
   getTransfer: (ctx, { providerTransferId }) =>
-    books(
+    onBooks(
       ctx,
       async (books) => {
         // Locked: concurrent reads move a transfer's state one step at a time.
