@@ -10,7 +10,7 @@
 import { webhookHeaders } from "../../sdk/src/webhooks/standard-webhooks.ts";
 import type { WebhookConfig } from "../config.ts";
 import type { Queryable } from "../db/kysely.ts";
-import { SWEEP_BATCH, sweepExpiredApprovals } from "../domain/events/sweep-expired-approvals.ts";
+import { SWEEP_BATCH, sweepExpiredApprovals } from "../domain/approvals/sweep-expired-approvals.ts";
 import { openSecretWithAny, parseSecretsKey } from "../lib/webhooks/secret-box.ts";
 import type { Logger } from "../logger.ts";
 import { type ClaimedDelivery, claimDeliveries } from "./claim-deliveries.ts";

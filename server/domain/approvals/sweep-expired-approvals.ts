@@ -7,7 +7,7 @@
 
 import { runBackgroundUnitOfWork } from "../../db/background-unit-of-work.ts";
 import type { Queryable } from "../../db/kysely.ts";
-import { approvalStatusOf } from "../approvals/approval-dto.ts";
+import { approvalStatusOf } from "./approval-dto.ts";
 import { emitApprovalEvent, emitIssuanceEvent, issuanceRequestsOf } from "./approval-events.ts";
 
 export const SWEEP_BATCH = 100;

@@ -1,10 +1,10 @@
 // The events of approval requests and of the issuance requests whose status they decide.
 import type { Tx } from "../../db/kysely.ts";
 import type { UnitOfWork } from "../../db/unit-of-work.ts";
-import { type ApprovalRow, toApprovalDto } from "../approvals/approval-dto.ts";
+import { emitEvent } from "../events/emit-event.ts";
+import type { EventType } from "../events/event-types.ts";
 import { type IssuanceRequestDto, joinedToDto, selectIssuanceRequests } from "../treasury/issuance-request-dto.ts";
-import { emitEvent } from "./emit-event.ts";
-import type { EventType } from "./event-types.ts";
+import { type ApprovalRow, toApprovalDto } from "./approval-dto.ts";
 
 /** approval_request.<created | approved | rejected | expired> with the approval request as its GET answers it. */
 export function emitApprovalEvent(
