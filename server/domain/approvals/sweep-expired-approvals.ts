@@ -7,8 +7,9 @@
 
 import { runBackgroundUnitOfWork } from "../../db/background-unit-of-work.ts";
 import type { Queryable } from "../../db/kysely.ts";
+import { emitIssuanceEvent, issuanceRequestsOf } from "../treasury/issuance-request-events.ts";
 import { approvalStatusOf } from "./approval-dto.ts";
-import { emitApprovalEvent, emitIssuanceEvent, issuanceRequestsOf } from "./approval-events.ts";
+import { emitApprovalEvent } from "./approval-events.ts";
 
 export const SWEEP_BATCH = 100;
 
