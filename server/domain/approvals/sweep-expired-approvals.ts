@@ -2,8 +2,8 @@
 // moves a request to `expired`. The sweeper makes that moment an event: approval_request.expired, and
 // issuance_request.expired for an issuance request whose approval expired undecided. It marks every request past its
 // expiresAt (`expirySweptAt`) in the statement that claims it, FOR UPDATE SKIP LOCKED, so two workers (or two
-// instances) never claim the same request and each expiry is emitted exactly once. The delivery worker calls it on its
-// tick; a request decided or used before it expired is marked without an event.
+// instances) never claim the same request and each expiry is emitted exactly once. The scheduler runs it
+// (server/scheduler/approval-expiry-job.ts); a request decided or used before it expired is marked without an event.
 
 import { runBackgroundUnitOfWork } from "../../db/background-unit-of-work.ts";
 import type { Queryable } from "../../db/kysely.ts";
