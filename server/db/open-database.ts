@@ -279,7 +279,8 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
 async function assembleDatabase(driver: {
   target: DatabaseTarget;
   prisma: PrismaClient;
-  changes: ChangeFeed;
+  /** Not started yet: started here, before anything reads through the cache. */
+  changes: ChangeFeed & { start(): Promise<void> };
   dialect: Dialect;
   ping(timeoutMs: number): Promise<void>;
   poolState(): PoolState | undefined;
