@@ -125,12 +125,23 @@ module.exports = {
         "contract's generated types, shared by server and SDK (server/generated/openapi.ts re-exports them), and the Standard " +
         "Webhooks signing code the delivery worker shares with the SDK's verifier (sdk/src/webhooks/standard-webhooks.ts), and " +
         "the sandbox's pure tables and computations the simulators share with the partner mock (sdk/src/sandbox/: the USD " +
-        "rate table, the FX quote).",
+        "rate table, the FX quote), and the pure rules of the wire the server and the partner mock both apply (sdk/src/protocol/: " +
+        "the error-code table and error bodies, Idempotency-Key parsing and fingerprint, path-template matching, scopes).",
       from: { path: "^server/" },
       to: {
         path: "^(scripts|test|bench|examples|sdk)/",
-        pathNot: "^sdk/src/((generated/openapi|webhooks/standard-webhooks)\\.ts$|sandbox/)",
+        pathNot: "^sdk/src/((generated/openapi|webhooks/standard-webhooks)\\.ts$|sandbox/|protocol/)",
       },
+    },
+    {
+      name: "shared-sdk-modules-stay-pure",
+      severity: "error",
+      comment:
+        "The pure SDK modules the server shares (sdk/src/protocol/, sdk/src/sandbox/) ship in the SDK package and run in a " +
+        "browser with the partner mock: they import only each other, never the server, the rest of the SDK, a package or a " +
+        "Node built-in.",
+      from: { path: "^sdk/src/(protocol|sandbox)/" },
+      to: { pathNot: "^sdk/src/(protocol/|sandbox/)" },
     },
     {
       name: "server-not-to-dev-dependencies",

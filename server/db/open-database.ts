@@ -212,31 +212,21 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
       releaseFolder();
       throw error;
     }
-    // pglite-prisma-adapter 0.6 is typed against an older @prisma/driver-adapter-utils; the runtime interface is the same.
-    const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) as never });
-    const statements = new StatementCounter();
-    const changes = new PgliteChangeFeed(pglite);
-    await changes.start();
-    const kysely = new Kysely<DB>({ dialect: requestPathDialect(new PGliteDialect(pglite), statements) });
-    const readCache = withReadCache(kysely, changes);
-    return {
-      kysely,
-      statements,
-      changes,
-      readCache,
-      prisma,
+    return assembleDatabase({
       target,
-      ping: async (timeoutMs = 2_000) => {
+      // pglite-prisma-adapter 0.6 is typed against an older @prisma/driver-adapter-utils; the runtime interface is the same.
+      prisma: new PrismaClient({ adapter: new PrismaPGlite(pglite) as never }),
+      changes: new PgliteChangeFeed(pglite),
+      dialect: new PGliteDialect(pglite),
+      ping: async (timeoutMs) => {
         await within(pglite.query("SELECT 1"), timeoutMs, "PGlite");
       },
       poolState: () => undefined,
-      close: async () => {
-        await changes.close();
-        await prisma.$disconnect();
+      closeDriver: async () => {
         await pglite.close();
         releaseFolder();
       },
-    };
+    });
   }
   const timeouts = { ...DEFAULT_DATABASE_TIMEOUTS, ...options.timeouts };
   const pool = new pg.Pool({
@@ -269,28 +259,50 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
       await pool.end();
       throw error;
     });
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
-  const statements = new StatementCounter();
-  const changes = new PostgresChangeFeed(target.connectionString, options.changeFeed);
-  await changes.start();
-  const kysely = new Kysely<DB>({ dialect: requestPathDialect(new PostgresDialect({ pool }), statements) });
-  const readCache = withReadCache(kysely, changes);
-  return {
-    kysely,
-    statements,
-    changes,
-    readCache,
-    prisma,
+  return assembleDatabase({
     target,
-    ping: async (timeoutMs = 2_000) => {
+    prisma: new PrismaClient({ adapter: new PrismaPg(pool) }),
+    changes: new PostgresChangeFeed(target.connectionString, options.changeFeed),
+    dialect: new PostgresDialect({ pool }),
+    ping: async (timeoutMs) => {
       // Its own bound, shorter than the pool's: /readyz answers within it whether a connection is free or not.
       await within(pool.query({ text: "SELECT 1", query_timeout: timeoutMs } as pg.QueryConfig), timeoutMs, "PostgreSQL");
     },
     poolState: () => ({ max: pool.options.max, open: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    closeDriver: () => pool.end(),
+  });
+}
+
+/** What either driver (PGlite, a PostgreSQL pool) is handed out as: its change feed started, Kysely on the request path
+ * counting statements, the read cache over both, Prisma for operator paths; closing stops the feed and Prisma before
+ * the driver. */
+async function assembleDatabase(driver: {
+  target: DatabaseTarget;
+  prisma: PrismaClient;
+  /** Not started yet: started here, before anything reads through the cache. */
+  changes: ChangeFeed & { start(): Promise<void> };
+  dialect: Dialect;
+  ping(timeoutMs: number): Promise<void>;
+  poolState(): PoolState | undefined;
+  closeDriver(): Promise<void>;
+}): Promise<Database> {
+  const { target, prisma, changes } = driver;
+  const statements = new StatementCounter();
+  await changes.start();
+  const kysely = new Kysely<DB>({ dialect: requestPathDialect(driver.dialect, statements) });
+  return {
+    kysely,
+    statements,
+    changes,
+    readCache: withReadCache(kysely, changes),
+    prisma,
+    target,
+    ping: (timeoutMs = 2_000) => driver.ping(timeoutMs),
+    poolState: () => driver.poolState(),
     close: async () => {
       await changes.close();
       await prisma.$disconnect();
-      await pool.end();
+      await driver.closeDriver();
     },
   };
 }

@@ -1,32 +1,11 @@
 import type { ErrorRequestHandler, Request } from "express";
-import { ERROR_CODES } from "../errors/codes.ts";
+import { renderErrorBody } from "../../sdk/src/protocol/error-body.ts";
 import type { ServiceError } from "../errors/service-error.ts";
 import { toServiceError } from "../errors/to-service-error.ts";
 
-/** RFC 9457 problem for /api/v2, `{error, code, requestId}` elsewhere. */
+/** RFC 9457 problem for /api/v2, `{error, code, requestId}` elsewhere (sdk/src/protocol/error-body.ts, the mock's too). */
 export function renderError(req: Request, error: ServiceError): { contentType: string; body: Record<string, unknown> } {
-  const requestId = req.ctx?.requestId ?? "unknown";
-  const surface = req.ctx?.surface;
-  if (surface === "v2") {
-    return {
-      contentType: "application/problem+json; charset=utf-8",
-      body: {
-        type: `https://docs.coinplane.dev/errors/${error.code.toLowerCase()}`,
-        title: ERROR_CODES[error.code].title,
-        status: error.status,
-        detail: error.message,
-        instance: req.path,
-        code: error.code,
-        requestId,
-        ...(error.errors ? { errors: error.errors } : {}),
-        ...error.extensions,
-      },
-    };
-  }
-  return {
-    contentType: "application/json; charset=utf-8",
-    body: { error: error.message, code: ERROR_CODES[error.code].v1, requestId, ...(error.errors ? { errors: error.errors } : {}) },
-  };
+  return renderErrorBody(error, { problem: req.ctx?.surface === "v2", path: req.path, requestId: req.ctx?.requestId ?? "unknown" });
 }
 
 /** The one error middleware: logs and renders in the surface's shape. (A write's unit of work has already stored its

@@ -1,28 +1,10 @@
 // The provider interface every adapter (sandbox simulator or live integration) implements, per category.
+import { CATEGORY_SCOPE, PROVIDER_CATEGORIES, type ProviderCategory } from "../../sdk/src/protocol/scopes.ts";
 import type { ComplianceSubject } from "./capabilities/compliance-subject.ts";
 import type { ProviderCapabilities } from "./capabilities/provider-capabilities.ts";
 
-export const PROVIDER_CATEGORIES = [
-  "bank_transfer",
-  "custody",
-  "card_issuance",
-  "token_issuance",
-  "chain_read",
-  "compliance_screening",
-  "fx",
-] as const;
-export type ProviderCategory = (typeof PROVIDER_CATEGORIES)[number];
-
-/** The scope an API key needs to use a category (documented on providers/invoke). */
-export const CATEGORY_SCOPE: Record<ProviderCategory, string> = {
-  bank_transfer: "payments:write",
-  fx: "fx:write",
-  custody: "wallets:write",
-  token_issuance: "wallets:write",
-  chain_read: "wallets:write",
-  card_issuance: "cards:write",
-  compliance_screening: "compliance:write",
-};
+/** The categories and the scope each needs are the SDK's (sdk/src/protocol/scopes.ts), which the partner mock checks. */
+export { CATEGORY_SCOPE, PROVIDER_CATEGORIES, type ProviderCategory };
 
 export interface OperationContext {
   /** The connection's config (validated by the adapter's `parseConfig`). */

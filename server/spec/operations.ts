@@ -1,4 +1,6 @@
 // An index of the spec's operations, so middleware can ask "which operation is this request, what does it need?"
+// Matching a path to a template is the SDK's (sdk/src/protocol/path-templates.ts), which the partner mock runs too.
+import { PathTemplates } from "../../sdk/src/protocol/path-templates.ts";
 import type { OpenApiDocument } from "./load-spec.ts";
 import { deref } from "./resolve-ref.ts";
 
@@ -46,13 +48,6 @@ export type OperationMatch =
   | { kind: "not_found"; surface: Surface }
   /** A path parameter is not valid percent-encoded UTF-8 or decodes to a NUL: no database can store or look it up. */
   | { kind: "malformed_path"; surface: Surface; param: string };
-
-interface PathEntry {
-  template: string;
-  regex: RegExp;
-  paramNames: string[];
-  operations: Map<string, Operation>;
-}
 
 const METHODS = ["get", "put", "post", "delete", "patch", "head", "options"];
 
@@ -121,27 +116,13 @@ export function deprecationOf(op: Record<string, unknown>): Deprecation | undefi
   return deprecation;
 }
 
-function decodeParam(raw: string): string | null {
-  try {
-    const value = decodeURIComponent(raw);
-    return value.includes("\0") ? null : value;
-  } catch {
-    return null;
-  }
-}
-
 export class OperationIndex {
-  private readonly entries: PathEntry[];
+  private readonly paths: PathTemplates<Map<string, Operation>>;
   private readonly byTemplate = new Map<string, Map<string, Operation>>();
   readonly all: Operation[] = [];
 
   constructor(doc: OpenApiDocument) {
-    this.entries = Object.entries(doc.paths).map(([template, item]) => {
-      const paramNames: string[] = [];
-      const pattern = template.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\\?\{([^}]+)\\?\}/g, (_m, name: string) => {
-        paramNames.push(name);
-        return "([^/]+)";
-      });
+    for (const [template, item] of Object.entries(doc.paths)) {
       const operations = new Map<string, Operation>();
       for (const method of METHODS) {
         const op = (item as Record<string, unknown>)[method] as Record<string, unknown> | undefined;
@@ -166,28 +147,18 @@ export class OperationIndex {
         this.all.push(operation);
       }
       this.byTemplate.set(template, operations);
-      return { template, regex: new RegExp(`^${pattern}/?$`), paramNames, operations };
-    });
-    // Literal segments win over parameters: /cards/issue before /cards/{cardId}.
-    this.entries.sort((a, b) => a.paramNames.length - b.paramNames.length);
+    }
+    this.paths = new PathTemplates(this.byTemplate);
   }
 
   match(method: string, path: string): OperationMatch {
     const surface = surfaceOf(path);
-    for (const entry of this.entries) {
-      const m = entry.regex.exec(path);
-      if (!m) continue;
-      const operation = entry.operations.get(method === "HEAD" ? "GET" : method);
-      if (!operation) return { kind: "method_not_allowed", surface, allowed: [...entry.operations.keys()] };
-      const params: Record<string, string> = {};
-      for (const [i, name] of entry.paramNames.entries()) {
-        const value = decodeParam(m[i + 1] as string);
-        if (value === null) return { kind: "malformed_path", surface, param: name };
-        params[name] = value;
-      }
-      return { kind: "found", operation, params };
-    }
-    return { kind: "not_found", surface };
+    const matched = this.paths.match(path);
+    if (!matched) return { kind: "not_found", surface };
+    const operation = matched.value.get(method === "HEAD" ? "GET" : method);
+    if (!operation) return { kind: "method_not_allowed", surface, allowed: [...matched.value.keys()] };
+    if ("malformedParam" in matched) return { kind: "malformed_path", surface, param: matched.malformedParam };
+    return { kind: "found", operation, params: matched.params };
   }
 
   /** The operation of a spec path template (as the validator reports its match) and method; HEAD is not one. */

@@ -30,6 +30,13 @@ const CASES: Array<[from: string, to: string, rules: string[]]> = [
   ["server/http/in-flight.ts", "scripts/generate.ts", ["server-not-to-tools"]],
   ["server/domain/payments/list.ts", "sdk/src/pagination.ts", ["server-not-to-tools"]],
   ["server/generated/openapi.ts", "sdk/src/generated/openapi.ts", []],
+  // The pure SDK modules the server shares (sdk/src/protocol/, sdk/src/sandbox/) import only each other.
+  ["server/errors/codes.ts", "sdk/src/protocol/error-codes.ts", []],
+  ["server/middleware/idempotency.ts", "sdk/src/protocol/idempotency-key.ts", []],
+  ["sdk/src/protocol/error-codes.ts", "sdk/src/sandbox/usd-rates.ts", []],
+  ["sdk/src/protocol/idempotency-key.ts", "sdk/src/mock/mock-state.ts", ["shared-sdk-modules-stay-pure"]],
+  ["server/domain/payments/quote.ts", "sdk/src/sandbox/fx-quote.ts", []],
+  ["sdk/src/sandbox/fx-quote.ts", "sdk/src/client.ts", ["shared-sdk-modules-stay-pure"]],
   ["server/domain/approvals/a.ts", "server/domain/approvals/b.ts", ["no-circular"]],
   ["server/domain/approvals/b.ts", "server/domain/approvals/a.ts", ["no-circular"]],
   // Downward, within one part, and the shared route modules: allowed.

@@ -35,21 +35,3 @@ export function defaultMockKeys(scopes: readonly string[]): Record<string, MockA
     [mockApiKeys.production]: { environment: "production", organizationId, scopes },
   };
 }
-
-/** `write` implies `read` of the same resource (as the server checks scopes). */
-export function hasScope(granted: readonly string[], required: string): boolean {
-  if (granted.includes(required)) return true;
-  const [resource, level] = required.split(":");
-  return level === "read" && granted.includes(`${resource}:write`);
-}
-
-/** The scope a provider category needs on providers/invoke (the table of `ProviderCategory` in the spec). */
-export const PROVIDER_CATEGORY_SCOPES: Record<string, string> = {
-  bank_transfer: "payments:write",
-  fx: "fx:write",
-  custody: "wallets:write",
-  token_issuance: "wallets:write",
-  chain_read: "wallets:write",
-  card_issuance: "cards:write",
-  compliance_screening: "compliance:write",
-};

@@ -16,10 +16,12 @@
 //   handler   a referenced resource unknown → 404; Sandbox-Simulate-Error (cards); providers/invoke: the category's
 //             scope, and the FX quote computed from its input (../sandbox/fx-quote.ts, the server's own); then the success example
 import { mockData as generatedData } from "../generated/mock-data.ts";
+import { parseIdempotencyKey, requestFingerprintText } from "../protocol/idempotency-key.ts";
+import { CATEGORY_SCOPE, hasScope } from "../protocol/scopes.ts";
 import { FX_FAILING_AMOUNT, FX_QUOTE_INPUT_SCHEMA, type FxQuoteInput, fxQuote } from "../sandbox/fx-quote.ts";
 import type { MockError } from "./api-errors.ts";
-import { defaultMockKeys, hasScope, type MockApiKey, PROVIDER_CATEGORY_SCOPES } from "./api-keys.ts";
-import { IdempotencyRecords, parseIdempotencyKey, requestFingerprint } from "./idempotency.ts";
+import { defaultMockKeys, type MockApiKey } from "./api-keys.ts";
+import { IdempotencyRecords } from "./idempotency.ts";
 import { createAjv, SchemaCheck } from "./json-schema.ts";
 import { listPage } from "./lists.ts";
 import { forcedAnswer } from "./mock-headers.ts";
@@ -228,7 +230,7 @@ export class MockEngine {
       });
     }
     const idemKey = key === undefined ? undefined : `${caller.token ?? ""}\u0000${key}`;
-    const fingerprint = requestFingerprint(op.method, path, request.body);
+    const fingerprint = requestFingerprintText(op.method, path, request.body);
     const previous = idemKey === undefined ? undefined : this.idempotency.lookup(idemKey, fingerprint);
     if (previous === "reused")
       return fail({ code: "IDEMPOTENCY_KEY_REUSED", message: "This Idempotency-Key was already used with a different request" });
@@ -305,7 +307,7 @@ export class MockEngine {
   /** providers/invoke's own checks: the category's scope, then (FX quotes) the simulator's input and magic amount. */
   private invokeChecks(op: MockOperationSpec, body: Json, caller: Caller, path: string, requestId: string): MockResult | null {
     const category = String(body.category);
-    const scope = PROVIDER_CATEGORY_SCOPES[category];
+    const scope = (CATEGORY_SCOPE as Record<string, string | undefined>)[category];
     if (scope && caller.key && !hasScope(caller.key.scopes, scope))
       return this.fail(
         path,

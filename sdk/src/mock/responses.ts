@@ -1,6 +1,7 @@
 // Assembling the mock's answers: the headers a documented response carries, its own errors in the server's shape
 // (api-errors.ts), and documented error examples with this request's id and path.
-import { MOCK_ERROR_CODES, type MockError, renderError } from "./api-errors.ts";
+import { ERROR_CODES } from "../protocol/error-codes.ts";
+import { type MockError, renderError } from "./api-errors.ts";
 import { clone } from "./mock-state.ts";
 import type { MockData, MockExample, MockOperationSpec, MockResponseSpec, MockResult } from "./types.ts";
 
@@ -27,7 +28,7 @@ export function responseHeaders(response: MockResponseSpec, requestId: string): 
 /** An error of the mock's own, in the server's shape for the path, with the operation's documented headers. */
 export function errorResult(path: string, error: MockError, requestId: string, op?: MockOperationSpec): MockResult {
   const { contentType, body } = renderError(path, error, requestId);
-  const { status } = MOCK_ERROR_CODES[error.code];
+  const { status } = ERROR_CODES[error.code];
   const response = op?.responses.find((r) => r.status === status);
   const headers = response ? responseHeaders(response, requestId) : { "x-request-id": requestId };
   headers["content-type"] = contentType;

@@ -1,62 +1,35 @@
-// Routing a method and path to an operation of the spec, as the server's operation index does
-// (server/spec/operations.ts): literal segments before parameters, HEAD as GET, 405 with the allowed methods, and a
-// path parameter that is not valid percent-encoding (or decodes to NUL) refused.
+// Routing a method and path to an operation of the spec with the server's own matcher (../protocol/path-templates.ts,
+// which server/spec/operations.ts runs): the first template the path matches decides, literal segments before
+// parameters; HEAD as GET, 405 with the template's methods, and a path parameter that is not valid percent-encoding
+// (or decodes to NUL) refused.
+import { PathTemplates } from "../protocol/path-templates.ts";
 import type { MockOperationSpec } from "./types.ts";
 
 export type Route = { operationId: string; params: Record<string, string> } | { allowed: string[] } | { malformed: string };
 
-interface CompiledRoute {
-  spec: MockOperationSpec;
-  regex: RegExp;
-  paramNames: string[];
-}
-
-function decodeParam(raw: string): string | null {
-  try {
-    const value = decodeURIComponent(raw);
-    return value.includes("\0") ? null : value;
-  } catch {
-    return null;
-  }
-}
-
 export class RouteTable {
-  private readonly routes: CompiledRoute[];
+  /** Each path template with its operations by method. */
+  private readonly paths: PathTemplates<Map<string, MockOperationSpec>>;
 
   constructor(operations: MockOperationSpec[]) {
-    this.routes = operations
-      .map((spec) => {
-        const paramNames: string[] = [];
-        const pattern = spec.path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\\?\{([^}]+)\\?\}/g, (_m, name: string) => {
-          paramNames.push(name);
-          return "([^/]+)";
-        });
-        return { spec, regex: new RegExp(`^${pattern}/?$`), paramNames };
-      })
-      // Literal segments win over parameters: /cards/issue before /cards/{cardId}.
-      .sort((a, b) => a.paramNames.length - b.paramNames.length);
+    const byTemplate = new Map<string, Map<string, MockOperationSpec>>();
+    for (const spec of operations) {
+      const methods = byTemplate.get(spec.path) ?? new Map<string, MockOperationSpec>();
+      methods.set(spec.method, spec);
+      byTemplate.set(spec.path, methods);
+    }
+    this.paths = new PathTemplates(byTemplate);
   }
 
   /** The operation with its decoded path parameters; else the methods the path allows (405), none (404), or the
    * parameter that does not decode (400). */
   match(method: string, pathname: string): Route {
+    const matched = this.paths.match(pathname);
+    if (!matched) return { allowed: [] };
     const wanted = method.toUpperCase() === "HEAD" ? "GET" : method.toUpperCase();
-    const allowed: string[] = [];
-    for (const route of this.routes) {
-      const m = route.regex.exec(pathname);
-      if (!m) continue;
-      if (route.spec.method !== wanted) {
-        allowed.push(route.spec.method);
-        continue;
-      }
-      const params: Record<string, string> = {};
-      for (const [i, name] of route.paramNames.entries()) {
-        const value = decodeParam(m[i + 1] as string);
-        if (value === null) return { malformed: name };
-        params[name] = value;
-      }
-      return { operationId: route.spec.operationId, params };
-    }
-    return { allowed: [...new Set(allowed)] };
+    const spec = matched.value.get(wanted);
+    if (!spec) return { allowed: [...matched.value.keys()] };
+    if ("malformedParam" in matched) return { malformed: matched.malformedParam };
+    return { operationId: spec.operationId, params: matched.params };
   }
 }

@@ -31,9 +31,5 @@ export function secretsEqual(given: string, expected: string): boolean {
   return digestsEqual(hashApiKey(given), hashApiKey(expected));
 }
 
-/** `write` implies `read` of the same resource. */
-export function hasScope(granted: readonly string[], required: string): boolean {
-  if (granted.includes(required)) return true;
-  const [resource, level] = required.split(":");
-  return level === "read" && granted.includes(`${resource}:write`);
-}
+/** `write` implies `read` of the same resource (sdk/src/protocol/scopes.ts: the partner mock checks scopes with it too). */
+export { hasScope } from "../../../sdk/src/protocol/scopes.ts";

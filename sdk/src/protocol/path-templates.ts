@@ -1,0 +1,64 @@
+// Matching a request path to the spec's path templates, shared by the server's operation index (server/spec/
+// operations.ts) and the partner mock's route table (../mock/routes.ts), so both route a path the same way: literal
+// segments before parameters (/cards/issue before /cards/{cardId}), an optional trailing slash, and a path parameter
+// that is not valid percent-encoded UTF-8 or decodes to a NUL refused (no database can store or look it up).
+// Pure (no import), so the SDK package carries it.
+
+export type PathMatch<T> =
+  /** The first template that matches, with its decoded path parameters. */
+  | { template: string; value: T; params: Record<string, string> }
+  /** The first template that matches, but this parameter does not decode. */
+  | { template: string; value: T; malformedParam: string };
+
+interface CompiledTemplate<T> {
+  template: string;
+  value: T;
+  regex: RegExp;
+  paramNames: string[];
+}
+
+function decodeParam(raw: string): string | null {
+  try {
+    const value = decodeURIComponent(raw);
+    return value.includes("\0") ? null : value;
+  } catch {
+    return null;
+  }
+}
+
+function compile<T>(template: string, value: T): CompiledTemplate<T> {
+  const paramNames: string[] = [];
+  const pattern = template.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\\?\{([^}]+)\\?\}/g, (_m, name: string) => {
+    paramNames.push(name);
+    return "([^/]+)";
+  });
+  return { template, value, regex: new RegExp(`^${pattern}/?$`), paramNames };
+}
+
+/** The spec's path templates, each with what the caller keeps for it (e.g. its operations by method). */
+export class PathTemplates<T> {
+  private readonly compiled: CompiledTemplate<T>[];
+
+  constructor(entries: Iterable<readonly [template: string, value: T]>) {
+    this.compiled = [...entries]
+      .map(([template, value]) => compile(template, value))
+      // Literal segments win over parameters: /cards/issue before /cards/{cardId}.
+      .sort((a, b) => a.paramNames.length - b.paramNames.length);
+  }
+
+  /** The first template `path` matches (its parameters decoded), or undefined when none does. */
+  match(path: string): PathMatch<T> | undefined {
+    for (const { template, value, regex, paramNames } of this.compiled) {
+      const m = regex.exec(path);
+      if (!m) continue;
+      const params: Record<string, string> = {};
+      for (const [i, name] of paramNames.entries()) {
+        const decoded = decodeParam(m[i + 1] as string);
+        if (decoded === null) return { template, value, malformedParam: name };
+        params[name] = decoded;
+      }
+      return { template, value, params };
+    }
+    return undefined;
+  }
+}
