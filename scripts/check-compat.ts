@@ -21,6 +21,7 @@ const version = (spec: Record<string, unknown>) => String((spec.info as { versio
 const report = compareSpecs(released, current);
 
 for (const change of report.sunsetRemovals) console.log(`allowed (sunset passed): ${change.where}: ${change.description}`);
+for (const change of report.corrections) console.log(`allowed (declared correction): ${change.where}: ${change.description}`);
 for (const error of report.deprecationErrors) console.error(`deprecation: ${error}`);
 for (const change of report.breaking) console.error(`breaking: ${change.where}: ${change.description}`);
 if (report.breaking.length > 0 || report.deprecationErrors.length > 0) {
