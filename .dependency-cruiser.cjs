@@ -48,19 +48,6 @@ const LAYERS = [
   },
 ];
 
-/** Issue 28 asks providers and the chain to keep their own bookkeeping behind a narrow storage port the data part
- * implements (no Queryable/Tx outside data). Not done yet: these modules still import db/ directly, and are the only
- * ones allowed to (rule "providers-storage-through-port"); a new provider or chain module importing db/ fails lint.
- * Remove an entry when its module moves to the port. */
-const KNOWN_VIOLATIONS_ISSUE_28_STORAGE_PORT = [
-  // The capability call contexts hand the adapter the caller's transaction (custody, treasury simulators' books).
-  "^server/providers/capabilities/(custody|treasury)\\.ts$",
-  // The custody simulator's wallets and transfers (SimCustodyWallet, SimCustodyTransfer) queried with Kysely.
-  "^server/providers/simulators/custody-simulator\\.ts$",
-  // The sandbox EVM's transaction log (SandboxChainTransaction), read and appended in the caller's unit of work.
-  "^server/chain/sandbox-chain\\.ts$",
-];
-
 const layerRules = LAYERS.slice(1).map((layer, index) => ({
   name: `${layer.name}-points-down`,
   severity: "error",
@@ -91,9 +78,10 @@ module.exports = {
       name: "providers-storage-through-port",
       severity: "error",
       comment:
-        "Providers and the chain keep their bookkeeping behind a storage port the data part implements (issue 28); only " +
-        "the modules listed in KNOWN_VIOLATIONS_ISSUE_28_STORAGE_PORT still import db/ directly.",
-      from: { path: "^server/(providers|chain)/", pathNot: KNOWN_VIOLATIONS_ISSUE_28_STORAGE_PORT },
+        "Providers and the chain keep their bookkeeping behind a storage port they declare and the data part implements " +
+        "(issue 28: chain/sandbox-chain-log.ts, providers/capabilities/simulated-custody-store.ts); they never import db/ " +
+        "(no Queryable, Tx or UnitOfWork outside data). The caller hands them the data part's implementation.",
+      from: { path: "^server/(providers|chain)/" },
       to: { path: "^server/db/" },
     },
     {

@@ -4,20 +4,19 @@
 // testnet). Block numbers follow the sandbox chain reader's clock (one block every 12 s since 2026-01-01T00:00:00Z), one
 // transaction per block.
 //
-// Writes run in the request's unit of work (server/db/unit-of-work.ts): the log rows commit with it, in its flush. The
-// unit of work has no after-commit hook, so the VM keeps what a write applied as *unconfirmed* until a later catch-up
+// The log is reached only through the chain's storage port (sandbox-chain-log.ts; the data part implements it): on the
+// database itself, or inside the caller's unit of work. Writes run in the request's unit of work: the log rows commit
+// with it, in its closing statement. The unit of work has no after-commit hook, so the VM keeps what a write applied as *unconfirmed* until a later catch-up
 // finds those rows in the log. A write whose transaction did not commit is found out by the next writer (it holds the
 // append lock, so it sees every committed row) or by any catch-up finding other rows in their place: the VM is then
 // replayed from the log.
 //
-// Two locks: an in-process queue (one user of the VM at a time) and, for writers, pg_advisory_xact_lock in the request's
+// Two locks: an in-process queue (one user of the VM at a time) and, for writers, the port's append lock in the request's
 // transaction (one appender across processes, held until that transaction ends). Nothing waits for a database
 // connection while holding the queue: a read outside any transaction fetches the log before it queues, and a read or
 // write inside a transaction queries through that transaction (on PGlite a statement outside it would wait for it).
 import type { VM } from "@ethereumjs/vm";
 import type { Abi, Hex } from "viem";
-import type { Queryable, Tx } from "../db/kysely.ts";
-import type { UnitOfWork } from "../db/unit-of-work.ts";
 import {
   type AppliedTx,
   addressOfKey,
@@ -31,11 +30,10 @@ import {
   type TxRequest,
   toAddress,
 } from "./evm.ts";
+import type { SandboxChainLogEntry, SandboxChainLogInUnitOfWork, SandboxChainLogRow, SandboxChainLogStore } from "./sandbox-chain-log.ts";
 
 const GENESIS_MS = Date.UTC(2026, 0, 1);
 const BLOCK_MS = 12_000;
-/** pg_advisory_xact_lock key serializing appends to the log across processes. */
-const CHAIN_LOCK_ID = 7_357_001;
 
 export const clockBlock = (now: Date) => Math.max(0, Math.floor((now.getTime() - GENESIS_MS) / BLOCK_MS));
 
@@ -71,13 +69,6 @@ export class ChainTxReverted extends Error {
   }
 }
 
-interface LogRow {
-  seq: number;
-  blockNumber: number;
-  hash: string;
-  rawTx: string;
-}
-
 export class SandboxChain {
   private vm: VM | undefined;
   /** The last log row applied to the VM, confirmed or not. */
@@ -89,23 +80,24 @@ export class SandboxChain {
   private readonly unconfirmed = new Map<number, string>();
   private queue: Promise<void> = Promise.resolve();
 
-  constructor(private readonly db: Queryable) {}
+  /** `log`: the log on the database itself, read when the caller has no transaction open. */
+  constructor(private readonly log: SandboxChainLogStore) {}
 
   /**
-   * Runs `fn` on the current state (caught up with the log), holding the chain so nothing changes meanwhile. `tx`: the
-   * caller's open transaction, when it has one; the log is then read through it.
+   * Runs `fn` on the current state (caught up with the log), holding the chain so nothing changes meanwhile.
+   * `inTransaction`: the log through the caller's open transaction, when it has one; the log is then read through it.
    */
-  async read<T>(fn: (view: ChainView) => Promise<T>, tx?: Tx): Promise<T> {
-    if (tx) {
+  async read<T>(fn: (view: ChainView) => Promise<T>, inTransaction?: SandboxChainLogStore): Promise<T> {
+    if (inTransaction) {
       return this.exclusive(async () => {
-        await this.catchUpThrough(tx, false);
+        await this.catchUpThrough(inTransaction, false);
         return fn(this.viewOf(this.vm as VM));
       });
     }
     for (;;) {
       // Fetched before queueing: a statement outside any transaction may wait for one whose owner waits for the queue.
       const after = this.confirmedSeq;
-      const rows = await this.fetchLog(this.db, after);
+      const rows = await this.log.rowsAfter(after);
       const done = await this.exclusive(async () =>
         (await this.applyLog(rows, after, false)) ? { value: await fn(this.viewOf(this.vm as VM)) } : undefined,
       );
@@ -114,15 +106,16 @@ export class SandboxChain {
   }
 
   /**
-   * Runs `work` holding the chain, in the request's unit of work. Transactions sent through the session are applied on
-   * a checkpoint: kept when `work` resolves (their log rows are written at the unit of work's commit), reverted when it
-   * throws. Do all of a request's chain work in one call: the append lock is held until the transaction ends.
+   * Runs `work` holding the chain, in the request's unit of work (`uow`: the log inside it). Transactions sent through
+   * the session are applied on a checkpoint: kept when `work` resolves (their log rows are written at the unit of work's
+   * commit), reverted when it throws. Do all of a request's chain work in one call: the append lock is held until the
+   * transaction ends.
    */
-  async transact<T>(uow: UnitOfWork, work: (session: ChainSession) => Promise<T>): Promise<T> {
+  async transact<T>(uow: SandboxChainLogInUnitOfWork, work: (session: ChainSession) => Promise<T>): Promise<T> {
     return this.exclusive(async () => {
-      await uow.tx.selectNoFrom((eb) => eb.fn("pg_advisory_xact_lock", [eb.lit(CHAIN_LOCK_ID)]).as("locked")).execute();
+      await uow.lockAppends();
       // Under the append lock every committed row is visible: a write of ours missing from the log did not commit.
-      await this.catchUpThrough(uow.tx, true);
+      await this.catchUpThrough(uow, true);
       const vm = this.vm as VM;
       await vm.stateManager.checkpoint();
       const mark = { seq: this.appliedSeq, block: this.lastBlock };
@@ -149,10 +142,16 @@ export class SandboxChain {
     });
   }
 
-  private async sendAll(uow: UnitOfWork, vm: VM, key: Uint8Array, requests: TxRequest[], meta: { projectId?: string; abi?: Abi }) {
+  private async sendAll(
+    uow: SandboxChainLogInUnitOfWork,
+    vm: VM,
+    key: Uint8Array,
+    requests: TxRequest[],
+    meta: { projectId?: string; abi?: Abi },
+  ) {
     const from = addressOfKey(key);
     const sent: SentTx[] = [];
-    const rows = [];
+    const rows: SandboxChainLogEntry[] = [];
     for (const request of requests) {
       const account = await vm.stateManager.getAccount(toAddress(from));
       const signed = signTx(vm, key, account?.nonce ?? 0n, request);
@@ -176,7 +175,7 @@ export class SandboxChain {
       this.lastBlock = blockNumber;
       sent.push({ ...applied, blockNumber, description: request.description });
     }
-    if (rows.length > 0) uow.insertLater("SandboxChainTransaction", rows);
+    if (rows.length > 0) uow.appendAtCommit(rows);
     return sent;
   }
 
@@ -190,20 +189,11 @@ export class SandboxChain {
     };
   }
 
-  private fetchLog(db: Queryable, afterSeq: number): Promise<LogRow[]> {
-    return db
-      .selectFrom("SandboxChainTransaction")
-      .select(["seq", "blockNumber", "hash", "rawTx"])
-      .where("seq", ">", afterSeq)
-      .orderBy("seq")
-      .execute();
-  }
-
-  /** Inside the queue: catches up through the caller's transaction until the log connects. */
-  private async catchUpThrough(tx: Tx, strict: boolean): Promise<void> {
+  /** Inside the queue: catches up through the caller's transaction (`log`: the log inside it) until the log connects. */
+  private async catchUpThrough(log: SandboxChainLogStore, strict: boolean): Promise<void> {
     for (;;) {
       const after = this.confirmedSeq;
-      if (await this.applyLog(await this.fetchLog(tx, after), after, strict)) return;
+      if (await this.applyLog(await log.rowsAfter(after), after, strict)) return;
     }
   }
 
@@ -213,7 +203,7 @@ export class SandboxChain {
    * a write of ours turned out not to have committed (the VM is then dropped): fetch again. `strict`: the caller sees
    * every committed row (it holds the append lock), so an unconfirmed write missing from the rows did not commit.
    */
-  private async applyLog(rows: LogRow[], afterSeq: number, strict: boolean): Promise<boolean> {
+  private async applyLog(rows: SandboxChainLogRow[], afterSeq: number, strict: boolean): Promise<boolean> {
     if (afterSeq > this.confirmedSeq) return false; // the VM was dropped after the fetch
     this.vm ??= await newVm();
     const vm = this.vm;
@@ -257,28 +247,31 @@ export class SandboxChain {
   }
 }
 
-const chains = new WeakMap<Queryable, SandboxChain>();
+const chains = new WeakMap<SandboxChainLogStore, SandboxChain>();
 
-function assertDatabase(db: Queryable): void {
-  if (db.isTransaction) {
-    throw new TypeError("The sandbox chain is named by the database, not a transaction (pass a transaction to read or transact)");
+function assertOnDatabase(log: SandboxChainLogStore): void {
+  if ("lockAppends" in log) {
+    throw new TypeError(
+      "The sandbox chain is named by the log on the database, not one inside a unit of work (pass that to read or transact)",
+    );
   }
 }
 
-/** The sandbox chain of a database (deps.db.kysely, never a transaction), cached per process (a new Database, e.g.
- * after a restart, replays the log). */
-export function sandboxChainFor(db: Queryable): SandboxChain {
-  assertDatabase(db);
-  let chain = chains.get(db);
+/** The sandbox chain of a database, named by its log on the database (the data part's sandboxChainLogOf(db), one object
+ * per database, never the log inside a unit of work), cached per process (a new Database, e.g. after a restart,
+ * replays the log). */
+export function sandboxChainFor(log: SandboxChainLogStore): SandboxChain {
+  assertOnDatabase(log);
+  let chain = chains.get(log);
   if (!chain) {
-    chain = new SandboxChain(db);
-    chains.set(db, chain);
+    chain = new SandboxChain(log);
+    chains.set(log, chain);
   }
   return chain;
 }
 
 /** Drops this process's VM for the database: the next use replays the log into a fresh EVM, as after a restart. */
-export function forgetSandboxChain(db: Queryable): void {
-  assertDatabase(db);
-  chains.delete(db);
+export function forgetSandboxChain(log: SandboxChainLogStore): void {
+  assertOnDatabase(log);
+  chains.delete(log);
 }

@@ -1,7 +1,9 @@
 // v2 custody: wallets (four-eyes), balances, transfers (four-eyes, optimistic concurrency). Fails closed without a
-// reviewed custody connection (424). Every operation answers through the request's unit of work; the provider (which
-// may keep books in the database, like the simulator) gets the database itself, never the request's transaction.
+// reviewed custody connection (424). Every operation answers through the request's unit of work; the provider gets the
+// sandbox simulator's books (its storage port) on the database itself, never inside the request's transaction.
 // The `oneOf` bodies reach the domain tagged with the branch they matched (server/http/request-shapes).
+
+import { simulatedCustodyStore } from "../db/simulated-custody-store.ts";
 import { createCustodyTransfer } from "../domain/custody/create-custody-transfer.ts";
 import { createCustodyWallet } from "../domain/custody/create-custody-wallet.ts";
 import { getCustodyTransferStatus } from "../domain/custody/get-custody-transfer-status.ts";
@@ -14,17 +16,21 @@ import { type Routes, route } from "./route.ts";
 
 export const custodyRoutes: Routes = [
   route("createCustodyWallet", ({ body, auth, deps, requestId, respond }) =>
-    respond((uow) => createCustodyWallet({ uow, db: deps.db.kysely, auth, request: custodyWalletRequest(body), requestId })),
+    respond((uow) =>
+      createCustodyWallet({ uow, books: simulatedCustodyStore(deps.db.kysely), auth, request: custodyWalletRequest(body), requestId }),
+    ),
   ),
   route("listCustodyWallets", async ({ query, auth, deps }) => ({
     status: 200,
     body: await listCustodyWallets(deps.db.kysely, { auth, window: pageWindow(query), status: query.status }),
   })),
   route("getCustodyWalletBalance", ({ body, auth, deps, respond }) =>
-    respond((uow) => getCustodyWalletBalance({ uow, db: deps.db.kysely, auth, request: body })),
+    respond((uow) => getCustodyWalletBalance({ uow, books: simulatedCustodyStore(deps.db.kysely), auth, request: body })),
   ),
   route("createCustodyTransfer", ({ body, auth, deps, requestId, respond }) =>
-    respond((uow) => createCustodyTransfer({ uow, db: deps.db.kysely, auth, request: custodyTransferRequest(body), requestId })),
+    respond((uow) =>
+      createCustodyTransfer({ uow, books: simulatedCustodyStore(deps.db.kysely), auth, request: custodyTransferRequest(body), requestId }),
+    ),
   ),
   route("listCustodyTransfers", async ({ query, auth, deps }) => ({
     status: 200,
@@ -36,6 +42,8 @@ export const custodyRoutes: Routes = [
     }),
   })),
   route("getCustodyTransferStatus", ({ body, auth, deps, respond }) =>
-    respond((uow) => getCustodyTransferStatus({ uow, db: deps.db.kysely, auth, request: custodyTransferStatusRequest(body) })),
+    respond((uow) =>
+      getCustodyTransferStatus({ uow, books: simulatedCustodyStore(deps.db.kysely), auth, request: custodyTransferStatusRequest(body) }),
+    ),
   ),
 ];

@@ -6,6 +6,7 @@ import { createApp } from "../../server/app.ts";
 import { forgetSandboxChain } from "../../server/chain/sandbox-chain.ts";
 import { loadConfig } from "../../server/config.ts";
 import { type Database, openDatabase } from "../../server/db/open-database.ts";
+import { sandboxChainLogOf } from "../../server/db/sandbox-chain-log-store.ts";
 import { configureCompiler } from "../../server/domain/contracts/compile-solidity.ts";
 import { createLogger } from "../../server/logger.ts";
 import { createRateLimiter } from "../../server/rate-limit/rate-limiter.ts";
@@ -94,7 +95,7 @@ async function lifetimes(): Promise<{ first: () => Promise<Instance>; second: (f
   return {
     first: () => boot(database),
     second: async (first) => {
-      forgetSandboxChain(first.db.kysely);
+      forgetSandboxChain(sandboxChainLogOf(first.db.kysely));
       return first;
     },
   };

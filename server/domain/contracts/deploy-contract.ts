@@ -6,6 +6,7 @@ import type { Abi, Hex } from "viem";
 import { encodeDeployData, encodeFunctionData } from "viem";
 import { addressOfKey, SANDBOX_CHAIN_ID, sandboxKey, type TxRequest } from "../../chain/evm.ts";
 import { ChainTxReverted, sandboxChainFor } from "../../chain/sandbox-chain.ts";
+import { sandboxChainLogIn, sandboxChainLogOf } from "../../db/sandbox-chain-log-store.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
 import { toChecksumAddress } from "../../lib/chains/evm-address.ts";
@@ -53,7 +54,7 @@ export async function deployContract(options: DeployContractOptions): Promise<Co
   const meta = { projectId: project.id, abi };
 
   try {
-    return await sandboxChainFor(db).transact(uow, async (session) => {
+    return await sandboxChainFor(sandboxChainLogOf(db)).transact(sandboxChainLogIn(uow), async (session) => {
       const deployData = encodeDeployData({ abi, bytecode: artifact.bytecode as Hex, args: [deployer] } as Parameters<
         typeof encodeDeployData
       >[0]);

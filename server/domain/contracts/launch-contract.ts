@@ -2,6 +2,7 @@
 // authorised signers — after checking on chain that each still holds MINTER_ROLE and BURNER_ROLE.
 import type { Abi, Hex } from "viem";
 import { sandboxChainFor } from "../../chain/sandbox-chain.ts";
+import { sandboxChainLogIn, sandboxChainLogOf } from "../../db/sandbox-chain-log-store.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
 import { newId } from "../../lib/ids.ts";
@@ -19,7 +20,7 @@ export async function launchContract(options: OnChainStageOptions): Promise<Comp
   const abi = (project.artifact as ContractArtifact).abi as Abi;
   const deployment = project.deployment as DeployOutput;
   const contract = deployment.contractAddress;
-  const onChain = await sandboxChainFor(db).read(async (view) => {
+  const onChain = await sandboxChainFor(sandboxChainLogOf(db)).read(async (view) => {
     const minter = await view.read<Hex>(contract, abi, "MINTER_ROLE");
     const burner = await view.read<Hex>(contract, abi, "BURNER_ROLE");
     const unauthorised: string[] = [];
@@ -34,7 +35,7 @@ export async function launchContract(options: OnChainStageOptions): Promise<Comp
       symbol: await view.read<string>(contract, abi, "symbol"),
       decimals: Number(await view.read<number>(contract, abi, "decimals")),
     };
-  }, uow.tx);
+  }, sandboxChainLogIn(uow));
   if (onChain.unauthorised.length > 0) {
     throw await failStage(
       uow,

@@ -1,6 +1,7 @@
 // Stage 6: the runtime code at the deployed address must equal the compiled runtime bytecode, byte for byte.
 import { type Hex, keccak256 } from "viem";
 import { sandboxChainFor } from "../../chain/sandbox-chain.ts";
+import { sandboxChainLogIn, sandboxChainLogOf } from "../../db/sandbox-chain-log-store.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
 import type { ContractArtifact } from "./compile-contract.ts";
@@ -15,9 +16,9 @@ export async function verifyContract(options: OnChainStageOptions): Promise<Comp
   const project = await loadRunnableProject(uow.tx, auth, projectId, "verify");
   const artifact = project.artifact as ContractArtifact;
   const deployment = project.deployment as DeployOutput;
-  const { code, blockNumber } = await sandboxChainFor(db).read(
+  const { code, blockNumber } = await sandboxChainFor(sandboxChainLogOf(db)).read(
     async (view) => ({ code: await view.getCode(deployment.contractAddress), blockNumber: view.blockNumber }),
-    uow.tx,
+    sandboxChainLogIn(uow),
   );
   const compiled = artifact.deployedBytecode.toLowerCase() as Hex;
   const output: VerifyOutput = {

@@ -4,6 +4,7 @@
 // Unlike a request, the dispatcher holds its transaction across the provider calls on purpose: the transaction holds
 // the run's claim (FOR UPDATE SKIP LOCKED), and the custody simulator keeps its books inside it (behind a savepoint).
 import type { Tx } from "../../db/kysely.ts";
+import { simulatedCustodyStore } from "../../db/simulated-custody-store.ts";
 import { ASSET_DECIMALS } from "../../lib/chains/chain-assets.ts";
 import { parseDecimalToMinor } from "../../lib/money/minor-units.ts";
 import type { BankAccount, BankRail, BankTransferApi, KnownBankTransfer } from "../../providers/capabilities/bank-transfers.ts";
@@ -163,7 +164,7 @@ async function custodyStep(ctx: StepContext): Promise<StepOutcome> {
   const api = p.adapter?.capabilities?.custody;
   if (!api) return failedStep(p, false, "PROVIDER_MISCONFIGURED", `${p.slug} does not implement custody`);
   // The dispatcher's transaction: the simulator's books commit or roll back with the step's outcome.
-  const call = { config: p.config, db: tx, now };
+  const call = { config: p.config, books: simulatedCustodyStore(tx), now };
   try {
     const { providerTransferId } = await api.submitTransfer(call, {
       idempotencyKey: ctx.stepKey,

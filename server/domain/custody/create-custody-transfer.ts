@@ -22,12 +22,12 @@ import { consumeApproval } from "../approvals/consume-approval.ts";
 import { createApprovalRequest } from "../approvals/create-approval-request.ts";
 import { enforceCompliance } from "../compliance/enforce-compliance.ts";
 import { formatUsd36, toUsdMinor36 } from "../compliance/usd-rates.ts";
-import { emitCustodyTransferEvent } from "../events/custody-events.ts";
 import { servedBy } from "../providers/connect-provider.ts";
 import { findCustodyWallet } from "./create-custody-wallet.ts";
 import { approvalFor, TRANSFER_ACTION, transferApprovalPayload } from "./custody-approvals.ts";
 import { chainCarries, isValidChainAddress, minorToAmount } from "./custody-assets.ts";
 import { type CustodyTransferRow, toCustodyTransferDto } from "./custody-dto.ts";
+import { emitCustodyTransferEvent } from "./custody-events.ts";
 import { type CustodyOutcome, type CustodyProvider, type CustodyWriteOptions, conflict, dispatchCustodyWrite } from "./custody-provider.ts";
 import type { CustodyTransferRequest } from "./custody-requests.ts";
 import { moveTransfer, reconcileStep, settleFromApproval, submitStep, TERMINAL_TRANSFER_STATUSES } from "./custody-transfer-steps.ts";
@@ -145,7 +145,7 @@ async function requestTransfer(options: TransferOptions, request: RequestShape, 
 }
 
 async function submitWithApproval(options: TransferOptions, request: SubmitShape, provider: CustodyProvider): Promise<TransferOutcome> {
-  const { uow, db, auth } = options;
+  const { uow, books, auth } = options;
   let row = await findCustodyTransfer(uow.tx, auth, { id: request.custodyTransferId }, { lock: true });
   const { status } = await approvalFor(uow.tx, auth, request.approvalRequestId, row, TRANSFER_ACTION, uow.now);
   // A retry after the approval was consumed but the submission failed continues with the submission.
@@ -171,19 +171,19 @@ async function submitWithApproval(options: TransferOptions, request: SubmitShape
     // Under the row lock taken above, so no other writer can have moved it.
     row = await moveTransfer(uow, row, { status: "approved" });
   }
-  return submitStep(uow, db, provider, row, (current) => conflict(`The transfer is ${current.status}; it was moved concurrently`));
+  return submitStep(uow, books, provider, row, (current) => conflict(`The transfer is ${current.status}; it was moved concurrently`));
 }
 
 async function advanceTransfer(options: TransferOptions, request: AdvanceShape, provider: CustodyProvider): Promise<TransferOutcome> {
-  const { uow, db, auth } = options;
+  const { uow, books, auth } = options;
   const row = await findCustodyTransfer(uow.tx, auth, { id: request.custodyTransferId }, { lock: true });
   const stale = (version: number) =>
     conflict(`expectedVersion ${request.expectedVersion} does not match the transfer's version ${version}; read it again`);
   if (row.version !== request.expectedVersion) throw stale(row.version);
   // A writer that moves the transfer between this request's two transactions wins: this one answers as a stale version.
   const onLost = (current: CustodyTransferRow) => stale(current.version);
-  if (row.status === "approved") return submitStep(uow, db, provider, row, onLost);
-  if (row.status === "submitted") return reconcileStep(db, provider, row, onLost);
+  if (row.status === "approved") return submitStep(uow, books, provider, row, onLost);
+  if (row.status === "submitted") return reconcileStep(books, provider, row, onLost);
   if (row.status === "pending_approval") {
     const settled = await settleFromApproval(uow, row);
     if (settled) return { status: 200, body: toCustodyTransferDto(settled) };

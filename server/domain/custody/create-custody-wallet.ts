@@ -18,12 +18,12 @@ import { approvalStillPending } from "../approvals/approval-rules.ts";
 import { consumeApproval } from "../approvals/consume-approval.ts";
 import { createApprovalRequest } from "../approvals/create-approval-request.ts";
 import { enforceCompliance } from "../compliance/enforce-compliance.ts";
-import { emitCustodyWalletEvent } from "../events/custody-events.ts";
 import { servedBy } from "../providers/connect-provider.ts";
 import { callProvider } from "../providers/provider-call.ts";
 import { approvalFor, WALLET_ACTION, walletApprovalPayload } from "./custody-approvals.ts";
 import { chainCarries, isValidChainAddress } from "./custody-assets.ts";
 import { type CustodyWalletRow, toCustodyWalletDto } from "./custody-dto.ts";
+import { emitCustodyWalletEvent } from "./custody-events.ts";
 import {
   type CustodyOutcome,
   type CustodyProvider,
@@ -131,7 +131,7 @@ const notPending = (wallet: CustodyWalletRow) =>
   conflict(`The wallet is ${wallet.status}; only a pending_approval wallet can be activated`);
 
 async function activateWallet(options: WalletOptions, request: ActivateShape, provider: CustodyProvider): Promise<WalletOutcome> {
-  const { uow, db, auth } = options;
+  const { uow, books, auth } = options;
   const wallet = await findCustodyWallet(uow.tx, auth, request.custodyWalletId, { lock: true });
   const { status } = await approvalFor(uow.tx, auth, request.approvalRequestId, wallet, WALLET_ACTION, uow.now);
   if (wallet.status !== "pending_approval") throw notPending(wallet);
@@ -140,7 +140,7 @@ async function activateWallet(options: WalletOptions, request: ActivateShape, pr
     const row = await moveWallet(uow, wallet, { status: "rejected" });
     return { status: 200, body: toCustodyWalletDto(row) };
   }
-  const ctx = provider.context({ db });
+  const ctx = provider.context({ books });
   return custodyStep({
     // Look for a vault created under this key first (a retry after a failure or crash), then create one.
     call: async () =>

@@ -2,25 +2,25 @@
 // connected), else 424 PROVIDER_NOT_CONNECTED before anything is read or written (connectProvider). Provider failures
 // map to 502, an unreachable provider to 503 SOURCE_NOT_AVAILABLE (nothing changed; retry) — callProvider.
 import type { AuthContext } from "../../context.ts";
-import type { Queryable } from "../../db/kysely.ts";
 import { afterProviderCall, type Outcome, type PendingProviderStep, type ProviderStep, type UnitOfWork } from "../../db/unit-of-work.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import type { CustodyApi } from "../../providers/capabilities/custody.ts";
+import type { SimulatedCustodyStore } from "../../providers/capabilities/simulated-custody-store.ts";
 import type { OperationId, OperationOutcome } from "../../spec/operation-types.ts";
 import { connectProvider, type ProviderConnection } from "../providers/connect-provider.ts";
 
-/** The organization's custody connection. Its call context takes the database itself (`context({ db })`), never the
- * request's transaction: none is open across a provider call. */
+/** The organization's custody connection. Its call context takes the simulator's books on the database itself
+ * (`context({ books })`), never inside the request's transaction: none is open across a provider call. */
 export type CustodyProvider = ProviderConnection<CustodyApi>;
 
 /** What a custody operation's unit of work returns: its answer, or a provider step ending with it (two transactions). */
 export type CustodyOutcome<K extends OperationId> = OperationOutcome<K> | PendingProviderStep<OperationOutcome<K>>;
 
-/** What a custody write takes: the caller and its request (tagged at the HTTP edge), the unit of work, and the database
- * itself for the provider (called between the unit of work's two transactions). */
+/** What a custody write takes: the caller and its request (tagged at the HTTP edge), the unit of work, and the
+ * simulator's books on the database itself for the provider (called between the unit of work's two transactions). */
 export interface CustodyWriteOptions<Request> {
   uow: UnitOfWork;
-  db: Queryable;
+  books: SimulatedCustodyStore;
   auth: AuthContext;
   request: Request;
   requestId: string;

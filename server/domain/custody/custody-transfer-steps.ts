@@ -7,16 +7,16 @@
 // transfer in between wins, and this request answers as `onLost` decides.
 
 import { compareAndSet } from "../../db/compare-and-set.ts";
-import type { Queryable } from "../../db/kysely.ts";
 import type { PendingProviderStep, UnitOfWork } from "../../db/unit-of-work.ts";
 import type { ServiceError } from "../../errors/service-error.ts";
 import { numericToMinor } from "../../lib/money/minor-units.ts";
 import type { ProviderCustodyTransfer } from "../../providers/capabilities/custody.ts";
+import type { SimulatedCustodyStore } from "../../providers/capabilities/simulated-custody-store.ts";
 import type { OperationOutcome } from "../../spec/operation-types.ts";
 import { approvalStatusOf } from "../approvals/approval-dto.ts";
-import { emitCustodyTransferEvent } from "../events/custody-events.ts";
 import { callProvider } from "../providers/provider-call.ts";
 import { type CustodyTransferRow, toCustodyTransferDto } from "./custody-dto.ts";
+import { emitCustodyTransferEvent } from "./custody-events.ts";
 import { type CustodyProvider, conflict, custodyStep } from "./custody-provider.ts";
 import { moveForReport, reportMatchesTransfer, statusAfterApproval } from "./custody-transfer-moves.ts";
 
@@ -63,7 +63,7 @@ const amountOf = (row: CustodyTransferRow) => numericToMinor(row.amountMinor, 0)
  * Two transactions (see the top of this file); a provider failure leaves the transfer `approved` for a retry. */
 export async function submitStep(
   uow: UnitOfWork,
-  db: Queryable,
+  books: SimulatedCustodyStore,
   provider: CustodyProvider,
   row: CustodyTransferRow,
   onLost?: OnLost,
@@ -78,7 +78,7 @@ export async function submitStep(
   return custodyStep({
     call: () =>
       callProvider({ provider: "custody", what: "submit the transfer" }, () =>
-        provider.api.submitTransfer(provider.context({ db }), {
+        provider.api.submitTransfer(provider.context({ books }), {
           idempotencyKey: row.id,
           providerWalletId,
           chain: row.chain,
@@ -95,10 +95,14 @@ export async function submitStep(
 
 /** The provider's record of a submitted transfer. One it does not know, or that does not match ours (other amount,
  * asset or destination), is a state clash: 409 CUSTODY_STATE_CONFLICT, nothing recorded. */
-async function reportedTransfer(db: Queryable, provider: CustodyProvider, row: CustodyTransferRow): Promise<ProviderCustodyTransfer> {
+async function reportedTransfer(
+  books: SimulatedCustodyStore,
+  provider: CustodyProvider,
+  row: CustodyTransferRow,
+): Promise<ProviderCustodyTransfer> {
   const providerTransferId = row.providerTransferId as string;
   const reported = await callProvider({ provider: "custody", what: "report the transfer" }, () =>
-    provider.api.getTransfer(provider.context({ db }), { providerTransferId }),
+    provider.api.getTransfer(provider.context({ books }), { providerTransferId }),
   );
   if (!reported) throw conflict(`The custody provider does not know transfer ${providerTransferId}; the stored transfer is unchanged`);
   if (!reportMatchesTransfer(reported, { asset: row.asset, amountMinor: amountOf(row), destination: row.destination })) {
@@ -112,13 +116,13 @@ async function reportedTransfer(db: Queryable, provider: CustodyProvider, row: C
 /** submitted → completed | failed when the provider reports it final; unchanged while it reports it pending.
  * Two transactions (see the top of this file). */
 export function reconcileStep(
-  db: Queryable,
+  books: SimulatedCustodyStore,
   provider: CustodyProvider,
   row: CustodyTransferRow,
   onLost?: OnLost,
 ): PendingProviderStep<TransferOutcome> {
   return custodyStep({
-    call: () => reportedTransfer(db, provider, row),
+    call: () => reportedTransfer(books, provider, row),
     async onResult(uow2, reported: ProviderCustodyTransfer) {
       const next = moveForReport(reported);
       return answer(next === null ? row : await moveTransfer(uow2, row, next, onLost));

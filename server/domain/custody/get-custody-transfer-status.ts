@@ -3,8 +3,8 @@
 // transaction stays open across a provider call: the first reads the transfer, the second records what the provider
 // reported (compare-and-set on the version read). A transfer moved meanwhile by another writer is answered as it now is.
 import type { AuthContext } from "../../context.ts";
-import type { Queryable } from "../../db/kysely.ts";
 import type { UnitOfWork } from "../../db/unit-of-work.ts";
+import type { SimulatedCustodyStore } from "../../providers/capabilities/simulated-custody-store.ts";
 import { connectProvider } from "../providers/connect-provider.ts";
 import { findCustodyTransfer } from "./create-custody-transfer.ts";
 import { toCustodyTransferDto } from "./custody-dto.ts";
@@ -14,16 +14,17 @@ import { reconcileStep } from "./custody-transfer-steps.ts";
 
 export async function getCustodyTransferStatus(options: {
   uow: UnitOfWork;
-  /** The database itself, for the provider (called between the unit of work's two transactions). */
-  db: Queryable;
+  /** The simulator's books on the database itself, for the provider (called between the unit of work's two
+   * transactions). */
+  books: SimulatedCustodyStore;
   auth: AuthContext;
   /** Tagged at the HTTP edge (custodyTransferStatusRequest). */
   request: CustodyTransferStatusRequest;
 }): Promise<CustodyOutcome<"getCustodyTransferStatus">> {
-  const { uow, db, auth, request } = options;
+  const { uow, books, auth, request } = options;
   const provider = await connectProvider(uow.tx, auth, "custody");
   const where = request.kind === "by-custody-transfer-id" ? { id: request.custodyTransferId } : { providerTransferId: request.transferId };
   const row = await findCustodyTransfer(uow.tx, auth, where);
   if (row.status !== "submitted") return { status: 200, body: toCustodyTransferDto(row) };
-  return reconcileStep(db, provider, row, (current) => current);
+  return reconcileStep(books, provider, row, (current) => current);
 }

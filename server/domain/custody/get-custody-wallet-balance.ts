@@ -2,11 +2,11 @@
 // transactions when the provider is asked (none stays open across a provider call): the first reads the wallet, the
 // second only stores the answer under the Idempotency-Key when one was sent.
 import type { AuthContext } from "../../context.ts";
-import type { Queryable } from "../../db/kysely.ts";
 import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
 import type { ProviderBalance } from "../../providers/capabilities/custody.ts";
+import type { SimulatedCustodyStore } from "../../providers/capabilities/simulated-custody-store.ts";
 import { connectProvider } from "../providers/connect-provider.ts";
 import { callProvider } from "../providers/provider-call.ts";
 import { findCustodyWallet } from "./create-custody-wallet.ts";
@@ -18,12 +18,13 @@ type Asset = components["schemas"]["CustodyAsset"];
 
 export async function getCustodyWalletBalance(options: {
   uow: UnitOfWork;
-  /** The database itself, for the provider (called between the unit of work's two transactions). */
-  db: Queryable;
+  /** The simulator's books on the database itself, for the provider (called between the unit of work's two
+   * transactions). */
+  books: SimulatedCustodyStore;
   auth: AuthContext;
   request: components["schemas"]["CustodyWalletBalanceRequest"];
 }): Promise<CustodyOutcome<"getCustodyWalletBalance">> {
-  const { uow, db, auth, request } = options;
+  const { uow, books, auth, request } = options;
   const provider = await connectProvider(uow.tx, auth, "custody");
   const wallet = await findCustodyWallet(uow.tx, auth, request.walletId);
   if (request.asset && !chainCarries(wallet.chain, request.asset)) {
@@ -39,7 +40,7 @@ export async function getCustodyWalletBalance(options: {
     // This endpoint documents no 503 for an unreachable provider: it answers 502.
     call: () =>
       callProvider({ provider: "custody", what: "report the balances", unreachable: "PROVIDER_EXECUTION_FAILED" }, () =>
-        provider.api.getBalances(provider.context({ db }), { providerWalletId, chain: wallet.chain }),
+        provider.api.getBalances(provider.context({ books }), { providerWalletId, chain: wallet.chain }),
       ),
     async onResult(_uow2, reported: ProviderBalance[]) {
       const entries = reported

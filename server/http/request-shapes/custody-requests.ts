@@ -1,5 +1,5 @@
 // The custody `oneOf` bodies, tagged at the edge (see tag-one-of.ts). A route handler passes the validated body:
-//   createCustodyWallet({ uow, db, auth, request: custodyWalletRequest(body), requestId })
+//   createCustodyWallet({ uow, books, auth, request: custodyWalletRequest(body), requestId })
 import type { CustodyTransferRequest, CustodyTransferStatusRequest, CustodyWalletRequest } from "../../domain/custody/custody-requests.ts";
 import type { components } from "../../generated/openapi.ts";
 import { tagOneOf } from "./tag-one-of.ts";

@@ -1,15 +1,15 @@
 // The custody provider API the domain uses (custody endpoints and the corridor's custody leg). Every adapter of the
 // custody category implements it as `capabilities.custody`. Writes carry a stable idempotency key, so a retry after a
 // crash never creates a second wallet or a second transfer at the provider.
-import type { Queryable } from "../../db/kysely.ts";
+import type { SimulatedCustodyStore } from "./simulated-custody-store.ts";
 
 export interface CustodyCallContext {
   config: Record<string, unknown>;
-  /** The database, for a provider that keeps books there (the sandbox simulator, in its own tables and transactions).
-   * The custody endpoints pass the database itself: a request's transaction is never open across a provider call. A
-   * caller that does pass its open transaction gets the simulator's effects inside it (behind a savepoint), committing
-   * or rolling back with its own record of them. */
-  db: Queryable;
+  /** The sandbox simulator's books (its storage port; a live custodian keeps its own and ignores it). The custody
+   * endpoints pass them on the database itself: a request's transaction is never open across a provider call. A caller
+   * that passes them inside its open transaction (the corridor dispatcher) gets the simulator's effects inside it
+   * (behind a savepoint), committing or rolling back with its own record of them. */
+  books: SimulatedCustodyStore;
   now: Date;
 }
 

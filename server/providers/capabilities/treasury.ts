@@ -1,5 +1,5 @@
 // Category-specific provider APIs of the treasury: chain readers (chain_read) and reserve sources (token_issuance).
-import type { Queryable } from "../../db/kysely.ts";
+import type { SandboxChainLogStore } from "../../chain/sandbox-chain-log.ts";
 import { ProviderUnavailableError } from "./provider-unavailable.ts";
 
 export interface Erc20Reading {
@@ -13,9 +13,9 @@ export interface Erc20Reading {
 }
 
 export interface ChainReadContext {
-  /** The database (deps.db.kysely), never a transaction: readers are called with no transaction open, and the sandbox
-   * chain reader names its chain by it. */
-  db: Queryable;
+  /** The sandbox chain's log on the database (never inside a transaction: readers are called with no transaction open).
+   * The sandbox chain reader names its chain by it; a live reader ignores it. */
+  sandboxChainLog: SandboxChainLogStore;
   config: Record<string, unknown>;
   chain: string;
   contractAddress: string;

@@ -31,11 +31,11 @@ export const chainReadSimulator: ProviderAdapter = {
   capabilities: {
     chainReader: {
       supportsChain: (chain, _config, environment) => chain === SANDBOX_CHAIN && environment === "sandbox",
-      async readErc20({ db, contractAddress, holders = [] }) {
+      async readErc20({ sandboxChainLog, contractAddress, holders = [] }) {
         if (contractAddress.toLowerCase() === FAILING_ADDRESS.toLowerCase()) {
           throw new ChainReadError("unavailable", "simulated chain reader failure (dead address)");
         }
-        return sandboxChainFor(db).read(async (view) => {
+        return sandboxChainFor(sandboxChainLog).read(async (view) => {
           if ((await view.getCode(contractAddress)) === "0x") throw new ChainReadError("not_a_token", `no contract at ${contractAddress}`);
           try {
             const totalSupply = await view.read<bigint>(contractAddress, erc20Abi, "totalSupply");

@@ -1,16 +1,17 @@
 // Sandbox custody: a simulated custodian. `operations` serve providers/invoke (stateless); `capabilities.custody` serves the
 // custody endpoints and the corridor's custody leg, and keeps the custodian's books in its own tables (SimCustodyWallet,
-// SimCustodyTransfer) so that balances move and transfers settle. Deterministic; magic values documented in the spec.
+// SimCustodyTransfer) so that balances move and transfers settle. It reaches them only through its storage port
+// (capabilities/simulated-custody-store.ts), which the caller hands it in the call context. Deterministic; magic values
+// documented in the spec.
 import { createHash } from "node:crypto";
 import { base58 } from "@scure/base";
-import { sql } from "kysely";
-import type { Queryable } from "../../db/kysely.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import { ASSET_DECIMALS, isEvmChain, NATIVE_ASSET } from "../../lib/chains/chain-assets.ts";
 import { toChecksumAddress } from "../../lib/chains/evm-address.ts";
 import { numericToMinor } from "../../lib/money/minor-units.ts";
 import type { CustodyApi, CustodyCallContext, ProviderCustodyTransfer } from "../capabilities/custody.ts";
 import { ProviderUnavailableError } from "../capabilities/provider-unavailable.ts";
+import type { SimulatedCustodyBooks } from "../capabilities/simulated-custody-store.ts";
 import { type ProviderAdapter, ProviderExecutionError } from "../provider-adapter.ts";
 import { parseObjectConfig } from "./config.ts";
 import { FAILING_ADDRESS, failOnMagic } from "./magic-values.ts";
@@ -40,24 +41,11 @@ function deterministicTxHash(chain: string, seed: string): string {
   return base58.encode(Buffer.concat([digest(`tx1|${seed}`), digest(`tx2|${seed}`)]));
 }
 
-/** Works on the simulator's books. On the database itself (how the custody endpoints call it, with no transaction of
- * theirs open) an `atomic` piece of work gets its own transaction; inside a caller's transaction (a caller that keeps
- * the simulator's effects in its own unit) it runs behind a savepoint so the caller's transaction stays usable. A
- * database failure means the simulated custodian cannot be reached (ProviderUnavailableError). */
-async function books<T>(ctx: CustodyCallContext, work: (db: Queryable) => Promise<T>, atomic = false): Promise<T> {
+/** Works on the simulator's books (see SimulatedCustodyStore.run for `atomic`, and where the work runs). A storage
+ * failure means the simulated custodian cannot be reached (ProviderUnavailableError). */
+async function onBooks<T>(ctx: CustodyCallContext, work: (books: SimulatedCustodyBooks) => Promise<T>, atomic = false): Promise<T> {
   try {
-    if (!ctx.db.isTransaction) return atomic ? await ctx.db.transaction().execute(work) : await work(ctx.db);
-    // Kysely's builder has savepoints only on transactions it opened as controlled ones, not on a Transaction handed
-    // over by a caller: these three statements are SQL fragments for that reason.
-    await sql`SAVEPOINT sim_custody_books`.execute(ctx.db);
-    try {
-      const result = await work(ctx.db);
-      await sql`RELEASE SAVEPOINT sim_custody_books`.execute(ctx.db);
-      return result;
-    } catch (error) {
-      await sql`ROLLBACK TO SAVEPOINT sim_custody_books`.execute(ctx.db);
-      throw error;
-    }
+    return await ctx.books.run(work, { atomic });
   } catch (error) {
     if (error instanceof ServiceError || error instanceof ProviderExecutionError) throw error;
     throw new ProviderUnavailableError("the simulated custodian's books cannot be read", { cause: error });
@@ -73,64 +61,40 @@ function startingBalance(chain: string, asset: string): bigint {
 const minorOf = (text: string | null | undefined) => (text == null ? 0n : numericToMinor(text, 0));
 
 /** Settled (completed) and reserved (submitted, not yet failed) totals of a vault's asset. */
-async function spent(db: Queryable, providerWalletId: string, asset: string): Promise<{ completed: bigint; reserved: bigint }> {
-  const rows = await db
-    .selectFrom("SimCustodyTransfer")
-    .select(["state", (eb) => eb.cast<string | null>(eb.fn.sum("amountMinor"), "text").as("total")])
-    .where("providerWalletId", "=", providerWalletId)
-    .where("asset", "=", asset)
-    .where("outcome", "is", null)
-    .groupBy("state")
-    .execute();
+async function spent(
+  books: SimulatedCustodyBooks,
+  providerWalletId: string,
+  asset: string,
+): Promise<{ completed: bigint; reserved: bigint }> {
+  const rows = await books.transferTotalsByState(providerWalletId, asset);
   const sum = (state: string) => minorOf(rows.find((r) => r.state === state)?.total);
   return { completed: sum("completed"), reserved: sum("submitted") };
 }
 
 const custodyCapability: CustodyApi = {
   findWallet: (ctx, { idempotencyKey }) =>
-    books(ctx, async (db) => {
-      const row = await db
-        .selectFrom("SimCustodyWallet")
-        .select(["id", "address"])
-        .where("idempotencyKey", "=", idempotencyKey)
-        .executeTakeFirst();
+    onBooks(ctx, async (books) => {
+      const row = await books.vaultByKey(idempotencyKey);
       return row ? { providerWalletId: row.id, address: row.address } : null;
     }),
 
   async createWallet(ctx, { idempotencyKey, chain, type, label }) {
     if (label.startsWith(TIMEOUT_PREFIX)) throw new ProviderExecutionError(`simulated custodian timeout (label ${TIMEOUT_PREFIX}…)`);
-    return books(ctx, async (db) => {
+    return onBooks(ctx, async (books) => {
       const id = `sim_vault_${hex(`vault|${idempotencyKey}`, 24)}`;
-      const created = await db
-        .insertInto("SimCustodyWallet")
-        .values({ id, idempotencyKey, chain, type, label, address: deterministicAddress(chain, idempotencyKey), createdAt: ctx.now })
-        .onConflict((oc) => oc.column("idempotencyKey").doNothing())
-        .returning(["id", "address"])
-        .executeTakeFirst();
+      const address = deterministicAddress(chain, idempotencyKey);
+      const created = await books.openVault({ id, idempotencyKey, chain, type, label, address, createdAt: ctx.now });
       // Created earlier under this key (a retry): that vault stands.
-      const row =
-        created ??
-        (await db
-          .selectFrom("SimCustodyWallet")
-          .select(["id", "address"])
-          .where("idempotencyKey", "=", idempotencyKey)
-          .executeTakeFirstOrThrow());
+      const row = created ?? (await books.vaultByKey(idempotencyKey));
+      if (!row) throw new Error(`the simulated custodian's vault under ${idempotencyKey} vanished`);
       return { providerWalletId: row.id, address: row.address };
     });
   },
 
   getBalances: (ctx, { providerWalletId }) =>
-    books(ctx, async (db) => {
+    onBooks(ctx, async (books) => {
       // One row per asset the vault has completed transfers of (one row with a null asset when it has none).
-      const rows = await db
-        .selectFrom("SimCustodyWallet as w")
-        .leftJoin("SimCustodyTransfer as t", (join) =>
-          join.onRef("t.providerWalletId", "=", "w.id").on("t.state", "=", "completed").on("t.outcome", "is", null),
-        )
-        .select(["w.chain", "t.asset", (eb) => eb.cast<string | null>(eb.fn.sum("t.amountMinor"), "text").as("completed")])
-        .where("w.id", "=", providerWalletId)
-        .groupBy(["w.chain", "t.asset"])
-        .execute();
+      const rows = await books.completedTotalsOfVault(providerWalletId);
       const wallet = rows[0];
       if (!wallet) throw new ProviderExecutionError(`the simulated custodian has no vault ${providerWalletId}`);
       return Object.keys(ASSET_DECIMALS).map((asset) => {
@@ -144,51 +108,38 @@ const custodyCapability: CustodyApi = {
     const { idempotencyKey, providerWalletId, chain, destination, asset, amountMinor, note } = input;
     if (note?.startsWith(TIMEOUT_PREFIX)) throw new ProviderExecutionError(`simulated custodian timeout (note ${TIMEOUT_PREFIX}…)`);
     const id = `sim_tx_${hex(`transfer|${idempotencyKey}`, 24)}`;
-    return books(
+    return onBooks(
       ctx,
-      async (db) => {
-        const existing = await db
-          .selectFrom("SimCustodyTransfer")
-          .select("id")
-          .where("idempotencyKey", "=", idempotencyKey)
-          .executeTakeFirst();
-        if (existing) return { providerTransferId: existing.id };
+      async (books) => {
+        const existing = await books.transferIdByKey(idempotencyKey);
+        if (existing) return { providerTransferId: existing };
         let outcome: string | null = null;
         let pendingReads = 0;
         if (providerWalletId !== REHEARSAL_VAULT_ID) {
           // Lock the vault so concurrent submissions cannot both pass the balance check.
-          const wallet = await db
-            .selectFrom("SimCustodyWallet")
-            .select(["id", "chain", "type"])
-            .where("id", "=", providerWalletId)
-            .forUpdate()
-            .executeTakeFirst();
+          const wallet = await books.lockVault(providerWalletId);
           if (!wallet) throw new ProviderExecutionError(`the simulated custodian has no vault ${providerWalletId}`);
           if (wallet.chain !== chain) throw new ProviderExecutionError(`vault ${providerWalletId} is on ${wallet.chain}, not ${chain}`);
           pendingReads = wallet.type === "cold" ? 1 : 0;
-          const { completed, reserved } = await spent(db, providerWalletId, asset);
+          const { completed, reserved } = await spent(books, providerWalletId, asset);
           const available = startingBalance(chain, asset) - completed - reserved;
           if (BigInt(amountMinor) > available) outcome = "insufficient_funds";
         }
         if (destination.toLowerCase() === FAILING_ADDRESS.toLowerCase()) outcome = "provider_failed";
         // A concurrent submission under the same key may have won meanwhile: its transfer (the same id) stands.
-        await db
-          .insertInto("SimCustodyTransfer")
-          .values({
-            id,
-            idempotencyKey,
-            providerWalletId,
-            asset,
-            amountMinor,
-            destination,
-            state: "submitted",
-            pendingReads,
-            outcome,
-            failReads: note?.startsWith(UNREACHABLE_PREFIX) ?? false,
-            createdAt: ctx.now,
-          })
-          .onConflict((oc) => oc.doNothing())
-          .execute();
+        await books.recordTransfer({
+          id,
+          idempotencyKey,
+          providerWalletId,
+          asset,
+          amountMinor,
+          destination,
+          state: "submitted",
+          pendingReads,
+          outcome,
+          failReads: note?.startsWith(UNREACHABLE_PREFIX) ?? false,
+          createdAt: ctx.now,
+        });
         return { providerTransferId: id };
       },
       true,
@@ -196,16 +147,11 @@ const custodyCapability: CustodyApi = {
   },
 
   getTransfer: (ctx, { providerTransferId }) =>
-    books(
+    onBooks(
       ctx,
-      async (db) => {
+      async (books) => {
         // Locked: concurrent reads move a transfer's state one step at a time.
-        const row = await db
-          .selectFrom("SimCustodyTransfer")
-          .selectAll()
-          .where("id", "=", providerTransferId)
-          .forUpdate()
-          .executeTakeFirst();
+        const row = await books.lockTransfer(providerTransferId);
         if (!row) return null;
         if (row.failReads)
           throw new ProviderExecutionError(`the simulated custodian failed to read ${row.id} (note ${UNREACHABLE_PREFIX}…)`);
@@ -216,11 +162,11 @@ const custodyCapability: CustodyApi = {
           } else {
             state = row.outcome === null ? "completed" : "failed";
             // A chain is needed for the hash format: the vault's, or EVM for the rehearsal vault's EVM-looking destination.
-            const vault = await db.selectFrom("SimCustodyWallet").select("chain").where("id", "=", row.providerWalletId).executeTakeFirst();
-            const chain = vault?.chain ?? (row.destination.startsWith("0x") ? "ethereum" : "solana");
+            const vaultChain = await books.chainOfVault(row.providerWalletId);
+            const chain = vaultChain ?? (row.destination.startsWith("0x") ? "ethereum" : "solana");
             txHash = state === "completed" ? deterministicTxHash(chain, row.id) : null;
           }
-          await db.updateTable("SimCustodyTransfer").set({ state, pendingReads, txHash }).where("id", "=", row.id).execute();
+          await books.updateTransfer(row.id, { state, pendingReads, txHash });
         }
         const failure: ProviderCustodyTransfer["failure"] =
           state !== "failed"
