@@ -21,6 +21,10 @@ const version = (spec: Record<string, unknown>) => String((spec.info as { versio
 const report = compareSpecs(released, current);
 
 for (const change of report.sunsetRemovals) console.log(`allowed (sunset passed): ${change.where}: ${change.description}`);
+// One line per operation: a correction's differences are many and alike (scripts/compat-corrections.ts says why).
+const corrected = new Map<string, number>();
+for (const change of report.corrections) corrected.set(change.where, (corrected.get(change.where) ?? 0) + 1);
+for (const [where, count] of corrected) console.log(`allowed (declared correction): ${where}: ${count} difference(s)`);
 for (const error of report.deprecationErrors) console.error(`deprecation: ${error}`);
 for (const change of report.breaking) console.error(`breaking: ${change.where}: ${change.description}`);
 if (report.breaking.length > 0 || report.deprecationErrors.length > 0) {

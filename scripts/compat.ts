@@ -4,6 +4,7 @@
 // deprecations the spec declares give the notice the policy promises.
 import { apiCompare } from "api-smart-diff";
 import { deprecationOf } from "../server/spec/operations.ts";
+import { type CompatCorrection, corrections as declaredCorrections } from "./compat-corrections.ts";
 
 type Json = Record<string, unknown>;
 
@@ -22,13 +23,40 @@ export interface CompatReport {
   breaking: BreakingChange[];
   /** Breaking differences the policy allows: the operation was deprecated and its sunset has passed. */
   sunsetRemovals: BreakingChange[];
+  /** Breaking differences a declared correction allows (scripts/compat-corrections.ts), for the release it names. */
+  corrections: BreakingChange[];
   /** Deprecations in the current spec that break the policy (missing dates, too short a notice). */
   deprecationErrors: string[];
 }
 
-/** What a client never sees: code samples (documentation) and the generation notice. */
+/** Keywords that only document a schema: a change to them changes no client's code. */
+const ANNOTATIONS = new Set(["description", "title", "example", "examples", "$comment"]);
+
+/**
+ * A reference with annotations beside it — `{ $ref, description }`, or `{ allOf: [{ $ref }], description }` (the form
+ * every generator keeps; `oneOf` for a discriminated target, which openapi-typescript would read as inheritance in an
+ * `allOf`) — as the bare reference. The diff library reads either as a new inline schema (its `type`
+ * "removed"), although the values allowed are the referenced schema's either way.
+ */
+function bareReferences(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(bareReferences);
+  if (node === null || typeof node !== "object") return node;
+  const entries = Object.entries(node as Json);
+  const annotated = (key: string) => entries.every(([k]) => k === key || ANNOTATIONS.has(k));
+  const obj = node as Json;
+  if (typeof obj.$ref === "string" && annotated("$ref")) return { $ref: obj.$ref };
+  for (const key of ["allOf", "oneOf", "anyOf"]) {
+    const members = obj[key];
+    if (!Array.isArray(members) || members.length !== 1 || !annotated(key)) continue;
+    const only = members[0] as Json;
+    if (only && typeof only.$ref === "string" && Object.keys(only).length === 1) return { $ref: only.$ref };
+  }
+  return Object.fromEntries(entries.map(([k, v]) => [k, k === "example" || k === "examples" ? v : bareReferences(v)]));
+}
+
+/** What a client never sees: code samples (documentation), the generation notice, annotations beside a reference. */
 export function comparable(spec: Json): Json {
-  const copy = structuredClone(spec);
+  const copy = bareReferences(structuredClone(spec)) as Json;
   delete copy["x-generated"];
   delete copy["x-released"];
   for (const item of Object.values((copy.paths ?? {}) as Record<string, Json>)) {
@@ -110,11 +138,19 @@ function whereOf(path: readonly unknown[]): string {
  * Compares the released spec with the current one. Only differences a client meets count: those under `paths` and
  * `webhooks` (a change in `components` shows there wherever a schema is used; an unused schema breaks nobody).
  */
-export function compareSpecs(released: Json, current: Json, today = new Date()): CompatReport {
+export function compareSpecs(
+  released: Json,
+  current: Json,
+  today = new Date(),
+  corrections: readonly CompatCorrection[] = declaredCorrections,
+): CompatReport {
+  const releasedVersion = String((released.info as Json | undefined)?.version);
+  const corrected = new Set(corrections.filter((c) => c.released === releasedVersion).flatMap((c) => c.where));
   const before = comparable(released);
   const { diffs } = apiCompare(structuredClone(before), comparable(current));
   const breaking: BreakingChange[] = [];
   const sunsetRemovals: BreakingChange[] = [];
+  const allowed: BreakingChange[] = [];
   const seen = new Set<string>();
   for (const diff of diffs) {
     if (diff.type !== "breaking") continue;
@@ -125,7 +161,8 @@ export function compareSpecs(released: Json, current: Json, today = new Date()):
     const key = `${change.where}\n${change.description}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    (sunsetPassed(before, path, today) ? sunsetRemovals : breaking).push(change);
+    if (corrected.has(change.where)) allowed.push(change);
+    else (sunsetPassed(before, path, today) ? sunsetRemovals : breaking).push(change);
   }
-  return { breaking, sunsetRemovals, deprecationErrors: deprecationErrors(current) };
+  return { breaking, sunsetRemovals, corrections: allowed, deprecationErrors: deprecationErrors(current) };
 }

@@ -1,6 +1,6 @@
 // The compatibility check CI runs (npm run check:compat, scripts/compat.ts): the current spec is compatible with the
 // released one; a removed response field, an optional request field made required or a removed operation fails it;
-// additive changes pass; an operation removed after its sunset passes, before it fails; deprecations must give the
+// additive changes pass, and so does a description beside a reference; an operation removed after its sunset passes, before it fails; deprecations must give the
 // policy's notice (docs/compatibility.md).
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -90,6 +90,32 @@ describe("additive changes pass", () => {
     expect(report.breaking).toEqual([]);
   });
 
+  it("an inline schema given a name, referenced with a description beside it (either form), is no change", () => {
+    const named = (form: (ref: Json) => Json) =>
+      changed((s) => {
+        s.components.schemas.WalletBalanceTotal = { ...s.components.schemas.Wallet.properties.balance };
+        s.components.schemas.Wallet.properties.balance = form({ $ref: "#/components/schemas/WalletBalanceTotal" });
+      });
+    expect(
+      compareSpecs(
+        walletsSpec(),
+        named((ref) => ({ allOf: [ref], description: "The balance." })),
+      ).breaking,
+    ).toEqual([]);
+    expect(
+      compareSpecs(
+        walletsSpec(),
+        named((ref) => ({ ...ref, description: "The balance." })),
+      ).breaking,
+    ).toEqual([]);
+    // The referenced schema is still compared: one of another type breaks, described or not.
+    const narrowed = changed((s) => {
+      s.components.schemas.Chain = { type: "integer" };
+      s.components.schemas.Wallet.properties.chain = { allOf: [{ $ref: "#/components/schemas/Chain" }], description: "The chain." };
+    });
+    expect(wheres(compareSpecs(walletsSpec(), narrowed))).toContain("POST /api/v1/wallets");
+  });
+
   it("a response that guarantees more: a header or a response field made required", () => {
     const report = compareSpecs(
       walletsSpec(),
@@ -113,6 +139,27 @@ describe("additive changes pass", () => {
       }),
     );
     expect(wheres(report)).toContain("POST /api/v1/wallets");
+  });
+});
+
+describe("a declared correction", () => {
+  const removedField = () =>
+    changed((s) => {
+      delete s.components.schemas.Wallet.properties.label;
+    });
+  const correction = (released: string) => [{ released, where: ["GET /api/v1/wallets/{id}"], reason: "test" }];
+
+  it("allows the flagged differences of its operations, against the release it names only", () => {
+    const base = walletsSpec();
+    const version = String(base.info.version);
+    const allowed = compareSpecs(base, removedField(), new Date(), correction(version));
+    expect(allowed.corrections.map((c) => c.where)).toContain("GET /api/v1/wallets/{id}");
+    expect(wheres(allowed)).not.toContain("GET /api/v1/wallets/{id}");
+    // Other operations hit by the same change still fail.
+    expect(wheres(allowed)).toContain("POST /api/v1/wallets");
+    const stale = compareSpecs(base, removedField(), new Date(), correction(`${version}-older`));
+    expect(stale.corrections).toEqual([]);
+    expect(wheres(stale)).toContain("GET /api/v1/wallets/{id}");
   });
 });
 

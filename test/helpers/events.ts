@@ -1,5 +1,6 @@
 // Reading the outbox in tests: the Event rows a flow wrote, straight from the test server's database.
 import { expect } from "vitest";
+import { mockData } from "../../sdk/src/generated/mock-data.ts";
 import type { TestServer } from "./test-server.ts";
 
 export interface StoredEvent {
@@ -46,4 +47,12 @@ export async function expectOneEvent(
 /** The types of a resource's events, oldest first. */
 export async function eventTypesOf(server: TestServer, resourceId: string): Promise<string[]> {
   return (await eventsOf(server, resourceId)).map((e) => e.type);
+}
+
+/** A `data` valid for the event type (the spec's sample, as the mock sends it): an event written straight to the outbox
+ * must still match its `WebhookEvent` branch, since the test server validates every response against the contract. */
+export function sampleEventData(type: string): unknown {
+  const entry = mockData.webhooks?.find((w) => w.type === type);
+  if (!entry) throw new Error(`no sample data for event type ${type}`);
+  return structuredClone(mockData.values[entry.data]);
 }

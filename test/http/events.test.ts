@@ -3,6 +3,7 @@
 // times, are written to the outbox table directly, as emitEvent would.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId } from "../../server/lib/ids.ts";
+import { sampleEventData } from "../helpers/events.ts";
 import { api, startTestServer, type TestServer } from "../helpers/test-server.ts";
 import { idem } from "../helpers/v2.ts";
 
@@ -29,7 +30,7 @@ async function storeEvent(
     environment: scope.environment ?? "sandbox",
     type,
     resourceId: scope.resourceId ?? "card_events",
-    data: JSON.stringify({ cardId: scope.resourceId ?? "card_events", status: "active" }),
+    data: JSON.stringify(sampleEventData(type)),
     simulated: true,
     createdAt,
   };
@@ -86,7 +87,7 @@ describe("GET /events", () => {
       organizationId: ORG,
       environment: "sandbox",
       simulated: true,
-      data: { cardId: "card_events", status: "active" },
+      data: sampleEventData("bank_transfer.failed"),
     });
   });
 

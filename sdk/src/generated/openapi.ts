@@ -2862,7 +2862,7 @@ export interface webhooks {
          *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
          *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
          */
-        post: operations["bankTransferCreatedWebhook"];
+        post: operations["bankTransferCreated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2886,7 +2886,7 @@ export interface webhooks {
          *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
          *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
          */
-        post: operations["bankTransferSubmittedWebhook"];
+        post: operations["bankTransferSubmitted"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2910,7 +2910,7 @@ export interface webhooks {
          *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
          *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
          */
-        post: operations["bankTransferCompletedWebhook"];
+        post: operations["bankTransferCompleted"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2934,7 +2934,7 @@ export interface webhooks {
          *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
          *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
          */
-        post: operations["bankTransferFailedWebhook"];
+        post: operations["bankTransferFailed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2958,7 +2958,7 @@ export interface webhooks {
          *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
          *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
          */
-        post: operations["bankTransferReturnedWebhook"];
+        post: operations["bankTransferReturned"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2982,7 +2982,7 @@ export interface webhooks {
          *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
          *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
          */
-        post: operations["bankTransferCancelledWebhook"];
+        post: operations["bankTransferCancelled"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3006,7 +3006,7 @@ export interface webhooks {
          *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
          *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
          */
-        post: operations["workflowRunCreatedWebhook"];
+        post: operations["workflowRunCreated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3030,7 +3030,7 @@ export interface webhooks {
          *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
          *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
          */
-        post: operations["workflowRunStartedWebhook"];
+        post: operations["workflowRunStarted"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3054,7 +3054,7 @@ export interface webhooks {
          *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
          *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
          */
-        post: operations["workflowRunCompletedWebhook"];
+        post: operations["workflowRunCompleted"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3078,7 +3078,7 @@ export interface webhooks {
          *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
          *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
          */
-        post: operations["workflowRunFailedWebhook"];
+        post: operations["workflowRunFailed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3102,7 +3102,7 @@ export interface webhooks {
          *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
          *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
          */
-        post: operations["custodyWalletCreatedWebhook"];
+        post: operations["custodyWalletCreated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3126,7 +3126,7 @@ export interface webhooks {
          *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
          *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
          */
-        post: operations["custodyWalletActivatedWebhook"];
+        post: operations["custodyWalletActivated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3150,7 +3150,7 @@ export interface webhooks {
          *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
          *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
          */
-        post: operations["custodyWalletRejectedWebhook"];
+        post: operations["custodyWalletRejected"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3174,7 +3174,7 @@ export interface webhooks {
          *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
          *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
          */
-        post: operations["custodyTransferCreatedWebhook"];
+        post: operations["custodyTransferCreated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3198,7 +3198,7 @@ export interface webhooks {
          *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
          *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
          */
-        post: operations["custodyTransferApprovedWebhook"];
+        post: operations["custodyTransferApproved"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3222,7 +3222,7 @@ export interface webhooks {
          *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
          *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
          */
-        post: operations["custodyTransferSubmittedWebhook"];
+        post: operations["custodyTransferSubmitted"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3246,7 +3246,7 @@ export interface webhooks {
          *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
          *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
          */
-        post: operations["custodyTransferCompletedWebhook"];
+        post: operations["custodyTransferCompleted"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3270,7 +3270,7 @@ export interface webhooks {
          *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
          *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
          */
-        post: operations["custodyTransferFailedWebhook"];
+        post: operations["custodyTransferFailed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3294,7 +3294,7 @@ export interface webhooks {
          *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
          *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
          */
-        post: operations["custodyTransferRejectedWebhook"];
+        post: operations["custodyTransferRejected"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3318,7 +3318,7 @@ export interface webhooks {
          *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
          *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
          */
-        post: operations["custodyTransferCancelledWebhook"];
+        post: operations["custodyTransferCancelled"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3342,7 +3342,7 @@ export interface webhooks {
          *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
          *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
          */
-        post: operations["approvalRequestCreatedWebhook"];
+        post: operations["approvalRequestCreated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3366,7 +3366,7 @@ export interface webhooks {
          *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
          *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
          */
-        post: operations["approvalRequestApprovedWebhook"];
+        post: operations["approvalRequestApproved"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3390,7 +3390,7 @@ export interface webhooks {
          *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
          *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
          */
-        post: operations["approvalRequestRejectedWebhook"];
+        post: operations["approvalRequestRejected"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3414,7 +3414,7 @@ export interface webhooks {
          *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
          *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
          */
-        post: operations["approvalRequestExpiredWebhook"];
+        post: operations["approvalRequestExpired"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3438,7 +3438,7 @@ export interface webhooks {
          *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
          *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
          */
-        post: operations["issuanceRequestCreatedWebhook"];
+        post: operations["issuanceRequestCreated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3462,7 +3462,7 @@ export interface webhooks {
          *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
          *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
          */
-        post: operations["issuanceRequestApprovedWebhook"];
+        post: operations["issuanceRequestApproved"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3486,7 +3486,7 @@ export interface webhooks {
          *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
          *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
          */
-        post: operations["issuanceRequestRejectedWebhook"];
+        post: operations["issuanceRequestRejected"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3510,7 +3510,7 @@ export interface webhooks {
          *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
          *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
          */
-        post: operations["issuanceRequestExpiredWebhook"];
+        post: operations["issuanceRequestExpired"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3534,7 +3534,7 @@ export interface webhooks {
          *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
          *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
          */
-        post: operations["contractCreatedWebhook"];
+        post: operations["contractCreated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3558,7 +3558,7 @@ export interface webhooks {
          *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
          *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
          */
-        post: operations["contractCompiledWebhook"];
+        post: operations["contractCompiled"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3582,7 +3582,7 @@ export interface webhooks {
          *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
          *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
          */
-        post: operations["contractValidatedWebhook"];
+        post: operations["contractValidated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3606,7 +3606,7 @@ export interface webhooks {
          *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
          *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
          */
-        post: operations["contractSimulatedWebhook"];
+        post: operations["contractSimulated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3630,7 +3630,7 @@ export interface webhooks {
          *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
          *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
          */
-        post: operations["contractDeployedWebhook"];
+        post: operations["contractDeployed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3654,7 +3654,7 @@ export interface webhooks {
          *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
          *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
          */
-        post: operations["contractVerifiedWebhook"];
+        post: operations["contractVerified"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3678,7 +3678,7 @@ export interface webhooks {
          *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
          *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
          */
-        post: operations["contractLaunchedWebhook"];
+        post: operations["contractLaunched"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3702,7 +3702,7 @@ export interface webhooks {
          *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
          *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
          */
-        post: operations["contractStageFailedWebhook"];
+        post: operations["contractStageFailed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3726,7 +3726,7 @@ export interface webhooks {
          *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
          *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
          */
-        post: operations["cardProgrammeCreatedWebhook"];
+        post: operations["cardProgrammeCreated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3750,7 +3750,7 @@ export interface webhooks {
          *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
          *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
          */
-        post: operations["cardIssuedWebhook"];
+        post: operations["cardIssued"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3774,7 +3774,7 @@ export interface webhooks {
          *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
          *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
          */
-        post: operations["cardFundedWebhook"];
+        post: operations["cardFunded"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3798,7 +3798,7 @@ export interface webhooks {
          *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
          *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
          */
-        post: operations["cardFrozenWebhook"];
+        post: operations["cardFrozen"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3822,7 +3822,7 @@ export interface webhooks {
          *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
          *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
          */
-        post: operations["cardUnfrozenWebhook"];
+        post: operations["cardUnfrozen"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3846,7 +3846,7 @@ export interface webhooks {
          *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
          *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
          */
-        post: operations["cardDeactivatedWebhook"];
+        post: operations["cardDeactivated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3870,7 +3870,7 @@ export interface webhooks {
          *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
          *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
          */
-        post: operations["cardLimitsUpdatedWebhook"];
+        post: operations["cardLimitsUpdated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3894,7 +3894,7 @@ export interface webhooks {
          *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
          *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
          */
-        post: operations["cardAuthorizationApprovedWebhook"];
+        post: operations["cardAuthorizationApproved"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3918,7 +3918,7 @@ export interface webhooks {
          *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
          *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
          */
-        post: operations["cardAuthorizationDeclinedWebhook"];
+        post: operations["cardAuthorizationDeclined"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3942,7 +3942,7 @@ export interface webhooks {
          *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
          *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
          */
-        post: operations["cardAuthorizationCapturedWebhook"];
+        post: operations["cardAuthorizationCaptured"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3966,7 +3966,7 @@ export interface webhooks {
          *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
          *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
          */
-        post: operations["cardAuthorizationReversedWebhook"];
+        post: operations["cardAuthorizationReversed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3990,7 +3990,7 @@ export interface webhooks {
          *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
          *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
          */
-        post: operations["walletCreatedWebhook"];
+        post: operations["walletCreated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4014,7 +4014,7 @@ export interface webhooks {
          *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
          *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
          */
-        post: operations["paymentCreatedWebhook"];
+        post: operations["paymentCreated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4038,7 +4038,7 @@ export interface webhooks {
          *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
          *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
          */
-        post: operations["webhookEndpointDisabledWebhook"];
+        post: operations["webhookEndpointDisabled"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4062,7 +4062,7 @@ export interface webhooks {
          *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
          *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
          */
-        post: operations["webhookEndpointTestedWebhook"];
+        post: operations["webhookEndpointTested"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4699,6 +4699,12 @@ export interface components {
         ValidateStageResult: components["schemas"]["StageResultBase"] & {
             output: components["schemas"]["ValidateOutput"];
         };
+        /**
+         * @description `success` (the transaction executed) or `revert` (it reverted).
+         * @example success
+         * @enum {string}
+         */
+        TransactionOutcome: "success" | "revert";
         SimulatedTransaction: {
             /** @example operator mints 1000.000000 to alice */
             action: string;
@@ -4707,10 +4713,10 @@ export interface components {
              * @enum {string}
              */
             from: "admin" | "operator" | "alice" | "bob";
-            /** @enum {string} */
-            expected: "success" | "revert";
-            /** @enum {string} */
-            result: "success" | "revert";
+            /** @description The outcome the flow expects. */
+            expected: components["schemas"]["TransactionOutcome"];
+            /** @description The outcome the simulation produced. */
+            result: components["schemas"]["TransactionOutcome"];
             /** @example null */
             revertReason: string | null;
             /** @example 68497 */
@@ -5380,6 +5386,12 @@ export interface components {
          */
         BankRail: "sepa" | "sepa_instant" | "ach" | "wire" | "fps" | "swift";
         /**
+         * @description How a bank account is identified: `iban`, `aba` (US routing number), `sort_code` (UK) or `swift` (BIC + account number); the tag of `BankAccount`.
+         * @example iban
+         * @enum {string}
+         */
+        BankAccountType: "iban" | "aba" | "sort_code" | "swift";
+        /**
          * @description Name of the account holder as the bank knows it (screened before execution).
          * @example Acme Trading GmbH
          */
@@ -5397,11 +5409,7 @@ export interface components {
         Bic: string;
         /** @description A bank account as returned by the API; account numbers are masked. */
         BankAccountSummary: {
-            /**
-             * @example iban
-             * @enum {string}
-             */
-            type: "iban" | "aba" | "sort_code" | "swift";
+            type: components["schemas"]["BankAccountType"];
             accountHolderName: components["schemas"]["AccountHolderName"];
             country: components["schemas"]["AccountCountry"];
             /**
@@ -5423,7 +5431,7 @@ export interface components {
              */
             sortCode: string | null;
             /**
-             * @description `aba` accounts only.
+             * @description `aba` accounts only (`DepositAccountType`).
              * @example null
              * @enum {string|null}
              */
@@ -5506,6 +5514,11 @@ export interface components {
             /** @description Pass as `startingAfter` for the next page (the last item's id); `null` when `hasMore` is `false`. */
             nextCursor: components["schemas"]["BankTransferId"] | null;
         };
+        /**
+         * @description The `type` tag of an `IbanAccount`.
+         * @constant
+         */
+        BankAccountTypeIban: "iban";
         /** @description Postal address. */
         PostalAddress: {
             /** @example Friedrichstraße 68 */
@@ -5546,6 +5559,17 @@ export interface components {
             address?: components["schemas"]["PostalAddress"];
         };
         /**
+         * @description The `type` tag of an `AbaAccount`.
+         * @constant
+         */
+        BankAccountTypeAba: "aba";
+        /**
+         * @description Kind of US deposit account (`aba` accounts).
+         * @example checking
+         * @enum {string}
+         */
+        DepositAccountType: "checking" | "savings";
+        /**
          * US account (ABA routing number)
          * @description US account for `ach` and `wire`.
          */
@@ -5562,17 +5586,18 @@ export interface components {
             routingNumber: string;
             /** @example 000123456789 */
             accountNumber: string;
-            /**
-             * @example checking
-             * @enum {string}
-             */
-            accountType: "checking" | "savings";
+            accountType: components["schemas"]["DepositAccountType"];
             accountHolderName: components["schemas"]["AccountHolderName"];
             /** @example JPMorgan Chase Bank */
             bankName?: string;
             country: components["schemas"]["AccountCountry"];
             address?: components["schemas"]["PostalAddress"];
         };
+        /**
+         * @description The `type` tag of a `SortCodeAccount`.
+         * @constant
+         */
+        BankAccountTypeSortCode: "sort_code";
         /**
          * UK account (sort code)
          * @description UK account for Faster Payments (`fps`).
@@ -5596,6 +5621,11 @@ export interface components {
             country: components["schemas"]["AccountCountry"];
             address?: components["schemas"]["PostalAddress"];
         };
+        /**
+         * @description The `type` tag of a `SwiftAccount`.
+         * @constant
+         */
+        BankAccountTypeSwift: "swift";
         /**
          * SWIFT account (BIC + account number)
          * @description Account outside the IBAN system reached over SWIFT (correspondent banking).
@@ -6267,6 +6297,12 @@ export interface components {
          */
         IssuanceRequestId: string;
         /**
+         * @description Whether an issuance request mints or burns.
+         * @example mint
+         * @enum {string}
+         */
+        IssuanceRequestKind: "mint" | "burn";
+        /**
          * @description State of an issuance request, derived from its four-eyes approval request (`approvalRequestId`), which a second person
          *     of the workspace (an actor other than `requestedBy.actor`, holding `wallets:write`) decides through
          *     `POST /api/v2/agent/approvals/{approvalRequestId}/approve` or `/reject`:
@@ -6316,11 +6352,8 @@ export interface components {
          */
         IssuanceRequest: {
             issuanceRequestId: components["schemas"]["IssuanceRequestId"];
-            /**
-             * @description `mint` (from `POST /treasury/mint`) or `burn` (from `POST /treasury/burn`).
-             * @enum {string}
-             */
-            kind: "mint" | "burn";
+            /** @description `mint` (from `POST /treasury/mint`) or `burn` (from `POST /treasury/burn`). */
+            kind: components["schemas"]["IssuanceRequestKind"];
             status: components["schemas"]["IssuanceRequestStatus"];
             issuerId: components["schemas"]["IssuerId"];
             /**
@@ -7266,14 +7299,13 @@ export interface components {
          */
         EventId: string;
         /**
-         * @description Something that changed, written in the same transaction as the change (transactional outbox). Listed by
-         *     `GET /api/v2/agent/events` and POSTed, exactly like this, to every enabled endpoint subscribed to its `type`.
+         * @description The fields every event shares; each entry of the top-level `webhooks` adds its `type` (a constant) and its `data`
+         *     (the resource's schema). Same fields as `Event`.
          */
-        Event: {
+        EventEnvelope: {
             id: components["schemas"]["EventId"];
-            type: components["schemas"]["EventType"];
             createdAt: components["schemas"]["Timestamp"];
-            /** @description The same instant as `createdAt`, under the name the Standard Webhooks payload convention gives it (`type`, `timestamp`, `data`), for receivers written to that convention. */
+            /** @description The same instant as `createdAt`, under the name the Standard Webhooks payload convention gives it. */
             timestamp: components["schemas"]["Timestamp"];
             /** @example org_acme */
             organizationId: string;
@@ -7283,11 +7315,989 @@ export interface components {
              * @example true
              */
             simulated?: boolean;
-            /** @description The resource exactly as the API returns it from its GET at the time of the change (the `webhooks` entry of the type names its schema). */
-            data: {
-                [key: string]: unknown;
-            };
         };
+        /**
+         * @description The `type` tag of `BankTransferCreatedEvent`.
+         * @constant
+         */
+        BankTransferCreatedEventType: "bank_transfer.created";
+        /**
+         * bank_transfer.created
+         * @description A bank transfer was created (status `pending`). `data` is the `BankTransfer`.
+         */
+        BankTransferCreatedEvent: {
+            type: components["schemas"]["BankTransferCreatedEventType"];
+            data: components["schemas"]["BankTransfer"];
+        } & (components["schemas"]["EventEnvelope"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "bank_transfer.created";
+        });
+        /**
+         * @description The `type` tag of `BankTransferSubmittedEvent`.
+         * @constant
+         */
+        BankTransferSubmittedEventType: "bank_transfer.submitted";
+        /**
+         * bank_transfer.submitted
+         * @description A bank transfer was submitted to the rail (status `processing`). `data` is the `BankTransfer`.
+         */
+        BankTransferSubmittedEvent: {
+            type: components["schemas"]["BankTransferSubmittedEventType"];
+            data: components["schemas"]["BankTransfer"];
+        } & (components["schemas"]["EventEnvelope"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "bank_transfer.submitted";
+        });
+        /**
+         * @description The `type` tag of `BankTransferCompletedEvent`.
+         * @constant
+         */
+        BankTransferCompletedEventType: "bank_transfer.completed";
+        /**
+         * bank_transfer.completed
+         * @description A bank transfer completed. `data` is the `BankTransfer`.
+         */
+        BankTransferCompletedEvent: {
+            type: components["schemas"]["BankTransferCompletedEventType"];
+            data: components["schemas"]["BankTransfer"];
+        } & (components["schemas"]["EventEnvelope"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "bank_transfer.completed";
+        });
+        /**
+         * @description The `type` tag of `BankTransferFailedEvent`.
+         * @constant
+         */
+        BankTransferFailedEventType: "bank_transfer.failed";
+        /**
+         * bank_transfer.failed
+         * @description A bank transfer failed (see `failureReason`). `data` is the `BankTransfer`.
+         */
+        BankTransferFailedEvent: {
+            type: components["schemas"]["BankTransferFailedEventType"];
+            data: components["schemas"]["BankTransfer"];
+        } & (components["schemas"]["EventEnvelope"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "bank_transfer.failed";
+        });
+        /**
+         * @description The `type` tag of `BankTransferReturnedEvent`.
+         * @constant
+         */
+        BankTransferReturnedEventType: "bank_transfer.returned";
+        /**
+         * bank_transfer.returned
+         * @description A completed bank transfer was returned by the receiving bank. `data` is the `BankTransfer`.
+         */
+        BankTransferReturnedEvent: {
+            type: components["schemas"]["BankTransferReturnedEventType"];
+            data: components["schemas"]["BankTransfer"];
+        } & (components["schemas"]["EventEnvelope"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "bank_transfer.returned";
+        });
+        /**
+         * @description The `type` tag of `BankTransferCancelledEvent`.
+         * @constant
+         */
+        BankTransferCancelledEventType: "bank_transfer.cancelled";
+        /**
+         * bank_transfer.cancelled
+         * @description A bank transfer was cancelled. `data` is the `BankTransfer`.
+         */
+        BankTransferCancelledEvent: {
+            type: components["schemas"]["BankTransferCancelledEventType"];
+            data: components["schemas"]["BankTransfer"];
+        } & (components["schemas"]["EventEnvelope"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "bank_transfer.cancelled";
+        });
+        /**
+         * @description The `type` tag of `WorkflowRunCreatedEvent`.
+         * @constant
+         */
+        WorkflowRunCreatedEventType: "workflow_run.created";
+        /**
+         * workflow_run.created
+         * @description A corridor workflow run was created (corridor simulate). `data` is the `WorkflowRun`.
+         */
+        WorkflowRunCreatedEvent: {
+            type: components["schemas"]["WorkflowRunCreatedEventType"];
+            data: components["schemas"]["WorkflowRun"];
+        } & (components["schemas"]["EventEnvelope"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "workflow_run.created";
+        });
+        /**
+         * @description The `type` tag of `WorkflowRunStartedEvent`.
+         * @constant
+         */
+        WorkflowRunStartedEventType: "workflow_run.started";
+        /**
+         * workflow_run.started
+         * @description A corridor workflow run's first step was dispatched (status `running`). `data` is the `WorkflowRun`.
+         */
+        WorkflowRunStartedEvent: {
+            type: components["schemas"]["WorkflowRunStartedEventType"];
+            data: components["schemas"]["WorkflowRun"];
+        } & (components["schemas"]["EventEnvelope"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "workflow_run.started";
+        });
+        /**
+         * @description The `type` tag of `WorkflowRunCompletedEvent`.
+         * @constant
+         */
+        WorkflowRunCompletedEventType: "workflow_run.completed";
+        /**
+         * workflow_run.completed
+         * @description A corridor workflow run completed every step. `data` is the `WorkflowRun`.
+         */
+        WorkflowRunCompletedEvent: {
+            type: components["schemas"]["WorkflowRunCompletedEventType"];
+            data: components["schemas"]["WorkflowRun"];
+        } & (components["schemas"]["EventEnvelope"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "workflow_run.completed";
+        });
+        /**
+         * @description The `type` tag of `WorkflowRunFailedEvent`.
+         * @constant
+         */
+        WorkflowRunFailedEventType: "workflow_run.failed";
+        /**
+         * workflow_run.failed
+         * @description A corridor workflow run failed (a step failed permanently or ran out of attempts). `data` is the `WorkflowRun`.
+         */
+        WorkflowRunFailedEvent: {
+            type: components["schemas"]["WorkflowRunFailedEventType"];
+            data: components["schemas"]["WorkflowRun"];
+        } & (components["schemas"]["EventEnvelope"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "workflow_run.failed";
+        });
+        /**
+         * @description The `type` tag of `CustodyWalletCreatedEvent`.
+         * @constant
+         */
+        CustodyWalletCreatedEventType: "custody_wallet.created";
+        /**
+         * custody_wallet.created
+         * @description A custody wallet was requested (status `pending_approval`). `data` is the `CustodyWallet`.
+         */
+        CustodyWalletCreatedEvent: {
+            type: components["schemas"]["CustodyWalletCreatedEventType"];
+            data: components["schemas"]["CustodyWallet"];
+        } & (components["schemas"]["EventEnvelope"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "custody_wallet.created";
+        });
+        /**
+         * @description The `type` tag of `CustodyWalletActivatedEvent`.
+         * @constant
+         */
+        CustodyWalletActivatedEventType: "custody_wallet.activated";
+        /**
+         * custody_wallet.activated
+         * @description A custody wallet was activated by the custodian (status `active`). `data` is the `CustodyWallet`.
+         */
+        CustodyWalletActivatedEvent: {
+            type: components["schemas"]["CustodyWalletActivatedEventType"];
+            data: components["schemas"]["CustodyWallet"];
+        } & (components["schemas"]["EventEnvelope"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "custody_wallet.activated";
+        });
+        /**
+         * @description The `type` tag of `CustodyWalletRejectedEvent`.
+         * @constant
+         */
+        CustodyWalletRejectedEventType: "custody_wallet.rejected";
+        /**
+         * custody_wallet.rejected
+         * @description A custody wallet request was rejected. `data` is the `CustodyWallet`.
+         */
+        CustodyWalletRejectedEvent: {
+            type: components["schemas"]["CustodyWalletRejectedEventType"];
+            data: components["schemas"]["CustodyWallet"];
+        } & (components["schemas"]["EventEnvelope"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "custody_wallet.rejected";
+        });
+        /**
+         * @description The `type` tag of `CustodyTransferCreatedEvent`.
+         * @constant
+         */
+        CustodyTransferCreatedEventType: "custody_transfer.created";
+        /**
+         * custody_transfer.created
+         * @description A custody transfer was requested (status `pending_approval`). `data` is the `CustodyTransfer`.
+         */
+        CustodyTransferCreatedEvent: {
+            type: components["schemas"]["CustodyTransferCreatedEventType"];
+            data: components["schemas"]["CustodyTransfer"];
+        } & (components["schemas"]["EventEnvelope"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "custody_transfer.created";
+        });
+        /**
+         * @description The `type` tag of `CustodyTransferApprovedEvent`.
+         * @constant
+         */
+        CustodyTransferApprovedEventType: "custody_transfer.approved";
+        /**
+         * custody_transfer.approved
+         * @description A custody transfer was approved (status `approved`). `data` is the `CustodyTransfer`.
+         */
+        CustodyTransferApprovedEvent: {
+            type: components["schemas"]["CustodyTransferApprovedEventType"];
+            data: components["schemas"]["CustodyTransfer"];
+        } & (components["schemas"]["EventEnvelope"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "custody_transfer.approved";
+        });
+        /**
+         * @description The `type` tag of `CustodyTransferSubmittedEvent`.
+         * @constant
+         */
+        CustodyTransferSubmittedEventType: "custody_transfer.submitted";
+        /**
+         * custody_transfer.submitted
+         * @description A custody transfer was submitted to the custodian (status `submitted`). `data` is the `CustodyTransfer`.
+         */
+        CustodyTransferSubmittedEvent: {
+            type: components["schemas"]["CustodyTransferSubmittedEventType"];
+            data: components["schemas"]["CustodyTransfer"];
+        } & (components["schemas"]["EventEnvelope"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "custody_transfer.submitted";
+        });
+        /**
+         * @description The `type` tag of `CustodyTransferCompletedEvent`.
+         * @constant
+         */
+        CustodyTransferCompletedEventType: "custody_transfer.completed";
+        /**
+         * custody_transfer.completed
+         * @description A custody transfer completed on chain. `data` is the `CustodyTransfer`.
+         */
+        CustodyTransferCompletedEvent: {
+            type: components["schemas"]["CustodyTransferCompletedEventType"];
+            data: components["schemas"]["CustodyTransfer"];
+        } & (components["schemas"]["EventEnvelope"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "custody_transfer.completed";
+        });
+        /**
+         * @description The `type` tag of `CustodyTransferFailedEvent`.
+         * @constant
+         */
+        CustodyTransferFailedEventType: "custody_transfer.failed";
+        /**
+         * custody_transfer.failed
+         * @description A custody transfer failed (see `failureReason`). `data` is the `CustodyTransfer`.
+         */
+        CustodyTransferFailedEvent: {
+            type: components["schemas"]["CustodyTransferFailedEventType"];
+            data: components["schemas"]["CustodyTransfer"];
+        } & (components["schemas"]["EventEnvelope"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "custody_transfer.failed";
+        });
+        /**
+         * @description The `type` tag of `CustodyTransferRejectedEvent`.
+         * @constant
+         */
+        CustodyTransferRejectedEventType: "custody_transfer.rejected";
+        /**
+         * custody_transfer.rejected
+         * @description A custody transfer was rejected. `data` is the `CustodyTransfer`.
+         */
+        CustodyTransferRejectedEvent: {
+            type: components["schemas"]["CustodyTransferRejectedEventType"];
+            data: components["schemas"]["CustodyTransfer"];
+        } & (components["schemas"]["EventEnvelope"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "custody_transfer.rejected";
+        });
+        /**
+         * @description The `type` tag of `CustodyTransferCancelledEvent`.
+         * @constant
+         */
+        CustodyTransferCancelledEventType: "custody_transfer.cancelled";
+        /**
+         * custody_transfer.cancelled
+         * @description A custody transfer was cancelled. `data` is the `CustodyTransfer`.
+         */
+        CustodyTransferCancelledEvent: {
+            type: components["schemas"]["CustodyTransferCancelledEventType"];
+            data: components["schemas"]["CustodyTransfer"];
+        } & (components["schemas"]["EventEnvelope"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "custody_transfer.cancelled";
+        });
+        /**
+         * @description The `type` tag of `ApprovalRequestCreatedEvent`.
+         * @constant
+         */
+        ApprovalRequestCreatedEventType: "approval_request.created";
+        /**
+         * approval_request.created
+         * @description A four-eyes approval request was created (status `pending`). `data` is the `ApprovalRequest`.
+         */
+        ApprovalRequestCreatedEvent: {
+            type: components["schemas"]["ApprovalRequestCreatedEventType"];
+            data: components["schemas"]["ApprovalRequest"];
+        } & (components["schemas"]["EventEnvelope"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "approval_request.created";
+        });
+        /**
+         * @description The `type` tag of `ApprovalRequestApprovedEvent`.
+         * @constant
+         */
+        ApprovalRequestApprovedEventType: "approval_request.approved";
+        /**
+         * approval_request.approved
+         * @description An approval request was approved by a second person. `data` is the `ApprovalRequest`.
+         */
+        ApprovalRequestApprovedEvent: {
+            type: components["schemas"]["ApprovalRequestApprovedEventType"];
+            data: components["schemas"]["ApprovalRequest"];
+        } & (components["schemas"]["EventEnvelope"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "approval_request.approved";
+        });
+        /**
+         * @description The `type` tag of `ApprovalRequestRejectedEvent`.
+         * @constant
+         */
+        ApprovalRequestRejectedEventType: "approval_request.rejected";
+        /**
+         * approval_request.rejected
+         * @description An approval request was rejected. `data` is the `ApprovalRequest`.
+         */
+        ApprovalRequestRejectedEvent: {
+            type: components["schemas"]["ApprovalRequestRejectedEventType"];
+            data: components["schemas"]["ApprovalRequest"];
+        } & (components["schemas"]["EventEnvelope"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "approval_request.rejected";
+        });
+        /**
+         * @description The `type` tag of `ApprovalRequestExpiredEvent`.
+         * @constant
+         */
+        ApprovalRequestExpiredEventType: "approval_request.expired";
+        /**
+         * approval_request.expired
+         * @description An approval request passed its `expiresAt` undecided or unused (status `expired`). `data` is the `ApprovalRequest`.
+         */
+        ApprovalRequestExpiredEvent: {
+            type: components["schemas"]["ApprovalRequestExpiredEventType"];
+            data: components["schemas"]["ApprovalRequest"];
+        } & (components["schemas"]["EventEnvelope"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "approval_request.expired";
+        });
+        /**
+         * @description The `type` tag of `IssuanceRequestCreatedEvent`.
+         * @constant
+         */
+        IssuanceRequestCreatedEventType: "issuance_request.created";
+        /**
+         * issuance_request.created
+         * @description A mint or burn request was created (status `pending_approval`). `data` is the `IssuanceRequest`.
+         */
+        IssuanceRequestCreatedEvent: {
+            type: components["schemas"]["IssuanceRequestCreatedEventType"];
+            data: components["schemas"]["IssuanceRequest"];
+        } & (components["schemas"]["EventEnvelope"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "issuance_request.created";
+        });
+        /**
+         * @description The `type` tag of `IssuanceRequestApprovedEvent`.
+         * @constant
+         */
+        IssuanceRequestApprovedEventType: "issuance_request.approved";
+        /**
+         * issuance_request.approved
+         * @description A mint or burn request was approved. `data` is the `IssuanceRequest`.
+         */
+        IssuanceRequestApprovedEvent: {
+            type: components["schemas"]["IssuanceRequestApprovedEventType"];
+            data: components["schemas"]["IssuanceRequest"];
+        } & (components["schemas"]["EventEnvelope"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "issuance_request.approved";
+        });
+        /**
+         * @description The `type` tag of `IssuanceRequestRejectedEvent`.
+         * @constant
+         */
+        IssuanceRequestRejectedEventType: "issuance_request.rejected";
+        /**
+         * issuance_request.rejected
+         * @description A mint or burn request was rejected. `data` is the `IssuanceRequest`.
+         */
+        IssuanceRequestRejectedEvent: {
+            type: components["schemas"]["IssuanceRequestRejectedEventType"];
+            data: components["schemas"]["IssuanceRequest"];
+        } & (components["schemas"]["EventEnvelope"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "issuance_request.rejected";
+        });
+        /**
+         * @description The `type` tag of `IssuanceRequestExpiredEvent`.
+         * @constant
+         */
+        IssuanceRequestExpiredEventType: "issuance_request.expired";
+        /**
+         * issuance_request.expired
+         * @description A mint or burn request expired before it was decided or used. `data` is the `IssuanceRequest`.
+         */
+        IssuanceRequestExpiredEvent: {
+            type: components["schemas"]["IssuanceRequestExpiredEventType"];
+            data: components["schemas"]["IssuanceRequest"];
+        } & (components["schemas"]["EventEnvelope"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "issuance_request.expired";
+        });
+        /**
+         * @description The `type` tag of `ContractCreatedEvent`.
+         * @constant
+         */
+        ContractCreatedEventType: "contract.created";
+        /**
+         * contract.created
+         * @description A contract project was generated from a template (stage `generated`). `data` is the `ContractProject`.
+         */
+        ContractCreatedEvent: {
+            type: components["schemas"]["ContractCreatedEventType"];
+            data: components["schemas"]["ContractProject"];
+        } & (components["schemas"]["EventEnvelope"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "contract.created";
+        });
+        /**
+         * @description The `type` tag of `ContractCompiledEvent`.
+         * @constant
+         */
+        ContractCompiledEventType: "contract.compiled";
+        /**
+         * contract.compiled
+         * @description A contract project compiled (stage `compiled`). `data` is the `ContractProject`.
+         */
+        ContractCompiledEvent: {
+            type: components["schemas"]["ContractCompiledEventType"];
+            data: components["schemas"]["ContractProject"];
+        } & (components["schemas"]["EventEnvelope"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "contract.compiled";
+        });
+        /**
+         * @description The `type` tag of `ContractValidatedEvent`.
+         * @constant
+         */
+        ContractValidatedEventType: "contract.validated";
+        /**
+         * contract.validated
+         * @description A contract project passed validation (stage `validated`). `data` is the `ContractProject`.
+         */
+        ContractValidatedEvent: {
+            type: components["schemas"]["ContractValidatedEventType"];
+            data: components["schemas"]["ContractProject"];
+        } & (components["schemas"]["EventEnvelope"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "contract.validated";
+        });
+        /**
+         * @description The `type` tag of `ContractSimulatedEvent`.
+         * @constant
+         */
+        ContractSimulatedEventType: "contract.simulated";
+        /**
+         * contract.simulated
+         * @description A contract project's simulation passed (stage `simulated`). `data` is the `ContractProject`.
+         */
+        ContractSimulatedEvent: {
+            type: components["schemas"]["ContractSimulatedEventType"];
+            data: components["schemas"]["ContractProject"];
+        } & (components["schemas"]["EventEnvelope"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "contract.simulated";
+        });
+        /**
+         * @description The `type` tag of `ContractDeployedEvent`.
+         * @constant
+         */
+        ContractDeployedEventType: "contract.deployed";
+        /**
+         * contract.deployed
+         * @description A contract was deployed (stage `deployed`). `data` is the `ContractProject`.
+         */
+        ContractDeployedEvent: {
+            type: components["schemas"]["ContractDeployedEventType"];
+            data: components["schemas"]["ContractProject"];
+        } & (components["schemas"]["EventEnvelope"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "contract.deployed";
+        });
+        /**
+         * @description The `type` tag of `ContractVerifiedEvent`.
+         * @constant
+         */
+        ContractVerifiedEventType: "contract.verified";
+        /**
+         * contract.verified
+         * @description A deployed contract was verified (stage `verified`). `data` is the `ContractProject`.
+         */
+        ContractVerifiedEvent: {
+            type: components["schemas"]["ContractVerifiedEventType"];
+            data: components["schemas"]["ContractProject"];
+        } & (components["schemas"]["EventEnvelope"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "contract.verified";
+        });
+        /**
+         * @description The `type` tag of `ContractLaunchedEvent`.
+         * @constant
+         */
+        ContractLaunchedEventType: "contract.launched";
+        /**
+         * contract.launched
+         * @description A contract was launched (stage `launched`). `data` is the `ContractProject`.
+         */
+        ContractLaunchedEvent: {
+            type: components["schemas"]["ContractLaunchedEventType"];
+            data: components["schemas"]["ContractProject"];
+        } & (components["schemas"]["EventEnvelope"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "contract.launched";
+        });
+        /**
+         * @description The `type` tag of `ContractStageFailedEvent`.
+         * @constant
+         */
+        ContractStageFailedEventType: "contract.stage_failed";
+        /**
+         * contract.stage_failed
+         * @description A contract lifecycle stage failed; the project stays at its last completed stage (see its `stages`). `data` is the `ContractProject`.
+         */
+        ContractStageFailedEvent: {
+            type: components["schemas"]["ContractStageFailedEventType"];
+            data: components["schemas"]["ContractProject"];
+        } & (components["schemas"]["EventEnvelope"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "contract.stage_failed";
+        });
+        /**
+         * @description The `type` tag of `CardProgrammeCreatedEvent`.
+         * @constant
+         */
+        CardProgrammeCreatedEventType: "card_programme.created";
+        /**
+         * card_programme.created
+         * @description A card programme was created. `data` is the `CardProgramme`.
+         */
+        CardProgrammeCreatedEvent: {
+            type: components["schemas"]["CardProgrammeCreatedEventType"];
+            data: components["schemas"]["CardProgramme"];
+        } & (components["schemas"]["EventEnvelope"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "card_programme.created";
+        });
+        /**
+         * @description The `type` tag of `CardIssuedEvent`.
+         * @constant
+         */
+        CardIssuedEventType: "card.issued";
+        /**
+         * card.issued
+         * @description A card was issued (status `active`). `data` is the `Card`.
+         */
+        CardIssuedEvent: {
+            type: components["schemas"]["CardIssuedEventType"];
+            data: components["schemas"]["Card"];
+        } & (components["schemas"]["EventEnvelope"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "card.issued";
+        });
+        /**
+         * @description The `type` tag of `CardFundedEvent`.
+         * @constant
+         */
+        CardFundedEventType: "card.funded";
+        /**
+         * card.funded
+         * @description A card was funded (its balance changed). `data` is the `Card`.
+         */
+        CardFundedEvent: {
+            type: components["schemas"]["CardFundedEventType"];
+            data: components["schemas"]["Card"];
+        } & (components["schemas"]["EventEnvelope"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "card.funded";
+        });
+        /**
+         * @description The `type` tag of `CardFrozenEvent`.
+         * @constant
+         */
+        CardFrozenEventType: "card.frozen";
+        /**
+         * card.frozen
+         * @description A card was frozen. `data` is the `Card`.
+         */
+        CardFrozenEvent: {
+            type: components["schemas"]["CardFrozenEventType"];
+            data: components["schemas"]["Card"];
+        } & (components["schemas"]["EventEnvelope"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "card.frozen";
+        });
+        /**
+         * @description The `type` tag of `CardUnfrozenEvent`.
+         * @constant
+         */
+        CardUnfrozenEventType: "card.unfrozen";
+        /**
+         * card.unfrozen
+         * @description A frozen card was unfrozen. `data` is the `Card`.
+         */
+        CardUnfrozenEvent: {
+            type: components["schemas"]["CardUnfrozenEventType"];
+            data: components["schemas"]["Card"];
+        } & (components["schemas"]["EventEnvelope"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "card.unfrozen";
+        });
+        /**
+         * @description The `type` tag of `CardDeactivatedEvent`.
+         * @constant
+         */
+        CardDeactivatedEventType: "card.deactivated";
+        /**
+         * card.deactivated
+         * @description A card was deactivated (terminal). `data` is the `Card`.
+         */
+        CardDeactivatedEvent: {
+            type: components["schemas"]["CardDeactivatedEventType"];
+            data: components["schemas"]["Card"];
+        } & (components["schemas"]["EventEnvelope"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "card.deactivated";
+        });
+        /**
+         * @description The `type` tag of `CardLimitsUpdatedEvent`.
+         * @constant
+         */
+        CardLimitsUpdatedEventType: "card.limits_updated";
+        /**
+         * card.limits_updated
+         * @description A card's spending limits changed. `data` is the `Card`.
+         */
+        CardLimitsUpdatedEvent: {
+            type: components["schemas"]["CardLimitsUpdatedEventType"];
+            data: components["schemas"]["Card"];
+        } & (components["schemas"]["EventEnvelope"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "card.limits_updated";
+        });
+        /**
+         * @description The `type` tag of `CardAuthorizationApprovedEvent`.
+         * @constant
+         */
+        CardAuthorizationApprovedEventType: "card.authorization.approved";
+        /**
+         * card.authorization.approved
+         * @description A card authorization was approved (a hold was placed). `data` is the `CardAuthorization`.
+         */
+        CardAuthorizationApprovedEvent: {
+            type: components["schemas"]["CardAuthorizationApprovedEventType"];
+            data: components["schemas"]["CardAuthorization"];
+        } & (components["schemas"]["EventEnvelope"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "card.authorization.approved";
+        });
+        /**
+         * @description The `type` tag of `CardAuthorizationDeclinedEvent`.
+         * @constant
+         */
+        CardAuthorizationDeclinedEventType: "card.authorization.declined";
+        /**
+         * card.authorization.declined
+         * @description A card authorization was declined (see `declineReason`). `data` is the `CardAuthorization`.
+         */
+        CardAuthorizationDeclinedEvent: {
+            type: components["schemas"]["CardAuthorizationDeclinedEventType"];
+            data: components["schemas"]["CardAuthorization"];
+        } & (components["schemas"]["EventEnvelope"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "card.authorization.declined";
+        });
+        /**
+         * @description The `type` tag of `CardAuthorizationCapturedEvent`.
+         * @constant
+         */
+        CardAuthorizationCapturedEventType: "card.authorization.captured";
+        /**
+         * card.authorization.captured
+         * @description A card authorization was captured. `data` is the `CardAuthorization`.
+         */
+        CardAuthorizationCapturedEvent: {
+            type: components["schemas"]["CardAuthorizationCapturedEventType"];
+            data: components["schemas"]["CardAuthorization"];
+        } & (components["schemas"]["EventEnvelope"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "card.authorization.captured";
+        });
+        /**
+         * @description The `type` tag of `CardAuthorizationReversedEvent`.
+         * @constant
+         */
+        CardAuthorizationReversedEventType: "card.authorization.reversed";
+        /**
+         * card.authorization.reversed
+         * @description A card authorization was reversed (its hold released). `data` is the `CardAuthorization`.
+         */
+        CardAuthorizationReversedEvent: {
+            type: components["schemas"]["CardAuthorizationReversedEventType"];
+            data: components["schemas"]["CardAuthorization"];
+        } & (components["schemas"]["EventEnvelope"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "card.authorization.reversed";
+        });
+        /**
+         * @description The `type` tag of `WalletCreatedEvent`.
+         * @constant
+         */
+        WalletCreatedEventType: "wallet.created";
+        /**
+         * wallet.created
+         * @description A sandbox wallet was created (`/api/v1`). `data` is the `Wallet`.
+         */
+        WalletCreatedEvent: {
+            type: components["schemas"]["WalletCreatedEventType"];
+            data: components["schemas"]["Wallet"];
+        } & (components["schemas"]["EventEnvelope"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "wallet.created";
+        });
+        /**
+         * @description The `type` tag of `PaymentCreatedEvent`.
+         * @constant
+         */
+        PaymentCreatedEventType: "payment.created";
+        /**
+         * payment.created
+         * @description A sandbox payment was created (`/api/v1`). `data` is the `Payment`.
+         */
+        PaymentCreatedEvent: {
+            type: components["schemas"]["PaymentCreatedEventType"];
+            data: components["schemas"]["Payment"];
+        } & (components["schemas"]["EventEnvelope"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "payment.created";
+        });
+        /**
+         * @description The `type` tag of `WebhookEndpointDisabledEvent`.
+         * @constant
+         */
+        WebhookEndpointDisabledEventType: "webhook_endpoint.disabled";
+        /**
+         * webhook_endpoint.disabled
+         * @description A webhook endpoint was disabled because a delivery failed for its whole retry schedule (`disabledReason: failing`). `data` is the `WebhookEndpoint`.
+         */
+        WebhookEndpointDisabledEvent: {
+            type: components["schemas"]["WebhookEndpointDisabledEventType"];
+            data: components["schemas"]["WebhookEndpoint"];
+        } & (components["schemas"]["EventEnvelope"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "webhook_endpoint.disabled";
+        });
+        /**
+         * @description The `type` tag of `WebhookEndpointTestedEvent`.
+         * @constant
+         */
+        WebhookEndpointTestedEventType: "webhook_endpoint.tested";
+        /**
+         * webhook_endpoint.tested
+         * @description A test event requested with `POST /api/v2/agent/webhook-endpoints/{endpointId}/test`; delivered to that endpoint only. `data` is the `WebhookEndpoint`.
+         */
+        WebhookEndpointTestedEvent: {
+            type: components["schemas"]["WebhookEndpointTestedEventType"];
+            data: components["schemas"]["WebhookEndpoint"];
+        } & (components["schemas"]["EventEnvelope"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "webhook_endpoint.tested";
+        });
+        /**
+         * @description Something that changed, written in the same transaction as the change (transactional outbox). Listed by
+         *     `GET /api/v2/agent/events` and POSTed, exactly like this, to every enabled endpoint subscribed to its `type`.
+         *     Discriminated by `type`: switching on `type` gives the `data` of that event type, the resource exactly as the API
+         *     returns it from its GET at the time of the change. New event types may be added; ignore a `type` you do not know.
+         *     `Event` is the same union under its earlier name.
+         */
+        WebhookEvent: components["schemas"]["BankTransferCreatedEvent"] | components["schemas"]["BankTransferSubmittedEvent"] | components["schemas"]["BankTransferCompletedEvent"] | components["schemas"]["BankTransferFailedEvent"] | components["schemas"]["BankTransferReturnedEvent"] | components["schemas"]["BankTransferCancelledEvent"] | components["schemas"]["WorkflowRunCreatedEvent"] | components["schemas"]["WorkflowRunStartedEvent"] | components["schemas"]["WorkflowRunCompletedEvent"] | components["schemas"]["WorkflowRunFailedEvent"] | components["schemas"]["CustodyWalletCreatedEvent"] | components["schemas"]["CustodyWalletActivatedEvent"] | components["schemas"]["CustodyWalletRejectedEvent"] | components["schemas"]["CustodyTransferCreatedEvent"] | components["schemas"]["CustodyTransferApprovedEvent"] | components["schemas"]["CustodyTransferSubmittedEvent"] | components["schemas"]["CustodyTransferCompletedEvent"] | components["schemas"]["CustodyTransferFailedEvent"] | components["schemas"]["CustodyTransferRejectedEvent"] | components["schemas"]["CustodyTransferCancelledEvent"] | components["schemas"]["ApprovalRequestCreatedEvent"] | components["schemas"]["ApprovalRequestApprovedEvent"] | components["schemas"]["ApprovalRequestRejectedEvent"] | components["schemas"]["ApprovalRequestExpiredEvent"] | components["schemas"]["IssuanceRequestCreatedEvent"] | components["schemas"]["IssuanceRequestApprovedEvent"] | components["schemas"]["IssuanceRequestRejectedEvent"] | components["schemas"]["IssuanceRequestExpiredEvent"] | components["schemas"]["ContractCreatedEvent"] | components["schemas"]["ContractCompiledEvent"] | components["schemas"]["ContractValidatedEvent"] | components["schemas"]["ContractSimulatedEvent"] | components["schemas"]["ContractDeployedEvent"] | components["schemas"]["ContractVerifiedEvent"] | components["schemas"]["ContractLaunchedEvent"] | components["schemas"]["ContractStageFailedEvent"] | components["schemas"]["CardProgrammeCreatedEvent"] | components["schemas"]["CardIssuedEvent"] | components["schemas"]["CardFundedEvent"] | components["schemas"]["CardFrozenEvent"] | components["schemas"]["CardUnfrozenEvent"] | components["schemas"]["CardDeactivatedEvent"] | components["schemas"]["CardLimitsUpdatedEvent"] | components["schemas"]["CardAuthorizationApprovedEvent"] | components["schemas"]["CardAuthorizationDeclinedEvent"] | components["schemas"]["CardAuthorizationCapturedEvent"] | components["schemas"]["CardAuthorizationReversedEvent"] | components["schemas"]["WalletCreatedEvent"] | components["schemas"]["PaymentCreatedEvent"] | components["schemas"]["WebhookEndpointDisabledEvent"] | components["schemas"]["WebhookEndpointTestedEvent"];
+        /**
+         * @description An event (`WebhookEvent`, under the name the API gave it first): the envelope with its `type` and, in `data`, the
+         *     resource of that type as the API returns it from its GET at the time of the change.
+         */
+        Event: components["schemas"]["WebhookEvent"];
         /**
          * @description A webhook delivery id (`wdl_…`), one per (event, endpoint).
          * @example wdl_3f1c9a7e2b4d6f8a0c1e3b
@@ -7735,33 +8745,18 @@ export interface components {
             policy?: components["schemas"]["PolicySettings"];
             chainCapabilities?: components["schemas"]["ChainCapabilities"];
         };
+        /**
+         * @description The result of one readiness check.
+         * @enum {string}
+         */
+        ReadinessCheckStatus: "ok" | "error";
         Readiness: {
             /** @enum {string} */
             status: "ready" | "not_ready" | "draining";
             checks: {
-                /** @enum {string} */
-                database: "ok" | "error";
-                /** @enum {string} */
-                spec: "ok" | "error";
+                database: components["schemas"]["ReadinessCheckStatus"];
+                spec: components["schemas"]["ReadinessCheckStatus"];
             };
-        };
-        /**
-         * @description The fields every event shares; each entry of the top-level `webhooks` adds its `type` (a constant) and its `data`
-         *     (the resource's schema). Same fields as `Event`.
-         */
-        EventEnvelope: {
-            id: components["schemas"]["EventId"];
-            createdAt: components["schemas"]["Timestamp"];
-            /** @description The same instant as `createdAt`, under the name the Standard Webhooks payload convention gives it. */
-            timestamp: components["schemas"]["Timestamp"];
-            /** @example org_acme */
-            organizationId: string;
-            environment: components["schemas"]["Environment"];
-            /**
-             * @description Present where the resource has the notion; `true` when a sandbox simulator made the change (approval requests and the subjects of the approvals they decide, in the sandbox), and on every test event (`webhook_endpoint.tested` describes no change).
-             * @example true
-             */
-            simulated?: boolean;
         };
     };
     responses: {
@@ -13109,7 +14104,7 @@ export interface operations {
                 /** @description Only this issuer's requests. */
                 issuerId?: components["schemas"]["IssuerId"];
                 /** @description Only mints or only burns. */
-                kind?: "mint" | "burn";
+                kind?: components["schemas"]["IssuanceRequestKind"];
                 /** @description Only requests in this status. */
                 status?: components["schemas"]["IssuanceRequestStatus"];
                 /** @description Page size (default 20). */
@@ -17247,7 +18242,7 @@ export interface operations {
             };
         };
     };
-    bankTransferCreatedWebhook: {
+    bankTransferCreated: {
         parameters: {
             query?: never;
             header: {
@@ -17275,11 +18270,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @constant */
-                    type: "bank_transfer.created";
-                    data: components["schemas"]["BankTransfer"];
-                } & components["schemas"]["EventEnvelope"];
+                "application/json": components["schemas"]["BankTransferCreatedEvent"];
             };
         };
         responses: {
@@ -17299,7 +18290,7 @@ export interface operations {
             };
         };
     };
-    bankTransferSubmittedWebhook: {
+    bankTransferSubmitted: {
         parameters: {
             query?: never;
             header: {
@@ -17327,11 +18318,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @constant */
-                    type: "bank_transfer.submitted";
-                    data: components["schemas"]["BankTransfer"];
-                } & components["schemas"]["EventEnvelope"];
+                "application/json": components["schemas"]["BankTransferSubmittedEvent"];
             };
         };
         responses: {
@@ -17351,7 +18338,7 @@ export interface operations {
             };
         };
     };
-    bankTransferCompletedWebhook: {
+    bankTransferCompleted: {
         parameters: {
             query?: never;
             header: {
@@ -17379,11 +18366,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @constant */
-                    type: "bank_transfer.completed";
-                    data: components["schemas"]["BankTransfer"];
-                } & components["schemas"]["EventEnvelope"];
+                "application/json": components["schemas"]["BankTransferCompletedEvent"];
             };
         };
         responses: {
@@ -17403,7 +18386,7 @@ export interface operations {
             };
         };
     };
-    bankTransferFailedWebhook: {
+    bankTransferFailed: {
         parameters: {
             query?: never;
             header: {
@@ -17431,11 +18414,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @constant */
-                    type: "bank_transfer.failed";
-                    data: components["schemas"]["BankTransfer"];
-                } & components["schemas"]["EventEnvelope"];
+                "application/json": components["schemas"]["BankTransferFailedEvent"];
             };
         };
         responses: {
@@ -17455,7 +18434,7 @@ export interface operations {
             };
         };
     };
-    bankTransferReturnedWebhook: {
+    bankTransferReturned: {
         parameters: {
             query?: never;
             header: {
@@ -17483,11 +18462,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @constant */
-                    type: "bank_transfer.returned";
-                    data: components["schemas"]["BankTransfer"];
-                } & components["schemas"]["EventEnvelope"];
+                "application/json": components["schemas"]["BankTransferReturnedEvent"];
             };
         };
         responses: {
@@ -17507,7 +18482,7 @@ export interface operations {
             };
         };
     };
-    bankTransferCancelledWebhook: {
+    bankTransferCancelled: {
         parameters: {
             query?: never;
             header: {
@@ -17535,11 +18510,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @constant */
-                    type: "bank_transfer.cancelled";
-                    data: components["schemas"]["BankTransfer"];
-                } & components["schemas"]["EventEnvelope"];
+                "application/json": components["schemas"]["BankTransferCancelledEvent"];
             };
         };
         responses: {
@@ -17559,7 +18530,7 @@ export interface operations {
             };
         };
     };
-    workflowRunCreatedWebhook: {
+    workflowRunCreated: {
         parameters: {
             query?: never;
             header: {
@@ -17587,11 +18558,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @constant */
-                    type: "workflow_run.created";
-                    data: components["schemas"]["WorkflowRun"];
-                } & components["schemas"]["EventEnvelope"];
+                "application/json": components["schemas"]["WorkflowRunCreatedEvent"];
             };
         };
         responses: {
@@ -17611,7 +18578,7 @@ export interface operations {
             };
         };
     };
-    workflowRunStartedWebhook: {
+    workflowRunStarted: {
         parameters: {
             query?: never;
             header: {
@@ -17639,11 +18606,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @constant */
-                    type: "workflow_run.started";
-                    data: components["schemas"]["WorkflowRun"];
-                } & components["schemas"]["EventEnvelope"];
+                "application/json": components["schemas"]["WorkflowRunStartedEvent"];
             };
         };
         responses: {
@@ -17663,7 +18626,7 @@ export interface operations {
             };
         };
     };
-    workflowRunCompletedWebhook: {
+    workflowRunCompleted: {
         parameters: {
             query?: never;
             header: {
@@ -17691,11 +18654,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @constant */
-                    type: "workflow_run.completed";
-                    data: components["schemas"]["WorkflowRun"];
-                } & components["schemas"]["EventEnvelope"];
+                "application/json": components["schemas"]["WorkflowRunCompletedEvent"];
             };
         };
         responses: {
@@ -17715,7 +18674,7 @@ export interface operations {
             };
         };
     };
-    workflowRunFailedWebhook: {
+    workflowRunFailed: {
         parameters: {
             query?: never;
             header: {
@@ -17743,11 +18702,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @constant */
-                    type: "workflow_run.failed";
-                    data: components["schemas"]["WorkflowRun"];
-                } & components["schemas"]["EventEnvelope"];
+                "application/json": components["schemas"]["WorkflowRunFailedEvent"];
             };
         };
         responses: {
@@ -17767,7 +18722,7 @@ export interface operations {
             };
         };
     };
-    custodyWalletCreatedWebhook: {
+    custodyWalletCreated: {
         parameters: {
             query?: never;
             header: {
@@ -17795,11 +18750,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @constant */
-                    type: "custody_wallet.created";
-                    data: components["schemas"]["CustodyWallet"];
-                } & components["schemas"]["EventEnvelope"];
+                "application/json": components["schemas"]["CustodyWalletCreatedEvent"];
             };
         };
         responses: {
@@ -17819,7 +18770,7 @@ export interface operations {
             };
         };
     };
-    custodyWalletActivatedWebhook: {
+    custodyWalletActivated: {
         parameters: {
             query?: never;
             header: {
@@ -17847,11 +18798,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @constant */
-                    type: "custody_wallet.activated";
-                    data: components["schemas"]["CustodyWallet"];
-                } & components["schemas"]["EventEnvelope"];
+                "application/json": components["schemas"]["CustodyWalletActivatedEvent"];
             };
         };
         responses: {
@@ -17871,7 +18818,7 @@ export interface operations {
             };
         };
     };
-    custodyWalletRejectedWebhook: {
+    custodyWalletRejected: {
         parameters: {
             query?: never;
             header: {
@@ -17899,11 +18846,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @constant */
-                    type: "custody_wallet.rejected";
-                    data: components["schemas"]["CustodyWallet"];
-                } & components["schemas"]["EventEnvelope"];
+                "application/json": components["schemas"]["CustodyWalletRejectedEvent"];
             };
         };
         responses: {
@@ -17923,7 +18866,7 @@ export interface operations {
             };
         };
     };
-    custodyTransferCreatedWebhook: {
+    custodyTransferCreated: {
         parameters: {
             query?: never;
             header: {
@@ -17951,11 +18894,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @constant */
-                    type: "custody_transfer.created";
-                    data: components["schemas"]["CustodyTransfer"];
-                } & components["schemas"]["EventEnvelope"];
+                "application/json": components["schemas"]["CustodyTransferCreatedEvent"];
             };
         };
         responses: {
@@ -17975,7 +18914,7 @@ export interface operations {
             };
         };
     };
-    custodyTransferApprovedWebhook: {
+    custodyTransferApproved: {
         parameters: {
             query?: never;
             header: {
@@ -18003,11 +18942,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @constant */
-                    type: "custody_transfer.approved";
-                    data: components["schemas"]["CustodyTransfer"];
-                } & components["schemas"]["EventEnvelope"];
+                "application/json": components["schemas"]["CustodyTransferApprovedEvent"];
             };
         };
         responses: {
@@ -18027,7 +18962,7 @@ export interface operations {
             };
         };
     };
-    custodyTransferSubmittedWebhook: {
+    custodyTransferSubmitted: {
         parameters: {
             query?: never;
             header: {
@@ -18055,11 +18990,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @constant */
-                    type: "custody_transfer.submitted";
-                    data: components["schemas"]["CustodyTransfer"];
-                } & components["schemas"]["EventEnvelope"];
+                "application/json": components["schemas"]["CustodyTransferSubmittedEvent"];
             };
         };
         responses: {
@@ -18079,7 +19010,7 @@ export interface operations {
             };
         };
     };
-    custodyTransferCompletedWebhook: {
+    custodyTransferCompleted: {
         parameters: {
             query?: never;
             header: {
@@ -18107,11 +19038,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @constant */
-                    type: "custody_transfer.completed";
-                    data: components["schemas"]["CustodyTransfer"];
-                } & components["schemas"]["EventEnvelope"];
+                "application/json": components["schemas"]["CustodyTransferCompletedEvent"];
             };
         };
         responses: {
@@ -18131,7 +19058,7 @@ export interface operations {
             };
         };
     };
-    custodyTransferFailedWebhook: {
+    custodyTransferFailed: {
         parameters: {
             query?: never;
             header: {
@@ -18159,11 +19086,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @constant */
-                    type: "custody_transfer.failed";
-                    data: components["schemas"]["CustodyTransfer"];
-                } & components["schemas"]["EventEnvelope"];
+                "application/json": components["schemas"]["CustodyTransferFailedEvent"];
             };
         };
         responses: {
@@ -18183,7 +19106,7 @@ export interface operations {
             };
         };
     };
-    custodyTransferRejectedWebhook: {
+    custodyTransferRejected: {
         parameters: {
             query?: never;
             header: {
@@ -18211,11 +19134,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @constant */
-                    type: "custody_transfer.rejected";
-                    data: components["schemas"]["CustodyTransfer"];
-                } & components["schemas"]["EventEnvelope"];
+                "application/json": components["schemas"]["CustodyTransferRejectedEvent"];
             };
         };
         responses: {
@@ -18235,7 +19154,7 @@ export interface operations {
             };
         };
     };
-    custodyTransferCancelledWebhook: {
+    custodyTransferCancelled: {
         parameters: {
             query?: never;
             header: {
@@ -18263,11 +19182,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @constant */
-                    type: "custody_transfer.cancelled";
-                    data: components["schemas"]["CustodyTransfer"];
-                } & components["schemas"]["EventEnvelope"];
+                "application/json": components["schemas"]["CustodyTransferCancelledEvent"];
             };
         };
         responses: {
@@ -18287,7 +19202,7 @@ export interface operations {
             };
         };
     };
-    approvalRequestCreatedWebhook: {
+    approvalRequestCreated: {
         parameters: {
             query?: never;
             header: {
@@ -18315,11 +19230,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @constant */
-                    type: "approval_request.created";
-                    data: components["schemas"]["ApprovalRequest"];
-                } & components["schemas"]["EventEnvelope"];
+                "application/json": components["schemas"]["ApprovalRequestCreatedEvent"];
             };
         };
         responses: {
@@ -18339,7 +19250,7 @@ export interface operations {
             };
         };
     };
-    approvalRequestApprovedWebhook: {
+    approvalRequestApproved: {
         parameters: {
             query?: never;
             header: {
@@ -18367,11 +19278,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @constant */
-                    type: "approval_request.approved";
-                    data: components["schemas"]["ApprovalRequest"];
-                } & components["schemas"]["EventEnvelope"];
+                "application/json": components["schemas"]["ApprovalRequestApprovedEvent"];
             };
         };
         responses: {
@@ -18391,7 +19298,7 @@ export interface operations {
             };
         };
     };
-    approvalRequestRejectedWebhook: {
+    approvalRequestRejected: {
         parameters: {
             query?: never;
             header: {
@@ -18419,11 +19326,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @constant */
-                    type: "approval_request.rejected";
-                    data: components["schemas"]["ApprovalRequest"];
-                } & components["schemas"]["EventEnvelope"];
+                "application/json": components["schemas"]["ApprovalRequestRejectedEvent"];
             };
         };
         responses: {
@@ -18443,7 +19346,7 @@ export interface operations {
             };
         };
     };
-    approvalRequestExpiredWebhook: {
+    approvalRequestExpired: {
         parameters: {
             query?: never;
             header: {
@@ -18471,11 +19374,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @constant */
-                    type: "approval_request.expired";
-                    data: components["schemas"]["ApprovalRequest"];
-                } & components["schemas"]["EventEnvelope"];
+                "application/json": components["schemas"]["ApprovalRequestExpiredEvent"];
             };
         };
         responses: {
@@ -18495,7 +19394,7 @@ export interface operations {
             };
         };
     };
-    issuanceRequestCreatedWebhook: {
+    issuanceRequestCreated: {
         parameters: {
             query?: never;
             header: {
@@ -18523,11 +19422,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @constant */
-                    type: "issuance_request.created";
-                    data: components["schemas"]["IssuanceRequest"];
-                } & components["schemas"]["EventEnvelope"];
+                "application/json": components["schemas"]["IssuanceRequestCreatedEvent"];
             };
         };
         responses: {
@@ -18547,7 +19442,7 @@ export interface operations {
             };
         };
     };
-    issuanceRequestApprovedWebhook: {
+    issuanceRequestApproved: {
         parameters: {
             query?: never;
             header: {
@@ -18575,11 +19470,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @constant */
-                    type: "issuance_request.approved";
-                    data: components["schemas"]["IssuanceRequest"];
-                } & components["schemas"]["EventEnvelope"];
+                "application/json": components["schemas"]["IssuanceRequestApprovedEvent"];
             };
         };
         responses: {
@@ -18599,7 +19490,7 @@ export interface operations {
             };
         };
     };
-    issuanceRequestRejectedWebhook: {
+    issuanceRequestRejected: {
         parameters: {
             query?: never;
             header: {
@@ -18627,11 +19518,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @constant */
-                    type: "issuance_request.rejected";
-                    data: components["schemas"]["IssuanceRequest"];
-                } & components["schemas"]["EventEnvelope"];
+                "application/json": components["schemas"]["IssuanceRequestRejectedEvent"];
             };
         };
         responses: {
@@ -18651,7 +19538,7 @@ export interface operations {
             };
         };
     };
-    issuanceRequestExpiredWebhook: {
+    issuanceRequestExpired: {
         parameters: {
             query?: never;
             header: {
@@ -18679,11 +19566,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @constant */
-                    type: "issuance_request.expired";
-                    data: components["schemas"]["IssuanceRequest"];
-                } & components["schemas"]["EventEnvelope"];
+                "application/json": components["schemas"]["IssuanceRequestExpiredEvent"];
             };
         };
         responses: {
@@ -18703,7 +19586,7 @@ export interface operations {
             };
         };
     };
-    contractCreatedWebhook: {
+    contractCreated: {
         parameters: {
             query?: never;
             header: {
@@ -18731,11 +19614,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @constant */
-                    type: "contract.created";
-                    data: components["schemas"]["ContractProject"];
-                } & components["schemas"]["EventEnvelope"];
+                "application/json": components["schemas"]["ContractCreatedEvent"];
             };
         };
         responses: {
@@ -18755,7 +19634,7 @@ export interface operations {
             };
         };
     };
-    contractCompiledWebhook: {
+    contractCompiled: {
         parameters: {
             query?: never;
             header: {
@@ -18783,11 +19662,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @constant */
-                    type: "contract.compiled";
-                    data: components["schemas"]["ContractProject"];
-                } & components["schemas"]["EventEnvelope"];
+                "application/json": components["schemas"]["ContractCompiledEvent"];
             };
         };
         responses: {
@@ -18807,7 +19682,7 @@ export interface operations {
             };
         };
     };
-    contractValidatedWebhook: {
+    contractValidated: {
         parameters: {
             query?: never;
             header: {
@@ -18835,11 +19710,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @constant */
-                    type: "contract.validated";
-                    data: components["schemas"]["ContractProject"];
-                } & components["schemas"]["EventEnvelope"];
+                "application/json": components["schemas"]["ContractValidatedEvent"];
             };
         };
         responses: {
@@ -18859,7 +19730,7 @@ export interface operations {
             };
         };
     };
-    contractSimulatedWebhook: {
+    contractSimulated: {
         parameters: {
             query?: never;
             header: {
@@ -18887,11 +19758,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @constant */
-                    type: "contract.simulated";
-                    data: components["schemas"]["ContractProject"];
-                } & components["schemas"]["EventEnvelope"];
+                "application/json": components["schemas"]["ContractSimulatedEvent"];
             };
         };
         responses: {
@@ -18911,7 +19778,7 @@ export interface operations {
             };
         };
     };
-    contractDeployedWebhook: {
+    contractDeployed: {
         parameters: {
             query?: never;
             header: {
@@ -18939,11 +19806,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @constant */
-                    type: "contract.deployed";
-                    data: components["schemas"]["ContractProject"];
-                } & components["schemas"]["EventEnvelope"];
+                "application/json": components["schemas"]["ContractDeployedEvent"];
             };
         };
         responses: {
@@ -18963,7 +19826,7 @@ export interface operations {
             };
         };
     };
-    contractVerifiedWebhook: {
+    contractVerified: {
         parameters: {
             query?: never;
             header: {
@@ -18991,11 +19854,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @constant */
-                    type: "contract.verified";
-                    data: components["schemas"]["ContractProject"];
-                } & components["schemas"]["EventEnvelope"];
+                "application/json": components["schemas"]["ContractVerifiedEvent"];
             };
         };
         responses: {
@@ -19015,7 +19874,7 @@ export interface operations {
             };
         };
     };
-    contractLaunchedWebhook: {
+    contractLaunched: {
         parameters: {
             query?: never;
             header: {
@@ -19043,11 +19902,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @constant */
-                    type: "contract.launched";
-                    data: components["schemas"]["ContractProject"];
-                } & components["schemas"]["EventEnvelope"];
+                "application/json": components["schemas"]["ContractLaunchedEvent"];
             };
         };
         responses: {
@@ -19067,7 +19922,7 @@ export interface operations {
             };
         };
     };
-    contractStageFailedWebhook: {
+    contractStageFailed: {
         parameters: {
             query?: never;
             header: {
@@ -19095,11 +19950,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @constant */
-                    type: "contract.stage_failed";
-                    data: components["schemas"]["ContractProject"];
-                } & components["schemas"]["EventEnvelope"];
+                "application/json": components["schemas"]["ContractStageFailedEvent"];
             };
         };
         responses: {
@@ -19119,7 +19970,7 @@ export interface operations {
             };
         };
     };
-    cardProgrammeCreatedWebhook: {
+    cardProgrammeCreated: {
         parameters: {
             query?: never;
             header: {
@@ -19147,11 +19998,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @constant */
-                    type: "card_programme.created";
-                    data: components["schemas"]["CardProgramme"];
-                } & components["schemas"]["EventEnvelope"];
+                "application/json": components["schemas"]["CardProgrammeCreatedEvent"];
             };
         };
         responses: {
@@ -19171,7 +20018,7 @@ export interface operations {
             };
         };
     };
-    cardIssuedWebhook: {
+    cardIssued: {
         parameters: {
             query?: never;
             header: {
@@ -19199,11 +20046,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @constant */
-                    type: "card.issued";
-                    data: components["schemas"]["Card"];
-                } & components["schemas"]["EventEnvelope"];
+                "application/json": components["schemas"]["CardIssuedEvent"];
             };
         };
         responses: {
@@ -19223,7 +20066,7 @@ export interface operations {
             };
         };
     };
-    cardFundedWebhook: {
+    cardFunded: {
         parameters: {
             query?: never;
             header: {
@@ -19251,11 +20094,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @constant */
-                    type: "card.funded";
-                    data: components["schemas"]["Card"];
-                } & components["schemas"]["EventEnvelope"];
+                "application/json": components["schemas"]["CardFundedEvent"];
             };
         };
         responses: {
@@ -19275,7 +20114,7 @@ export interface operations {
             };
         };
     };
-    cardFrozenWebhook: {
+    cardFrozen: {
         parameters: {
             query?: never;
             header: {
@@ -19303,11 +20142,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @constant */
-                    type: "card.frozen";
-                    data: components["schemas"]["Card"];
-                } & components["schemas"]["EventEnvelope"];
+                "application/json": components["schemas"]["CardFrozenEvent"];
             };
         };
         responses: {
@@ -19327,7 +20162,7 @@ export interface operations {
             };
         };
     };
-    cardUnfrozenWebhook: {
+    cardUnfrozen: {
         parameters: {
             query?: never;
             header: {
@@ -19355,11 +20190,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @constant */
-                    type: "card.unfrozen";
-                    data: components["schemas"]["Card"];
-                } & components["schemas"]["EventEnvelope"];
+                "application/json": components["schemas"]["CardUnfrozenEvent"];
             };
         };
         responses: {
@@ -19379,7 +20210,7 @@ export interface operations {
             };
         };
     };
-    cardDeactivatedWebhook: {
+    cardDeactivated: {
         parameters: {
             query?: never;
             header: {
@@ -19407,11 +20238,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @constant */
-                    type: "card.deactivated";
-                    data: components["schemas"]["Card"];
-                } & components["schemas"]["EventEnvelope"];
+                "application/json": components["schemas"]["CardDeactivatedEvent"];
             };
         };
         responses: {
@@ -19431,7 +20258,7 @@ export interface operations {
             };
         };
     };
-    cardLimitsUpdatedWebhook: {
+    cardLimitsUpdated: {
         parameters: {
             query?: never;
             header: {
@@ -19459,11 +20286,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @constant */
-                    type: "card.limits_updated";
-                    data: components["schemas"]["Card"];
-                } & components["schemas"]["EventEnvelope"];
+                "application/json": components["schemas"]["CardLimitsUpdatedEvent"];
             };
         };
         responses: {
@@ -19483,7 +20306,7 @@ export interface operations {
             };
         };
     };
-    cardAuthorizationApprovedWebhook: {
+    cardAuthorizationApproved: {
         parameters: {
             query?: never;
             header: {
@@ -19511,11 +20334,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @constant */
-                    type: "card.authorization.approved";
-                    data: components["schemas"]["CardAuthorization"];
-                } & components["schemas"]["EventEnvelope"];
+                "application/json": components["schemas"]["CardAuthorizationApprovedEvent"];
             };
         };
         responses: {
@@ -19535,7 +20354,7 @@ export interface operations {
             };
         };
     };
-    cardAuthorizationDeclinedWebhook: {
+    cardAuthorizationDeclined: {
         parameters: {
             query?: never;
             header: {
@@ -19563,11 +20382,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @constant */
-                    type: "card.authorization.declined";
-                    data: components["schemas"]["CardAuthorization"];
-                } & components["schemas"]["EventEnvelope"];
+                "application/json": components["schemas"]["CardAuthorizationDeclinedEvent"];
             };
         };
         responses: {
@@ -19587,7 +20402,7 @@ export interface operations {
             };
         };
     };
-    cardAuthorizationCapturedWebhook: {
+    cardAuthorizationCaptured: {
         parameters: {
             query?: never;
             header: {
@@ -19615,11 +20430,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @constant */
-                    type: "card.authorization.captured";
-                    data: components["schemas"]["CardAuthorization"];
-                } & components["schemas"]["EventEnvelope"];
+                "application/json": components["schemas"]["CardAuthorizationCapturedEvent"];
             };
         };
         responses: {
@@ -19639,7 +20450,7 @@ export interface operations {
             };
         };
     };
-    cardAuthorizationReversedWebhook: {
+    cardAuthorizationReversed: {
         parameters: {
             query?: never;
             header: {
@@ -19667,11 +20478,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @constant */
-                    type: "card.authorization.reversed";
-                    data: components["schemas"]["CardAuthorization"];
-                } & components["schemas"]["EventEnvelope"];
+                "application/json": components["schemas"]["CardAuthorizationReversedEvent"];
             };
         };
         responses: {
@@ -19691,7 +20498,7 @@ export interface operations {
             };
         };
     };
-    walletCreatedWebhook: {
+    walletCreated: {
         parameters: {
             query?: never;
             header: {
@@ -19719,11 +20526,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @constant */
-                    type: "wallet.created";
-                    data: components["schemas"]["Wallet"];
-                } & components["schemas"]["EventEnvelope"];
+                "application/json": components["schemas"]["WalletCreatedEvent"];
             };
         };
         responses: {
@@ -19743,7 +20546,7 @@ export interface operations {
             };
         };
     };
-    paymentCreatedWebhook: {
+    paymentCreated: {
         parameters: {
             query?: never;
             header: {
@@ -19771,11 +20574,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @constant */
-                    type: "payment.created";
-                    data: components["schemas"]["Payment"];
-                } & components["schemas"]["EventEnvelope"];
+                "application/json": components["schemas"]["PaymentCreatedEvent"];
             };
         };
         responses: {
@@ -19795,7 +20594,7 @@ export interface operations {
             };
         };
     };
-    webhookEndpointDisabledWebhook: {
+    webhookEndpointDisabled: {
         parameters: {
             query?: never;
             header: {
@@ -19823,11 +20622,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @constant */
-                    type: "webhook_endpoint.disabled";
-                    data: components["schemas"]["WebhookEndpoint"];
-                } & components["schemas"]["EventEnvelope"];
+                "application/json": components["schemas"]["WebhookEndpointDisabledEvent"];
             };
         };
         responses: {
@@ -19847,7 +20642,7 @@ export interface operations {
             };
         };
     };
-    webhookEndpointTestedWebhook: {
+    webhookEndpointTested: {
         parameters: {
             query?: never;
             header: {
@@ -19875,11 +20670,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @constant */
-                    type: "webhook_endpoint.tested";
-                    data: components["schemas"]["WebhookEndpoint"];
-                } & components["schemas"]["EventEnvelope"];
+                "application/json": components["schemas"]["WebhookEndpointTestedEvent"];
             };
         };
         responses: {

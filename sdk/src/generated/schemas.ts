@@ -232,6 +232,11 @@ export type ValidateOutput = components["schemas"]["ValidateOutput"];
  */
 export type ValidateStageResult = components["schemas"]["ValidateStageResult"];
 
+/**
+ * `success` (the transaction executed) or `revert` (it reverted).
+ */
+export type TransactionOutcome = components["schemas"]["TransactionOutcome"];
+
 export type SimulatedTransaction = components["schemas"]["SimulatedTransaction"];
 
 export type SimulationAssertion = components["schemas"]["SimulationAssertion"];
@@ -593,6 +598,11 @@ export type CurrencyCode = components["schemas"]["CurrencyCode"];
 export type BankRail = components["schemas"]["BankRail"];
 
 /**
+ * How a bank account is identified: `iban`, `aba` (US routing number), `sort_code` (UK) or `swift` (BIC + account number); the tag of `BankAccount`.
+ */
+export type BankAccountType = components["schemas"]["BankAccountType"];
+
+/**
  * Name of the account holder as the bank knows it (screened before execution).
  */
 export type AccountHolderName = components["schemas"]["AccountHolderName"];
@@ -648,6 +658,11 @@ export type BankTransfer = components["schemas"]["BankTransfer"];
 export type BankTransferList = components["schemas"]["BankTransferList"];
 
 /**
+ * The `type` tag of an `IbanAccount`.
+ */
+export type BankAccountTypeIban = components["schemas"]["BankAccountTypeIban"];
+
+/**
  * Postal address.
  */
 export type PostalAddress = components["schemas"]["PostalAddress"];
@@ -659,16 +674,36 @@ export type PostalAddress = components["schemas"]["PostalAddress"];
 export type IbanAccount = components["schemas"]["IbanAccount"];
 
 /**
+ * The `type` tag of an `AbaAccount`.
+ */
+export type BankAccountTypeAba = components["schemas"]["BankAccountTypeAba"];
+
+/**
+ * Kind of US deposit account (`aba` accounts).
+ */
+export type DepositAccountType = components["schemas"]["DepositAccountType"];
+
+/**
  * US account (ABA routing number)
  * US account for `ach` and `wire`.
  */
 export type AbaAccount = components["schemas"]["AbaAccount"];
 
 /**
+ * The `type` tag of a `SortCodeAccount`.
+ */
+export type BankAccountTypeSortCode = components["schemas"]["BankAccountTypeSortCode"];
+
+/**
  * UK account (sort code)
  * UK account for Faster Payments (`fps`).
  */
 export type SortCodeAccount = components["schemas"]["SortCodeAccount"];
+
+/**
+ * The `type` tag of a `SwiftAccount`.
+ */
+export type BankAccountTypeSwift = components["schemas"]["BankAccountTypeSwift"];
 
 /**
  * SWIFT account (BIC + account number)
@@ -1003,6 +1038,11 @@ export type MintRequest = components["schemas"]["MintRequest"];
  * Id of an issuance request (`ir_…`).
  */
 export type IssuanceRequestId = components["schemas"]["IssuanceRequestId"];
+
+/**
+ * Whether an issuance request mints or burns.
+ */
+export type IssuanceRequestKind = components["schemas"]["IssuanceRequestKind"];
 
 /**
  * State of an issuance request, derived from its four-eyes approval request (`approvalRequestId`), which a second person
@@ -1494,8 +1534,584 @@ export type RotateWebhookSecretRequest = components["schemas"]["RotateWebhookSec
 export type EventId = components["schemas"]["EventId"];
 
 /**
+ * The fields every event shares; each entry of the top-level `webhooks` adds its `type` (a constant) and its `data`
+ * (the resource's schema). Same fields as `Event`.
+ */
+export type EventEnvelope = components["schemas"]["EventEnvelope"];
+
+/**
+ * The `type` tag of `BankTransferCreatedEvent`.
+ */
+export type BankTransferCreatedEventType = components["schemas"]["BankTransferCreatedEventType"];
+
+/**
+ * bank_transfer.created
+ * A bank transfer was created (status `pending`). `data` is the `BankTransfer`.
+ */
+export type BankTransferCreatedEvent = components["schemas"]["BankTransferCreatedEvent"];
+
+/**
+ * The `type` tag of `BankTransferSubmittedEvent`.
+ */
+export type BankTransferSubmittedEventType = components["schemas"]["BankTransferSubmittedEventType"];
+
+/**
+ * bank_transfer.submitted
+ * A bank transfer was submitted to the rail (status `processing`). `data` is the `BankTransfer`.
+ */
+export type BankTransferSubmittedEvent = components["schemas"]["BankTransferSubmittedEvent"];
+
+/**
+ * The `type` tag of `BankTransferCompletedEvent`.
+ */
+export type BankTransferCompletedEventType = components["schemas"]["BankTransferCompletedEventType"];
+
+/**
+ * bank_transfer.completed
+ * A bank transfer completed. `data` is the `BankTransfer`.
+ */
+export type BankTransferCompletedEvent = components["schemas"]["BankTransferCompletedEvent"];
+
+/**
+ * The `type` tag of `BankTransferFailedEvent`.
+ */
+export type BankTransferFailedEventType = components["schemas"]["BankTransferFailedEventType"];
+
+/**
+ * bank_transfer.failed
+ * A bank transfer failed (see `failureReason`). `data` is the `BankTransfer`.
+ */
+export type BankTransferFailedEvent = components["schemas"]["BankTransferFailedEvent"];
+
+/**
+ * The `type` tag of `BankTransferReturnedEvent`.
+ */
+export type BankTransferReturnedEventType = components["schemas"]["BankTransferReturnedEventType"];
+
+/**
+ * bank_transfer.returned
+ * A completed bank transfer was returned by the receiving bank. `data` is the `BankTransfer`.
+ */
+export type BankTransferReturnedEvent = components["schemas"]["BankTransferReturnedEvent"];
+
+/**
+ * The `type` tag of `BankTransferCancelledEvent`.
+ */
+export type BankTransferCancelledEventType = components["schemas"]["BankTransferCancelledEventType"];
+
+/**
+ * bank_transfer.cancelled
+ * A bank transfer was cancelled. `data` is the `BankTransfer`.
+ */
+export type BankTransferCancelledEvent = components["schemas"]["BankTransferCancelledEvent"];
+
+/**
+ * The `type` tag of `WorkflowRunCreatedEvent`.
+ */
+export type WorkflowRunCreatedEventType = components["schemas"]["WorkflowRunCreatedEventType"];
+
+/**
+ * workflow_run.created
+ * A corridor workflow run was created (corridor simulate). `data` is the `WorkflowRun`.
+ */
+export type WorkflowRunCreatedEvent = components["schemas"]["WorkflowRunCreatedEvent"];
+
+/**
+ * The `type` tag of `WorkflowRunStartedEvent`.
+ */
+export type WorkflowRunStartedEventType = components["schemas"]["WorkflowRunStartedEventType"];
+
+/**
+ * workflow_run.started
+ * A corridor workflow run's first step was dispatched (status `running`). `data` is the `WorkflowRun`.
+ */
+export type WorkflowRunStartedEvent = components["schemas"]["WorkflowRunStartedEvent"];
+
+/**
+ * The `type` tag of `WorkflowRunCompletedEvent`.
+ */
+export type WorkflowRunCompletedEventType = components["schemas"]["WorkflowRunCompletedEventType"];
+
+/**
+ * workflow_run.completed
+ * A corridor workflow run completed every step. `data` is the `WorkflowRun`.
+ */
+export type WorkflowRunCompletedEvent = components["schemas"]["WorkflowRunCompletedEvent"];
+
+/**
+ * The `type` tag of `WorkflowRunFailedEvent`.
+ */
+export type WorkflowRunFailedEventType = components["schemas"]["WorkflowRunFailedEventType"];
+
+/**
+ * workflow_run.failed
+ * A corridor workflow run failed (a step failed permanently or ran out of attempts). `data` is the `WorkflowRun`.
+ */
+export type WorkflowRunFailedEvent = components["schemas"]["WorkflowRunFailedEvent"];
+
+/**
+ * The `type` tag of `CustodyWalletCreatedEvent`.
+ */
+export type CustodyWalletCreatedEventType = components["schemas"]["CustodyWalletCreatedEventType"];
+
+/**
+ * custody_wallet.created
+ * A custody wallet was requested (status `pending_approval`). `data` is the `CustodyWallet`.
+ */
+export type CustodyWalletCreatedEvent = components["schemas"]["CustodyWalletCreatedEvent"];
+
+/**
+ * The `type` tag of `CustodyWalletActivatedEvent`.
+ */
+export type CustodyWalletActivatedEventType = components["schemas"]["CustodyWalletActivatedEventType"];
+
+/**
+ * custody_wallet.activated
+ * A custody wallet was activated by the custodian (status `active`). `data` is the `CustodyWallet`.
+ */
+export type CustodyWalletActivatedEvent = components["schemas"]["CustodyWalletActivatedEvent"];
+
+/**
+ * The `type` tag of `CustodyWalletRejectedEvent`.
+ */
+export type CustodyWalletRejectedEventType = components["schemas"]["CustodyWalletRejectedEventType"];
+
+/**
+ * custody_wallet.rejected
+ * A custody wallet request was rejected. `data` is the `CustodyWallet`.
+ */
+export type CustodyWalletRejectedEvent = components["schemas"]["CustodyWalletRejectedEvent"];
+
+/**
+ * The `type` tag of `CustodyTransferCreatedEvent`.
+ */
+export type CustodyTransferCreatedEventType = components["schemas"]["CustodyTransferCreatedEventType"];
+
+/**
+ * custody_transfer.created
+ * A custody transfer was requested (status `pending_approval`). `data` is the `CustodyTransfer`.
+ */
+export type CustodyTransferCreatedEvent = components["schemas"]["CustodyTransferCreatedEvent"];
+
+/**
+ * The `type` tag of `CustodyTransferApprovedEvent`.
+ */
+export type CustodyTransferApprovedEventType = components["schemas"]["CustodyTransferApprovedEventType"];
+
+/**
+ * custody_transfer.approved
+ * A custody transfer was approved (status `approved`). `data` is the `CustodyTransfer`.
+ */
+export type CustodyTransferApprovedEvent = components["schemas"]["CustodyTransferApprovedEvent"];
+
+/**
+ * The `type` tag of `CustodyTransferSubmittedEvent`.
+ */
+export type CustodyTransferSubmittedEventType = components["schemas"]["CustodyTransferSubmittedEventType"];
+
+/**
+ * custody_transfer.submitted
+ * A custody transfer was submitted to the custodian (status `submitted`). `data` is the `CustodyTransfer`.
+ */
+export type CustodyTransferSubmittedEvent = components["schemas"]["CustodyTransferSubmittedEvent"];
+
+/**
+ * The `type` tag of `CustodyTransferCompletedEvent`.
+ */
+export type CustodyTransferCompletedEventType = components["schemas"]["CustodyTransferCompletedEventType"];
+
+/**
+ * custody_transfer.completed
+ * A custody transfer completed on chain. `data` is the `CustodyTransfer`.
+ */
+export type CustodyTransferCompletedEvent = components["schemas"]["CustodyTransferCompletedEvent"];
+
+/**
+ * The `type` tag of `CustodyTransferFailedEvent`.
+ */
+export type CustodyTransferFailedEventType = components["schemas"]["CustodyTransferFailedEventType"];
+
+/**
+ * custody_transfer.failed
+ * A custody transfer failed (see `failureReason`). `data` is the `CustodyTransfer`.
+ */
+export type CustodyTransferFailedEvent = components["schemas"]["CustodyTransferFailedEvent"];
+
+/**
+ * The `type` tag of `CustodyTransferRejectedEvent`.
+ */
+export type CustodyTransferRejectedEventType = components["schemas"]["CustodyTransferRejectedEventType"];
+
+/**
+ * custody_transfer.rejected
+ * A custody transfer was rejected. `data` is the `CustodyTransfer`.
+ */
+export type CustodyTransferRejectedEvent = components["schemas"]["CustodyTransferRejectedEvent"];
+
+/**
+ * The `type` tag of `CustodyTransferCancelledEvent`.
+ */
+export type CustodyTransferCancelledEventType = components["schemas"]["CustodyTransferCancelledEventType"];
+
+/**
+ * custody_transfer.cancelled
+ * A custody transfer was cancelled. `data` is the `CustodyTransfer`.
+ */
+export type CustodyTransferCancelledEvent = components["schemas"]["CustodyTransferCancelledEvent"];
+
+/**
+ * The `type` tag of `ApprovalRequestCreatedEvent`.
+ */
+export type ApprovalRequestCreatedEventType = components["schemas"]["ApprovalRequestCreatedEventType"];
+
+/**
+ * approval_request.created
+ * A four-eyes approval request was created (status `pending`). `data` is the `ApprovalRequest`.
+ */
+export type ApprovalRequestCreatedEvent = components["schemas"]["ApprovalRequestCreatedEvent"];
+
+/**
+ * The `type` tag of `ApprovalRequestApprovedEvent`.
+ */
+export type ApprovalRequestApprovedEventType = components["schemas"]["ApprovalRequestApprovedEventType"];
+
+/**
+ * approval_request.approved
+ * An approval request was approved by a second person. `data` is the `ApprovalRequest`.
+ */
+export type ApprovalRequestApprovedEvent = components["schemas"]["ApprovalRequestApprovedEvent"];
+
+/**
+ * The `type` tag of `ApprovalRequestRejectedEvent`.
+ */
+export type ApprovalRequestRejectedEventType = components["schemas"]["ApprovalRequestRejectedEventType"];
+
+/**
+ * approval_request.rejected
+ * An approval request was rejected. `data` is the `ApprovalRequest`.
+ */
+export type ApprovalRequestRejectedEvent = components["schemas"]["ApprovalRequestRejectedEvent"];
+
+/**
+ * The `type` tag of `ApprovalRequestExpiredEvent`.
+ */
+export type ApprovalRequestExpiredEventType = components["schemas"]["ApprovalRequestExpiredEventType"];
+
+/**
+ * approval_request.expired
+ * An approval request passed its `expiresAt` undecided or unused (status `expired`). `data` is the `ApprovalRequest`.
+ */
+export type ApprovalRequestExpiredEvent = components["schemas"]["ApprovalRequestExpiredEvent"];
+
+/**
+ * The `type` tag of `IssuanceRequestCreatedEvent`.
+ */
+export type IssuanceRequestCreatedEventType = components["schemas"]["IssuanceRequestCreatedEventType"];
+
+/**
+ * issuance_request.created
+ * A mint or burn request was created (status `pending_approval`). `data` is the `IssuanceRequest`.
+ */
+export type IssuanceRequestCreatedEvent = components["schemas"]["IssuanceRequestCreatedEvent"];
+
+/**
+ * The `type` tag of `IssuanceRequestApprovedEvent`.
+ */
+export type IssuanceRequestApprovedEventType = components["schemas"]["IssuanceRequestApprovedEventType"];
+
+/**
+ * issuance_request.approved
+ * A mint or burn request was approved. `data` is the `IssuanceRequest`.
+ */
+export type IssuanceRequestApprovedEvent = components["schemas"]["IssuanceRequestApprovedEvent"];
+
+/**
+ * The `type` tag of `IssuanceRequestRejectedEvent`.
+ */
+export type IssuanceRequestRejectedEventType = components["schemas"]["IssuanceRequestRejectedEventType"];
+
+/**
+ * issuance_request.rejected
+ * A mint or burn request was rejected. `data` is the `IssuanceRequest`.
+ */
+export type IssuanceRequestRejectedEvent = components["schemas"]["IssuanceRequestRejectedEvent"];
+
+/**
+ * The `type` tag of `IssuanceRequestExpiredEvent`.
+ */
+export type IssuanceRequestExpiredEventType = components["schemas"]["IssuanceRequestExpiredEventType"];
+
+/**
+ * issuance_request.expired
+ * A mint or burn request expired before it was decided or used. `data` is the `IssuanceRequest`.
+ */
+export type IssuanceRequestExpiredEvent = components["schemas"]["IssuanceRequestExpiredEvent"];
+
+/**
+ * The `type` tag of `ContractCreatedEvent`.
+ */
+export type ContractCreatedEventType = components["schemas"]["ContractCreatedEventType"];
+
+/**
+ * contract.created
+ * A contract project was generated from a template (stage `generated`). `data` is the `ContractProject`.
+ */
+export type ContractCreatedEvent = components["schemas"]["ContractCreatedEvent"];
+
+/**
+ * The `type` tag of `ContractCompiledEvent`.
+ */
+export type ContractCompiledEventType = components["schemas"]["ContractCompiledEventType"];
+
+/**
+ * contract.compiled
+ * A contract project compiled (stage `compiled`). `data` is the `ContractProject`.
+ */
+export type ContractCompiledEvent = components["schemas"]["ContractCompiledEvent"];
+
+/**
+ * The `type` tag of `ContractValidatedEvent`.
+ */
+export type ContractValidatedEventType = components["schemas"]["ContractValidatedEventType"];
+
+/**
+ * contract.validated
+ * A contract project passed validation (stage `validated`). `data` is the `ContractProject`.
+ */
+export type ContractValidatedEvent = components["schemas"]["ContractValidatedEvent"];
+
+/**
+ * The `type` tag of `ContractSimulatedEvent`.
+ */
+export type ContractSimulatedEventType = components["schemas"]["ContractSimulatedEventType"];
+
+/**
+ * contract.simulated
+ * A contract project's simulation passed (stage `simulated`). `data` is the `ContractProject`.
+ */
+export type ContractSimulatedEvent = components["schemas"]["ContractSimulatedEvent"];
+
+/**
+ * The `type` tag of `ContractDeployedEvent`.
+ */
+export type ContractDeployedEventType = components["schemas"]["ContractDeployedEventType"];
+
+/**
+ * contract.deployed
+ * A contract was deployed (stage `deployed`). `data` is the `ContractProject`.
+ */
+export type ContractDeployedEvent = components["schemas"]["ContractDeployedEvent"];
+
+/**
+ * The `type` tag of `ContractVerifiedEvent`.
+ */
+export type ContractVerifiedEventType = components["schemas"]["ContractVerifiedEventType"];
+
+/**
+ * contract.verified
+ * A deployed contract was verified (stage `verified`). `data` is the `ContractProject`.
+ */
+export type ContractVerifiedEvent = components["schemas"]["ContractVerifiedEvent"];
+
+/**
+ * The `type` tag of `ContractLaunchedEvent`.
+ */
+export type ContractLaunchedEventType = components["schemas"]["ContractLaunchedEventType"];
+
+/**
+ * contract.launched
+ * A contract was launched (stage `launched`). `data` is the `ContractProject`.
+ */
+export type ContractLaunchedEvent = components["schemas"]["ContractLaunchedEvent"];
+
+/**
+ * The `type` tag of `ContractStageFailedEvent`.
+ */
+export type ContractStageFailedEventType = components["schemas"]["ContractStageFailedEventType"];
+
+/**
+ * contract.stage_failed
+ * A contract lifecycle stage failed; the project stays at its last completed stage (see its `stages`). `data` is the `ContractProject`.
+ */
+export type ContractStageFailedEvent = components["schemas"]["ContractStageFailedEvent"];
+
+/**
+ * The `type` tag of `CardProgrammeCreatedEvent`.
+ */
+export type CardProgrammeCreatedEventType = components["schemas"]["CardProgrammeCreatedEventType"];
+
+/**
+ * card_programme.created
+ * A card programme was created. `data` is the `CardProgramme`.
+ */
+export type CardProgrammeCreatedEvent = components["schemas"]["CardProgrammeCreatedEvent"];
+
+/**
+ * The `type` tag of `CardIssuedEvent`.
+ */
+export type CardIssuedEventType = components["schemas"]["CardIssuedEventType"];
+
+/**
+ * card.issued
+ * A card was issued (status `active`). `data` is the `Card`.
+ */
+export type CardIssuedEvent = components["schemas"]["CardIssuedEvent"];
+
+/**
+ * The `type` tag of `CardFundedEvent`.
+ */
+export type CardFundedEventType = components["schemas"]["CardFundedEventType"];
+
+/**
+ * card.funded
+ * A card was funded (its balance changed). `data` is the `Card`.
+ */
+export type CardFundedEvent = components["schemas"]["CardFundedEvent"];
+
+/**
+ * The `type` tag of `CardFrozenEvent`.
+ */
+export type CardFrozenEventType = components["schemas"]["CardFrozenEventType"];
+
+/**
+ * card.frozen
+ * A card was frozen. `data` is the `Card`.
+ */
+export type CardFrozenEvent = components["schemas"]["CardFrozenEvent"];
+
+/**
+ * The `type` tag of `CardUnfrozenEvent`.
+ */
+export type CardUnfrozenEventType = components["schemas"]["CardUnfrozenEventType"];
+
+/**
+ * card.unfrozen
+ * A frozen card was unfrozen. `data` is the `Card`.
+ */
+export type CardUnfrozenEvent = components["schemas"]["CardUnfrozenEvent"];
+
+/**
+ * The `type` tag of `CardDeactivatedEvent`.
+ */
+export type CardDeactivatedEventType = components["schemas"]["CardDeactivatedEventType"];
+
+/**
+ * card.deactivated
+ * A card was deactivated (terminal). `data` is the `Card`.
+ */
+export type CardDeactivatedEvent = components["schemas"]["CardDeactivatedEvent"];
+
+/**
+ * The `type` tag of `CardLimitsUpdatedEvent`.
+ */
+export type CardLimitsUpdatedEventType = components["schemas"]["CardLimitsUpdatedEventType"];
+
+/**
+ * card.limits_updated
+ * A card's spending limits changed. `data` is the `Card`.
+ */
+export type CardLimitsUpdatedEvent = components["schemas"]["CardLimitsUpdatedEvent"];
+
+/**
+ * The `type` tag of `CardAuthorizationApprovedEvent`.
+ */
+export type CardAuthorizationApprovedEventType = components["schemas"]["CardAuthorizationApprovedEventType"];
+
+/**
+ * card.authorization.approved
+ * A card authorization was approved (a hold was placed). `data` is the `CardAuthorization`.
+ */
+export type CardAuthorizationApprovedEvent = components["schemas"]["CardAuthorizationApprovedEvent"];
+
+/**
+ * The `type` tag of `CardAuthorizationDeclinedEvent`.
+ */
+export type CardAuthorizationDeclinedEventType = components["schemas"]["CardAuthorizationDeclinedEventType"];
+
+/**
+ * card.authorization.declined
+ * A card authorization was declined (see `declineReason`). `data` is the `CardAuthorization`.
+ */
+export type CardAuthorizationDeclinedEvent = components["schemas"]["CardAuthorizationDeclinedEvent"];
+
+/**
+ * The `type` tag of `CardAuthorizationCapturedEvent`.
+ */
+export type CardAuthorizationCapturedEventType = components["schemas"]["CardAuthorizationCapturedEventType"];
+
+/**
+ * card.authorization.captured
+ * A card authorization was captured. `data` is the `CardAuthorization`.
+ */
+export type CardAuthorizationCapturedEvent = components["schemas"]["CardAuthorizationCapturedEvent"];
+
+/**
+ * The `type` tag of `CardAuthorizationReversedEvent`.
+ */
+export type CardAuthorizationReversedEventType = components["schemas"]["CardAuthorizationReversedEventType"];
+
+/**
+ * card.authorization.reversed
+ * A card authorization was reversed (its hold released). `data` is the `CardAuthorization`.
+ */
+export type CardAuthorizationReversedEvent = components["schemas"]["CardAuthorizationReversedEvent"];
+
+/**
+ * The `type` tag of `WalletCreatedEvent`.
+ */
+export type WalletCreatedEventType = components["schemas"]["WalletCreatedEventType"];
+
+/**
+ * wallet.created
+ * A sandbox wallet was created (`/api/v1`). `data` is the `Wallet`.
+ */
+export type WalletCreatedEvent = components["schemas"]["WalletCreatedEvent"];
+
+/**
+ * The `type` tag of `PaymentCreatedEvent`.
+ */
+export type PaymentCreatedEventType = components["schemas"]["PaymentCreatedEventType"];
+
+/**
+ * payment.created
+ * A sandbox payment was created (`/api/v1`). `data` is the `Payment`.
+ */
+export type PaymentCreatedEvent = components["schemas"]["PaymentCreatedEvent"];
+
+/**
+ * The `type` tag of `WebhookEndpointDisabledEvent`.
+ */
+export type WebhookEndpointDisabledEventType = components["schemas"]["WebhookEndpointDisabledEventType"];
+
+/**
+ * webhook_endpoint.disabled
+ * A webhook endpoint was disabled because a delivery failed for its whole retry schedule (`disabledReason: failing`). `data` is the `WebhookEndpoint`.
+ */
+export type WebhookEndpointDisabledEvent = components["schemas"]["WebhookEndpointDisabledEvent"];
+
+/**
+ * The `type` tag of `WebhookEndpointTestedEvent`.
+ */
+export type WebhookEndpointTestedEventType = components["schemas"]["WebhookEndpointTestedEventType"];
+
+/**
+ * webhook_endpoint.tested
+ * A test event requested with `POST /api/v2/agent/webhook-endpoints/{endpointId}/test`; delivered to that endpoint only. `data` is the `WebhookEndpoint`.
+ */
+export type WebhookEndpointTestedEvent = components["schemas"]["WebhookEndpointTestedEvent"];
+
+/**
  * Something that changed, written in the same transaction as the change (transactional outbox). Listed by
  * `GET /api/v2/agent/events` and POSTed, exactly like this, to every enabled endpoint subscribed to its `type`.
+ * Discriminated by `type`: switching on `type` gives the `data` of that event type, the resource exactly as the API
+ * returns it from its GET at the time of the change. New event types may be added; ignore a `type` you do not know.
+ * `Event` is the same union under its earlier name.
+ */
+export type WebhookEvent = components["schemas"]["WebhookEvent"];
+
+/**
+ * An event (`WebhookEvent`, under the name the API gave it first): the envelope with its `type` and, in `data`, the
+ * resource of that type as the API returns it from its GET at the time of the change.
  *
  * Returned by `coinplane.webhookEndpoints.sendTestEvent`, `coinplane.events.retrieve`.
  */
@@ -1704,10 +2320,9 @@ export type OrganizationSettings = components["schemas"]["OrganizationSettings"]
  */
 export type UpdateOrganizationSettingsRequest = components["schemas"]["UpdateOrganizationSettingsRequest"];
 
-export type Readiness = components["schemas"]["Readiness"];
-
 /**
- * The fields every event shares; each entry of the top-level `webhooks` adds its `type` (a constant) and its `data`
- * (the resource's schema). Same fields as `Event`.
+ * The result of one readiness check.
  */
-export type EventEnvelope = components["schemas"]["EventEnvelope"];
+export type ReadinessCheckStatus = components["schemas"]["ReadinessCheckStatus"];
+
+export type Readiness = components["schemas"]["Readiness"];

@@ -8,17 +8,19 @@ import type { components } from "../../generated/openapi.ts";
 export type EventRow = Selectable<DB["Event"]>;
 export type EventDto = components["schemas"]["Event"];
 
-/** From the stored row (the delivery worker's claim selects the same columns, without resourceId). */
+/** From the stored row (the delivery worker's claim selects the same columns, without resourceId). The row pairs its
+ * `type` with the `data` emitted for it (emit-event.ts), which the contract's union (`WebhookEvent`, one branch per
+ * type) cannot see in a column of each: hence the one assertion. */
 export function toEventDto(row: Omit<EventRow, "resourceId">): EventDto {
   const createdAt = new Date(row.createdAt).toISOString();
   return {
     id: row.id,
-    type: row.type as EventDto["type"],
+    type: row.type,
     createdAt,
     timestamp: createdAt,
     organizationId: row.organizationId,
-    environment: row.environment as EventDto["environment"],
+    environment: row.environment,
     ...(row.simulated === null ? {} : { simulated: row.simulated }),
-    data: (typeof row.data === "string" ? JSON.parse(row.data) : row.data) as EventDto["data"],
-  };
+    data: typeof row.data === "string" ? JSON.parse(row.data) : row.data,
+  } as EventDto;
 }

@@ -1,0 +1,23 @@
+// Differences the diff library calls breaking that a reviewed change declares a correction: the wire is unchanged, the
+// contract only says more precisely what it always carried, and the diff library cannot follow the new form (a union
+// discriminated by a tag, the old shape being each branch's envelope). Each entry holds only against the release it names
+// (`released` = that spec's `info.version`): once the corrected spec is released, the differences are gone and the entry
+// is dead weight — delete it then. Each one has its reason in CHANGELOG.md.
+
+export interface CompatCorrection {
+  /** `info.version` of the released spec the entry is checked against. */
+  released: string;
+  /** Operations (`GET /api/v2/agent/events`) whose flagged differences the entry allows. */
+  where: readonly string[];
+  reason: string;
+}
+
+export const corrections: readonly CompatCorrection[] = [
+  {
+    released: "0.3.0",
+    where: ["GET /api/v2/agent/events", "GET /api/v2/agent/events/{eventId}", "POST /api/v2/agent/webhook-endpoints/{endpointId}/test"],
+    reason:
+      "Event became the WebhookEvent union discriminated by `type` (issue 30): each branch is the same envelope with `type` " +
+      "fixed and `data` the resource the event always carried (as its webhooks entry documented); no field is removed.",
+  },
+];
