@@ -1,7 +1,7 @@
 // `npm run bench:profile`: runs one scenario against Coinplane on PostgreSQL under `node --cpu-prof` and prints where
 // the server's main thread spends its time while the load runs: self time by package and by function, and inclusive
 // time (the function and what it calls) of the request path's steps. Not part of `npm test`.
-// Env: PROFILE_SCENARIO (wallet_get | payment_post | v2_write | v2_replay; default wallet_get), BENCH_SECONDS (default 10).
+// Env: PROFILE_SCENARIO (wallet_get | payment_post | payment_post_keyed | v2_write | v2_replay; default wallet_get), BENCH_SECONDS (default 10).
 //
 // Only the main thread's profile counts (the compiler workers write their own), and only its samples taken during the
 // measured load: start-up, the scenario's setup and the warm-up (first-request compilation of validators) are left out.

@@ -10,7 +10,7 @@ import type { CompileEventLoop, EventLoopDelay } from "./event-loop.ts";
 export interface Row {
   server: string;
   scenario: string;
-  id: "wallet_get" | "payment_post" | "v2_write" | "v2_replay" | "floor_1" | "floor_3";
+  id: "wallet_get" | "payment_post" | "payment_post_keyed" | "v2_write" | "v2_replay" | "floor_1" | "floor_3";
   database: string;
   requestsPerSecond: number;
   /** The bare Express hello world's req/s, measured just before this scenario. */
@@ -38,6 +38,7 @@ interface Target {
 const TARGETS: Target[] = [
   { id: "wallet_get", label: "authenticated, validated GET /api/v1/wallets/{id}", minRatio: 0.5, maxP99Ms: 25 },
   { id: "payment_post", label: "v1 payment (POST /api/v1/payments)", minRatio: 0.25, maxP99Ms: 100 },
+  { id: "payment_post_keyed", label: "v1 payment with an Idempotency-Key (as the SDK sends)", minRatio: 0.25, maxP99Ms: 100 },
   { id: "v2_write", label: "v2 bank transfer (new Idempotency-Key each)", minRatio: 0.25, maxP99Ms: 100, maxCpuMs: 3 },
   { id: "v2_replay", label: "idempotent replay", minRatio: 0.4 },
 ];
@@ -65,7 +66,26 @@ function verdict(t: Target, rows: Row[]): string {
 
 // Round trips each benchmarked request sends once its organization's copies are in memory
 // (test/db/statement-budget.test.ts): the floor row it is compared with.
+// A keyed v1 payment sends two (the key's record, then the closing statement): there is no two-trip floor row.
 const ROUND_TRIPS: Partial<Record<Row["id"], 1 | 3>> = { wallet_get: 1, payment_post: 1, v2_write: 3, v2_replay: 1 };
+
+/** Issue 28 item 6: the key may cost a keyed v1 payment at most this much server CPU over the unkeyed one. */
+const KEYED_PAYMENT_MAX_EXTRA_CPU_MS = 0.3;
+
+function renderKeyedPayment(rows: Row[]): string {
+  const on = (id: Row["id"]) => rows.find((r) => r.id === id && r.database === "PostgreSQL");
+  const unkeyed = on("payment_post");
+  const keyed = on("payment_post_keyed");
+  if (!unkeyed || !keyed) return "";
+  const extra = keyed.cpuPerRequestMs - unkeyed.cpuPerRequestMs;
+  const met = extra <= KEYED_PAYMENT_MAX_EXTRA_CPU_MS;
+  return `## What the Idempotency-Key costs a v1 payment (issue 28, PostgreSQL, same run)
+
+The SDK sends an Idempotency-Key on every write. Target: a keyed v1 payment within ${KEYED_PAYMENT_MAX_EXTRA_CPU_MS} ms of server
+CPU of the unkeyed one — **${met ? "met" : "not met"}**: ${keyed.cpuPerRequestMs.toFixed(2)} ms keyed against
+${unkeyed.cpuPerRequestMs.toFixed(2)} ms unkeyed (${extra >= 0 ? "+" : ""}${extra.toFixed(2)} ms).
+`;
+}
 
 function renderFloor(rows: Row[]): string {
   const floor = (roundTrips: 1 | 3) => rows.find((r) => r.id === `floor_${roundTrips}`);
@@ -155,6 +175,7 @@ ${table}
 ${TARGETS.map((t) => verdict(t, rows)).join("\n")}
 
 ${renderFloor(rows)}
+${renderKeyedPayment(rows)}
 ${renderCompileEventLoop(run.compileEventLoop)}
 ${note("before.md")}
 

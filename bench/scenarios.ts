@@ -8,11 +8,12 @@ export const ADMIN_TOKEN = "bench-admin-token-0123456789abcdef";
 export interface Scenario {
   name: string;
   /** Key into the targets table in bench/results.md. */
-  id: "wallet_get" | "payment_post" | "v2_write" | "v2_replay";
+  id: "wallet_get" | "payment_post" | "payment_post_keyed" | "v2_write" | "v2_replay";
   requests: Request[];
 }
 
 const EVM = "0x52908400098527886E0F7030069857D2E4169EE7";
+const PAYMENT = JSON.stringify({ amount: "125.50", stablecoin: "USDC", chain: "base", toAddress: EVM });
 const SEPA_TRANSFER = JSON.stringify({
   amount: "1250.00",
   currency: "EUR",
@@ -64,7 +65,20 @@ export async function prepareScenarios(url: string): Promise<Scenario[]> {
           method: "POST",
           path: "/api/v1/payments",
           headers: auth,
-          body: JSON.stringify({ amount: "125.50", stablecoin: "USDC", chain: "base", toAddress: EVM }),
+          body: PAYMENT,
+        },
+      ],
+    },
+    {
+      // What the SDK sends: it puts an Idempotency-Key on every write (issue 28 item 6).
+      id: "payment_post_keyed",
+      name: "POST /api/v1/payments (new Idempotency-Key each, as the SDK sends)",
+      requests: [
+        {
+          method: "POST",
+          path: "/api/v1/payments",
+          body: PAYMENT,
+          setupRequest: (req) => ({ ...req, headers: { ...auth, "idempotency-key": `bench-pay-${process.pid}-${++counter}` } }),
         },
       ],
     },

@@ -8,16 +8,14 @@ import type { Config } from "./config.ts";
 import type { DatabaseTarget } from "./db/database-url.ts";
 import type { Database } from "./db/open-database.ts";
 import { closeCompiler, configureCompiler } from "./domain/contracts/compile-solidity.ts";
-import { purgeOldEvents } from "./domain/events/purge-old-events.ts";
 import { DEMO_ORGANIZATION, ensureFirstOwnerInvitation } from "./first-owner.ts";
 import { DEFAULT_PORTAL_FILE } from "./http/docs-portal.ts";
 import type { EarlyListener } from "./http/listen-early.ts";
-import { purgeExpiredIdempotencyRecords } from "./idempotency/idempotency-store.ts";
 import { createLogger } from "./logger.ts";
 import type { Metrics } from "./observability/metrics.ts";
 import type { Tracing } from "./observability/tracing.ts";
 import { createRateLimiter } from "./rate-limit/rate-limiter.ts";
-import { startScheduler } from "./scheduler/in-process-scheduler.ts";
+import { periodicJobs, startScheduler } from "./scheduler/in-process-scheduler.ts";
 import type { StartupProgress } from "./startup-progress.ts";
 import { startWebhookDelivery } from "./webhooks/delivery-worker.ts";
 
@@ -86,22 +84,13 @@ export async function serve(options: ServeOptions): Promise<void> {
     console.log(`Create a key: npm run cli -- keys create --org org_demo --env sandbox --scopes wallets:write,payments:write\n`);
   }
 
-  // In-process scheduler: dispatches due corridor workflow runs (the same code as POST corridor/workflows/dispatch).
-  const scheduler =
-    config.schedulerIntervalMs > 0 ? startScheduler({ db: db.kysely, intervalMs: config.schedulerIntervalMs, logger }) : null;
+  // In-process scheduler (server/scheduler/): every periodic job — workflow dispatch, approval expiry, retention purges.
+  const scheduler = startScheduler({ jobs: periodicJobs({ db: db.kysely, config, logger }), logger });
   // Webhook delivery (server/webhooks/): polls the due deliveries; several instances share them (SKIP LOCKED and a lease).
   const webhookDelivery =
     config.webhooks.pollIntervalMs > 0
       ? startWebhookDelivery({ db: db.kysely, config: config.webhooks, logger, onAttemptLag: metrics.webhookAttemptLag })
       : null;
-
-  const purge = setInterval(() => {
-    purgeExpiredIdempotencyRecords(db.kysely).catch((err) => logger.warn({ err }, "idempotency purge failed"));
-    purgeOldEvents(db.kysely, { now: new Date(), retentionDays: config.webhooks.retentionDays }).catch((err) =>
-      logger.warn({ err }, "event retention purge failed"),
-    );
-  }, 10 * 60_000);
-  purge.unref();
 
   let stopping = false;
   async function shutdown(signal: string): Promise<void> {
@@ -109,7 +98,6 @@ export async function serve(options: ServeOptions): Promise<void> {
     stopping = true;
     health.draining = true;
     logger.info({ signal }, "shutting down: draining in-flight requests");
-    clearInterval(purge);
     let forced = false;
     const deadline = new Promise<void>((resolve) =>
       setTimeout(() => {
@@ -126,8 +114,8 @@ export async function serve(options: ServeOptions): Promise<void> {
       server.closeIdleConnections();
     }).then(() => inFlight.idle());
     await Promise.race([drained, deadline]);
-    // The scheduler finishes the dispatch in flight (its step commits or rolls back whole) before the database closes.
-    await scheduler?.stop();
+    // The scheduler finishes the job runs in flight (a dispatched step commits or rolls back whole) before the database closes.
+    await scheduler.stop();
     // Attempts in flight finish and are recorded (each bounded by WEBHOOK_ATTEMPT_TIMEOUT_MS); one cut off is sent again after its lease.
     await webhookDelivery?.stop();
     await rateLimiter.close();

@@ -16,6 +16,12 @@
 // A write whose work sends no statement of its own (a v1 payment: its rows are all deferred) is therefore two round
 // trips with a key (read, closing statement) and one without, with no BEGIN or COMMIT: a single statement is atomic.
 //
+// Checked at close (`keyCheckedAtClose`, for such a work only): step 1 is skipped, since the closing statement's guarded
+// insert of the key's record already fails when any record stands under the key. A fresh key — what an SDK retry loop
+// sends nearly every time — is then one round trip, as without a key. A record that stands (a replay, a reuse, a claim
+// in progress, an expired record) fails the guard: nothing was written, and the run starts again from 1, which answers
+// as above. A work that throws starts again from 1 too, so an error is only ever answered once the key was read.
+//
 // Two transactions, never three, where a write calls a provider: the work returns `afterProviderCall(...)`; the first
 // transaction commits the intent and an in-progress claim on the key (a lease of IDEMPOTENCY_LOCK_SECONDS), the
 // provider is called with no transaction open and the idempotency key forwarded, and a second transaction records the
@@ -175,6 +181,13 @@ export interface UnitOfWorkOptions {
   lockSeconds: number;
   renderError: ErrorRenderer;
   now?: () => Date;
+  /**
+   * Skip the key's first read and let the closing statement's guarded insert decide (see "Checked at close" above):
+   * for a work that reads nothing and calls no one (its rows are all deferred). A key met before is then one wasted
+   * run of the work, after which the run starts again with the read; an error of the work does the same, so only a
+   * fresh success is answered without the read.
+   */
+  keyCheckedAtClose?: boolean;
 }
 
 const JSON_TYPE = "application/json; charset=utf-8";
@@ -192,6 +205,9 @@ interface ExistingRecord {
 
 /** Thrown inside the transaction when another request committed the key's record first; the run restarts and replays. */
 class LostKeyRace extends Error {}
+
+/** A work run with its key checked at close failed: it starts again with the key read first, which decides its answer. */
+class CheckKeyFirst extends Error {}
 
 /** The closing statement's guard found no row to write the key's record to (see guardedFlush). */
 class GuardFailed extends Error {}
@@ -358,11 +374,18 @@ export async function runUnitOfWork(
   work: (uow: UnitOfWork) => Promise<Outcome | ProviderStep<unknown>>,
 ): Promise<SentResponse> {
   let lostRaces = 0;
+  let readKeyFirst = !options.keyCheckedAtClose;
   for (let attempt = 0; ; attempt++) {
     let first: FirstTransaction;
     try {
-      first = await runFirst(options, work);
+      first = await runFirst(options, work, readKeyFirst);
     } catch (error) {
+      if (!readKeyFirst && (error instanceof LostKeyRace || error instanceof CheckKeyFirst)) {
+        // The key was met before (or the work failed): run again the usual way; this was not a lost race.
+        readKeyFirst = true;
+        attempt--;
+        continue;
+      }
       if (error instanceof LostKeyRace && lostRaces++ < 2) continue;
       if (attempt + 1 < CONFLICT_ATTEMPTS && isRetryableConflict(error)) {
         await conflictBackoff(attempt);
@@ -387,6 +410,7 @@ type FirstTransaction = { response: SentResponse } | { step: ProviderStep<unknow
 async function runFirst(
   options: UnitOfWorkOptions,
   work: (uow: UnitOfWork) => Promise<Outcome | ProviderStep<unknown>>,
+  readKeyFirst: boolean,
 ): Promise<FirstTransaction> {
   const { db, claim } = options;
   const now = options.now?.() ?? new Date();
@@ -397,7 +421,7 @@ async function runFirst(
   try {
     first = await db.transaction().execute(async (tx) => {
       const uow = new UnitOfWork(tx, now);
-      if (claim) {
+      if (claim && readKeyFirst) {
         const decided = await decide(tx, claim, now, options.storedBody ?? AS_SENT).catch((error) => {
           if (error instanceof ServiceError) throw error;
           throw new ServiceError("IDEMPOTENCY_UNAVAILABLE", "The idempotency store is unavailable; the request was not executed", {
@@ -411,6 +435,8 @@ async function runFirst(
       try {
         result = await work(uow);
       } catch (error) {
+        // Unread key: whether this error is the answer depends on the key's record, so read it first and run again.
+        if (claim && !readKeyFirst) throw new CheckKeyFirst("the work failed before its key was read", { cause: error });
         const { error: serviceError, unexpected } = toServiceError(error);
         // Stored as the key's answer when there is a key; the rows kept on error (a compliance block's decisions) are
         // written either way. A 500 (a defect) is stored alone: its work rolls back and nothing else of it is written.

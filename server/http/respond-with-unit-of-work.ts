@@ -3,7 +3,14 @@
 import type { Request, Response } from "express";
 import type { Config } from "../config.ts";
 import type { Database } from "../db/open-database.ts";
-import { type Outcome, type PendingProviderStep, runUnitOfWork, type StoredBodyCodec, type UnitOfWork } from "../db/unit-of-work.ts";
+import {
+  type Outcome,
+  type PendingProviderStep,
+  runUnitOfWork,
+  type StoredBodyCodec,
+  type UnitOfWork,
+  type UnitOfWorkOptions,
+} from "../db/unit-of-work.ts";
 import { webhookSecretsKey } from "../domain/webhooks/secrets-key.ts";
 import { openSecret, sealSecret } from "../lib/webhooks/secret-box.ts";
 import { renderError } from "../middleware/error-handler.ts";
@@ -25,6 +32,7 @@ export async function respondWithUnitOfWork(
   res: Response,
   deps: UnitOfWorkDeps,
   work: (uow: UnitOfWork) => Promise<Outcome | PendingProviderStep>,
+  options: Pick<UnitOfWorkOptions, "keyCheckedAtClose"> = {},
 ): Promise<void> {
   const sent = await runUnitOfWork(
     {
@@ -34,6 +42,7 @@ export async function respondWithUnitOfWork(
       ttlHours: deps.config.idempotencyTtlHours,
       lockSeconds: deps.config.idempotencyLockSeconds,
       renderError: (error) => renderError(req, error),
+      keyCheckedAtClose: options.keyCheckedAtClose,
     },
     work,
   );

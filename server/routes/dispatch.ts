@@ -57,8 +57,8 @@ function contextOf<K extends OperationId>(req: Request, res: Response, operation
       return req.ctx.log;
     },
     deps,
-    async respond(work) {
-      await respondWithUnitOfWork(req, res, deps, work);
+    async respond(work, options) {
+      await respondWithUnitOfWork(req, res, deps, work, options);
       return ANSWERED;
     },
   };

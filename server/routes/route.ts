@@ -9,7 +9,7 @@
 import type { Config } from "../config.ts";
 import type { AuthContext } from "../context.ts";
 import type { Database } from "../db/open-database.ts";
-import type { PendingProviderStep, UnitOfWork } from "../db/unit-of-work.ts";
+import type { PendingProviderStep, UnitOfWork, UnitOfWorkOptions } from "../db/unit-of-work.ts";
 import type { Logger } from "../logger.ts";
 import type { HeaderParams, OperationId, OperationOutcome, PathParams, QueryParams, RequestBody } from "../spec/operation-types.ts";
 
@@ -36,6 +36,8 @@ export interface Answered {
   readonly answered: true;
 }
 
+export type RespondOptions = Pick<UnitOfWorkOptions, "keyCheckedAtClose">;
+
 /** A write's work in its unit of work: the answer, or a provider step that ends with it (two transactions). */
 export type Work<K extends OperationId> = (uow: UnitOfWork) => Promise<OperationOutcome<K> | PendingProviderStep<OperationOutcome<K>>>;
 
@@ -53,8 +55,9 @@ export interface RouteContext<K extends OperationId> {
   requestId: string;
   log: Logger;
   deps: HandlerDeps;
-  /** Runs the request's unit of work (server/db/unit-of-work.ts) and sends what it decided. */
-  respond(work: Work<K>): Promise<Answered>;
+  /** Runs the request's unit of work (server/db/unit-of-work.ts) and sends what it decided. `keyCheckedAtClose`: the
+   * work reads nothing and calls no one, so its Idempotency-Key is checked by the closing statement alone. */
+  respond(work: Work<K>, options?: RespondOptions): Promise<Answered>;
 }
 
 export type RouteHandler<K extends OperationId> = (

@@ -12,7 +12,7 @@ import type { Tx } from "../db/kysely.ts";
 import type { UnitOfWork } from "../db/unit-of-work.ts";
 import { runStep, type StepContext, type StepOutcome } from "../domain/corridors/run-step.ts";
 import type { StepName, WorkflowRunRow, WorkflowStepRow } from "../domain/corridors/workflow-dto.ts";
-import { emitWorkflowRunMoves } from "../domain/events/workflow-run-events.ts";
+import { emitWorkflowRunMoves } from "../domain/corridors/workflow-run-events.ts";
 
 export const MAX_ATTEMPTS = 5;
 export const RETRY_BASE_MS = 30_000;

@@ -10,7 +10,6 @@
 import { webhookHeaders } from "../../sdk/src/webhooks/standard-webhooks.ts";
 import type { WebhookConfig } from "../config.ts";
 import type { Queryable } from "../db/kysely.ts";
-import { SWEEP_BATCH, sweepExpiredApprovals } from "../domain/events/sweep-expired-approvals.ts";
 import { openSecretWithAny, parseSecretsKey } from "../lib/webhooks/secret-box.ts";
 import type { Logger } from "../logger.ts";
 import { type ClaimedDelivery, claimDeliveries } from "./claim-deliveries.ts";
@@ -27,8 +26,6 @@ export interface WebhookDeliveryWorker {
 
 /** Attempts one worker keeps in flight, in batches: a few slow endpoints must not stall the others. */
 export const IN_FLIGHT_BATCHES = 4;
-/** Approval and issuance requests that expired are swept (and their events emitted) at most this often. */
-export const SWEEP_INTERVAL_MS = 5_000;
 
 export function startWebhookDelivery(options: {
   db: Queryable;
@@ -49,7 +46,6 @@ export function startWebhookDelivery(options: {
   let timer: NodeJS.Timeout | undefined;
   let polls: Promise<unknown> = Promise.resolve();
   const inFlight = new Set<Promise<void>>();
-  let lastSweep = 0;
 
   /** Runs polls one after another, never two at once (the timer and drain() both poll). */
   const exclusive = <T>(fn: () => Promise<T>): Promise<T> => {
@@ -61,7 +57,6 @@ export function startWebhookDelivery(options: {
   /** One poll; `full`: the claim came back full, so more may be due now. `saturated`: no slot was free to claim into. */
   const poll = async (): Promise<{ claimed: number; full: boolean; saturated?: boolean }> => {
     try {
-      await sweep();
       const limit = Math.min(config.batchSize, maxInFlight - inFlight.size);
       if (limit <= 0) return { claimed: 0, full: false, saturated: true };
       const claimed = await claimDeliveries(db, { now: now(), limit, leaseSeconds: config.leaseSeconds });
@@ -78,20 +73,6 @@ export function startWebhookDelivery(options: {
     } catch (err) {
       logger?.warn({ err }, "webhook delivery poll failed");
       return { claimed: 0, full: false };
-    }
-  };
-
-  const sweep = async () => {
-    const at = now();
-    if (at.getTime() - lastSweep < SWEEP_INTERVAL_MS) return;
-    lastSweep = at.getTime();
-    try {
-      // A backlog (the first start after a while) is swept in batches, a bounded number per poll.
-      for (let batch = 0; batch < 10; batch++) {
-        if ((await sweepExpiredApprovals(db, at)).swept < SWEEP_BATCH) break;
-      }
-    } catch (err) {
-      logger?.warn({ err }, "expired approval sweep failed");
     }
   };
 

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, openDatabase } from "../../server/db/open-database.ts";
 import { dispatchDueRuns } from "../../server/scheduler/dispatch-due-runs.ts";
 import { startScheduler } from "../../server/scheduler/in-process-scheduler.ts";
+import { workflowDispatchJob } from "../../server/scheduler/workflow-dispatch-job.ts";
 import { corridor, DISPATCH, RUN, SCHEDULER, SIMULATE } from "../helpers/corridors.ts";
 import { deciderWithKey } from "../helpers/members.ts";
 import { api, startTestServer, type TestServer } from "../helpers/test-server.ts";
@@ -276,7 +277,7 @@ describe("two dispatchers at the same time", () => {
 describe("the in-process scheduler", () => {
   it("takes a run from simulate to completed on its own, and stops cleanly", async () => {
     const id = await simulate();
-    const scheduler = startScheduler({ db: server.db.kysely, intervalMs: 25 });
+    const scheduler = startScheduler({ jobs: [workflowDispatchJob({ db: server.db.kysely, intervalMs: 25 })] });
     try {
       let status = "queued";
       for (let i = 0; i < 200 && status !== "completed" && status !== "failed"; i++) {

@@ -2,7 +2,7 @@
 // as its GET answers it; expired once, by the expiry sweeper (sweepExpiredApprovals, which the delivery worker runs on
 // its tick), however often and however concurrently it runs.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sweepExpiredApprovals } from "../../server/domain/events/sweep-expired-approvals.ts";
+import { sweepExpiredApprovals } from "../../server/domain/approvals/sweep-expired-approvals.ts";
 import { HOLDER, type LaunchedToken, launchToken, SIGNER } from "../helpers/contracts.ts";
 import { eventsOf, eventTypesOf, expectOneEvent } from "../helpers/events.ts";
 import { deciderWithKey } from "../helpers/members.ts";

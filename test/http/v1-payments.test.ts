@@ -11,7 +11,7 @@ let otherOrg: ReturnType<typeof api>;
 
 beforeAll(async () => {
   server = await startTestServer();
-  call = api(server.url, (await server.createKey({ organizationId: "org_pay", scopes: ["payments:write"] })).key);
+  call = api(server.url, (await server.createKey({ organizationId: "org_pay", scopes: ["payments:write", "wallets:write"] })).key);
   otherOrg = api(server.url, (await server.createKey({ organizationId: "org_pay_other", scopes: ["payments:write"] })).key);
 });
 afterAll(() => server?.close());
@@ -152,6 +152,40 @@ describe("idempotent payment creation (optional Idempotency-Key)", () => {
     const res = await call("POST", "/api/v1/payments", { amount: "2", stablecoin: "USDC", chain: "base", toAddress: EVM }, headers);
     expect(res.status).toBe(422);
     expect(res.json.code).toBe("idempotency_key_reused");
+  });
+
+  // A v1 payment's key is checked by its closing statement alone (keyCheckedAtClose, server/db/unit-of-work.ts): each
+  // way a key can have been met before must still be answered as if it had been read first.
+  it("20 concurrent identical POSTs with one key: one payment, every answer the same bytes", async () => {
+    const body = { amount: "7.78", stablecoin: "USDC", chain: "base", toAddress: EVM };
+    const headers = { "idempotency-key": "pay-concurrent-1" };
+    const answers = await Promise.all(Array.from({ length: 20 }, () => call("POST", "/api/v1/payments", body, headers)));
+    expect(answers.map((a) => a.status)).toEqual(Array(20).fill(201));
+    expect(new Set(answers.map((a) => a.text)).size).toBe(1);
+    expect(answers.filter((a) => a.headers.get("idempotent-replayed") === null)).toHaveLength(1);
+    const list = await call("GET", "/api/v1/payments?limit=100");
+    expect(list.json.data.filter((p: { amount: string }) => p.amount === "7.78")).toHaveLength(1);
+  });
+
+  it("stores a refused payment as the key's answer: the retry replays the 400, not a fresh run", async () => {
+    const headers = { "idempotency-key": "pay-refused-1" };
+    const body = { amount: "0", stablecoin: "USDC", chain: "base", toAddress: EVM };
+    const first = await call("POST", "/api/v1/payments", body, headers);
+    expect(first.status).toBe(400);
+    const again = await call("POST", "/api/v1/payments", body, headers);
+    expect(again.status).toBe(400);
+    expect(again.text).toBe(first.text);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+  });
+
+  it("refuses a key first used on another operation (422), and writes nothing", async () => {
+    const headers = { "idempotency-key": "pay-other-operation-1" };
+    expect((await call("POST", "/api/v1/wallets", { chain: "base", label: "key-first-here" }, headers)).status).toBe(201);
+    const res = await call("POST", "/api/v1/payments", { amount: "7.79", stablecoin: "USDC", chain: "base", toAddress: EVM }, headers);
+    expect(res.status).toBe(422);
+    expect(res.json.code).toBe("idempotency_key_reused");
+    const list = await call("GET", "/api/v1/payments?limit=100");
+    expect(list.json.data.filter((p: { amount: string }) => p.amount === "7.79")).toHaveLength(0);
   });
 
   it("address validity helper agrees with the server on the fixtures", () => {

@@ -78,7 +78,7 @@ const BY_KEY_OF_SCOPED_ROW =
 const ALLOWED: Array<{ file: string; tables: string[]; why: string }> = [
   // Background jobs and operator tasks: they act for no caller, across every organization by design.
   { file: "server/domain/events/purge-old-events.ts", tables: ["Event", "WebhookDelivery"], why: "retention job over all organizations" },
-  { file: "server/domain/events/sweep-expired-approvals.ts", tables: ["ApprovalRequest"], why: "expiry sweep over all organizations" },
+  { file: "server/domain/approvals/sweep-expired-approvals.ts", tables: ["ApprovalRequest"], why: "expiry sweep over all organizations" },
   { file: "server/idempotency/idempotency-store.ts", tables: ["IdempotencyRecord"], why: "retention job over all organizations" },
   {
     file: "server/domain/webhooks/reseal-webhook-secrets.ts",

@@ -2,8 +2,8 @@ import type { AuthContext } from "../../context.ts";
 import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import { newId } from "../../lib/ids.ts";
 import { recordActivity } from "../activity/record-activity.ts";
-import { emitApprovalEvent } from "../events/approval-events.ts";
 import { APPROVAL_KINDS, APPROVAL_TTL_HOURS, type ApprovalDto, type ApprovalKind, toApprovalDto } from "./approval-dto.ts";
+import { emitApprovalEvent } from "./approval-events.ts";
 import { canonicalApprovalPayload } from "./approval-payload.ts";
 
 export type { ApprovalKind } from "./approval-dto.ts";

@@ -3,9 +3,10 @@ import { compareAndSet } from "../../db/compare-and-set.ts";
 import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import { recordActivity } from "../activity/record-activity.ts";
-import { emitApprovalEvent, emitIssuanceEvent, issuanceRequestsOf } from "../events/approval-events.ts";
 import { recordAudit } from "../members/audit-log.ts";
+import { emitIssuanceEvent, issuanceRequestsOf } from "../treasury/issuance-request-events.ts";
 import { type ApprovalDto, toApprovalDto } from "./approval-dto.ts";
+import { emitApprovalEvent } from "./approval-events.ts";
 import { deciderRefusal, decisionRefusal } from "./approval-rules.ts";
 import { findApprovalRequest } from "./find-approval-request.ts";
 

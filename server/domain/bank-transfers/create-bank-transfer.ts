@@ -14,11 +14,11 @@ import type { OperationOutcome } from "../../spec/operation-types.ts";
 import { recordActivity } from "../activity/record-activity.ts";
 import { enforceCompliance } from "../compliance/enforce-compliance.ts";
 import { formatUsd36, toUsdMinor36 } from "../compliance/usd-rates.ts";
-import { emitBankTransferEvent } from "../events/bank-transfer-events.ts";
 import { connectProvider, servedBy } from "../providers/connect-provider.ts";
 import { callProvider } from "../providers/provider-call.ts";
 import { validateBankOrder } from "./bank-rails.ts";
 import { type BankTransferRow, toBankTransferDto } from "./bank-transfer-dto.ts";
+import { emitBankTransferEvent } from "./bank-transfer-events.ts";
 
 type CreateRequest = components["schemas"]["CreateBankTransferRequest"];
 

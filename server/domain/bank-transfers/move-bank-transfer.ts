@@ -1,7 +1,7 @@
 import { compareAndSet } from "../../db/compare-and-set.ts";
 import type { UnitOfWork } from "../../db/unit-of-work.ts";
-import { emitBankTransferEvent } from "../events/bank-transfer-events.ts";
 import type { BankTransferRow, StatusChange } from "./bank-transfer-dto.ts";
+import { emitBankTransferEvent } from "./bank-transfer-events.ts";
 
 /** A status change of a transfer, appended to its history: compare-and-set on the version read, so it answers undefined
  * when another writer (a cancel, a status refresh) moved the transfer first. `columns` are written with it. The change's

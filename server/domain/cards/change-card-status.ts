@@ -5,12 +5,12 @@ import type { CardIssuerFailure } from "../../providers/capabilities/card-issuin
 import type { OperationOutcome } from "../../spec/operation-types.ts";
 import { recordActivity } from "../activity/record-activity.ts";
 import { enforceCompliance } from "../compliance/enforce-compliance.ts";
-import { emitCardEvent } from "../events/card-events.ts";
 import { connectProvider } from "../providers/connect-provider.ts";
 import { afterCardIssuerCall } from "./after-card-issuer-call.ts";
 import { bumpCardVersion, revertCardUpdate } from "./bump-card-version.ts";
 import { cardComplianceSubject } from "./card-compliance-subject.ts";
 import { toCardDto } from "./card-dto.ts";
+import { emitCardEvent } from "./card-events.ts";
 import { type CardStatusAction, nextCardStatus } from "./card-transitions.ts";
 import { findCard } from "./find-card.ts";
 import { guardCardWrite } from "./guard-card-write.ts";

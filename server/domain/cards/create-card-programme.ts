@@ -9,12 +9,12 @@ import type { CardIssuerFailure } from "../../providers/capabilities/card-issuin
 import type { OperationOutcome } from "../../spec/operation-types.ts";
 import { recordActivity } from "../activity/record-activity.ts";
 import { enforceCompliance } from "../compliance/enforce-compliance.ts";
-import { emitCardEvent } from "../events/card-events.ts";
 import { ASSET_DECIMALS, type Stablecoin } from "../money/assets.ts";
 import { connectProvider } from "../providers/connect-provider.ts";
 import { afterCardIssuerCall } from "./after-card-issuer-call.ts";
 import { programmeFundingAccount, SANDBOX_TEST_FUNDS_ACCOUNT } from "./card-accounts.ts";
 import { cardComplianceSubject } from "./card-compliance-subject.ts";
+import { emitCardEvent } from "./card-events.ts";
 import { toCardProgrammeDto } from "./card-programme-dto.ts";
 import { guardCardWrite } from "./guard-card-write.ts";
 import { deleteLedgerJournals, postLedgerJournal } from "./post-ledger-journal.ts";

@@ -7,7 +7,6 @@ import type { CardIssuerFailure } from "../../providers/capabilities/card-issuin
 import type { OperationOutcome } from "../../spec/operation-types.ts";
 import { recordActivity } from "../activity/record-activity.ts";
 import { enforceCompliance } from "../compliance/enforce-compliance.ts";
-import { emitCardEvent } from "../events/card-events.ts";
 import { connectProvider } from "../providers/connect-provider.ts";
 import { afterCardIssuerCall } from "./after-card-issuer-call.ts";
 import { bumpCardVersion, revertCardUpdate } from "./bump-card-version.ts";
@@ -15,6 +14,7 @@ import { cardAvailableAccount, programmeFundingAccount } from "./card-accounts.t
 import { formatCardAmount, parseCardAmount } from "./card-amount.ts";
 import { cardComplianceSubject } from "./card-compliance-subject.ts";
 import { toCardDto } from "./card-dto.ts";
+import { emitCardEvent } from "./card-events.ts";
 import { findCard } from "./find-card.ts";
 import { guardCardWrite } from "./guard-card-write.ts";
 import { lockCard } from "./lock-card.ts";

@@ -9,11 +9,11 @@ import type { CardIssuerFailure } from "../../providers/capabilities/card-issuin
 import type { OperationOutcome } from "../../spec/operation-types.ts";
 import { recordActivity } from "../activity/record-activity.ts";
 import { enforceCompliance } from "../compliance/enforce-compliance.ts";
-import { emitCardEvent } from "../events/card-events.ts";
 import { connectProvider } from "../providers/connect-provider.ts";
 import { afterCardIssuerCall } from "./after-card-issuer-call.ts";
 import { cardComplianceSubject } from "./card-compliance-subject.ts";
 import { toCardDto } from "./card-dto.ts";
+import { emitCardEvent } from "./card-events.ts";
 import type { CardholderRow } from "./card-rows.ts";
 import { guardCardWrite } from "./guard-card-write.ts";
 import type { IssueCardRequest } from "./issue-card-request.ts";

@@ -16,7 +16,6 @@ import type { OperationOutcome } from "../../spec/operation-types.ts";
 import { recordActivity } from "../activity/record-activity.ts";
 import { deriveRail, validateBankOrder } from "../bank-transfers/bank-rails.ts";
 import { chainCarries, isValidChainAddress } from "../custody/custody-assets.ts";
-import { emitWorkflowRunEvent } from "../events/workflow-run-events.ts";
 import { callProvider } from "../providers/provider-call.ts";
 import { offrampDepositAddress, rampAccount, rampAccountForRail } from "./corridor-accounts.ts";
 import { hasLocalRate } from "./corridor-fx.ts";
@@ -30,6 +29,7 @@ import {
   type WorkflowRunRow,
   type WorkflowStepRow,
 } from "./workflow-dto.ts";
+import { emitWorkflowRunEvent } from "./workflow-run-events.ts";
 
 function validate(request: SimulateRequest, wallet: { status: string; chain: string; provider: string } | null): FieldError[] {
   const errors: FieldError[] = [];

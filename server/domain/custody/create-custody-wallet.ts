@@ -18,12 +18,12 @@ import { approvalStillPending } from "../approvals/approval-rules.ts";
 import { consumeApproval } from "../approvals/consume-approval.ts";
 import { createApprovalRequest } from "../approvals/create-approval-request.ts";
 import { enforceCompliance } from "../compliance/enforce-compliance.ts";
-import { emitCustodyWalletEvent } from "../events/custody-events.ts";
 import { servedBy } from "../providers/connect-provider.ts";
 import { callProvider } from "../providers/provider-call.ts";
 import { approvalFor, WALLET_ACTION, walletApprovalPayload } from "./custody-approvals.ts";
 import { chainCarries, isValidChainAddress } from "./custody-assets.ts";
 import { type CustodyWalletRow, toCustodyWalletDto } from "./custody-dto.ts";
+import { emitCustodyWalletEvent } from "./custody-events.ts";
 import {
   type CustodyOutcome,
   type CustodyProvider,

@@ -14,9 +14,9 @@ import { numericToMinor } from "../../lib/money/minor-units.ts";
 import type { ProviderCustodyTransfer } from "../../providers/capabilities/custody.ts";
 import type { OperationOutcome } from "../../spec/operation-types.ts";
 import { approvalStatusOf } from "../approvals/approval-dto.ts";
-import { emitCustodyTransferEvent } from "../events/custody-events.ts";
 import { callProvider } from "../providers/provider-call.ts";
 import { type CustodyTransferRow, toCustodyTransferDto } from "./custody-dto.ts";
+import { emitCustodyTransferEvent } from "./custody-events.ts";
 import { type CustodyProvider, conflict, custodyStep } from "./custody-provider.ts";
 import { moveForReport, reportMatchesTransfer, statusAfterApproval } from "./custody-transfer-moves.ts";
 

@@ -11,11 +11,11 @@ import { newId } from "../../lib/ids.ts";
 import type { OperationOutcome } from "../../spec/operation-types.ts";
 import { recordActivity } from "../activity/record-activity.ts";
 import { createApprovalRequest } from "../approvals/create-approval-request.ts";
-import { emitIssuanceEvent } from "../events/approval-events.ts";
 import { resolveProvider } from "../providers/resolve-provider.ts";
 import { precheckAddress } from "./addresses.ts";
 import { assertChainCapability } from "./chain-capabilities.ts";
 import { type IssuanceRequestRow, type IssuerRef, toIssuanceRequestDto } from "./issuance-request-dto.ts";
+import { emitIssuanceEvent } from "./issuance-request-events.ts";
 import { readToken } from "./read-token.ts";
 import { resolveChainReader } from "./resolve-chain-reader.ts";
 

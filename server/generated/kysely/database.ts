@@ -76,7 +76,7 @@ export type ApprovalRequest = {
     createdAt: Generated<Timestamp>;
     updatedAt: Generated<Timestamp>;
     /**
-     * When the expiry sweeper (server/domain/events/sweep-expired-approvals.ts) handled the request after expiresAt:
+     * When the expiry sweeper (server/domain/approvals/sweep-expired-approvals.ts) handled the request after expiresAt:
      * it emits approval_request.expired (and issuance_request.expired) once, for a request that expired unused.
      * Null until then; not part of the API (version and updatedAt do not move).
      */

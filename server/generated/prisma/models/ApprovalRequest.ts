@@ -919,7 +919,7 @@ export type $ApprovalRequestPayload<ExtArgs extends runtime.Types.Extensions.Int
     createdAt: Date
     updatedAt: Date
     /**
-     * When the expiry sweeper (server/domain/events/sweep-expired-approvals.ts) handled the request after expiresAt:
+     * When the expiry sweeper (server/domain/approvals/sweep-expired-approvals.ts) handled the request after expiresAt:
      * it emits approval_request.expired (and issuance_request.expired) once, for a request that expired unused.
      * Null until then; not part of the API (version and updatedAt do not move).
      */

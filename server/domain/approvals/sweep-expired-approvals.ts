@@ -2,13 +2,14 @@
 // moves a request to `expired`. The sweeper makes that moment an event: approval_request.expired, and
 // issuance_request.expired for an issuance request whose approval expired undecided. It marks every request past its
 // expiresAt (`expirySweptAt`) in the statement that claims it, FOR UPDATE SKIP LOCKED, so two workers (or two
-// instances) never claim the same request and each expiry is emitted exactly once. The delivery worker calls it on its
-// tick; a request decided or used before it expired is marked without an event.
+// instances) never claim the same request and each expiry is emitted exactly once. The scheduler runs it
+// (server/scheduler/approval-expiry-job.ts); a request decided or used before it expired is marked without an event.
 
 import { runBackgroundUnitOfWork } from "../../db/background-unit-of-work.ts";
 import type { Queryable } from "../../db/kysely.ts";
-import { approvalStatusOf } from "../approvals/approval-dto.ts";
-import { emitApprovalEvent, emitIssuanceEvent, issuanceRequestsOf } from "./approval-events.ts";
+import { emitIssuanceEvent, issuanceRequestsOf } from "../treasury/issuance-request-events.ts";
+import { approvalStatusOf } from "./approval-dto.ts";
+import { emitApprovalEvent } from "./approval-events.ts";
 
 export const SWEEP_BATCH = 100;
 

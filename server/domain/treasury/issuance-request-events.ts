@@ -1,33 +1,10 @@
-// The events of approval requests and of the issuance requests whose status they decide.
+// The events of issuance requests: one per status entered, with the request as its GET answers it. Its status is
+// decided by its approval request, so the approval's decision and expiry emit these too.
 import type { Tx } from "../../db/kysely.ts";
 import type { UnitOfWork } from "../../db/unit-of-work.ts";
-import { type ApprovalRow, toApprovalDto } from "../approvals/approval-dto.ts";
-import { type IssuanceRequestDto, joinedToDto, selectIssuanceRequests } from "../treasury/issuance-request-dto.ts";
-import { emitEvent } from "./emit-event.ts";
-import type { EventType } from "./event-types.ts";
-
-/** approval_request.<created | approved | rejected | expired> with the approval request as its GET answers it. */
-export function emitApprovalEvent(
-  uow: UnitOfWork,
-  row: ApprovalRow,
-  type: EventType & `approval_request.${string}`,
-  options: { keepOnError?: boolean } = {},
-): void {
-  emitEvent(
-    uow,
-    {
-      organizationId: row.organizationId,
-      environment: row.environment,
-      type,
-      resourceId: row.id,
-      data: toApprovalDto(row, uow.now),
-      // What an approval lets happen runs on a sandbox simulator in the sandbox (every sandbox provider is one), and on
-      // a reviewed live provider in production.
-      simulated: row.environment === "sandbox",
-    },
-    options,
-  );
-}
+import { emitEvent } from "../events/emit-event.ts";
+import type { EventType } from "../events/event-types.ts";
+import { type IssuanceRequestDto, joinedToDto, selectIssuanceRequests } from "./issuance-request-dto.ts";
 
 const ISSUANCE_ENTERED = {
   pending_approval: "issuance_request.created",

@@ -1,8 +1,8 @@
 // The events of a corridor workflow run, with the run as GET corridor/workflows/{id} answers it.
 import type { UnitOfWork } from "../../db/unit-of-work.ts";
-import { toWorkflowRunDto, type WorkflowRunRow, type WorkflowStepRow } from "../corridors/workflow-dto.ts";
-import { emitEvent } from "./emit-event.ts";
-import type { EventType } from "./event-types.ts";
+import { emitEvent } from "../events/emit-event.ts";
+import type { EventType } from "../events/event-types.ts";
+import { toWorkflowRunDto, type WorkflowRunRow, type WorkflowStepRow } from "./workflow-dto.ts";
 
 export function emitWorkflowRunEvent(
   uow: UnitOfWork,

@@ -1,8 +1,8 @@
 // The events of custody wallets and transfers: one per state entered, with the resource as the API answers it.
 import type { UnitOfWork } from "../../db/unit-of-work.ts";
-import { type CustodyTransferRow, type CustodyWalletRow, toCustodyTransferDto, toCustodyWalletDto } from "../custody/custody-dto.ts";
-import { emitEvent } from "./emit-event.ts";
-import type { EventType } from "./event-types.ts";
+import { emitEvent } from "../events/emit-event.ts";
+import type { EventType } from "../events/event-types.ts";
+import { type CustodyTransferRow, type CustodyWalletRow, toCustodyTransferDto, toCustodyWalletDto } from "./custody-dto.ts";
 
 const WALLET_ENTERED: Readonly<Record<string, EventType>> = {
   pending_approval: "custody_wallet.created",

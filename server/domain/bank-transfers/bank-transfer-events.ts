@@ -1,8 +1,8 @@
 // The events of a bank transfer: one per state it enters, with the transfer as POST bank-transfer/status answers it.
 import type { UnitOfWork } from "../../db/unit-of-work.ts";
-import { type BankTransferRow, toBankTransferDto } from "../bank-transfers/bank-transfer-dto.ts";
-import { emitEvent } from "./emit-event.ts";
-import type { EventType } from "./event-types.ts";
+import { emitEvent } from "../events/emit-event.ts";
+import type { EventType } from "../events/event-types.ts";
+import { type BankTransferRow, toBankTransferDto } from "./bank-transfer-dto.ts";
 
 const ENTERED: Readonly<Record<string, EventType>> = {
   pending: "bank_transfer.created",
