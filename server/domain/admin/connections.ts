@@ -55,7 +55,10 @@ export async function createConnection(db: Db, input: CreateConnection): Promise
   return toDto(record);
 }
 
-export async function listConnections(db: Db, { organizationId }: { organizationId: string }): Promise<components["schemas"]["ConnectionList"]> {
+export async function listConnections(
+  db: Db,
+  { organizationId }: { organizationId: string },
+): Promise<components["schemas"]["ConnectionList"]> {
   const rows = await db.providerConnection.findMany({ where: { organizationId }, orderBy: { createdAt: "desc" } });
   return { count: rows.length, data: rows.map(toDto) };
 }
