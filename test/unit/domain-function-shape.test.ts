@@ -30,8 +30,12 @@ const PROVIDER_STORAGE_IN_FLIGHT =
 const EMITTERS_IN_FLIGHT =
   "event emitters and the approval sweep are moving beside their entities and to server/scheduler/: converted after the move";
 const OPTIONS_WITH_SECOND_HANDLE =
-  "still (options) with uow and db inside (the second handle for the chain's own bookkeeping): converted with the three above when that handle goes";
+  "still (options) with uow and db inside (the second handle for the chain's own bookkeeping): converted with the treasury operations when that handle goes";
+const SHARED_COMPLIANCE_OPTIONS =
+  "(options) with uow inside, typed by ComplianceRunOptions, which evaluateCompliance/enforceCompliance share with the card, bank-transfer and corridor writes: the chain converts together";
 const NOT_CONVERTED_YET: Array<{ file: string; functions: string[]; why: string }> = [
+  { file: "server/domain/compliance/evaluate-policy.ts", functions: ["evaluatePolicy"], why: SHARED_COMPLIANCE_OPTIONS },
+  { file: "server/domain/compliance/screen-compliance.ts", functions: ["screenCompliance"], why: SHARED_COMPLIANCE_OPTIONS },
   { file: "server/domain/contracts/deploy-contract.ts", functions: ["deployContract"], why: OPTIONS_WITH_SECOND_HANDLE },
   { file: "server/domain/contracts/verify-contract.ts", functions: ["verifyContract"], why: OPTIONS_WITH_SECOND_HANDLE },
   { file: "server/domain/contracts/launch-contract.ts", functions: ["launchContract"], why: OPTIONS_WITH_SECOND_HANDLE },
@@ -51,8 +55,8 @@ const NOT_CONVERTED_YET: Array<{ file: string; functions: string[]; why: string 
   { file: "server/domain/corridors/simulate-corridor.ts", functions: ["simulateCorridor"], why: PROVIDER_STORAGE_IN_FLIGHT },
   { file: "server/domain/corridors/run-step.ts", functions: ["runStep"], why: PROVIDER_STORAGE_IN_FLIGHT },
   { file: "server/domain/events/emit-event.ts", functions: ["emitEvent"], why: EMITTERS_IN_FLIGHT },
-  { file: "server/domain/events/workflow-run-events.ts", functions: ["emitWorkflowRunMoves"], why: EMITTERS_IN_FLIGHT },
-  { file: "server/domain/events/sweep-expired-approvals.ts", functions: ["sweepExpiredApprovals"], why: EMITTERS_IN_FLIGHT },
+  { file: "server/domain/corridors/workflow-run-events.ts", functions: ["emitWorkflowRunMoves"], why: EMITTERS_IN_FLIGHT },
+  { file: "server/domain/approvals/sweep-expired-approvals.ts", functions: ["sweepExpiredApprovals"], why: EMITTERS_IN_FLIGHT },
 ];
 
 function filesUnder(dir: string): string[] {
