@@ -13,11 +13,11 @@ export const adminRoutes: Routes = [
   route("adminCreateApiKey", async ({ body, deps }) => ({ status: 201, body: await createApiKey(deps.db.prisma, body) })),
   route("adminListApiKeys", async ({ query, deps }) => ({
     status: 200,
-    body: await listApiKeys(deps.db.prisma, query.organizationId),
+    body: await listApiKeys(deps.db.prisma, { organizationId: query.organizationId }),
   })),
   route("adminRevokeApiKey", async ({ path, deps }) => ({
     status: 200,
-    body: await everywhere(deps.db, revokeApiKey(deps.db.prisma, path.id)),
+    body: await everywhere(deps.db, revokeApiKey(deps.db.prisma, { id: path.id })),
   })),
   route("adminCreateConnection", async ({ body, deps }) => ({
     status: 201,
@@ -25,19 +25,19 @@ export const adminRoutes: Routes = [
   })),
   route("adminListConnections", async ({ query, deps }) => ({
     status: 200,
-    body: await listConnections(deps.db.prisma, query.organizationId),
+    body: await listConnections(deps.db.prisma, { organizationId: query.organizationId }),
   })),
   route("adminDeleteConnection", async ({ path, deps }) => {
-    await everywhere(deps.db, deleteConnection(deps.db.prisma, path.id));
+    await everywhere(deps.db, deleteConnection(deps.db.prisma, { id: path.id }));
     return { status: 204 };
   }),
   route("adminGetOrganizationSettings", async ({ path, deps }) => ({
     status: 200,
-    body: await getOrganizationSettings(deps.db.prisma, path.organizationId),
+    body: await getOrganizationSettings(deps.db.prisma, { organizationId: path.organizationId }),
   })),
   route("adminUpdateOrganizationSettings", async ({ path, body, deps }) => ({
     status: 200,
-    body: await everywhere(deps.db, updateOrganizationSettings(deps.db.prisma, path.organizationId, body)),
+    body: await everywhere(deps.db, updateOrganizationSettings(deps.db.prisma, { organizationId: path.organizationId, ...body })),
   })),
   route("adminCreateMemberInvitation", ({ path, body, request, deps, respond }) =>
     respond(async (uow) => ({

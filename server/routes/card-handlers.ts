@@ -44,7 +44,7 @@ function cardWrite<K extends OperationId>(
 
 export const cardRoutes: Routes = [
   route("createCardProgramme", (context) =>
-    cardWrite(context.respond, "CARD_RECORD_CONFLICT", (uow) => createCardProgramme({ uow, ...common(context), request: context.body })),
+    cardWrite(context.respond, "CARD_RECORD_CONFLICT", (uow) => createCardProgramme(uow, { ...common(context), request: context.body })),
   ),
   route("listCardProgrammes", async ({ query, auth, deps }) => ({
     status: 200,
@@ -56,17 +56,16 @@ export const cardRoutes: Routes = [
   })),
   route("issueCard", (context) =>
     cardWrite(context.respond, "CARD_RECORD_CONFLICT", (uow) =>
-      issueCard({ uow, ...common(context), request: issueCardRequest(context.body) }),
+      issueCard(uow, { ...common(context), request: issueCardRequest(context.body) }),
     ),
   ),
   route("getCard", async (context) => ({
     status: 200,
-    body: await getCard({ db: context.deps.db.kysely, ...common(context), cardId: context.path.cardId }),
+    body: await getCard(context.deps.db.kysely, { ...common(context), cardId: context.path.cardId }),
   })),
   route("listCardTransactions", async (context) => ({
     status: 200,
-    body: await listCardTransactions({
-      db: context.deps.db.kysely,
+    body: await listCardTransactions(context.deps.db.kysely, {
       ...common(context),
       cardId: context.path.cardId,
       limit: context.query.limit ?? 10,
@@ -75,42 +74,42 @@ export const cardRoutes: Routes = [
   })),
   route("fundCard", (context) =>
     cardWrite(context.respond, "CARD_LEDGER_CONFLICT", (uow) =>
-      fundCard({ uow, ...common(context), cardId: context.path.cardId, request: context.body }),
+      fundCard(uow, { ...common(context), cardId: context.path.cardId, request: context.body }),
     ),
   ),
   route("freezeCard", (c) =>
     cardWrite(c.respond, "CARD_RECORD_CONFLICT", (uow) =>
-      changeCardStatus({ uow, ...common(c), cardId: c.path.cardId, action: "freeze", reason: c.body.reason }),
+      changeCardStatus(uow, { ...common(c), cardId: c.path.cardId, action: "freeze", reason: c.body.reason }),
     ),
   ),
   route("unfreezeCard", (c) =>
     cardWrite(c.respond, "CARD_RECORD_CONFLICT", (uow) =>
-      changeCardStatus({ uow, ...common(c), cardId: c.path.cardId, action: "unfreeze", reason: c.body.reason }),
+      changeCardStatus(uow, { ...common(c), cardId: c.path.cardId, action: "unfreeze", reason: c.body.reason }),
     ),
   ),
   route("deactivateCard", (c) =>
     cardWrite(c.respond, "CARD_RECORD_CONFLICT", (uow) =>
-      changeCardStatus({ uow, ...common(c), cardId: c.path.cardId, action: "deactivate", reason: c.body.reason }),
+      changeCardStatus(uow, { ...common(c), cardId: c.path.cardId, action: "deactivate", reason: c.body.reason }),
     ),
   ),
   route("updateCardLimits", (context) =>
     cardWrite(context.respond, "CARD_RECORD_CONFLICT", (uow) =>
-      updateCardLimits({ uow, ...common(context), cardId: context.path.cardId, limits: context.body.limits }),
+      updateCardLimits(uow, { ...common(context), cardId: context.path.cardId, limits: context.body.limits }),
     ),
   ),
   route("simulateCardAuthorization", (context) =>
     cardWrite(context.respond, "CARD_LEDGER_CONFLICT", (uow) =>
-      simulateAuthorization({ uow, ...common(context), cardId: context.path.cardId, request: context.body }),
+      simulateAuthorization(uow, { ...common(context), cardId: context.path.cardId, request: context.body }),
     ),
   ),
   route("captureCardAuthorization", (c) =>
     cardWrite(c.respond, "CARD_LEDGER_CONFLICT", (uow) =>
-      settleAuthorization({ uow, ...common(c), ...c.path, action: "capture", amount: c.body.amount }),
+      settleAuthorization(uow, { ...common(c), ...c.path, action: "capture", amount: c.body.amount }),
     ),
   ),
   route("reverseCardAuthorization", (c) =>
     cardWrite(c.respond, "CARD_LEDGER_CONFLICT", (uow) =>
-      settleAuthorization({ uow, ...common(c), ...c.path, action: "reverse", amount: c.body.amount }),
+      settleAuthorization(uow, { ...common(c), ...c.path, action: "reverse", amount: c.body.amount }),
     ),
   ),
 ];

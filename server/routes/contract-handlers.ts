@@ -15,7 +15,7 @@ import { type Routes, route } from "./route.ts";
 export const contractRoutes: Routes = [
   route("listContractTemplates", () => ({ status: 200, body: listContractTemplates() })),
   route("generateContract", ({ body, auth, respond }) =>
-    respond(async (uow) => ({ status: 201, body: await generateContract({ uow, auth, request: body }) })),
+    respond(async (uow) => ({ status: 201, body: await generateContract(uow, { auth, request: body }) })),
   ),
   route("listContractProjects", async ({ query, auth, deps }) => ({
     status: 200,
@@ -23,15 +23,15 @@ export const contractRoutes: Routes = [
   })),
   route("getContractProject", async ({ path, auth, deps }) => ({
     status: 200,
-    body: await getContractProject(deps.db.kysely, auth, path.projectId),
+    body: await getContractProject(deps.db.kysely, { auth, projectId: path.projectId }),
   })),
   route("compileContract", ({ path, body, auth, respond }) =>
-    respond((uow) => compileContract({ uow, auth, projectId: path.projectId, request: body ?? {} })),
+    respond((uow) => compileContract(uow, { auth, projectId: path.projectId, request: body ?? {} })),
   ),
   route("validateContract", ({ path, auth, respond }) =>
-    respond(async (uow) => ({ status: 200, body: await validateContract({ uow, auth, projectId: path.projectId }) })),
+    respond(async (uow) => ({ status: 200, body: await validateContract(uow, { auth, projectId: path.projectId }) })),
   ),
-  route("simulateContract", ({ path, auth, respond }) => respond((uow) => simulateContract({ uow, auth, projectId: path.projectId }))),
+  route("simulateContract", ({ path, auth, respond }) => respond((uow) => simulateContract(uow, { auth, projectId: path.projectId }))),
   route("deployContract", ({ path, body, auth, deps, respond }) =>
     respond(async (uow) => ({
       status: 200,

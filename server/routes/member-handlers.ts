@@ -41,62 +41,79 @@ const cookieSecure = (request: RequestFacts) => request.secure || request.loopba
 
 export const memberRoutes: Routes = [
   route("createSession", async ({ body, request, deps, respond }) => {
-    const member = await checkCredentials(deps.db.kysely, body, deps.config.people.scrypt);
+    const member = await checkCredentials(deps.db.kysely, { input: body, scrypt: deps.config.people.scrypt });
     if (!member) {
-      await auditFailedSignIn(deps.db.kysely, body.email, request.clientAddress);
+      await auditFailedSignIn(deps.db.kysely, { email: body.email, clientAddress: request.clientAddress });
       throw invalidCredentials();
     }
     return respond(async (uow) => {
-      const { token, answer } = openSession(uow, member, deps.config.people, request.clientAddress);
+      const { token, answer } = openSession(uow, { member, config: deps.config.people, clientAddress: request.clientAddress });
       const maxAge = deps.config.people.sessionAbsoluteHours * 3600;
       return { status: 201, body: answer, headers: { "Set-Cookie": sessionCookie(token, maxAge, cookieSecure(request)) } };
     });
   }),
   route("getCurrentSession", async ({ auth, deps }) => ({
     status: 200,
-    body: await currentSession(deps.db.kysely, sessionOf(auth), auth.organizationId, deps.config.people),
+    body: await currentSession(deps.db.kysely, {
+      session: sessionOf(auth),
+      organizationId: auth.organizationId,
+      config: deps.config.people,
+    }),
   })),
   route("deleteCurrentSession", ({ auth, request, respond }) =>
     respond(async (uow) => {
-      await endSession(uow, sessionOf(auth).id);
+      await endSession(uow, { sessionId: sessionOf(auth).id });
       return { status: 204, headers: { "Set-Cookie": expiredSessionCookie(cookieSecure(request)) } };
     }),
   ),
   route("deleteAllSessions", ({ auth, request, respond }) =>
     respond(async (uow) => {
-      await endAllSessions(uow, sessionOf(auth).memberId);
+      await endAllSessions(uow, { memberId: sessionOf(auth).memberId });
       return { status: 204, headers: { "Set-Cookie": expiredSessionCookie(cookieSecure(request)) } };
     }),
   ),
   route("verifySessionSecondFactor", ({ auth, body, deps, respond }) => {
     const session = sessionOf(auth);
     return respond(async (uow) => {
-      await verifySecondFactor(uow, session, body.code, sealingKeys(deps.config));
+      await verifySecondFactor(uow, { session, code: body.code, keys: sealingKeys(deps.config) });
       return {
         status: 200,
-        body: await currentSession(uow.tx, { ...session, secondFactorVerified: true }, auth.organizationId, deps.config.people),
+        body: await currentSession(uow.tx, {
+          session: { ...session, secondFactorVerified: true },
+          organizationId: auth.organizationId,
+          config: deps.config.people,
+        }),
       };
     });
   }),
   route("listMembers", async ({ auth, query, deps }) => ({
     status: 200,
-    body: await listMembers(deps.db.kysely, auth.organizationId, pageWindow(query)),
+    body: await listMembers(deps.db.kysely, { organizationId: auth.organizationId, window: pageWindow(query) }),
   })),
   route("getMember", async ({ auth, path, deps }) => ({
     status: 200,
-    body: await getMember(deps.db.kysely, auth.organizationId, path.memberId),
+    body: await getMember(deps.db.kysely, { organizationId: auth.organizationId, memberId: path.memberId }),
   })),
   route("updateMember", ({ auth, path, body, request, respond }) => {
     const session = requireRole(auth, canManageMembers, "change roles");
     return respond(async (uow) => ({
       status: 200,
-      body: await changeRole(uow, auth.organizationId, path.memberId, body.role, auditActor(session, request.clientAddress)),
+      body: await changeRole(uow, {
+        organizationId: auth.organizationId,
+        memberId: path.memberId,
+        role: body.role,
+        actor: auditActor(session, request.clientAddress),
+      }),
     }));
   }),
   route("deleteMember", ({ auth, path, request, respond }) => {
     const session = requireRole(auth, canManageMembers, "remove members");
     return respond(async (uow) => {
-      await removeMember(uow, auth.organizationId, path.memberId, auditActor(session, request.clientAddress));
+      await removeMember(uow, {
+        organizationId: auth.organizationId,
+        memberId: path.memberId,
+        actor: auditActor(session, request.clientAddress),
+      });
       return { status: 204 };
     });
   }),
@@ -123,11 +140,17 @@ export const memberRoutes: Routes = [
     }));
   }),
   route("beginTotpEnrollment", ({ auth, deps, respond }) =>
-    respond(async (uow) => ({ status: 200, body: await beginTotpEnrollment(uow, sessionOf(auth), sealingKeys(deps.config)) })),
+    respond(async (uow) => ({
+      status: 200,
+      body: await beginTotpEnrollment(uow, { session: sessionOf(auth), keys: sealingKeys(deps.config) }),
+    })),
   ),
   route("confirmTotpEnrollment", ({ auth, body, deps, respond }) => {
     const session = sessionOf(auth);
-    return respond(async (uow) => ({ status: 200, body: await confirmTotpEnrollment(uow, session, body.code, sealingKeys(deps.config)) }));
+    return respond(async (uow) => ({
+      status: 200,
+      body: await confirmTotpEnrollment(uow, { session, code: body.code, keys: sealingKeys(deps.config) }),
+    }));
   }),
   route("disableTotp", ({ auth, respond }) =>
     respond(async (uow) => {
@@ -137,25 +160,28 @@ export const memberRoutes: Routes = [
   ),
   route("createApiKey", ({ auth, body, request, respond }) => {
     requireRole(auth, canManageApiKeys, "create API keys");
-    return respond(async (uow) => ({ status: 201, body: await createOrgApiKey(uow, auth, body, request.clientAddress) }));
+    return respond(async (uow) => ({
+      status: 201,
+      body: await createOrgApiKey(uow, { auth, input: body, clientAddress: request.clientAddress }),
+    }));
   }),
   route("listApiKeys", async ({ auth, query, deps }) => {
     requireRole(auth, canManageApiKeys, "list API keys");
-    return { status: 200, body: await listOrgApiKeys(deps.db.kysely, auth.organizationId, pageWindow(query)) };
+    return { status: 200, body: await listOrgApiKeys(deps.db.kysely, { organizationId: auth.organizationId, window: pageWindow(query) }) };
   }),
   route("getApiKey", async ({ auth, path, deps }) => {
     requireRole(auth, canManageApiKeys, "read API keys");
-    return { status: 200, body: await getOrgApiKey(deps.db.kysely, auth.organizationId, path.keyId) };
+    return { status: 200, body: await getOrgApiKey(deps.db.kysely, { organizationId: auth.organizationId, keyId: path.keyId }) };
   }),
   route("revokeApiKey", async ({ auth, path, request, deps }) => {
     requireRole(auth, canManageApiKeys, "revoke API keys");
-    const revoked = await revokeOrgApiKey(deps.db.kysely, auth, path.keyId, request.clientAddress);
+    const revoked = await revokeOrgApiKey(deps.db.kysely, { auth, keyId: path.keyId, clientAddress: request.clientAddress });
     // Answer once every instance has dropped its copy of the key (the change feed's barrier), as the operator's revoke.
     await deps.db.changes.barrier();
     return { status: 200, body: revoked };
   }),
   route("listAuditLogEntries", async ({ auth, query, deps }) => {
     requireRole(auth, canReadAuditLog, "read the audit log");
-    return { status: 200, body: await listAuditLog(deps.db.kysely, auth.organizationId, pageWindow(query)) };
+    return { status: 200, body: await listAuditLog(deps.db.kysely, { organizationId: auth.organizationId, window: pageWindow(query) }) };
   }),
 ];

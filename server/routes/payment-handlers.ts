@@ -16,7 +16,7 @@ const STALE_REFRESH_ATTEMPTS = 5;
 
 export const paymentRoutes: Routes = [
   route("createBankTransfer", ({ body, auth, requestId, respond }) =>
-    respondOr503(respond, (uow) => createBankTransfer({ uow, auth, request: body, requestId })),
+    respondOr503(respond, (uow) => createBankTransfer(uow, { auth, request: body, requestId })),
   ),
   route("listBankTransfers", async ({ query, auth, deps }) => ({
     status: 200,
@@ -27,11 +27,11 @@ export const paymentRoutes: Routes = [
     // so every lookup advances the transfer by what the provider reports for its current state.
     return retryWhile(
       { attempts: STALE_REFRESH_ATTEMPTS, retryable: (error) => error instanceof StaleBankTransferRefresh },
-      (lastAttempt) => respond((uow) => getBankTransferStatus({ uow, auth, request: body, restartWhenStale: !idempotent && !lastAttempt })),
+      (lastAttempt) => respond((uow) => getBankTransferStatus(uow, { auth, request: body, restartWhenStale: !idempotent && !lastAttempt })),
     );
   }),
   route("cancelBankTransfer", ({ body, auth, respond }) =>
-    respondOr503(respond, (uow) => cancelBankTransfer({ uow, auth, request: body })),
+    respondOr503(respond, (uow) => cancelBankTransfer(uow, { auth, request: body })),
   ),
   route("simulateCorridor", ({ body, auth, requestId, respond }) =>
     respondOr503(respond, (uow) => simulateCorridor({ uow, auth, request: body, requestId })),

@@ -1,7 +1,7 @@
 // The typed route table: each operation of the contract is registered by its operationId with a handler typed by the
 // generated `operations[operationId]` — its path, query and header parameters, its body, and every answer it declares.
 //
-//   route("getWallet", async ({ path, auth, deps }) => ({ status: 200, body: await getWallet({ db: deps.db.kysely, auth, id: path.id }) }))
+//   route("getWallet", async ({ path, auth, deps }) => ({ status: 200, body: await getWallet(deps.db.kysely, { auth, id: path.id }) }))
 //
 // Reading a field the contract lacks, or returning a status or body it does not declare, does not compile
 // (test/types/route.test-d.ts). Writes answer through `respond`, the request's unit of work, whose work is typed by the

@@ -9,14 +9,15 @@ import { type Routes, route } from "./route.ts";
 
 export const treasuryRoutes: Routes = [
   route("requestMint", ({ body, auth, deps, respond }) =>
-    respond((uow) => requestIssuance({ uow, db: deps.db.kysely, auth, input: { kind: "mint", request: body } })),
+    respond((uow) => requestIssuance(uow, { db: deps.db.kysely, auth, input: { kind: "mint", request: body } })),
   ),
   route("requestBurn", ({ body, auth, deps, respond }) =>
-    respond((uow) => requestIssuance({ uow, db: deps.db.kysely, auth, input: { kind: "burn", request: body } })),
+    respond((uow) => requestIssuance(uow, { db: deps.db.kysely, auth, input: { kind: "burn", request: body } })),
   ),
   route("listIssuanceRequests", async ({ query, auth, deps }) => ({
     status: 200,
-    body: await listIssuanceRequests(deps.db.kysely, auth, {
+    body: await listIssuanceRequests(deps.db.kysely, {
+      auth,
       window: pageWindow(query, ISSUANCE_PAGE_SIZE),
       issuerId: query.issuerId,
       kind: query.kind,
@@ -26,13 +27,13 @@ export const treasuryRoutes: Routes = [
   })),
   route("getIssuanceRequest", async ({ path, auth, deps }) => ({
     status: 200,
-    body: await getIssuanceRequest(deps.db.kysely, auth, path.issuanceRequestId),
+    body: await getIssuanceRequest(deps.db.kysely, { auth, issuanceRequestId: path.issuanceRequestId }),
   })),
   // Read-only: nothing to write but the idempotency record (when a key was sent).
   route("getTreasuryStatus", ({ body, auth, deps, respond }) =>
-    respond((uow) => getTreasuryStatus({ uow, db: deps.db.kysely, auth, request: body })),
+    respond((uow) => getTreasuryStatus(uow, { db: deps.db.kysely, auth, request: body })),
   ),
   route("runTreasuryStressTest", ({ body, auth, deps, respond }) =>
-    respond((uow) => runTreasuryStressTest({ uow, db: deps.db.kysely, auth, request: body })),
+    respond((uow) => runTreasuryStressTest(uow, { db: deps.db.kysely, auth, request: body })),
   ),
 ];

@@ -11,26 +11,25 @@ import { type Routes, route } from "./route.ts";
 
 export const v1Routes: Routes = [
   route("createWallet", ({ body, auth, respond }) =>
-    respond(async (uow) => ({ status: 201, body: await createWallet({ uow, auth, chain: body.chain, label: body.label }) })),
+    respond(async (uow) => ({ status: 201, body: await createWallet(uow, { auth, chain: body.chain, label: body.label }) })),
   ),
   route("listWallets", async ({ query, auth, deps }) => ({
     status: 200,
-    body: await listWallets({ db: deps.db.kysely, auth, limit: query.limit ?? 100, offset: query.offset ?? 0 }),
+    body: await listWallets(deps.db.kysely, { auth, limit: query.limit ?? 100, offset: query.offset ?? 0 }),
   })),
   route("getWallet", async ({ path, auth, deps }) => ({
     status: 200,
-    body: await getWallet({ db: deps.db.kysely, auth, id: path.id }),
+    body: await getWallet(deps.db.kysely, { auth, id: path.id }),
   })),
   route("getWalletBalance", async ({ path, auth, deps }) => ({
     status: 200,
-    body: await getWalletBalance({ db: deps.db.kysely, auth, id: path.id }),
+    body: await getWalletBalance(deps.db.kysely, { auth, id: path.id }),
   })),
   route("createPayment", ({ body, auth, respond }) =>
     respond(
       async (uow) => ({
         status: 201,
-        body: await createPayment({
-          uow,
+        body: await createPayment(uow, {
           auth,
           amount: body.amount,
           stablecoin: body.stablecoin,
@@ -45,11 +44,11 @@ export const v1Routes: Routes = [
   ),
   route("listPayments", async ({ query, auth, deps }) => ({
     status: 200,
-    body: await listPayments({ db: deps.db.kysely, auth, limit: query.limit ?? 10, offset: query.offset ?? 0 }),
+    body: await listPayments(deps.db.kysely, { auth, limit: query.limit ?? 10, offset: query.offset ?? 0 }),
   })),
   route("getPayment", async ({ path, auth, deps }) => ({
     status: 200,
-    body: await getPayment({ db: deps.db.kysely, auth, id: path.id }),
+    body: await getPayment(deps.db.kysely, { auth, id: path.id }),
   })),
-  route("getBalances", async ({ auth, deps }) => ({ status: 200, body: await getBalances({ db: deps.db.kysely, auth }) })),
+  route("getBalances", async ({ auth, deps }) => ({ status: 200, body: await getBalances(deps.db.kysely, { auth }) })),
 ];

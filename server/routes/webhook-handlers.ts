@@ -24,7 +24,7 @@ export const webhookRoutes: Routes = [
     const secretsKey = webhookSecretsKey(deps.config.webhooks);
     return respond(async (uow) => {
       const created = await createWebhookEndpoint(uow, { auth, request: body, secretsKey });
-      auditWebhookEndpointChange(uow, auth, created.id, "created", request.clientAddress);
+      auditWebhookEndpointChange(uow, { auth, endpointId: created.id, change: "created", clientAddress: request.clientAddress });
       return { status: 201, body: created };
     });
   }),
@@ -40,14 +40,14 @@ export const webhookRoutes: Routes = [
     await checkWebhookUrl(auth, body.url, deps.config.webhooks);
     return respond(async (uow) => {
       const updated = await updateWebhookEndpoint(uow, { auth, endpointId: path.endpointId, request: body });
-      auditWebhookEndpointChange(uow, auth, path.endpointId, "updated", request.clientAddress);
+      auditWebhookEndpointChange(uow, { auth, endpointId: path.endpointId, change: "updated", clientAddress: request.clientAddress });
       return { status: 200, body: updated };
     });
   }),
   route("deleteWebhookEndpoint", ({ path, auth, request, respond }) =>
     respond(async (uow) => {
       await deleteWebhookEndpoint(uow, { auth, endpointId: path.endpointId });
-      auditWebhookEndpointChange(uow, auth, path.endpointId, "deleted", request.clientAddress);
+      auditWebhookEndpointChange(uow, { auth, endpointId: path.endpointId, change: "deleted", clientAddress: request.clientAddress });
       return { status: 204 };
     }),
   ),
@@ -60,7 +60,12 @@ export const webhookRoutes: Routes = [
         overlapSeconds: body?.overlapSeconds,
         secretsKey,
       });
-      auditWebhookEndpointChange(uow, auth, path.endpointId, "secret_rotated", request.clientAddress);
+      auditWebhookEndpointChange(uow, {
+        auth,
+        endpointId: path.endpointId,
+        change: "secret_rotated",
+        clientAddress: request.clientAddress,
+      });
       return { status: 200, body: rotated };
     });
   }),

@@ -24,12 +24,12 @@ const toDto = (k: ApiKey): ApiKeyDto => ({
 
 /** Creates the organization on first use (race-free: see ensureOrganization), then the key; the secret is returned once
  * and only its hash is kept. */
-export async function createApiKey(prisma: Db, input: CreateApiKeyInput): Promise<components["schemas"]["CreatedApiKey"]> {
+export async function createApiKey(db: Db, input: CreateApiKeyInput): Promise<components["schemas"]["CreatedApiKey"]> {
   const id = newId("key");
   const { key, prefix, hash } = generateApiKey(input.environment);
-  const [, record] = await prisma.$transaction([
-    ensureOrganization(prisma, input.organizationId),
-    prisma.apiKey.create({
+  const [, record] = await db.$transaction([
+    ensureOrganization(db, input.organizationId),
+    db.apiKey.create({
       data: {
         id,
         organizationId: input.organizationId,
@@ -45,14 +45,14 @@ export async function createApiKey(prisma: Db, input: CreateApiKeyInput): Promis
   return { ...toDto(record), key };
 }
 
-export async function listApiKeys(prisma: Db, organizationId: string): Promise<components["schemas"]["ApiKeyList"]> {
-  const keys = await prisma.apiKey.findMany({ where: { organizationId }, orderBy: { createdAt: "desc" } });
+export async function listApiKeys(db: Db, { organizationId }: { organizationId: string }): Promise<components["schemas"]["ApiKeyList"]> {
+  const keys = await db.apiKey.findMany({ where: { organizationId }, orderBy: { createdAt: "desc" } });
   return { count: keys.length, data: keys.map(toDto) };
 }
 
-export async function revokeApiKey(prisma: Db, id: string): Promise<ApiKeyDto> {
-  const existing = await prisma.apiKey.findUnique({ where: { id } });
+export async function revokeApiKey(db: Db, { id }: { id: string }): Promise<ApiKeyDto> {
+  const existing = await db.apiKey.findUnique({ where: { id } });
   if (!existing) throw notFound("API key");
   if (existing.revokedAt) return toDto(existing);
-  return toDto(await prisma.apiKey.update({ where: { id }, data: { revokedAt: new Date() } }));
+  return toDto(await db.apiKey.update({ where: { id }, data: { revokedAt: new Date() } }));
 }

@@ -46,21 +46,24 @@ function checkProviderSlug(input: CreateConnection): void {
 }
 
 /** Creates the organization on first use (race-free: see ensureOrganization), then the connection. */
-export async function createConnection(prisma: Db, input: CreateConnection): Promise<ConnectionDto> {
+export async function createConnection(db: Db, input: CreateConnection): Promise<ConnectionDto> {
   checkProviderSlug(input);
-  const [, record] = await prisma.$transaction([
-    ensureOrganization(prisma, input.organizationId),
-    prisma.providerConnection.create({ data: { id: newId("conn"), ...input, config: (input.config ?? {}) as object } }),
+  const [, record] = await db.$transaction([
+    ensureOrganization(db, input.organizationId),
+    db.providerConnection.create({ data: { id: newId("conn"), ...input, config: (input.config ?? {}) as object } }),
   ]);
   return toDto(record);
 }
 
-export async function listConnections(prisma: Db, organizationId: string): Promise<components["schemas"]["ConnectionList"]> {
-  const rows = await prisma.providerConnection.findMany({ where: { organizationId }, orderBy: { createdAt: "desc" } });
+export async function listConnections(
+  db: Db,
+  { organizationId }: { organizationId: string },
+): Promise<components["schemas"]["ConnectionList"]> {
+  const rows = await db.providerConnection.findMany({ where: { organizationId }, orderBy: { createdAt: "desc" } });
   return { count: rows.length, data: rows.map(toDto) };
 }
 
-export async function deleteConnection(prisma: Db, id: string): Promise<void> {
-  const { count } = await prisma.providerConnection.deleteMany({ where: { id } });
+export async function deleteConnection(db: Db, { id }: { id: string }): Promise<void> {
+  const { count } = await db.providerConnection.deleteMany({ where: { id } });
   if (count === 0) throw notFound("Connection");
 }

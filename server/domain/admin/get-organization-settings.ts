@@ -17,8 +17,8 @@ export function toOrganizationSettings(organizationId: string, settings: unknown
 }
 
 /** The organization's settings with defaults filled in; 404 for an unknown organization. */
-export async function getOrganizationSettings(prisma: Db, organizationId: string): Promise<OrganizationSettings> {
-  const organization = await prisma.organization.findUnique({ where: { id: organizationId }, select: { settings: true } });
+export async function getOrganizationSettings(db: Db, { organizationId }: { organizationId: string }): Promise<OrganizationSettings> {
+  const organization = await db.organization.findUnique({ where: { id: organizationId }, select: { settings: true } });
   if (!organization) throw notFound("Organization");
   return toOrganizationSettings(organizationId, organization.settings);
 }

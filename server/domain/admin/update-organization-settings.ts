@@ -7,9 +7,8 @@ import { toOrganizationSettings } from "./get-organization-settings.ts";
 /** Replaces each section sent (`settings.policy`, `settings.chainCapabilities`) in one atomic statement; other keys of
  * `settings` are kept. 404 for an unknown organization. */
 export async function updateOrganizationSettings(
-  prisma: Db,
-  organizationId: string,
-  input: components["schemas"]["UpdateOrganizationSettingsRequest"],
+  db: Db,
+  { organizationId, ...input }: { organizationId: string } & components["schemas"]["UpdateOrganizationSettingsRequest"],
 ): Promise<components["schemas"]["OrganizationSettings"]> {
   const sections: Record<string, unknown> = {};
   if (input.policy) {
@@ -18,7 +17,7 @@ export async function updateOrganizationSettings(
   if (input.chainCapabilities) sections.chainCapabilities = input.chainCapabilities;
   // `settings || sections` replaces the top-level keys sent and keeps the others; the audit entry (the operator acted:
   // no member) is written in the same transaction, only when the organization exists.
-  const rows = await prisma.$queryRaw<Array<{ settings: unknown }>>`
+  const rows = await db.$queryRaw<Array<{ settings: unknown }>>`
     WITH updated AS (
       UPDATE "Organization"
       SET "settings" = (CASE WHEN jsonb_typeof("settings") = 'object' THEN "settings" ELSE '{}'::jsonb END) || ${JSON.stringify(sections)}::jsonb

@@ -7,13 +7,14 @@ import { USD_DECIMALS } from "../money/assets.ts";
 import { assetBalances } from "../wallets/wallet-dto.ts";
 
 /** Per-asset totals across the organization's sandbox wallets, summed in the database. */
-export async function getBalances({
-  db,
-  auth,
-}: {
-  db: Queryable;
-  auth: AuthContext;
-}): Promise<components["schemas"]["AggregatedBalances"]> {
+export async function getBalances(
+  db: Queryable,
+  {
+    auth,
+  }: {
+    auth: AuthContext;
+  },
+): Promise<components["schemas"]["AggregatedBalances"]> {
   const [counted, sums] = await Promise.all([
     db
       .selectFrom("Wallet")

@@ -23,12 +23,14 @@ function assertCancellable(row: BankTransferRow): void {
   }
 }
 
-export async function cancelBankTransfer(options: {
-  uow: UnitOfWork;
-  auth: AuthContext;
-  request: components["schemas"]["BankTransferLookupRequest"];
-}): Promise<ProviderStep<void, OperationOutcome<"cancelBankTransfer">>> {
-  const { uow, auth, request } = options;
+export async function cancelBankTransfer(
+  uow: UnitOfWork,
+  options: {
+    auth: AuthContext;
+    request: components["schemas"]["BankTransferLookupRequest"];
+  },
+): Promise<ProviderStep<void, OperationOutcome<"cancelBankTransfer">>> {
+  const { auth, request } = options;
   const found = await findBankTransfer(uow.tx, auth, request);
   const provider = await connectProvider(uow.tx, auth, "bank_transfer");
   assertCancellable(found);

@@ -23,16 +23,16 @@ import { emitBankTransferEvent } from "./bank-transfer-events.ts";
 type CreateRequest = components["schemas"]["CreateBankTransferRequest"];
 
 export interface CreateBankTransferOptions {
-  uow: UnitOfWork;
   auth: AuthContext;
   request: CreateRequest;
   requestId: string;
 }
 
 export async function createBankTransfer(
+  uow: UnitOfWork,
   options: CreateBankTransferOptions,
 ): Promise<ProviderStep<{ providerTransferId: string }, OperationOutcome<"createBankTransfer">>> {
-  const { uow, auth, request, requestId } = options;
+  const { auth, request, requestId } = options;
   const { rail, amountMinor, errors } = validateBankOrder(request, {
     amount: "/body/amount",
     currency: "/body/currency",

@@ -37,14 +37,16 @@ export const knownTransfer = (row: BankTransferRow): KnownBankTransfer => ({
 
 type StatusOutcome = OperationOutcome<"getBankTransferStatus">;
 
-export async function getBankTransferStatus(options: {
-  uow: UnitOfWork;
-  auth: AuthContext;
-  request: components["schemas"]["BankTransferLookupRequest"];
-  /** A stale report throws StaleBankTransferRefresh (the caller starts over) instead of answering the stored transfer. */
-  restartWhenStale: boolean;
-}): Promise<StatusOutcome | ProviderStep<ProviderBankTransferState, StatusOutcome>> {
-  const { uow, auth, request, restartWhenStale } = options;
+export async function getBankTransferStatus(
+  uow: UnitOfWork,
+  options: {
+    auth: AuthContext;
+    request: components["schemas"]["BankTransferLookupRequest"];
+    /** A stale report throws StaleBankTransferRefresh (the caller starts over) instead of answering the stored transfer. */
+    restartWhenStale: boolean;
+  },
+): Promise<StatusOutcome | ProviderStep<ProviderBankTransferState, StatusOutcome>> {
+  const { auth, request, restartWhenStale } = options;
   const row = await findBankTransfer(uow.tx, auth, request);
   const provider = await connectProvider(uow.tx, auth, "bank_transfer");
   if (isTerminalBankStatus(row.status)) return { status: 200, body: toBankTransferDto(row) };

@@ -26,16 +26,18 @@ const ACTIVITY = { freeze: "card.frozen", unfreeze: "card.unfrozen", deactivate:
  * spend, so it re-screens the cardholder and the programme's jurisdictions first; freezing and deactivating are
  * protective and never screened. Two transactions (see afterCardIssuerCall): the new status is written under the card's
  * lock, the issuer applies it, and a refusal puts the card back as it was. */
-export async function changeCardStatus(options: {
-  uow: UnitOfWork;
-  auth: AuthContext;
-  cardId: string;
-  action: CardStatusAction;
-  reason?: string;
-  simulate?: CardIssuerFailure;
-  requestId: string;
-}): Promise<PendingProviderStep<Extract<OperationOutcome<"freezeCard">, { status: 200 }>>> {
-  const { uow, auth, cardId, action, reason, simulate, requestId } = options;
+export async function changeCardStatus(
+  uow: UnitOfWork,
+  options: {
+    auth: AuthContext;
+    cardId: string;
+    action: CardStatusAction;
+    reason?: string;
+    simulate?: CardIssuerFailure;
+    requestId: string;
+  },
+): Promise<PendingProviderStep<Extract<OperationOutcome<"freezeCard">, { status: 200 }>>> {
+  const { auth, cardId, action, reason, simulate, requestId } = options;
   const issuer = await connectProvider(uow.tx, auth, "card_issuance", { now: uow.now });
   const card = await findCard(uow.tx, auth, cardId, { forUpdate: true });
   const nextStatus = nextCardStatus(card.status, action);

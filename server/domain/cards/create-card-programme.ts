@@ -28,14 +28,16 @@ const nameTaken = (name: string) =>
 /** Creates an active programme and credits its funding account with the sandbox test funds, after screening its
  * jurisdictions. Two transactions (see afterCardIssuerCall): the programme is written `pending` with its opening
  * posting, the issuer creates it, then it turns `active` with the issuer's reference — or is deleted again. */
-export async function createCardProgramme(options: {
-  uow: UnitOfWork;
-  auth: AuthContext;
-  request: Request;
-  simulate?: CardIssuerFailure;
-  requestId: string;
-}): Promise<PendingProviderStep<OperationOutcome<"createCardProgramme">>> {
-  const { uow, auth, request, simulate, requestId } = options;
+export async function createCardProgramme(
+  uow: UnitOfWork,
+  options: {
+    auth: AuthContext;
+    request: Request;
+    simulate?: CardIssuerFailure;
+    requestId: string;
+  },
+): Promise<PendingProviderStep<OperationOutcome<"createCardProgramme">>> {
+  const { auth, request, simulate, requestId } = options;
   const issuer = await connectProvider(uow.tx, auth, "card_issuance", { now: uow.now });
   const subdivisions = request.jurisdictions.filter((j) => j.includes("-"));
   if (subdivisions.length > 0) {

@@ -32,15 +32,17 @@ const deactivated = () => new ServiceError("CARD_RECORD_CONFLICT", "The card is 
  * transaction, serialized per programme and card. Two transactions (see afterCardIssuerCall): the posting is written
  * with its transaction `pending` (not spendable yet: readSpendableBalance), the issuer funds the card, then the
  * transaction turns `posted` — or the posting and the transaction are deleted again. */
-export async function fundCard(options: {
-  uow: UnitOfWork;
-  auth: AuthContext;
-  cardId: string;
-  request: Request;
-  simulate?: CardIssuerFailure;
-  requestId: string;
-}): Promise<PendingProviderStep<OperationOutcome<"fundCard">>> {
-  const { uow, auth, cardId, request, simulate, requestId } = options;
+export async function fundCard(
+  uow: UnitOfWork,
+  options: {
+    auth: AuthContext;
+    cardId: string;
+    request: Request;
+    simulate?: CardIssuerFailure;
+    requestId: string;
+  },
+): Promise<PendingProviderStep<OperationOutcome<"fundCard">>> {
+  const { auth, cardId, request, simulate, requestId } = options;
   const issuer = await connectProvider(uow.tx, auth, "card_issuance", { now: uow.now });
   const found = await findCard(uow.tx, auth, cardId);
   const { programme } = found;

@@ -8,13 +8,15 @@ import { findCard } from "./find-card.ts";
 import { readCardBalance } from "./read-card-balance.ts";
 
 /** A card with its balance derived from the ledger. */
-export async function getCard(options: {
-  db: Queryable;
-  auth: AuthContext;
-  cardId: string;
-  simulate?: CardIssuerFailure;
-}): Promise<CardDto> {
-  const { db, auth, cardId, simulate } = options;
+export async function getCard(
+  db: Queryable,
+  options: {
+    auth: AuthContext;
+    cardId: string;
+    simulate?: CardIssuerFailure;
+  },
+): Promise<CardDto> {
+  const { auth, cardId, simulate } = options;
   const issuer = await connectProvider(db, auth, "card_issuance");
   const card = await findCard(db, auth, cardId);
   await callProvider({ provider: "card_issuance" }, () =>

@@ -34,15 +34,17 @@ const emailTaken = (email: string) =>
  * cardholder (when there is one), the programme's jurisdictions and the per-authorization limit. Two transactions (see afterCardIssuerCall): the card (and
  * a new cardholder) is written `pending`, the issuer issues it, then it turns `active` with the issuer's details — or
  * is deleted again. */
-export async function issueCard(options: {
-  uow: UnitOfWork;
-  auth: AuthContext;
-  /** Tagged at the HTTP edge (issueCardRequest). */
-  request: IssueCardRequest;
-  simulate?: CardIssuerFailure;
-  requestId: string;
-}): Promise<PendingProviderStep<OperationOutcome<"issueCard">>> {
-  const { uow, auth, request, simulate, requestId } = options;
+export async function issueCard(
+  uow: UnitOfWork,
+  options: {
+    auth: AuthContext;
+    /** Tagged at the HTTP edge (issueCardRequest). */
+    request: IssueCardRequest;
+    simulate?: CardIssuerFailure;
+    requestId: string;
+  },
+): Promise<PendingProviderStep<OperationOutcome<"issueCard">>> {
+  const { auth, request, simulate, requestId } = options;
   const issuer = await connectProvider(uow.tx, auth, "card_issuance", { now: uow.now });
   const scope = { organizationId: auth.organizationId, environment: auth.environment };
   const programme = await uow.tx

@@ -11,15 +11,17 @@ import { findCard } from "./find-card.ts";
 type Page = components["schemas"]["CardTransactionList"];
 
 /** A card's transactions, newest first (by insertion sequence), `limit` per page after the cursor `startingAfter`. */
-export async function listCardTransactions(options: {
-  db: Queryable;
-  auth: AuthContext;
-  cardId: string;
-  limit: number;
-  startingAfter?: string;
-  simulate?: CardIssuerFailure;
-}): Promise<Page> {
-  const { db, auth, cardId, limit, startingAfter, simulate } = options;
+export async function listCardTransactions(
+  db: Queryable,
+  options: {
+    auth: AuthContext;
+    cardId: string;
+    limit: number;
+    startingAfter?: string;
+    simulate?: CardIssuerFailure;
+  },
+): Promise<Page> {
+  const { auth, cardId, limit, startingAfter, simulate } = options;
   const issuer = await connectProvider(db, auth, "card_issuance");
   const card = await findCard(db, auth, cardId);
   let before: string | undefined;

@@ -25,16 +25,18 @@ import { revertAuthorizationUpdate, updateAuthorization } from "./update-authori
  * transactions (see afterCardIssuerCall): the movements (transactions `pending`, their postings) and the authorization's
  * new amounts are written under the card's lock, the issuer settles, then the movements turn `posted` — or are deleted
  * again and the authorization restored. */
-export async function settleAuthorization(options: {
-  uow: UnitOfWork;
-  auth: AuthContext;
-  cardId: string;
-  authorizationId: string;
-  action: "capture" | "reverse";
-  amount?: string;
-  simulate?: CardIssuerFailure;
-}): Promise<PendingProviderStep<Extract<OperationOutcome<"captureCardAuthorization">, { status: 200 }>>> {
-  const { uow, auth, cardId, authorizationId, action, amount, simulate } = options;
+export async function settleAuthorization(
+  uow: UnitOfWork,
+  options: {
+    auth: AuthContext;
+    cardId: string;
+    authorizationId: string;
+    action: "capture" | "reverse";
+    amount?: string;
+    simulate?: CardIssuerFailure;
+  },
+): Promise<PendingProviderStep<Extract<OperationOutcome<"captureCardAuthorization">, { status: 200 }>>> {
+  const { auth, cardId, authorizationId, action, amount, simulate } = options;
   const issuer = await connectProvider(uow.tx, auth, "card_issuance", { now: uow.now });
   requireTestHelperAccess(auth);
   // The card's lock serializes every write of its authorizations.

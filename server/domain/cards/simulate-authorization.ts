@@ -31,14 +31,16 @@ export const DEFAULT_SANDBOX_MERCHANT: Request["merchant"] & object = { name: "S
  * pending account; declined → recorded with its reason, no ledger effect. Two transactions (see afterCardIssuerCall):
  * the decision, the authorization, its transaction and the hold are written under the card's lock (and the
  * programme's, just in time), the issuer authorizes, and a refusal deletes them again. */
-export async function simulateAuthorization(options: {
-  uow: UnitOfWork;
-  auth: AuthContext;
-  cardId: string;
-  request: Request;
-  simulate?: CardIssuerFailure;
-}): Promise<PendingProviderStep<OperationOutcome<"simulateCardAuthorization">>> {
-  const { uow, auth, cardId, request, simulate } = options;
+export async function simulateAuthorization(
+  uow: UnitOfWork,
+  options: {
+    auth: AuthContext;
+    cardId: string;
+    request: Request;
+    simulate?: CardIssuerFailure;
+  },
+): Promise<PendingProviderStep<OperationOutcome<"simulateCardAuthorization">>> {
+  const { auth, cardId, request, simulate } = options;
   const issuer = await connectProvider(uow.tx, auth, "card_issuance", { now: uow.now });
   requireTestHelperAccess(auth);
   // Read unlocked first to learn the programme: its lock (just in time) comes before the card's.

@@ -19,15 +19,17 @@ import { type CardLimits, validateCardLimits } from "./validate-card-limits.ts";
 /** Replaces a card's limits as a whole; they apply from the next authorization. Two transactions (see
  * afterCardIssuerCall): the limits are written under the card's lock, the issuer applies them, and a refusal puts the
  * card back as it was. */
-export async function updateCardLimits(options: {
-  uow: UnitOfWork;
-  auth: AuthContext;
-  cardId: string;
-  limits: CardLimits;
-  simulate?: CardIssuerFailure;
-  requestId: string;
-}): Promise<PendingProviderStep<OperationOutcome<"updateCardLimits">>> {
-  const { uow, auth, cardId, limits, simulate, requestId } = options;
+export async function updateCardLimits(
+  uow: UnitOfWork,
+  options: {
+    auth: AuthContext;
+    cardId: string;
+    limits: CardLimits;
+    simulate?: CardIssuerFailure;
+    requestId: string;
+  },
+): Promise<PendingProviderStep<OperationOutcome<"updateCardLimits">>> {
+  const { auth, cardId, limits, simulate, requestId } = options;
   const issuer = await connectProvider(uow.tx, auth, "card_issuance", { now: uow.now });
   const card = await findCard(uow.tx, auth, cardId, { forUpdate: true });
   const asset = card.programme.fundingAsset;

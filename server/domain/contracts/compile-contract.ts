@@ -11,7 +11,6 @@ import { completeStage, failStage, loadRunnableProject } from "./lifecycle.ts";
 type CompileOutput = components["schemas"]["CompileOutput"];
 
 export interface CompileContractOptions {
-  uow: UnitOfWork;
   auth: AuthContext;
   projectId: string;
   request: components["schemas"]["CompileContractRequest"];
@@ -38,9 +37,10 @@ const byteLength = (hex: string) => (hex.length - 2) / 2;
  * project's version) or, when solc reported errors, the failed run.
  */
 export async function compileContract(
+  uow: UnitOfWork,
   options: CompileContractOptions,
 ): Promise<ProviderStep<Compiled, OperationOutcome<"compileContract">>> {
-  const { uow, auth, projectId, request } = options;
+  const { auth, projectId, request } = options;
   const project = await loadRunnableProject(uow.tx, auth, projectId, "compile");
   const source = request.source ?? project.source;
   const edited = request.source !== undefined && request.source !== project.source;

@@ -10,7 +10,6 @@ import { type ContractProject, type ContractProjectDto, STAGE_EVENT, toProjectDt
 import { findTemplate } from "./templates.ts";
 
 export interface GenerateContractOptions {
-  uow: UnitOfWork;
   auth: AuthContext;
   request: components["schemas"]["GenerateContractRequest"];
 }
@@ -19,7 +18,7 @@ export const sha256Hex = (text: string) => createHash("sha256").update(text, "ut
 
 /** Stage 1: checks the network can be reached (fail closed), generates the source, and records the project with its
  * first run. Nothing reads them back in this request: both are written at commit. */
-export async function generateContract({ uow, auth, request }: GenerateContractOptions): Promise<ContractProjectDto> {
+export async function generateContract(uow: UnitOfWork, { auth, request }: GenerateContractOptions): Promise<ContractProjectDto> {
   const templateId = request.template ?? "fiat_backed_stablecoin";
   const asset = request.asset ?? "CPUSD";
   const network = request.network ?? "sandbox";

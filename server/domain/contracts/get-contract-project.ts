@@ -5,7 +5,10 @@ import { notFound } from "../../errors/service-error.ts";
 import { type ContractProjectDto, selectStageRuns, toProjectDto } from "./lifecycle.ts";
 
 /** The project with its issuer id, and its runs, in two statements sent together. */
-export async function getContractProject(db: Queryable, auth: AuthContext, projectId: string): Promise<ContractProjectDto> {
+export async function getContractProject(
+  db: Queryable,
+  { auth, projectId }: { auth: AuthContext; projectId: string },
+): Promise<ContractProjectDto> {
   const [project, runs] = await Promise.all([
     db
       .selectFrom("ContractProject as p")

@@ -12,12 +12,14 @@ import { type SimulateOutput, simulateToken } from "./simulation.ts";
  * run on a fresh EVM with no transaction open (hundreds of ms of CPU, more on a cold VM); the second records the stage
  * (compare-and-set on the project's version) or, when a flow failed, the failed run.
  */
-export async function simulateContract(options: {
-  uow: UnitOfWork;
-  auth: AuthContext;
-  projectId: string;
-}): Promise<ProviderStep<SimulateOutput, OperationOutcome<"simulateContract">>> {
-  const { uow, auth, projectId } = options;
+export async function simulateContract(
+  uow: UnitOfWork,
+  options: {
+    auth: AuthContext;
+    projectId: string;
+  },
+): Promise<ProviderStep<SimulateOutput, OperationOutcome<"simulateContract">>> {
+  const { auth, projectId } = options;
   const project = await loadRunnableProject(uow.tx, auth, projectId, "simulate");
   let failedOutput: SimulateOutput | undefined;
   return afterProviderCall({

@@ -10,12 +10,14 @@ import { findTemplate } from "./templates.ts";
 
 type ValidateOutput = components["schemas"]["ValidateOutput"];
 
-export async function validateContract(options: {
-  uow: UnitOfWork;
-  auth: AuthContext;
-  projectId: string;
-}): Promise<CompletedStage<ValidateOutput>> {
-  const { uow, auth, projectId } = options;
+export async function validateContract(
+  uow: UnitOfWork,
+  options: {
+    auth: AuthContext;
+    projectId: string;
+  },
+): Promise<CompletedStage<ValidateOutput>> {
+  const { auth, projectId } = options;
   const project = await loadRunnableProject(uow.tx, auth, projectId, "validate");
   const template = findTemplate(project.template);
   if (!template) throw new TypeError(`unknown template ${project.template}`);

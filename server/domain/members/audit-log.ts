@@ -43,8 +43,7 @@ export async function recordAuditNow(db: Queryable, input: AuditInput, now = new
 
 export async function listAuditLog(
   db: Queryable,
-  organizationId: string,
-  window: PageWindow,
+  { organizationId, window }: { organizationId: string; window: PageWindow },
 ): Promise<components["schemas"]["AuditEntryList"]> {
   const scoped = db.selectFrom("AuditEntry").selectAll().where(ownedByOrganization(organizationId));
   const page = await newestFirstPage(scoped, { ...window, unknownCursor: unknownCursor("an audit log entry") });
@@ -68,10 +67,17 @@ export async function listAuditLog(
  * (a session's member, or the member who created the API key). */
 export function auditWebhookEndpointChange(
   uow: UnitOfWork,
-  auth: { organizationId: string; environment: string; memberId?: string | null; session?: { email: string } },
-  endpointId: string,
-  change: "created" | "updated" | "deleted" | "secret_rotated",
-  clientAddress: string,
+  {
+    auth,
+    endpointId,
+    change,
+    clientAddress,
+  }: {
+    auth: { organizationId: string; environment: string; memberId?: string | null; session?: { email: string } };
+    endpointId: string;
+    change: "created" | "updated" | "deleted" | "secret_rotated";
+    clientAddress: string;
+  },
 ): void {
   recordAudit(uow, {
     organizationId: auth.organizationId,

@@ -17,12 +17,18 @@ import { endAllSessions } from "./sessions.ts";
 const active = (db: Queryable | Tx, organizationId: string) =>
   db.selectFrom("Member").select(MEMBER_COLUMNS).where(ownedByOrganization(organizationId)).where("removedAt", "is", null);
 
-export async function listMembers(db: Queryable, organizationId: string, window: PageWindow): Promise<components["schemas"]["MemberList"]> {
+export async function listMembers(
+  db: Queryable,
+  { organizationId, window }: { organizationId: string; window: PageWindow },
+): Promise<components["schemas"]["MemberList"]> {
   const page = await newestFirstPage(active(db, organizationId), { ...window, unknownCursor: unknownCursor("a member") });
   return { data: page.rows.map(toMemberDto), hasMore: page.hasMore, nextCursor: page.nextCursor };
 }
 
-export async function getMember(db: Queryable, organizationId: string, memberId: string): Promise<MemberDto> {
+export async function getMember(
+  db: Queryable,
+  { organizationId, memberId }: { organizationId: string; memberId: string },
+): Promise<MemberDto> {
   const row = await active(db, organizationId).where("id", "=", memberId).executeTakeFirst();
   if (!row) throw notFound("Member");
   return toMemberDto(row);
@@ -52,10 +58,7 @@ interface Actor {
 
 export async function changeRole(
   uow: UnitOfWork,
-  organizationId: string,
-  memberId: string,
-  role: MemberRole,
-  actor: Actor,
+  { organizationId, memberId, role, actor }: { organizationId: string; memberId: string; role: MemberRole; actor: Actor },
 ): Promise<MemberDto> {
   const { member, owners } = await lockForChange(uow, organizationId, memberId);
   if (member.role === role) return toMemberDto(member);
@@ -78,13 +81,16 @@ export async function changeRole(
   return toMemberDto(updated);
 }
 
-export async function removeMember(uow: UnitOfWork, organizationId: string, memberId: string, actor: Actor): Promise<void> {
+export async function removeMember(
+  uow: UnitOfWork,
+  { organizationId, memberId, actor }: { organizationId: string; memberId: string; actor: Actor },
+): Promise<void> {
   const { member, owners } = await lockForChange(uow, organizationId, memberId);
   if (member.role === "owner" && owners <= 1) {
     throw new ServiceError("LAST_OWNER", "The organization's last owner cannot be removed; make another member an owner first");
   }
   await uow.tx.updateTable("Member").set({ removedAt: uow.now, updatedAt: uow.now }).where("id", "=", member.id).execute();
-  await endAllSessions(uow, member.id);
+  await endAllSessions(uow, { memberId: member.id });
   recordAudit(uow, {
     organizationId,
     action: "member.removed",

@@ -63,9 +63,7 @@ const keys = (db: Queryable | Tx, organizationId: string) =>
 
 export async function createOrgApiKey(
   uow: UnitOfWork,
-  auth: AuthContext,
-  input: components["schemas"]["CreateOrgApiKeyRequest"],
-  clientAddress: string,
+  { auth, input, clientAddress }: { auth: AuthContext; input: components["schemas"]["CreateOrgApiKeyRequest"]; clientAddress: string },
 ): Promise<components["schemas"]["CreatedOrgApiKey"]> {
   const session = sessionOf(auth);
   // A member grants no more than their role holds.
@@ -112,14 +110,13 @@ export async function createOrgApiKey(
 
 export async function listOrgApiKeys(
   db: Queryable,
-  organizationId: string,
-  window: PageWindow,
+  { organizationId, window }: { organizationId: string; window: PageWindow },
 ): Promise<components["schemas"]["OrgApiKeyList"]> {
   const page = await newestFirstPage(keys(db, organizationId), { ...window, table: "k", unknownCursor: unknownCursor("an API key") });
   return { data: page.rows.map(toDto), hasMore: page.hasMore, nextCursor: page.nextCursor };
 }
 
-export async function getOrgApiKey(db: Queryable, organizationId: string, keyId: string): Promise<KeyDto> {
+export async function getOrgApiKey(db: Queryable, { organizationId, keyId }: { organizationId: string; keyId: string }): Promise<KeyDto> {
   const row = await keys(db, organizationId).where("k.id", "=", keyId).executeTakeFirst();
   if (!row) throw notFound("API key");
   return toDto(row);
@@ -127,7 +124,10 @@ export async function getOrgApiKey(db: Queryable, organizationId: string, keyId:
 
 /** Revokes in one transaction with its audit entry; the caller answers after the change feed's barrier, so the key
  * fails on every instance from the answer on. */
-export async function revokeOrgApiKey(db: Queryable, auth: AuthContext, keyId: string, clientAddress: string): Promise<KeyDto> {
+export async function revokeOrgApiKey(
+  db: Queryable,
+  { auth, keyId, clientAddress }: { auth: AuthContext; keyId: string; clientAddress: string },
+): Promise<KeyDto> {
   const session = sessionOf(auth);
   return db.transaction().execute(async (tx) => {
     const now = new Date();

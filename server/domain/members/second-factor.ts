@@ -28,8 +28,7 @@ async function memberRow(uow: UnitOfWork, memberId: string) {
 
 export async function beginTotpEnrollment(
   uow: UnitOfWork,
-  session: SessionAuth,
-  keys: SealingKeys,
+  { session, keys }: { session: SessionAuth; keys: SealingKeys },
 ): Promise<components["schemas"]["TotpEnrollment"]> {
   const member = await memberRow(uow, session.memberId);
   if (member.totpSecretSealed) throw new ServiceError("STATE_CONFLICT", "A second factor is already enrolled; disable it first");
@@ -44,9 +43,7 @@ export async function beginTotpEnrollment(
 
 export async function confirmTotpEnrollment(
   uow: UnitOfWork,
-  session: SessionAuth,
-  code: string,
-  keys: SealingKeys,
+  { session, code, keys }: { session: SessionAuth; code: string; keys: SealingKeys },
 ): Promise<components["schemas"]["TotpConfirmation"]> {
   const member = await memberRow(uow, session.memberId);
   if (member.totpSecretSealed || !member.totpPendingSealed)
@@ -69,7 +66,10 @@ export async function confirmTotpEnrollment(
 }
 
 /** Verifies a TOTP code or spends a recovery code; the session is then verified. */
-export async function verifySecondFactor(uow: UnitOfWork, session: SessionAuth, code: string, keys: SealingKeys): Promise<void> {
+export async function verifySecondFactor(
+  uow: UnitOfWork,
+  { session, code, keys }: { session: SessionAuth; code: string; keys: SealingKeys },
+): Promise<void> {
   const member = await memberRow(uow, session.memberId);
   if (!member.totpSecretSealed) throw new ServiceError("STATE_CONFLICT", "No second factor is enrolled for this member");
   let valid = await verifyTotp(openSecretWithAny(member.totpSecretSealed, keys.all), code);

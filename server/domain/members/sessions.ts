@@ -22,8 +22,7 @@ export const invalidCredentials = () => new ServiceError("INVALID_CREDENTIALS", 
  * organizations may know one email: the first whose password matches is signed in. */
 export async function checkCredentials(
   db: Queryable,
-  input: { email: string; password: string },
-  scrypt: ScryptParameters,
+  { input, scrypt }: { input: { email: string; password: string }; scrypt: ScryptParameters },
 ): Promise<Pick<MemberRow, (typeof MEMBER_COLUMNS)[number] | "organizationId"> | null> {
   const email = input.email.trim().toLowerCase();
   const candidates = await db
@@ -47,7 +46,7 @@ export async function checkCredentials(
 }
 
 /** A failed sign-in, in the audit log of every organization the email belongs to (none for an unknown email). */
-export async function auditFailedSignIn(db: Queryable, email: string, clientAddress: string): Promise<void> {
+export async function auditFailedSignIn(db: Queryable, { email, clientAddress }: { email: string; clientAddress: string }): Promise<void> {
   const normalized = email.trim().toLowerCase();
   const rows = await db
     .selectFrom("Member")
@@ -69,9 +68,11 @@ export async function auditFailedSignIn(db: Queryable, email: string, clientAddr
 
 export function openSession(
   uow: UnitOfWork,
-  member: Pick<MemberRow, (typeof MEMBER_COLUMNS)[number] | "organizationId">,
-  config: PeopleConfig,
-  clientAddress: string,
+  {
+    member,
+    config,
+    clientAddress,
+  }: { member: Pick<MemberRow, (typeof MEMBER_COLUMNS)[number] | "organizationId">; config: PeopleConfig; clientAddress: string },
 ): { token: string; answer: CurrentSession } {
   const token = newSessionToken();
   const id = newId("ses");
@@ -122,9 +123,7 @@ export function sessionDto(session: SessionAuth, config: PeopleConfig): CurrentS
 
 export async function currentSession(
   db: Queryable,
-  session: SessionAuth,
-  organizationId: string,
-  config: PeopleConfig,
+  { session, organizationId, config }: { session: SessionAuth; organizationId: string; config: PeopleConfig },
 ): Promise<CurrentSession> {
   const member = await db.selectFrom("Member").select(MEMBER_COLUMNS).where("id", "=", session.memberId).executeTakeFirstOrThrow();
   // The answer reports the idle clock this request restarts.
@@ -135,12 +134,12 @@ export async function currentSession(
   };
 }
 
-export async function endSession(uow: UnitOfWork, sessionId: string): Promise<void> {
+export async function endSession(uow: UnitOfWork, { sessionId }: { sessionId: string }): Promise<void> {
   await uow.tx.updateTable("MemberSession").set({ endedAt: uow.now }).where("id", "=", sessionId).where("endedAt", "is", null).execute();
 }
 
 /** Every open session of the member ends (sign out everywhere; removing a member). */
-export async function endAllSessions(uow: UnitOfWork, memberId: string): Promise<void> {
+export async function endAllSessions(uow: UnitOfWork, { memberId }: { memberId: string }): Promise<void> {
   await uow.tx
     .updateTable("MemberSession")
     .set({ endedAt: uow.now })

@@ -11,14 +11,13 @@ import { sampleValue } from "./sample-series.ts";
 export type MetricDto = components["schemas"]["Metric"];
 
 export interface GetMetricOptions {
-  db: Queryable;
   auth: AuthContext;
   metricId: string;
   range: MetricRange;
   now?: Date;
 }
 
-export async function getMetric({ db, auth, metricId, range, now = new Date() }: GetMetricOptions): Promise<MetricDto> {
+export async function getMetric(db: Queryable, { auth, metricId, range, now = new Date() }: GetMetricOptions): Promise<MetricDto> {
   const spec = METRIC_CATALOGUE.get(metricId);
   if (!spec) throw notFound("Metric");
   const plan = planBuckets(range, now);

@@ -12,7 +12,6 @@ import { FEE_DECIMALS, sandboxFeeMicros } from "./fees.ts";
 import { type PaymentDto, toPaymentDto } from "./payment-dto.ts";
 
 export interface CreatePaymentOptions {
-  uow: UnitOfWork;
   auth: AuthContext;
   amount: string;
   stablecoin: Stablecoin;
@@ -22,8 +21,8 @@ export interface CreatePaymentOptions {
 }
 
 /** Creates a sandbox payment: confirmed at once, with a mock txHash and the deterministic sandbox fee. */
-export async function createPayment(options: CreatePaymentOptions): Promise<PaymentDto> {
-  const { uow, auth, amount, stablecoin, toAddress, chain, metadata } = options;
+export async function createPayment(uow: UnitOfWork, options: CreatePaymentOptions): Promise<PaymentDto> {
+  const { auth, amount, stablecoin, toAddress, chain, metadata } = options;
   const decimals = ASSET_DECIMALS[stablecoin];
   const amountMinor = parseDecimalToMinor(amount, decimals);
   if (amountMinor === null)

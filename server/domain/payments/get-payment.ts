@@ -4,6 +4,6 @@ import { findOwned } from "../../db/owned-by.ts";
 import { type PaymentDto, toPaymentDto } from "./payment-dto.ts";
 
 /** Another organization's payment is indistinguishable from a missing one. */
-export async function getPayment({ db, auth, id }: { db: Queryable; auth: AuthContext; id: string }): Promise<PaymentDto> {
+export async function getPayment(db: Queryable, { auth, id }: { auth: AuthContext; id: string }): Promise<PaymentDto> {
   return toPaymentDto(await findOwned(db, "Payment", id, auth, "Payment"));
 }

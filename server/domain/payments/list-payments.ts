@@ -4,13 +4,15 @@ import { ownedBy } from "../../db/owned-by.ts";
 import type { components } from "../../generated/openapi.ts";
 import { toPaymentDto } from "./payment-dto.ts";
 
-export async function listPayments(options: {
-  db: Queryable;
-  auth: AuthContext;
-  limit: number;
-  offset: number;
-}): Promise<components["schemas"]["PaymentList"]> {
-  const { db, auth, limit, offset } = options;
+export async function listPayments(
+  db: Queryable,
+  options: {
+    auth: AuthContext;
+    limit: number;
+    offset: number;
+  },
+): Promise<components["schemas"]["PaymentList"]> {
+  const { auth, limit, offset } = options;
   const mine = db.selectFrom("Payment").where(ownedBy(auth));
   const [counted, payments] = await Promise.all([
     mine.select((eb) => eb.fn.countAll<string>().as("count")).executeTakeFirstOrThrow(),

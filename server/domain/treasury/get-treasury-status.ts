@@ -19,14 +19,16 @@ const NOT_CONNECTED: SourcedValue = { value: null, reason: "source_not_connected
  * provider adapters (a JSON-RPC node waits up to its timeout), called with no transaction open. The first transaction
  * resolves the reader (and answers a replay); the second stores the answer.
  */
-export async function getTreasuryStatus(options: {
-  uow: UnitOfWork;
-  /** The database, for the providers (never the transaction). */
-  db: Queryable;
-  auth: AuthContext;
-  request: components["schemas"]["TreasuryStatusRequest"];
-}): Promise<ProviderStep<TreasuryStatus, OperationOutcome<"getTreasuryStatus">>> {
-  const { uow, db, auth, request } = options;
+export async function getTreasuryStatus(
+  uow: UnitOfWork,
+  options: {
+    /** The database, for the providers (never the transaction). */
+    db: Queryable;
+    auth: AuthContext;
+    request: components["schemas"]["TreasuryStatusRequest"];
+  },
+): Promise<ProviderStep<TreasuryStatus, OperationOutcome<"getTreasuryStatus">>> {
+  const { db, auth, request } = options;
   const target = await resolveTokenTarget(uow.tx, auth, request);
   return afterProviderCall({
     call: () => readStatus({ db, auth, request, ...target }),

@@ -13,6 +13,7 @@ import { type IssuanceStatus, joinedToDto, selectIssuanceRequests } from "./issu
 export const ISSUANCE_PAGE_SIZE = 20;
 
 export interface ListIssuanceRequestsOptions {
+  auth: AuthContext;
   window: PageWindow;
   issuerId?: string;
   kind?: "mint" | "burn";
@@ -22,10 +23,9 @@ export interface ListIssuanceRequestsOptions {
 
 export async function listIssuanceRequests(
   db: Queryable,
-  auth: AuthContext,
   options: ListIssuanceRequestsOptions,
 ): Promise<components["schemas"]["IssuanceRequestList"]> {
-  const { window, offset } = options;
+  const { auth, window, offset } = options;
   if (offset > 0 && window.startingAfter !== undefined) {
     throw validationError("/query/offset", "cannot be combined with startingAfter (the cursor already says where the page starts)");
   }

@@ -38,14 +38,16 @@ type IssuanceOutcome = Extract<OperationOutcome<"requestMint"> & OperationOutcom
  * the balance is read with no transaction open, and the second records the approval and issuance requests. A balance
  * too low is the key's answer; nothing is recorded before the second transaction.
  */
-export async function requestIssuance(options: {
-  uow: UnitOfWork;
-  /** The database, for the chain reader (never the transaction). */
-  db: Queryable;
-  auth: AuthContext;
-  input: IssuanceInput;
-}): Promise<IssuanceOutcome | ProviderStep<unknown, IssuanceOutcome>> {
-  const { uow, db, auth, input } = options;
+export async function requestIssuance(
+  uow: UnitOfWork,
+  options: {
+    /** The database, for the chain reader (never the transaction). */
+    db: Queryable;
+    auth: AuthContext;
+    input: IssuanceInput;
+  },
+): Promise<IssuanceOutcome | ProviderStep<unknown, IssuanceOutcome>> {
+  const { db, auth, input } = options;
   const { request, kind } = input;
   // Sandbox only: the sandbox simulator serves sandbox keys; production fails closed without a reviewed connection.
   const provider = await resolveProvider({ db: uow.tx, auth, category: "token_issuance", sandboxFallback: true });

@@ -22,14 +22,16 @@ type StressTestRequest = components["schemas"]["StressTestRequest"];
  * provider adapters (a JSON-RPC node waits up to its timeout), called with no transaction open. The first transaction
  * resolves the reader and checks the capability (and answers a replay); the second stores the answer.
  */
-export async function runTreasuryStressTest(options: {
-  uow: UnitOfWork;
-  /** The database, for the providers (never the transaction). */
-  db: Queryable;
-  auth: AuthContext;
-  request: StressTestRequest;
-}): Promise<ProviderStep<StressTestResult, OperationOutcome<"runTreasuryStressTest">>> {
-  const { uow, db, auth, request } = options;
+export async function runTreasuryStressTest(
+  uow: UnitOfWork,
+  options: {
+    /** The database, for the providers (never the transaction). */
+    db: Queryable;
+    auth: AuthContext;
+    request: StressTestRequest;
+  },
+): Promise<ProviderStep<StressTestResult, OperationOutcome<"runTreasuryStressTest">>> {
+  const { db, auth, request } = options;
   const target = await resolveTokenTarget(uow.tx, auth, request);
   await assertChainCapability(uow.tx, auth.organizationId, target.chain, "stressTest");
   return afterProviderCall({

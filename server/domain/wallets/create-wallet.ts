@@ -8,14 +8,13 @@ import { ASSET_DECIMALS, SANDBOX_TEST_FUNDS_UNITS, STABLECOINS } from "../money/
 import { toWalletDto, type WalletDto } from "./wallet-dto.ts";
 
 export interface CreateWalletOptions {
-  uow: UnitOfWork;
   auth: AuthContext;
   chain: Chain;
   label?: string;
 }
 
 /** Creates a sandbox wallet with a fresh address and credits the sandbox test funds of every asset. */
-export async function createWallet({ uow, auth, chain, label }: CreateWalletOptions): Promise<WalletDto> {
+export async function createWallet(uow: UnitOfWork, { auth, chain, label }: CreateWalletOptions): Promise<WalletDto> {
   const id = newId("wal");
   const wallet = await uow.tx
     .insertInto("Wallet")

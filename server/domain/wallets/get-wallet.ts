@@ -17,6 +17,6 @@ export async function findWallet(db: Queryable, auth: AuthContext, id: string): 
   return wallet;
 }
 
-export async function getWallet({ db, auth, id }: { db: Queryable; auth: AuthContext; id: string }): Promise<WalletDto> {
+export async function getWallet(db: Queryable, { auth, id }: { auth: AuthContext; id: string }): Promise<WalletDto> {
   return toWalletDto(await findWallet(db, auth, id));
 }

@@ -6,13 +6,15 @@ import { selectWalletsWithAssets } from "./select-wallets-with-assets.ts";
 import { toWalletDto } from "./wallet-dto.ts";
 
 export interface ListWalletsOptions {
-  db: Queryable;
   auth: AuthContext;
   limit: number;
   offset: number;
 }
 
-export async function listWallets({ db, auth, limit, offset }: ListWalletsOptions): Promise<components["schemas"]["WalletList"]> {
+export async function listWallets(
+  db: Queryable,
+  { auth, limit, offset }: ListWalletsOptions,
+): Promise<components["schemas"]["WalletList"]> {
   const [counted, wallets] = await Promise.all([
     db
       .selectFrom("Wallet")

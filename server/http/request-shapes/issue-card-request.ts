@@ -1,5 +1,5 @@
 // POST cards/issue's `oneOf` body, tagged at the edge. A route handler passes the validated body:
-//   issueCard({ uow, auth, request: issueCardRequest(body), requestId })
+//   issueCard(uow, { auth, request: issueCardRequest(body), requestId })
 // The third branch (no cardholder) requires only what the other two require as well, so tagOneOf's "required members
 // tell the branches apart" does not hold: the branch is told by which cardholder member, if any, is present (each
 // branch refuses the members it does not list, so the validator let through at most one of them).
