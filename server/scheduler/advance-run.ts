@@ -10,7 +10,7 @@
 import { compareAndSet } from "../db/compare-and-set.ts";
 import type { Tx } from "../db/kysely.ts";
 import type { UnitOfWork } from "../db/unit-of-work.ts";
-import { runStep, type StepContext, type StepOutcome } from "../domain/corridors/run-step.ts";
+import { runStep, type StepInput, type StepOutcome } from "../domain/corridors/run-step.ts";
 import type { StepName, WorkflowRunRow, WorkflowStepRow } from "../domain/corridors/workflow-dto.ts";
 import { emitWorkflowRunMoves } from "../domain/corridors/workflow-run-events.ts";
 
@@ -47,7 +47,7 @@ export async function advanceRun(uow: UnitOfWork, run: WorkflowRunRow): Promise<
     emitWorkflowRunMoves(uow, run, settled, steps);
     return null;
   }
-  const outputs: StepContext["outputs"] = {};
+  const outputs: StepInput["outputs"] = {};
   for (const s of steps) if (s.status === "succeeded" && s.output) outputs[s.name as StepName] = s.output as Record<string, unknown>;
 
   const attempts = step.attempts + 1;
@@ -62,13 +62,12 @@ export async function advanceRun(uow: UnitOfWork, run: WorkflowRunRow): Promise<
       simulated: step.simulated,
     };
   } else {
-    outcome = await runStep(step.name as StepName, {
-      tx,
+    outcome = await runStep(uow, {
+      name: step.name as StepName,
       run,
-      request: run.request as StepContext["request"],
+      request: run.request as StepInput["request"],
       outputs,
       stepKey: step.stepKey,
-      now,
     });
   }
   return recordOutcome(uow, run, steps, step, attempts, outcome);
