@@ -44,7 +44,7 @@ export async function advanceRun(uow: UnitOfWork, run: WorkflowRunRow): Promise<
       .where("id", "=", run.id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    emitWorkflowRunMoves(uow, run, settled, steps);
+    emitWorkflowRunMoves(uow, { before: run, after: settled, steps });
     return null;
   }
   const outputs: StepInput["outputs"] = {};
@@ -129,12 +129,7 @@ async function recordOutcome(
   if (!updated) throw new Error(`workflow run ${run.id} changed while it was claimed`);
   const byId = new Map(changed.map((s) => [s.id, s]));
   // Dated when the step finished, as the run and step rows are (the unit of work's clock is when the dispatch began).
-  emitWorkflowRunMoves(
-    uow.at(finishedAt),
-    run,
-    updated,
-    steps.map((s) => byId.get(s.id) ?? s),
-  );
+  emitWorkflowRunMoves(uow.at(finishedAt), { before: run, after: updated, steps: steps.map((s) => byId.get(s.id) ?? s) });
   return { workflowRunId: run.id, step: step.name as StepName, status: stepStatus };
 }
 

@@ -272,16 +272,13 @@ export async function emitContractEvent(
   options: { issuerId?: string | null; keepOnError?: boolean } = {},
 ): Promise<void> {
   const earlier = await selectStageRuns(uow.tx, project.id).execute();
-  emitEvent(
-    uow,
-    {
-      organizationId: project.organizationId,
-      environment: project.environment,
-      type,
-      resourceId: project.id,
-      data: toProjectDto(project, [...earlier, run], options.issuerId ?? null),
-      ...(ON_CHAIN.has(run.stage as StageName) ? { simulated: project.network === "sandbox" } : {}),
-    },
-    { keepOnError: options.keepOnError },
-  );
+  emitEvent(uow, {
+    organizationId: project.organizationId,
+    environment: project.environment,
+    type,
+    resourceId: project.id,
+    data: toProjectDto(project, [...earlier, run], options.issuerId ?? null),
+    ...(ON_CHAIN.has(run.stage as StageName) ? { simulated: project.network === "sandbox" } : {}),
+    keepOnError: options.keepOnError,
+  });
 }
