@@ -6,9 +6,9 @@ import { type Routes, route } from "./route.ts";
 
 export const complianceRoutes: Routes = [
   route("screenCompliance", ({ body, auth, requestId, respond }) =>
-    respond(async (uow) => ({ status: 200, body: await screenCompliance({ uow, auth, body, requestId }) })),
+    respond(async (uow) => ({ status: 200, body: await screenCompliance(uow, { auth, body, requestId }) })),
   ),
   route("evaluatePolicy", ({ body, auth, requestId, respond }) =>
-    respond(async (uow) => ({ status: 200, body: await evaluatePolicy({ uow, auth, body, requestId }) })),
+    respond(async (uow) => ({ status: 200, body: await evaluatePolicy(uow, { auth, body, requestId }) })),
   ),
 ];

@@ -1,4 +1,5 @@
 // Contract lifecycle: templates, generate, read, and the stages compile → validate → simulate → deploy → verify → launch.
+import { sandboxChainLogOf } from "../db/sandbox-chain-log-store.ts";
 import { compileContract } from "../domain/contracts/compile-contract.ts";
 import { deployContract } from "../domain/contracts/deploy-contract.ts";
 import { generateContract } from "../domain/contracts/generate-contract.ts";
@@ -35,19 +36,19 @@ export const contractRoutes: Routes = [
   route("deployContract", ({ path, body, auth, deps, respond }) =>
     respond(async (uow) => ({
       status: 200,
-      body: await deployContract({ uow, db: deps.db.kysely, auth, projectId: path.projectId, request: body }),
+      body: await deployContract(uow, { chainLog: sandboxChainLogOf(deps.db.kysely), auth, projectId: path.projectId, request: body }),
     })),
   ),
   route("verifyContract", ({ path, auth, deps, respond }) =>
     respond(async (uow) => ({
       status: 200,
-      body: await verifyContract({ uow, db: deps.db.kysely, auth, projectId: path.projectId }),
+      body: await verifyContract(uow, { chainLog: sandboxChainLogOf(deps.db.kysely), auth, projectId: path.projectId }),
     })),
   ),
   route("launchContract", ({ path, auth, deps, respond }) =>
     respond(async (uow) => ({
       status: 200,
-      body: await launchContract({ uow, db: deps.db.kysely, auth, projectId: path.projectId }),
+      body: await launchContract(uow, { chainLog: sandboxChainLogOf(deps.db.kysely), auth, projectId: path.projectId }),
     })),
   ),
 ];

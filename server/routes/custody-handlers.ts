@@ -25,7 +25,7 @@ export const custodyRoutes: Routes = [
     body: await listCustodyWallets(deps.db.kysely, { auth, window: pageWindow(query), status: query.status }),
   })),
   route("getCustodyWalletBalance", ({ body, auth, deps, respond }) =>
-    respond((uow) => getCustodyWalletBalance({ uow, books: simulatedCustodyStore(deps.db.kysely), auth, request: body })),
+    respond((uow) => getCustodyWalletBalance(uow, { books: simulatedCustodyStore(deps.db.kysely), auth, request: body })),
   ),
   route("createCustodyTransfer", ({ body, auth, deps, requestId, respond }) =>
     respond((uow) =>
@@ -43,7 +43,7 @@ export const custodyRoutes: Routes = [
   })),
   route("getCustodyTransferStatus", ({ body, auth, deps, respond }) =>
     respond((uow) =>
-      getCustodyTransferStatus({ uow, books: simulatedCustodyStore(deps.db.kysely), auth, request: custodyTransferStatusRequest(body) }),
+      getCustodyTransferStatus(uow, { books: simulatedCustodyStore(deps.db.kysely), auth, request: custodyTransferStatusRequest(body) }),
     ),
   ),
 ];

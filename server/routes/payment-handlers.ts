@@ -34,12 +34,11 @@ export const paymentRoutes: Routes = [
     respondOr503(respond, (uow) => cancelBankTransfer(uow, { auth, request: body })),
   ),
   route("simulateCorridor", ({ body, auth, requestId, respond }) =>
-    respondOr503(respond, (uow) => simulateCorridor({ uow, auth, request: body, requestId })),
+    respondOr503(respond, (uow) => simulateCorridor(uow, { auth, request: body, requestId })),
   ),
   route("getCorridorWorkflowRun", async ({ path, query, body, auth, deps }) => ({
     status: 200,
-    body: await getWorkflowRun({
-      db: deps.db.kysely,
+    body: await getWorkflowRun(deps.db.kysely, {
       auth,
       workflowRunId: path.workflowRunId,
       hasQuery: Object.keys(query).length > 0,

@@ -1,4 +1,5 @@
 // Issuer treasury: mint and burn requests (four-eyes, nothing sent), their listing, supply status and stress tests.
+import { sandboxChainLogOf } from "../db/sandbox-chain-log-store.ts";
 import { pageWindow } from "../domain/lists/page-window.ts";
 import { getIssuanceRequest } from "../domain/treasury/get-issuance-request.ts";
 import { getTreasuryStatus } from "../domain/treasury/get-treasury-status.ts";
@@ -9,10 +10,10 @@ import { type Routes, route } from "./route.ts";
 
 export const treasuryRoutes: Routes = [
   route("requestMint", ({ body, auth, deps, respond }) =>
-    respond((uow) => requestIssuance(uow, { db: deps.db.kysely, auth, input: { kind: "mint", request: body } })),
+    respond((uow) => requestIssuance(uow, { chainLog: sandboxChainLogOf(deps.db.kysely), auth, input: { kind: "mint", request: body } })),
   ),
   route("requestBurn", ({ body, auth, deps, respond }) =>
-    respond((uow) => requestIssuance(uow, { db: deps.db.kysely, auth, input: { kind: "burn", request: body } })),
+    respond((uow) => requestIssuance(uow, { chainLog: sandboxChainLogOf(deps.db.kysely), auth, input: { kind: "burn", request: body } })),
   ),
   route("listIssuanceRequests", async ({ query, auth, deps }) => ({
     status: 200,

@@ -10,7 +10,7 @@
 import { compareAndSet } from "../db/compare-and-set.ts";
 import type { Tx } from "../db/kysely.ts";
 import type { UnitOfWork } from "../db/unit-of-work.ts";
-import { runStep, type StepContext, type StepOutcome } from "../domain/corridors/run-step.ts";
+import { runStep, type StepInput, type StepOutcome } from "../domain/corridors/run-step.ts";
 import type { StepName, WorkflowRunRow, WorkflowStepRow } from "../domain/corridors/workflow-dto.ts";
 import { emitWorkflowRunMoves } from "../domain/corridors/workflow-run-events.ts";
 
@@ -44,10 +44,10 @@ export async function advanceRun(uow: UnitOfWork, run: WorkflowRunRow): Promise<
       .where("id", "=", run.id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    emitWorkflowRunMoves(uow, run, settled, steps);
+    emitWorkflowRunMoves(uow, { before: run, after: settled, steps });
     return null;
   }
-  const outputs: StepContext["outputs"] = {};
+  const outputs: StepInput["outputs"] = {};
   for (const s of steps) if (s.status === "succeeded" && s.output) outputs[s.name as StepName] = s.output as Record<string, unknown>;
 
   const attempts = step.attempts + 1;
@@ -62,13 +62,12 @@ export async function advanceRun(uow: UnitOfWork, run: WorkflowRunRow): Promise<
       simulated: step.simulated,
     };
   } else {
-    outcome = await runStep(step.name as StepName, {
-      tx,
+    outcome = await runStep(uow, {
+      name: step.name as StepName,
       run,
-      request: run.request as StepContext["request"],
+      request: run.request as StepInput["request"],
       outputs,
       stepKey: step.stepKey,
-      now,
     });
   }
   return recordOutcome(uow, run, steps, step, attempts, outcome);
@@ -130,12 +129,7 @@ async function recordOutcome(
   if (!updated) throw new Error(`workflow run ${run.id} changed while it was claimed`);
   const byId = new Map(changed.map((s) => [s.id, s]));
   // Dated when the step finished, as the run and step rows are (the unit of work's clock is when the dispatch began).
-  emitWorkflowRunMoves(
-    uow.at(finishedAt),
-    run,
-    updated,
-    steps.map((s) => byId.get(s.id) ?? s),
-  );
+  emitWorkflowRunMoves(uow.at(finishedAt), { before: run, after: updated, steps: steps.map((s) => byId.get(s.id) ?? s) });
   return { workflowRunId: run.id, step: step.name as StepName, status: stepStatus };
 }
 

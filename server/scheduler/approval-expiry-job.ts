@@ -17,7 +17,7 @@ export function approvalExpiryJob(options: { db: Queryable; intervalMs: number }
     async run() {
       const at = new Date();
       for (let batch = 0; batch < SWEEP_BATCHES_PER_RUN; batch++) {
-        if ((await sweepExpiredApprovals(db, at)).swept < SWEEP_BATCH) break;
+        if ((await sweepExpiredApprovals(db, { now: at })).swept < SWEEP_BATCH) break;
       }
     },
   };

@@ -77,8 +77,8 @@ describe("approval and issuance request events", () => {
   it("expired undecided: the sweeper emits approval_request.expired and issuance_request.expired once, even when run concurrently", async () => {
     const minted = await mint("4000");
     await expire(minted.approvalRequestId);
-    await Promise.all(Array.from({ length: 5 }, () => sweepExpiredApprovals(server.db.kysely, new Date())));
-    await sweepExpiredApprovals(server.db.kysely, new Date());
+    await Promise.all(Array.from({ length: 5 }, () => sweepExpiredApprovals(server.db.kysely, { now: new Date() })));
+    await sweepExpiredApprovals(server.db.kysely, { now: new Date() });
     const approval = await getApproval(minted.approvalRequestId);
     expect(approval.status).toBe("expired");
     await expectOneEvent(server, "approval_request.expired", minted.approvalRequestId, approval);
@@ -104,7 +104,7 @@ describe("approval and issuance request events", () => {
     const minted = await mint("5000");
     await ok(bob("POST", `${APPROVALS}/${minted.approvalRequestId}/approve`, {}));
     await expire(minted.approvalRequestId);
-    await sweepExpiredApprovals(server.db.kysely, new Date());
+    await sweepExpiredApprovals(server.db.kysely, { now: new Date() });
     await expectOneEvent(server, "approval_request.expired", minted.approvalRequestId, await getApproval(minted.approvalRequestId));
     expect((await getIssuance(minted.issuanceRequestId)).status).toBe("approved");
     expect(await eventsOf(server, minted.issuanceRequestId, "issuance_request.expired")).toEqual([]);
@@ -123,11 +123,11 @@ describe("approval and issuance request events", () => {
     );
     await expire(wallet.approvalRequestId);
     expect((await getApproval(wallet.approvalRequestId)).status).toBe("approved");
-    const swept = await sweepExpiredApprovals(server.db.kysely, new Date());
+    const swept = await sweepExpiredApprovals(server.db.kysely, { now: new Date() });
     expect(swept).toEqual({ swept: 1, expired: 0 });
     expect(await eventsOf(server, wallet.approvalRequestId, "approval_request.expired")).toEqual([]);
     const before = server.db.statements.snapshot();
-    expect(await sweepExpiredApprovals(server.db.kysely, new Date())).toEqual({ swept: 0, expired: 0 });
+    expect(await sweepExpiredApprovals(server.db.kysely, { now: new Date() })).toEqual({ swept: 0, expired: 0 });
     const after = server.db.statements.snapshot();
     expect(after.transactions - before.transactions).toBe(0);
   });

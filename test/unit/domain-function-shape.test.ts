@@ -23,40 +23,11 @@ const HANDLE_NAME = /^(uow|db|tx|prisma|trx)$/;
  * Operations not in the shape yet, and why. Keep it short: each entry is a function a caller imports whose signature
  * still has to move to `(ctx, input)`.
  */
-const SECOND_HANDLE =
-  "(uow, input) already, but the input still carries `db` for the provider's or chain reader's own bookkeeping outside the transaction; it goes when providers write through their storage port (issue 28 item 1)";
-const PROVIDER_STORAGE_IN_FLIGHT =
-  "custody, providers and corridors change with the provider storage port (issue 28 item 1): converted after it lands";
-const EMITTERS_IN_FLIGHT =
-  "event emitters and the approval sweep are moving beside their entities and to server/scheduler/: converted after the move";
-const OPTIONS_WITH_SECOND_HANDLE =
-  "still (options) with uow and db inside (the second handle for the chain's own bookkeeping): converted with the treasury operations when that handle goes";
-const SHARED_COMPLIANCE_OPTIONS =
-  "(options) with uow inside, typed by ComplianceRunOptions, which evaluateCompliance/enforceCompliance share with the card, bank-transfer and corridor writes: the chain converts together";
+const RESERVE_SOURCE_BETWEEN_TRANSACTIONS =
+  "(uow, input) already, but the input still carries `db`: the reserve source's connection is resolved on the database between the unit of work's two transactions (readReserveSource, and for the stress test only when the scenario gives no ratio); dropping it means resolving that connection in the first transaction, which changes when (and whether) the read runs, not just the signature";
 const NOT_CONVERTED_YET: Array<{ file: string; functions: string[]; why: string }> = [
-  { file: "server/domain/compliance/evaluate-policy.ts", functions: ["evaluatePolicy"], why: SHARED_COMPLIANCE_OPTIONS },
-  { file: "server/domain/compliance/screen-compliance.ts", functions: ["screenCompliance"], why: SHARED_COMPLIANCE_OPTIONS },
-  { file: "server/domain/contracts/deploy-contract.ts", functions: ["deployContract"], why: OPTIONS_WITH_SECOND_HANDLE },
-  { file: "server/domain/contracts/verify-contract.ts", functions: ["verifyContract"], why: OPTIONS_WITH_SECOND_HANDLE },
-  { file: "server/domain/contracts/launch-contract.ts", functions: ["launchContract"], why: OPTIONS_WITH_SECOND_HANDLE },
-  { file: "server/domain/treasury/get-treasury-status.ts", functions: ["getTreasuryStatus"], why: SECOND_HANDLE },
-  { file: "server/domain/treasury/request-issuance.ts", functions: ["requestIssuance"], why: SECOND_HANDLE },
-  { file: "server/domain/treasury/run-stress-test.ts", functions: ["runTreasuryStressTest"], why: SECOND_HANDLE },
-  {
-    file: "server/domain/custody/get-custody-transfer-status.ts",
-    functions: ["getCustodyTransferStatus"],
-    why: PROVIDER_STORAGE_IN_FLIGHT,
-  },
-  { file: "server/domain/custody/get-custody-wallet-balance.ts", functions: ["getCustodyWalletBalance"], why: PROVIDER_STORAGE_IN_FLIGHT },
-  { file: "server/domain/providers/invoke-provider.ts", functions: ["invokeProvider"], why: PROVIDER_STORAGE_IN_FLIGHT },
-  { file: "server/domain/providers/list-providers.ts", functions: ["listProviders"], why: PROVIDER_STORAGE_IN_FLIGHT },
-  { file: "server/domain/providers/select-provider.ts", functions: ["selectProvider"], why: PROVIDER_STORAGE_IN_FLIGHT },
-  { file: "server/domain/corridors/get-workflow-run.ts", functions: ["getWorkflowRun"], why: PROVIDER_STORAGE_IN_FLIGHT },
-  { file: "server/domain/corridors/simulate-corridor.ts", functions: ["simulateCorridor"], why: PROVIDER_STORAGE_IN_FLIGHT },
-  { file: "server/domain/corridors/run-step.ts", functions: ["runStep"], why: PROVIDER_STORAGE_IN_FLIGHT },
-  { file: "server/domain/events/emit-event.ts", functions: ["emitEvent"], why: EMITTERS_IN_FLIGHT },
-  { file: "server/domain/corridors/workflow-run-events.ts", functions: ["emitWorkflowRunMoves"], why: EMITTERS_IN_FLIGHT },
-  { file: "server/domain/approvals/sweep-expired-approvals.ts", functions: ["sweepExpiredApprovals"], why: EMITTERS_IN_FLIGHT },
+  { file: "server/domain/treasury/get-treasury-status.ts", functions: ["getTreasuryStatus"], why: RESERVE_SOURCE_BETWEEN_TRANSACTIONS },
+  { file: "server/domain/treasury/run-stress-test.ts", functions: ["runTreasuryStressTest"], why: RESERVE_SOURCE_BETWEEN_TRANSACTIONS },
 ];
 
 function filesUnder(dir: string): string[] {

@@ -12,18 +12,15 @@ export function emitApprovalEvent(
   type: EventType & `approval_request.${string}`,
   options: { keepOnError?: boolean } = {},
 ): void {
-  emitEvent(
-    uow,
-    {
-      organizationId: row.organizationId,
-      environment: row.environment,
-      type,
-      resourceId: row.id,
-      data: toApprovalDto(row, uow.now),
-      // What an approval lets happen runs on a sandbox simulator in the sandbox (every sandbox provider is one), and on
-      // a reviewed live provider in production.
-      simulated: row.environment === "sandbox",
-    },
-    options,
-  );
+  emitEvent(uow, {
+    organizationId: row.organizationId,
+    environment: row.environment,
+    type,
+    resourceId: row.id,
+    data: toApprovalDto(row, uow.now),
+    // What an approval lets happen runs on a sandbox simulator in the sandbox (every sandbox provider is one), and on
+    // a reviewed live provider in production.
+    simulated: row.environment === "sandbox",
+    keepOnError: options.keepOnError,
+  });
 }

@@ -14,7 +14,10 @@ import { emitApprovalEvent } from "./approval-events.ts";
 export const SWEEP_BATCH = 100;
 
 /** One batch: returns how many requests it marked (call again while it returns `limit`) and how many expired. */
-export async function sweepExpiredApprovals(db: Queryable, now: Date, limit = SWEEP_BATCH): Promise<{ swept: number; expired: number }> {
+export async function sweepExpiredApprovals(
+  db: Queryable,
+  { now, limit = SWEEP_BATCH }: { now: Date; limit?: number },
+): Promise<{ swept: number; expired: number }> {
   // The common case, nothing due, costs one indexed read and no transaction.
   const due = await db
     .selectFrom("ApprovalRequest")

@@ -1,3 +1,4 @@
+import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import type { components } from "../../generated/openapi.ts";
 import { SANDBOX_SCREENING_SOURCE } from "../../lib/compliance/sandbox-screening-list.ts";
 import { evaluateCompliance } from "./evaluate-compliance.ts";
@@ -6,9 +7,9 @@ import { type ComplianceCheckOptions, subjectFromRequest } from "./subject-from-
 type PolicyEvaluation = components["schemas"]["PolicyEvaluation"];
 
 /** POST /policy/evaluate: screening then policy, both recorded in the request's unit of work. */
-export async function evaluatePolicy(options: ComplianceCheckOptions): Promise<PolicyEvaluation> {
+export async function evaluatePolicy(uow: UnitOfWork, options: ComplianceCheckOptions): Promise<PolicyEvaluation> {
   const subject = subjectFromRequest(options.body, "evaluatePolicy", { countAmount: true });
-  const result = await evaluateCompliance({ uow: options.uow, auth: options.auth, subject, requestId: options.requestId });
+  const result = await evaluateCompliance({ uow, auth: options.auth, subject, requestId: options.requestId });
   return {
     decision: result.decision,
     reasons: result.reasons,

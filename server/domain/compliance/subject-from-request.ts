@@ -5,8 +5,9 @@ import type { ComplianceRunOptions, ComplianceSubject } from "./types.ts";
 
 type ComplianceCheckRequest = components["schemas"]["ComplianceCheckRequest"];
 
-/** What the two compliance endpoints (compliance/screen, policy/evaluate) take: the body is their ComplianceCheckRequest. */
-export type ComplianceCheckOptions = Omit<ComplianceRunOptions, "subject"> & { body: ComplianceCheckRequest };
+/** What the two compliance endpoints (compliance/screen, policy/evaluate) take after their unit of work: the run's
+ * options but the subject, which comes from the body (their ComplianceCheckRequest). */
+export type ComplianceCheckOptions = Omit<ComplianceRunOptions, "subject" | "uow"> & { body: ComplianceCheckRequest };
 
 /** `countAmount`: whether an amount alone is something to check (policy evaluation) or not (screening). */
 export function subjectFromRequest(body: ComplianceCheckRequest, operation: string, options: { countAmount: boolean }): ComplianceSubject {

@@ -6,7 +6,8 @@ import type { Abi, Hex } from "viem";
 import { encodeDeployData, encodeFunctionData } from "viem";
 import { addressOfKey, SANDBOX_CHAIN_ID, sandboxKey, type TxRequest } from "../../chain/evm.ts";
 import { ChainTxReverted, sandboxChainFor } from "../../chain/sandbox-chain.ts";
-import { sandboxChainLogIn, sandboxChainLogOf } from "../../db/sandbox-chain-log-store.ts";
+import { sandboxChainLogIn } from "../../db/sandbox-chain-log-store.ts";
+import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
 import { toChecksumAddress } from "../../lib/chains/evm-address.ts";
@@ -23,8 +24,8 @@ export interface DeployContractOptions extends OnChainStageOptions {
   request: DeployRequest;
 }
 
-export async function deployContract(options: DeployContractOptions): Promise<CompletedStage<DeployOutput>> {
-  const { uow, db, auth, projectId, request } = options;
+export async function deployContract(uow: UnitOfWork, options: DeployContractOptions): Promise<CompletedStage<DeployOutput>> {
+  const { chainLog, auth, projectId, request } = options;
   const project = await loadRunnableProject(uow.tx, auth, projectId, "deploy");
   assertDeploymentTarget(auth, project.network);
   const signers = request.signers.map((s, i) => precheckAddress(`/body/signers/${i}`, s));
@@ -54,7 +55,7 @@ export async function deployContract(options: DeployContractOptions): Promise<Co
   const meta = { projectId: project.id, abi };
 
   try {
-    return await sandboxChainFor(sandboxChainLogOf(db)).transact(sandboxChainLogIn(uow), async (session) => {
+    return await sandboxChainFor(chainLog).transact(sandboxChainLogIn(uow), async (session) => {
       const deployData = encodeDeployData({ abi, bytecode: artifact.bytecode as Hex, args: [deployer] } as Parameters<
         typeof encodeDeployData
       >[0]);

@@ -2,7 +2,8 @@
 // authorised signers — after checking on chain that each still holds MINTER_ROLE and BURNER_ROLE.
 import type { Abi, Hex } from "viem";
 import { sandboxChainFor } from "../../chain/sandbox-chain.ts";
-import { sandboxChainLogIn, sandboxChainLogOf } from "../../db/sandbox-chain-log-store.ts";
+import { sandboxChainLogIn } from "../../db/sandbox-chain-log-store.ts";
+import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
 import { newId } from "../../lib/ids.ts";
@@ -14,13 +15,13 @@ type IssuerDto = components["schemas"]["Issuer"];
 type DeployOutput = components["schemas"]["DeployOutput"];
 
 /** One transaction: the sandbox chain is in process, and its log is read through the request's transaction. */
-export async function launchContract(options: OnChainStageOptions): Promise<CompletedStage<IssuerDto>> {
-  const { uow, db, auth, projectId } = options;
+export async function launchContract(uow: UnitOfWork, options: OnChainStageOptions): Promise<CompletedStage<IssuerDto>> {
+  const { chainLog, auth, projectId } = options;
   const project = await loadRunnableProject(uow.tx, auth, projectId, "launch");
   const abi = (project.artifact as ContractArtifact).abi as Abi;
   const deployment = project.deployment as DeployOutput;
   const contract = deployment.contractAddress;
-  const onChain = await sandboxChainFor(sandboxChainLogOf(db)).read(async (view) => {
+  const onChain = await sandboxChainFor(chainLog).read(async (view) => {
     const minter = await view.read<Hex>(contract, abi, "MINTER_ROLE");
     const burner = await view.read<Hex>(contract, abi, "BURNER_ROLE");
     const unauthorised: string[] = [];

@@ -1,6 +1,7 @@
 // The contract lifecycle state machine: seven stages in a fixed order. A stage runs only on a project whose last
 // completed stage is the one before it (else 409 STATE_CONFLICT); a failed run leaves the project where it was.
 import type { Selectable } from "kysely";
+import type { SandboxChainLogStore } from "../../chain/sandbox-chain-log.ts";
 import type { AuthContext } from "../../context.ts";
 import { compareAndSet } from "../../db/compare-and-set.ts";
 import type { DB, Queryable } from "../../db/kysely.ts";
@@ -62,11 +63,12 @@ export async function loadRunnableProject(db: Queryable, auth: AuthContext, proj
   return project;
 }
 
-/** What a stage on the sandbox chain takes (deploy, verify, launch): one transaction, as the chain is in process. */
+/** What a stage on the sandbox chain takes (deploy, verify, launch) after its unit of work: one transaction, as the
+ * chain is in process. */
 export interface OnChainStageOptions {
-  uow: UnitOfWork;
-  /** The database (not the transaction): names this process's sandbox chain. */
-  db: Queryable;
+  /** The chain's log on the database (the data part's sandboxChainLogOf(db), never a transaction): names this process's
+   * sandbox chain. */
+  chainLog: SandboxChainLogStore;
   auth: AuthContext;
   projectId: string;
 }
@@ -272,16 +274,13 @@ export async function emitContractEvent(
   options: { issuerId?: string | null; keepOnError?: boolean } = {},
 ): Promise<void> {
   const earlier = await selectStageRuns(uow.tx, project.id).execute();
-  emitEvent(
-    uow,
-    {
-      organizationId: project.organizationId,
-      environment: project.environment,
-      type,
-      resourceId: project.id,
-      data: toProjectDto(project, [...earlier, run], options.issuerId ?? null),
-      ...(ON_CHAIN.has(run.stage as StageName) ? { simulated: project.network === "sandbox" } : {}),
-    },
-    { keepOnError: options.keepOnError },
-  );
+  emitEvent(uow, {
+    organizationId: project.organizationId,
+    environment: project.environment,
+    type,
+    resourceId: project.id,
+    data: toProjectDto(project, [...earlier, run], options.issuerId ?? null),
+    ...(ON_CHAIN.has(run.stage as StageName) ? { simulated: project.network === "sandbox" } : {}),
+    keepOnError: options.keepOnError,
+  });
 }

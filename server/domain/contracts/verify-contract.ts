@@ -1,7 +1,8 @@
 // Stage 6: the runtime code at the deployed address must equal the compiled runtime bytecode, byte for byte.
 import { type Hex, keccak256 } from "viem";
 import { sandboxChainFor } from "../../chain/sandbox-chain.ts";
-import { sandboxChainLogIn, sandboxChainLogOf } from "../../db/sandbox-chain-log-store.ts";
+import { sandboxChainLogIn } from "../../db/sandbox-chain-log-store.ts";
+import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
 import type { ContractArtifact } from "./compile-contract.ts";
@@ -11,12 +12,12 @@ type VerifyOutput = components["schemas"]["VerifyOutput"];
 type DeployOutput = components["schemas"]["DeployOutput"];
 
 /** One transaction: the sandbox chain is in process, and its log is read through the request's transaction. */
-export async function verifyContract(options: OnChainStageOptions): Promise<CompletedStage<VerifyOutput>> {
-  const { uow, db, auth, projectId } = options;
+export async function verifyContract(uow: UnitOfWork, options: OnChainStageOptions): Promise<CompletedStage<VerifyOutput>> {
+  const { chainLog, auth, projectId } = options;
   const project = await loadRunnableProject(uow.tx, auth, projectId, "verify");
   const artifact = project.artifact as ContractArtifact;
   const deployment = project.deployment as DeployOutput;
-  const { code, blockNumber } = await sandboxChainFor(sandboxChainLogOf(db)).read(
+  const { code, blockNumber } = await sandboxChainFor(chainLog).read(
     async (view) => ({ code: await view.getCode(deployment.contractAddress), blockNumber: view.blockNumber }),
     sandboxChainLogIn(uow),
   );

@@ -6,14 +6,16 @@ import { ServiceError } from "../../errors/service-error.ts";
 import { toWorkflowRunDto, type WorkflowRunDto } from "./workflow-dto.ts";
 
 // A malformed workflowRunId never gets here: the contract's WorkflowRunId pattern refuses it (400 VALIDATION_ERROR).
-export async function getWorkflowRun(options: {
-  db: Queryable;
-  auth: AuthContext;
-  workflowRunId: string;
-  hasQuery: boolean;
-  hasBody: boolean;
-}): Promise<WorkflowRunDto> {
-  const { db, auth, workflowRunId } = options;
+export async function getWorkflowRun(
+  db: Queryable,
+  options: {
+    auth: AuthContext;
+    workflowRunId: string;
+    hasQuery: boolean;
+    hasBody: boolean;
+  },
+): Promise<WorkflowRunDto> {
+  const { auth, workflowRunId } = options;
   if (options.hasBody) {
     throw new ServiceError("INVALID_INPUT", "This operation takes no request body", {
       errors: [{ path: "/body", message: "must be empty" }],

@@ -5,6 +5,7 @@
 // the run's claim (FOR UPDATE SKIP LOCKED), and the custody simulator keeps its books inside it (behind a savepoint).
 import type { Tx } from "../../db/kysely.ts";
 import { simulatedCustodyStore } from "../../db/simulated-custody-store.ts";
+import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import { ASSET_DECIMALS } from "../../lib/chains/chain-assets.ts";
 import { parseDecimalToMinor } from "../../lib/money/minor-units.ts";
 import type { BankAccount, BankRail, BankTransferApi, KnownBankTransfer } from "../../providers/capabilities/bank-transfers.ts";
@@ -20,17 +21,25 @@ import type { SimulateRequest, StepName, WorkflowRunRow } from "./workflow-dto.t
 
 export type { StepOutcome };
 
-export interface StepContext {
-  tx: Tx;
+/** What the dispatcher hands a step: which step, of which run, and what the steps before it produced. */
+export interface StepInput {
+  name: StepName;
   run: WorkflowRunRow;
   request: SimulateRequest & { destinationAddress: string; rail: BankRail };
   /** Outputs of the steps that already succeeded. */
   outputs: Partial<Record<StepName, Record<string, unknown>>>;
   stepKey: string;
+}
+
+/** A step's view while it runs: the dispatcher's transaction (which holds the run's claim) and its clock. */
+interface StepContext extends Omit<StepInput, "name"> {
+  tx: Tx;
   now: Date;
 }
 
-export async function runStep(name: StepName, ctx: StepContext): Promise<StepOutcome> {
+export async function runStep(uow: UnitOfWork, input: StepInput): Promise<StepOutcome> {
+  const { name, ...step } = input;
+  const ctx: StepContext = { ...step, tx: uow.tx, now: uow.now };
   switch (name) {
     case "fx_quote":
       return fxStep(ctx);

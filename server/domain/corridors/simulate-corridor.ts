@@ -85,13 +85,15 @@ function validate(request: SimulateRequest, wallet: { status: string; chain: str
 
 type CorridorOutcome = OperationOutcome<"simulateCorridor">;
 
-export async function simulateCorridor(options: {
-  uow: UnitOfWork;
-  auth: AuthContext;
-  request: SimulateRequest;
-  requestId: string;
-}): Promise<CorridorOutcome | ProviderStep<void, CorridorOutcome>> {
-  const { uow, auth, request, requestId } = options;
+export async function simulateCorridor(
+  uow: UnitOfWork,
+  options: {
+    auth: AuthContext;
+    request: SimulateRequest;
+    requestId: string;
+  },
+): Promise<CorridorOutcome | ProviderStep<void, CorridorOutcome>> {
+  const { auth, request, requestId } = options;
   const executionMode = request.executionMode ?? "rehearse";
   const wallet = request.custody.walletId
     ? ((await uow.tx

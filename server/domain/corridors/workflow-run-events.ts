@@ -22,7 +22,10 @@ export function emitWorkflowRunEvent(
 
 /** The events of a dispatched step's outcome: `started` when the run left `queued`, then `completed` or `failed` when it
  * ended (a step retried later, or a run still running, emits nothing more). */
-export function emitWorkflowRunMoves(uow: UnitOfWork, before: WorkflowRunRow, after: WorkflowRunRow, steps: WorkflowStepRow[]): void {
+export function emitWorkflowRunMoves(
+  uow: UnitOfWork,
+  { before, after, steps }: { before: WorkflowRunRow; after: WorkflowRunRow; steps: WorkflowStepRow[] },
+): void {
   if (before.status === "queued" && after.status !== "queued") emitWorkflowRunEvent(uow, "workflow_run.started", after, steps);
   if (after.status !== before.status && after.status === "completed") emitWorkflowRunEvent(uow, "workflow_run.completed", after, steps);
   if (after.status !== before.status && after.status === "failed") emitWorkflowRunEvent(uow, "workflow_run.failed", after, steps);

@@ -12,16 +12,18 @@ import type { CustodyOutcome } from "./custody-provider.ts";
 import type { CustodyTransferStatusRequest } from "./custody-requests.ts";
 import { reconcileStep } from "./custody-transfer-steps.ts";
 
-export async function getCustodyTransferStatus(options: {
-  uow: UnitOfWork;
-  /** The simulator's books on the database itself, for the provider (called between the unit of work's two
-   * transactions). */
-  books: SimulatedCustodyStore;
-  auth: AuthContext;
-  /** Tagged at the HTTP edge (custodyTransferStatusRequest). */
-  request: CustodyTransferStatusRequest;
-}): Promise<CustodyOutcome<"getCustodyTransferStatus">> {
-  const { uow, books, auth, request } = options;
+export async function getCustodyTransferStatus(
+  uow: UnitOfWork,
+  options: {
+    /** The simulator's books on the database itself, for the provider (called between the unit of work's two
+     * transactions). */
+    books: SimulatedCustodyStore;
+    auth: AuthContext;
+    /** Tagged at the HTTP edge (custodyTransferStatusRequest). */
+    request: CustodyTransferStatusRequest;
+  },
+): Promise<CustodyOutcome<"getCustodyTransferStatus">> {
+  const { books, auth, request } = options;
   const provider = await connectProvider(uow.tx, auth, "custody");
   const where = request.kind === "by-custody-transfer-id" ? { id: request.custodyTransferId } : { providerTransferId: request.transferId };
   const row = await findCustodyTransfer(uow.tx, auth, where);

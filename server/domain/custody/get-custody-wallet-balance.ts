@@ -16,15 +16,17 @@ import { type CustodyOutcome, custodyStep } from "./custody-provider.ts";
 type BalanceDto = components["schemas"]["CustodyWalletBalance"];
 type Asset = components["schemas"]["CustodyAsset"];
 
-export async function getCustodyWalletBalance(options: {
-  uow: UnitOfWork;
-  /** The simulator's books on the database itself, for the provider (called between the unit of work's two
-   * transactions). */
-  books: SimulatedCustodyStore;
-  auth: AuthContext;
-  request: components["schemas"]["CustodyWalletBalanceRequest"];
-}): Promise<CustodyOutcome<"getCustodyWalletBalance">> {
-  const { uow, books, auth, request } = options;
+export async function getCustodyWalletBalance(
+  uow: UnitOfWork,
+  options: {
+    /** The simulator's books on the database itself, for the provider (called between the unit of work's two
+     * transactions). */
+    books: SimulatedCustodyStore;
+    auth: AuthContext;
+    request: components["schemas"]["CustodyWalletBalanceRequest"];
+  },
+): Promise<CustodyOutcome<"getCustodyWalletBalance">> {
+  const { books, auth, request } = options;
   const provider = await connectProvider(uow.tx, auth, "custody");
   const wallet = await findCustodyWallet(uow.tx, auth, request.walletId);
   if (request.asset && !chainCarries(wallet.chain, request.asset)) {

@@ -28,6 +28,9 @@ export interface EventInput {
   simulated?: boolean;
   /** Deliver to this endpoint only (the endpoint's test event), whatever its enabled events. */
   onlyEndpointId?: string;
+  /** Written even when the work then fails with a business error (the event of a failure that stays on record, e.g.
+   * contract.stage_failed). */
+  keepOnError?: boolean;
 }
 
 interface FanOut extends Record<string, unknown> {
@@ -86,9 +89,9 @@ function eventClock(now: Date): Date {
   return new Date(lastCreatedAt);
 }
 
-/** Appends the event and its deliveries to the unit of work; returns the event id and createdAt. `keepOnError`: written even when the
- * work then fails with a business error (the event of a failure that stays on record, e.g. contract.stage_failed). */
-export function emitEvent(uow: UnitOfWork, e: EventInput, options: { keepOnError?: boolean } = {}): EmittedEvent {
+/** Appends the event and its deliveries to the unit of work; returns the event id and createdAt. */
+export function emitEvent(uow: UnitOfWork, e: EventInput): EmittedEvent {
+  const options = { keepOnError: e.keepOnError };
   const id = newId("evt");
   const createdAt = eventClock(uow.now);
   uow.insertLater(

@@ -23,7 +23,6 @@ import { checkSelectionReceipt } from "./selection-receipt.ts";
 type InvokeRequest = components["schemas"]["InvokeProviderRequest"];
 
 export interface InvokeProviderOptions {
-  uow: UnitOfWork;
   auth: AuthContext;
   request: InvokeRequest;
   /** Whether the caller sent an Idempotency-Key (write operations need one). */
@@ -59,8 +58,11 @@ export const invocationAction = (category: string, operation: string) => `provid
  */
 type InvokeOutcome = OperationOutcome<"invokeProvider">;
 
-export async function invokeProvider(options: InvokeProviderOptions): Promise<InvokeOutcome | ProviderStep<unknown, InvokeOutcome>> {
-  const { uow, auth, request, idempotent, requestId } = options;
+export async function invokeProvider(
+  uow: UnitOfWork,
+  options: InvokeProviderOptions,
+): Promise<InvokeOutcome | ProviderStep<unknown, InvokeOutcome>> {
+  const { auth, request, idempotent, requestId } = options;
   const category = request.category as ProviderCategory;
   requireCategoryScope(auth, category);
   const adapter = requireAdapter(category, request.providerSlug, request.operation);

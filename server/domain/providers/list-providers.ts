@@ -8,15 +8,16 @@ import { PROVIDER_ADAPTERS } from "../../providers/registry.ts";
 type Directory = components["schemas"]["ProviderDirectory"];
 
 /** The directory: every adapter of the build, with its catalogue and whether the organization has connected it. */
-export async function listProviders({
-  db,
-  auth,
-  category,
-}: {
-  db: Queryable;
-  auth: AuthContext;
-  category?: ProviderCategory;
-}): Promise<Directory> {
+export async function listProviders(
+  db: Queryable,
+  {
+    auth,
+    category,
+  }: {
+    auth: AuthContext;
+    category?: ProviderCategory;
+  },
+): Promise<Directory> {
   let query = db.selectFrom("ProviderConnection").select(["category", "providerSlug"]).where(ownedBy(auth)).where("reviewed", "=", true);
   if (category) query = query.where("category", "=", category);
   const connections = await query.execute();

@@ -9,7 +9,6 @@ import { recordSelectionReceipt } from "./selection-receipt.ts";
 type Receipt = components["schemas"]["SelectionReceipt"];
 
 export interface SelectProviderOptions {
-  uow: UnitOfWork;
   auth: AuthContext;
   category: ProviderCategory;
   operation?: string;
@@ -17,8 +16,8 @@ export interface SelectProviderOptions {
 }
 
 /** Resolves the provider, then records the selection receipt, in the request's unit of work. */
-export async function selectProvider(options: SelectProviderOptions): Promise<Receipt> {
-  const { uow, auth, category, operation, providerSlug } = options;
+export async function selectProvider(uow: UnitOfWork, options: SelectProviderOptions): Promise<Receipt> {
+  const { auth, category, operation, providerSlug } = options;
   requireCategoryScope(auth, category);
   if (providerSlug) requireAdapter(category, providerSlug, operation);
   const resolved = await resolveProvider({ db: uow.tx, auth, category, providerSlug, sandboxFallback: false });

@@ -2,6 +2,7 @@
 // source, else null with reason `source_not_connected` (never estimated, never derived from total supply).
 import type { AuthContext } from "../../context.ts";
 import type { Queryable } from "../../db/kysely.ts";
+import { sandboxChainLogOf } from "../../db/sandbox-chain-log-store.ts";
 import { afterProviderCall, type ProviderStep, type UnitOfWork } from "../../db/unit-of-work.ts";
 import type { components } from "../../generated/openapi.ts";
 import type { OperationOutcome } from "../../spec/operation-types.ts";
@@ -41,7 +42,7 @@ async function readStatus(
 ): Promise<TreasuryStatus> {
   const { db, auth, request, chain, contractAddress, reader } = options;
   const reading = await readToken({
-    db,
+    chainLog: sandboxChainLogOf(db),
     reader,
     chain,
     contractAddress,

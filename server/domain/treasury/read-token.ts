@@ -1,14 +1,14 @@
 // Reads an ERC-20 through a resolved chain reader and maps reader failures to the endpoint's codes.
-import type { Queryable } from "../../db/kysely.ts";
-import { sandboxChainLogOf } from "../../db/sandbox-chain-log-store.ts";
+import type { SandboxChainLogStore } from "../../chain/sandbox-chain-log.ts";
 import type { ErrorCode } from "../../errors/codes.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import { ChainReadError, type Erc20Reading } from "../../providers/capabilities/treasury.ts";
 import type { ResolvedChainReader } from "./resolve-chain-reader.ts";
 
 export interface ReadTokenOptions {
-  /** The database, never a transaction (the sandbox chain reader reads the chain's log on it, see ChainReadContext). */
-  db: Queryable;
+  /** The sandbox chain's log on the database, never a transaction (the data part's sandboxChainLogOf(db)): what the
+   * sandbox chain reader reads (see ChainReadContext). */
+  chainLog: SandboxChainLogStore;
   reader: ResolvedChainReader;
   chain: string;
   contractAddress: string;
@@ -20,9 +20,9 @@ export interface ReadTokenOptions {
 }
 
 export async function readToken(options: ReadTokenOptions): Promise<Erc20Reading> {
-  const { db, reader, chain, contractAddress, holders, notATokenCode, path } = options;
+  const { chainLog, reader, chain, contractAddress, holders, notATokenCode, path } = options;
   try {
-    return await reader.api.readErc20({ sandboxChainLog: sandboxChainLogOf(db), config: reader.config, chain, contractAddress, holders });
+    return await reader.api.readErc20({ sandboxChainLog: chainLog, config: reader.config, chain, contractAddress, holders });
   } catch (error) {
     if (!(error instanceof ChainReadError)) throw error;
     if (error.kind === "not_a_token") {

@@ -1,8 +1,9 @@
 // treasury/mint and treasury/burn (Sandbox only: simulated): checks the request against the issuer and the chain, then
 // records an issuance request awaiting four-eyes approval. No transaction is prepared, signed or sent — now or after
 // approval.
+
+import type { SandboxChainLogStore } from "../../chain/sandbox-chain-log.ts";
 import type { AuthContext } from "../../context.ts";
-import type { Queryable } from "../../db/kysely.ts";
 import { ownedBy } from "../../db/owned-by.ts";
 import { afterProviderCall, type ProviderStep, type UnitOfWork } from "../../db/unit-of-work.ts";
 import { notFound, ServiceError } from "../../errors/service-error.ts";
@@ -41,13 +42,14 @@ type IssuanceOutcome = Extract<OperationOutcome<"requestMint"> & OperationOutcom
 export async function requestIssuance(
   uow: UnitOfWork,
   options: {
-    /** The database, for the chain reader (never the transaction). */
-    db: Queryable;
+    /** The sandbox chain's log on the database (the data part's sandboxChainLogOf(db), never the transaction), for the
+     * chain reader. */
+    chainLog: SandboxChainLogStore;
     auth: AuthContext;
     input: IssuanceInput;
   },
 ): Promise<IssuanceOutcome | ProviderStep<unknown, IssuanceOutcome>> {
-  const { db, auth, input } = options;
+  const { chainLog, auth, input } = options;
   const { request, kind } = input;
   // Sandbox only: the sandbox simulator serves sandbox keys; production fails closed without a reviewed connection.
   const provider = await resolveProvider({ db: uow.tx, auth, category: "token_issuance", sandboxFallback: true });
@@ -78,7 +80,7 @@ export async function requestIssuance(
   return afterProviderCall({
     async call() {
       const reading = await readToken({
-        db,
+        chainLog,
         reader,
         chain: issuer.chain,
         contractAddress: issuer.contractAddress,

@@ -3,6 +3,7 @@
 // RESERVE_SOURCE_NOT_CONNECTED (never estimated); (4) peg price is not used.
 import type { AuthContext } from "../../context.ts";
 import type { Queryable } from "../../db/kysely.ts";
+import { sandboxChainLogOf } from "../../db/sandbox-chain-log-store.ts";
 import { afterProviderCall, type ProviderStep, type UnitOfWork } from "../../db/unit-of-work.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
@@ -50,7 +51,7 @@ async function stress(options: { db: Queryable; auth: AuthContext; request: Stre
 
   // Rule 1: total supply on chain.
   const reading = await readToken({
-    db,
+    chainLog: sandboxChainLogOf(db),
     reader,
     chain,
     contractAddress,
