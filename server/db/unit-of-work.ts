@@ -87,8 +87,10 @@ export type ErrorRenderer = (error: ServiceError) => { contentType: string; body
 
 export interface ProviderStep<R, O extends Outcome = Outcome> {
   readonly kind: "provider-step";
-  /** The provider call, outside any transaction. Forward the idempotency key of the intent it acts on. */
-  call(): Promise<R>;
+  /** The provider call, outside any transaction. Forward the idempotency key of the intent it acts on. `db` is the
+   * database itself (never a transaction), for what the call reads beside the provider between the two transactions
+   * (the sandbox chain's log, a reserve source's connection). */
+  call(db: Kysely<DB>): Promise<R>;
   /** Second transaction: records the result; returns the answer. */
   onResult(uow: UnitOfWork, result: R): Promise<O>;
   /** Second transaction when the call failed: compensate the intent (the error is then answered and stored). */
@@ -527,7 +529,7 @@ async function finishAfterProvider(
   const codec = options.storedBody ?? AS_SENT;
   let result: { ok: true; value: unknown } | { ok: false; error: unknown };
   try {
-    result = { ok: true, value: await step.call() };
+    result = { ok: true, value: await step.call(options.db) };
   } catch (error) {
     result = { ok: false, error };
   }
