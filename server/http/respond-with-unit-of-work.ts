@@ -43,6 +43,7 @@ export async function respondWithUnitOfWork(
       lockSeconds: deps.config.idempotencyLockSeconds,
       renderError: (error) => renderError(req, error),
       keyCheckedAtClose: options.keyCheckedAtClose,
+      claimReleases: deps.db.claimReleases,
     },
     work,
   );

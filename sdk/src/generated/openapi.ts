@@ -2093,7 +2093,8 @@ export interface paths {
          *     link-local, CGNAT, unique-local or cloud metadata address (e.g. `127.0.0.1`, `10.0.0.1`, `169.254.169.254`); the
          *     check runs here and again at every delivery, on the address actually connected to, so DNS rebinding cannot redirect
          *     a delivery. Sandbox endpoints may target anything, `http://localhost:3000/webhooks` included, for local development.
-         *     A URL that breaks a rule → 400 `VALIDATION_ERROR` naming `/body/url`.
+         *     A URL that breaks a rule, or whose host does not resolve → 400 `VALIDATION_ERROR` naming `/body/url`. The check runs
+         *     after the `Idempotency-Key` is looked up: a retry with a key already answered gets that answer, whatever DNS says now.
          *
          *     **Delivery.** At least once; 10 s per attempt; redirects are not followed; any 2xx is success. Failed attempts are
          *     retried with exponential backoff and jitter (5 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h, 24 h: about three days in
@@ -2270,9 +2271,12 @@ export interface paths {
         /**
          * Retry a webhook delivery
          * @description Sends the delivery's event to this endpoint again, now: the delivery becomes `pending`, due at once, and the attempt
-         *     is added to its `attempts`. If it fails, the delivery continues with the attempts its retry schedule has left (a
-         *     delivery that had used them all becomes `failed` again). Works on a `failed` delivery (resend after fixing the
-         *     receiver), a `succeeded` one (the receiver lost it) and a `pending` one (try now instead of waiting).
+         *     is added to its `attempts`. A manual attempt is off the retry schedule: it does not use up the next automatic
+         *     attempt. If it succeeds, the delivery is `succeeded` and nothing more is sent. If it fails, the delivery goes on as if
+         *     it had not been made: a `pending` delivery keeps its next automatic attempt (the same time, the same place in the
+         *     schedule); one that had no attempt left (`failed`, or a `succeeded` one resent) becomes `failed`, and never disables
+         *     the endpoint. Works on a `failed` delivery (resend after fixing the receiver), a `succeeded` one (the receiver lost
+         *     it) and a `pending` one (try now instead of waiting).
          *     The event is the same (same `webhook-id`), so an idempotent receiver processes it once. A disabled endpoint receives
          *     nothing: 409 `STATE_CONFLICT` (enable it first).
          *
@@ -9757,8 +9761,11 @@ export interface components {
          *     with the same key executes once the fault heals. The key, the effect and the stored response commit in one
          *     transaction, and the key is held by a transaction-scoped lock: a request that died before committing (process killed,
          *     connection reset) leaves its key free at once. A write that calls a provider holds its key between its two
-         *     transactions by a lease instead; if its holder dies there, the key is free again after at most 20 s
-         *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
+         *     transactions by a lease instead. When such a request answers 503 because the database stopped answering between or
+         *     at its transactions, its key is released as soon as the database answers again (within about a second, on whichever
+         *     instance the retry reaches), and what the request recorded before a provider was called goes with it; the retry then
+         *     executes. Only if its holder dies there is the key free again after the lease, at most 20 s
+         *     (`IDEMPOTENCY_LOCK_SECONDS`), and a retry runs it.
          * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
          */
         IdempotencyKeyRequired: components["schemas"]["IdempotencyKey"];
@@ -11986,8 +11993,11 @@ export interface operations {
                  *     with the same key executes once the fault heals. The key, the effect and the stored response commit in one
                  *     transaction, and the key is held by a transaction-scoped lock: a request that died before committing (process killed,
                  *     connection reset) leaves its key free at once. A write that calls a provider holds its key between its two
-                 *     transactions by a lease instead; if its holder dies there, the key is free again after at most 20 s
-                 *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
+                 *     transactions by a lease instead. When such a request answers 503 because the database stopped answering between or
+                 *     at its transactions, its key is released as soon as the database answers again (within about a second, on whichever
+                 *     instance the retry reaches), and what the request recorded before a provider was called goes with it; the retry then
+                 *     executes. Only if its holder dies there is the key free again after the lease, at most 20 s
+                 *     (`IDEMPOTENCY_LOCK_SECONDS`), and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -12215,8 +12225,11 @@ export interface operations {
                  *     with the same key executes once the fault heals. The key, the effect and the stored response commit in one
                  *     transaction, and the key is held by a transaction-scoped lock: a request that died before committing (process killed,
                  *     connection reset) leaves its key free at once. A write that calls a provider holds its key between its two
-                 *     transactions by a lease instead; if its holder dies there, the key is free again after at most 20 s
-                 *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
+                 *     transactions by a lease instead. When such a request answers 503 because the database stopped answering between or
+                 *     at its transactions, its key is released as soon as the database answers again (within about a second, on whichever
+                 *     instance the retry reaches), and what the request recorded before a provider was called goes with it; the retry then
+                 *     executes. Only if its holder dies there is the key free again after the lease, at most 20 s
+                 *     (`IDEMPOTENCY_LOCK_SECONDS`), and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -12341,8 +12354,11 @@ export interface operations {
                  *     with the same key executes once the fault heals. The key, the effect and the stored response commit in one
                  *     transaction, and the key is held by a transaction-scoped lock: a request that died before committing (process killed,
                  *     connection reset) leaves its key free at once. A write that calls a provider holds its key between its two
-                 *     transactions by a lease instead; if its holder dies there, the key is free again after at most 20 s
-                 *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
+                 *     transactions by a lease instead. When such a request answers 503 because the database stopped answering between or
+                 *     at its transactions, its key is released as soon as the database answers again (within about a second, on whichever
+                 *     instance the retry reaches), and what the request recorded before a provider was called goes with it; the retry then
+                 *     executes. Only if its holder dies there is the key free again after the lease, at most 20 s
+                 *     (`IDEMPOTENCY_LOCK_SECONDS`), and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -12651,8 +12667,11 @@ export interface operations {
                  *     with the same key executes once the fault heals. The key, the effect and the stored response commit in one
                  *     transaction, and the key is held by a transaction-scoped lock: a request that died before committing (process killed,
                  *     connection reset) leaves its key free at once. A write that calls a provider holds its key between its two
-                 *     transactions by a lease instead; if its holder dies there, the key is free again after at most 20 s
-                 *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
+                 *     transactions by a lease instead. When such a request answers 503 because the database stopped answering between or
+                 *     at its transactions, its key is released as soon as the database answers again (within about a second, on whichever
+                 *     instance the retry reaches), and what the request recorded before a provider was called goes with it; the retry then
+                 *     executes. Only if its holder dies there is the key free again after the lease, at most 20 s
+                 *     (`IDEMPOTENCY_LOCK_SECONDS`), and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -12993,8 +13012,11 @@ export interface operations {
                  *     with the same key executes once the fault heals. The key, the effect and the stored response commit in one
                  *     transaction, and the key is held by a transaction-scoped lock: a request that died before committing (process killed,
                  *     connection reset) leaves its key free at once. A write that calls a provider holds its key between its two
-                 *     transactions by a lease instead; if its holder dies there, the key is free again after at most 20 s
-                 *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
+                 *     transactions by a lease instead. When such a request answers 503 because the database stopped answering between or
+                 *     at its transactions, its key is released as soon as the database answers again (within about a second, on whichever
+                 *     instance the retry reaches), and what the request recorded before a provider was called goes with it; the retry then
+                 *     executes. Only if its holder dies there is the key free again after the lease, at most 20 s
+                 *     (`IDEMPOTENCY_LOCK_SECONDS`), and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -13248,8 +13270,11 @@ export interface operations {
                  *     with the same key executes once the fault heals. The key, the effect and the stored response commit in one
                  *     transaction, and the key is held by a transaction-scoped lock: a request that died before committing (process killed,
                  *     connection reset) leaves its key free at once. A write that calls a provider holds its key between its two
-                 *     transactions by a lease instead; if its holder dies there, the key is free again after at most 20 s
-                 *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
+                 *     transactions by a lease instead. When such a request answers 503 because the database stopped answering between or
+                 *     at its transactions, its key is released as soon as the database answers again (within about a second, on whichever
+                 *     instance the retry reaches), and what the request recorded before a provider was called goes with it; the retry then
+                 *     executes. Only if its holder dies there is the key free again after the lease, at most 20 s
+                 *     (`IDEMPOTENCY_LOCK_SECONDS`), and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -13364,8 +13389,11 @@ export interface operations {
                  *     with the same key executes once the fault heals. The key, the effect and the stored response commit in one
                  *     transaction, and the key is held by a transaction-scoped lock: a request that died before committing (process killed,
                  *     connection reset) leaves its key free at once. A write that calls a provider holds its key between its two
-                 *     transactions by a lease instead; if its holder dies there, the key is free again after at most 20 s
-                 *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
+                 *     transactions by a lease instead. When such a request answers 503 because the database stopped answering between or
+                 *     at its transactions, its key is released as soon as the database answers again (within about a second, on whichever
+                 *     instance the retry reaches), and what the request recorded before a provider was called goes with it; the retry then
+                 *     executes. Only if its holder dies there is the key free again after the lease, at most 20 s
+                 *     (`IDEMPOTENCY_LOCK_SECONDS`), and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -14013,8 +14041,11 @@ export interface operations {
                  *     with the same key executes once the fault heals. The key, the effect and the stored response commit in one
                  *     transaction, and the key is held by a transaction-scoped lock: a request that died before committing (process killed,
                  *     connection reset) leaves its key free at once. A write that calls a provider holds its key between its two
-                 *     transactions by a lease instead; if its holder dies there, the key is free again after at most 20 s
-                 *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
+                 *     transactions by a lease instead. When such a request answers 503 because the database stopped answering between or
+                 *     at its transactions, its key is released as soon as the database answers again (within about a second, on whichever
+                 *     instance the retry reaches), and what the request recorded before a provider was called goes with it; the retry then
+                 *     executes. Only if its holder dies there is the key free again after the lease, at most 20 s
+                 *     (`IDEMPOTENCY_LOCK_SECONDS`), and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -14163,8 +14194,11 @@ export interface operations {
                  *     with the same key executes once the fault heals. The key, the effect and the stored response commit in one
                  *     transaction, and the key is held by a transaction-scoped lock: a request that died before committing (process killed,
                  *     connection reset) leaves its key free at once. A write that calls a provider holds its key between its two
-                 *     transactions by a lease instead; if its holder dies there, the key is free again after at most 20 s
-                 *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
+                 *     transactions by a lease instead. When such a request answers 503 because the database stopped answering between or
+                 *     at its transactions, its key is released as soon as the database answers again (within about a second, on whichever
+                 *     instance the retry reaches), and what the request recorded before a provider was called goes with it; the retry then
+                 *     executes. Only if its holder dies there is the key free again after the lease, at most 20 s
+                 *     (`IDEMPOTENCY_LOCK_SECONDS`), and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -14573,8 +14607,11 @@ export interface operations {
                  *     with the same key executes once the fault heals. The key, the effect and the stored response commit in one
                  *     transaction, and the key is held by a transaction-scoped lock: a request that died before committing (process killed,
                  *     connection reset) leaves its key free at once. A write that calls a provider holds its key between its two
-                 *     transactions by a lease instead; if its holder dies there, the key is free again after at most 20 s
-                 *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
+                 *     transactions by a lease instead. When such a request answers 503 because the database stopped answering between or
+                 *     at its transactions, its key is released as soon as the database answers again (within about a second, on whichever
+                 *     instance the retry reaches), and what the request recorded before a provider was called goes with it; the retry then
+                 *     executes. Only if its holder dies there is the key free again after the lease, at most 20 s
+                 *     (`IDEMPOTENCY_LOCK_SECONDS`), and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -14731,8 +14768,11 @@ export interface operations {
                  *     with the same key executes once the fault heals. The key, the effect and the stored response commit in one
                  *     transaction, and the key is held by a transaction-scoped lock: a request that died before committing (process killed,
                  *     connection reset) leaves its key free at once. A write that calls a provider holds its key between its two
-                 *     transactions by a lease instead; if its holder dies there, the key is free again after at most 20 s
-                 *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
+                 *     transactions by a lease instead. When such a request answers 503 because the database stopped answering between or
+                 *     at its transactions, its key is released as soon as the database answers again (within about a second, on whichever
+                 *     instance the retry reaches), and what the request recorded before a provider was called goes with it; the retry then
+                 *     executes. Only if its holder dies there is the key free again after the lease, at most 20 s
+                 *     (`IDEMPOTENCY_LOCK_SECONDS`), and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -14887,8 +14927,11 @@ export interface operations {
                  *     with the same key executes once the fault heals. The key, the effect and the stored response commit in one
                  *     transaction, and the key is held by a transaction-scoped lock: a request that died before committing (process killed,
                  *     connection reset) leaves its key free at once. A write that calls a provider holds its key between its two
-                 *     transactions by a lease instead; if its holder dies there, the key is free again after at most 20 s
-                 *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
+                 *     transactions by a lease instead. When such a request answers 503 because the database stopped answering between or
+                 *     at its transactions, its key is released as soon as the database answers again (within about a second, on whichever
+                 *     instance the retry reaches), and what the request recorded before a provider was called goes with it; the retry then
+                 *     executes. Only if its holder dies there is the key free again after the lease, at most 20 s
+                 *     (`IDEMPOTENCY_LOCK_SECONDS`), and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -15043,8 +15086,11 @@ export interface operations {
                  *     with the same key executes once the fault heals. The key, the effect and the stored response commit in one
                  *     transaction, and the key is held by a transaction-scoped lock: a request that died before committing (process killed,
                  *     connection reset) leaves its key free at once. A write that calls a provider holds its key between its two
-                 *     transactions by a lease instead; if its holder dies there, the key is free again after at most 20 s
-                 *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
+                 *     transactions by a lease instead. When such a request answers 503 because the database stopped answering between or
+                 *     at its transactions, its key is released as soon as the database answers again (within about a second, on whichever
+                 *     instance the retry reaches), and what the request recorded before a provider was called goes with it; the retry then
+                 *     executes. Only if its holder dies there is the key free again after the lease, at most 20 s
+                 *     (`IDEMPOTENCY_LOCK_SECONDS`), and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -15199,8 +15245,11 @@ export interface operations {
                  *     with the same key executes once the fault heals. The key, the effect and the stored response commit in one
                  *     transaction, and the key is held by a transaction-scoped lock: a request that died before committing (process killed,
                  *     connection reset) leaves its key free at once. A write that calls a provider holds its key between its two
-                 *     transactions by a lease instead; if its holder dies there, the key is free again after at most 20 s
-                 *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
+                 *     transactions by a lease instead. When such a request answers 503 because the database stopped answering between or
+                 *     at its transactions, its key is released as soon as the database answers again (within about a second, on whichever
+                 *     instance the retry reaches), and what the request recorded before a provider was called goes with it; the retry then
+                 *     executes. Only if its holder dies there is the key free again after the lease, at most 20 s
+                 *     (`IDEMPOTENCY_LOCK_SECONDS`), and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -15355,8 +15404,11 @@ export interface operations {
                  *     with the same key executes once the fault heals. The key, the effect and the stored response commit in one
                  *     transaction, and the key is held by a transaction-scoped lock: a request that died before committing (process killed,
                  *     connection reset) leaves its key free at once. A write that calls a provider holds its key between its two
-                 *     transactions by a lease instead; if its holder dies there, the key is free again after at most 20 s
-                 *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
+                 *     transactions by a lease instead. When such a request answers 503 because the database stopped answering between or
+                 *     at its transactions, its key is released as soon as the database answers again (within about a second, on whichever
+                 *     instance the retry reaches), and what the request recorded before a provider was called goes with it; the retry then
+                 *     executes. Only if its holder dies there is the key free again after the lease, at most 20 s
+                 *     (`IDEMPOTENCY_LOCK_SECONDS`), and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -15510,8 +15562,11 @@ export interface operations {
                  *     with the same key executes once the fault heals. The key, the effect and the stored response commit in one
                  *     transaction, and the key is held by a transaction-scoped lock: a request that died before committing (process killed,
                  *     connection reset) leaves its key free at once. A write that calls a provider holds its key between its two
-                 *     transactions by a lease instead; if its holder dies there, the key is free again after at most 20 s
-                 *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
+                 *     transactions by a lease instead. When such a request answers 503 because the database stopped answering between or
+                 *     at its transactions, its key is released as soon as the database answers again (within about a second, on whichever
+                 *     instance the retry reaches), and what the request recorded before a provider was called goes with it; the retry then
+                 *     executes. Only if its holder dies there is the key free again after the lease, at most 20 s
+                 *     (`IDEMPOTENCY_LOCK_SECONDS`), and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -15671,8 +15726,11 @@ export interface operations {
                  *     with the same key executes once the fault heals. The key, the effect and the stored response commit in one
                  *     transaction, and the key is held by a transaction-scoped lock: a request that died before committing (process killed,
                  *     connection reset) leaves its key free at once. A write that calls a provider holds its key between its two
-                 *     transactions by a lease instead; if its holder dies there, the key is free again after at most 20 s
-                 *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
+                 *     transactions by a lease instead. When such a request answers 503 because the database stopped answering between or
+                 *     at its transactions, its key is released as soon as the database answers again (within about a second, on whichever
+                 *     instance the retry reaches), and what the request recorded before a provider was called goes with it; the retry then
+                 *     executes. Only if its holder dies there is the key free again after the lease, at most 20 s
+                 *     (`IDEMPOTENCY_LOCK_SECONDS`), and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -15899,8 +15957,11 @@ export interface operations {
                  *     with the same key executes once the fault heals. The key, the effect and the stored response commit in one
                  *     transaction, and the key is held by a transaction-scoped lock: a request that died before committing (process killed,
                  *     connection reset) leaves its key free at once. A write that calls a provider holds its key between its two
-                 *     transactions by a lease instead; if its holder dies there, the key is free again after at most 20 s
-                 *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
+                 *     transactions by a lease instead. When such a request answers 503 because the database stopped answering between or
+                 *     at its transactions, its key is released as soon as the database answers again (within about a second, on whichever
+                 *     instance the retry reaches), and what the request recorded before a provider was called goes with it; the retry then
+                 *     executes. Only if its holder dies there is the key free again after the lease, at most 20 s
+                 *     (`IDEMPOTENCY_LOCK_SECONDS`), and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -16256,8 +16317,11 @@ export interface operations {
                  *     with the same key executes once the fault heals. The key, the effect and the stored response commit in one
                  *     transaction, and the key is held by a transaction-scoped lock: a request that died before committing (process killed,
                  *     connection reset) leaves its key free at once. A write that calls a provider holds its key between its two
-                 *     transactions by a lease instead; if its holder dies there, the key is free again after at most 20 s
-                 *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
+                 *     transactions by a lease instead. When such a request answers 503 because the database stopped answering between or
+                 *     at its transactions, its key is released as soon as the database answers again (within about a second, on whichever
+                 *     instance the retry reaches), and what the request recorded before a provider was called goes with it; the retry then
+                 *     executes. Only if its holder dies there is the key free again after the lease, at most 20 s
+                 *     (`IDEMPOTENCY_LOCK_SECONDS`), and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -16368,8 +16432,11 @@ export interface operations {
                  *     with the same key executes once the fault heals. The key, the effect and the stored response commit in one
                  *     transaction, and the key is held by a transaction-scoped lock: a request that died before committing (process killed,
                  *     connection reset) leaves its key free at once. A write that calls a provider holds its key between its two
-                 *     transactions by a lease instead; if its holder dies there, the key is free again after at most 20 s
-                 *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
+                 *     transactions by a lease instead. When such a request answers 503 because the database stopped answering between or
+                 *     at its transactions, its key is released as soon as the database answers again (within about a second, on whichever
+                 *     instance the retry reaches), and what the request recorded before a provider was called goes with it; the retry then
+                 *     executes. Only if its holder dies there is the key free again after the lease, at most 20 s
+                 *     (`IDEMPOTENCY_LOCK_SECONDS`), and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -16556,8 +16623,11 @@ export interface operations {
                  *     with the same key executes once the fault heals. The key, the effect and the stored response commit in one
                  *     transaction, and the key is held by a transaction-scoped lock: a request that died before committing (process killed,
                  *     connection reset) leaves its key free at once. A write that calls a provider holds its key between its two
-                 *     transactions by a lease instead; if its holder dies there, the key is free again after at most 20 s
-                 *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
+                 *     transactions by a lease instead. When such a request answers 503 because the database stopped answering between or
+                 *     at its transactions, its key is released as soon as the database answers again (within about a second, on whichever
+                 *     instance the retry reaches), and what the request recorded before a provider was called goes with it; the retry then
+                 *     executes. Only if its holder dies there is the key free again after the lease, at most 20 s
+                 *     (`IDEMPOTENCY_LOCK_SECONDS`), and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
