@@ -32,10 +32,12 @@ const PGLITE_SERIAL = [
 
 /** On PostgreSQL, one file at a time: the files with tight time bounds (a cut connection answers 503 within the
  * request bound, /readyz within 2 s; 50 concurrent writes over two instances must each get a pooled connection within
- * its acquire timeout) and the timing-sensitive files the PostgreSQL project runs. */
+ * its acquire timeout; a retry after a cut commit executes within 2 s of healing) and the timing-sensitive files the
+ * PostgreSQL project runs. */
 const POSTGRES_SERIAL = [
   "test/system/faults-postgres.test.ts",
   "test/system/multi-instance.test.ts",
+  "test/system/claim-release-postgres.test.ts",
   "test/http/compile-event-loop.test.ts",
   "test/http/webhook-delivery.test.ts",
   "test/db/change-feed.test.ts",
