@@ -5,9 +5,9 @@
 // the release failing while the database is down, release and compensation once it answers again, a claim that is no
 // longer the request's left alone, and a retry that meets a claim this instance still has to release taking it over.
 import type { KyselyPlugin } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { ClaimReleases, MAX_BACKOFF_MS } from "../../server/db/claim-releases.ts";
-import { type Database, openDatabase } from "../../server/db/open-database.ts";
+import type { Database } from "../../server/db/open-database.ts";
 import {
   afterProviderCall,
   type ClaimReleaser,
@@ -18,11 +18,17 @@ import {
 } from "../../server/db/unit-of-work.ts";
 import type { ServiceError } from "../../server/errors/service-error.ts";
 import { toServiceError } from "../../server/errors/to-service-error.ts";
-import { createTestDatabase, type TestDatabase } from "../helpers/test-database.ts";
+import { unitOfWorkFixture } from "../helpers/unit-of-work-fixture.ts";
 
-let testDb: TestDatabase;
-let db: Database;
+const fixture = unitOfWorkFixture("claim_releases", 3);
+/** How many claims were made: ids of a test's own rows are numbered by its latest claim. */
+let n = 0;
+const claim = () => {
+  n++;
+  return fixture.claim();
+};
 const ORG = "org_claim_releases";
+let db: Database;
 
 /** The fault: `loseNextAnswer` fails the next statement after it ran; `down` refuses statements before they are sent. */
 const fault = { loseNextAnswer: false, down: false };
@@ -41,30 +47,11 @@ const faultPlugin: KyselyPlugin = {
 };
 let faulty: Database["kysely"];
 
-beforeAll(async () => {
-  testDb = await createTestDatabase({ migrated: true });
-  db = await openDatabase({ url: testDb.url, pgliteTemplate: testDb.pgliteTemplate, poolSize: 3 });
+beforeAll(() => {
+  db = fixture.db;
   faulty = db.kysely.withPlugin(faultPlugin);
-  await db.kysely.insertInto("Organization").values({ id: ORG }).execute();
-  await db.kysely
-    .insertInto("ApiKey")
-    .values({ id: "key_cr", organizationId: ORG, environment: "sandbox", prefix: "cp_cr", hash: "hash_cr", scopes: [], actor: "t" })
-    .execute();
-});
-afterAll(async () => {
-  await db?.close();
-  await testDb?.drop();
 });
 
-let n = 0;
-const claim = (): IdempotencyClaim => ({
-  organizationId: ORG,
-  apiKeyId: "key_cr",
-  method: "POST",
-  path: "/test",
-  key: `cr-${++n}-${Date.now()}`,
-  fingerprint: "f",
-});
 const options = (c: IdempotencyClaim, releases: ClaimReleaser, kysely = faulty) => ({
   db: kysely,
   claim: c,

@@ -1,41 +1,26 @@
 // The unit of work under infrastructure failures, on both databases: a serialization failure or deadlock runs the
 // transaction again (bounded), then answers 503 without storing anything; an unavailable database is never stored and
 // leaves the key free; a 500 from a defect is stored alone (the work's rows and the rows kept on error roll back).
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Database, openDatabase } from "../../server/db/open-database.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "../../server/db/open-database.ts";
 import { CONFLICT_ATTEMPTS, type IdempotencyClaim, runUnitOfWork } from "../../server/db/unit-of-work.ts";
 import { classifyFailure } from "../../server/errors/classify-failure.ts";
 import { ServiceError } from "../../server/errors/service-error.ts";
 import { toServiceError } from "../../server/errors/to-service-error.ts";
-import { createTestDatabase, type TestDatabase } from "../helpers/test-database.ts";
+import { unitOfWorkFixture } from "../helpers/unit-of-work-fixture.ts";
 
-let testDb: TestDatabase;
-let db: Database;
-const ORG = "org_uow_faults";
-
-beforeAll(async () => {
-  testDb = await createTestDatabase({ migrated: true });
-  db = await openDatabase({ url: testDb.url, pgliteTemplate: testDb.pgliteTemplate, poolSize: 2 });
-  await db.kysely.insertInto("Organization").values({ id: ORG }).execute();
-  await db.kysely
-    .insertInto("ApiKey")
-    .values({ id: "key_uow", organizationId: ORG, environment: "sandbox", prefix: "cp_uow", hash: "hash_uow", scopes: [], actor: "t" })
-    .execute();
-});
-afterAll(async () => {
-  await db?.close();
-  await testDb?.drop();
-});
-
+const fixture = unitOfWorkFixture("uow_faults", 2);
+/** How many claims were made: ids of a test's own rows are numbered by its latest claim. */
 let n = 0;
-const claim = (): IdempotencyClaim => ({
-  organizationId: ORG,
-  apiKeyId: "key_uow",
-  method: "POST",
-  path: "/test",
-  key: `k-${++n}-${Date.now()}`,
-  fingerprint: "f",
+const claim = () => {
+  n++;
+  return fixture.claim();
+};
+let db: Database;
+beforeAll(() => {
+  db = fixture.db;
 });
+
 const options = (c?: IdempotencyClaim) => ({
   db: db.kysely,
   claim: c,
