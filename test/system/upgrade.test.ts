@@ -44,7 +44,10 @@ describe("rolling upgrade: the previous release on the new schema", () => {
     symlinkSync(path.join(ROOT, "node_modules"), path.join(tree, "node_modules"));
 
     const files = process.env.UPGRADE_SUITE === "all" ? ["test/http"] : REQUEST_TESTS;
-    const run = spawn(process.execPath, [path.join(ROOT, "node_modules/vitest/vitest.mjs"), "run", "--project", "postgres", ...files], {
+    // --no-isolate: its files share one module graph, so the release's app and validators load once rather than once
+    // per file (the release predates our isolate: false); 128 → 84 s of CPU here, same assertions.
+    const vitestArgs = ["run", "--project", "postgres", "--no-isolate", ...files];
+    const run = spawn(process.execPath, [path.join(ROOT, "node_modules/vitest/vitest.mjs"), ...vitestArgs], {
       cwd: tree,
       env: { ...process.env, CI: "true", NO_COLOR: "1" },
       stdio: ["ignore", "pipe", "pipe"],
