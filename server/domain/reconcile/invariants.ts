@@ -1,0 +1,100 @@
+// What should never stand in a database, whatever failed between two commits (issue 26): `npm run check:invariants`
+// (scripts/check-invariants.ts) runs these checks and names each offender. Read-only; across every organization.
+//   - an open provider intent past its deadline plus a grace (the reconciler should have settled it);
+//   - a bank transfer state without its event, or with more than one (each state of `statusHistory` has exactly one
+//     `bank_transfer.<entered>` event), and an event whose state the transfer never entered — for transfers whose
+//     intent is settled (an open one has not announced itself yet) and newer than the event retention;
+//   - an Idempotency-Key record in progress past its lease with no open intent to answer it (a claim nothing finishes).
+import type { Queryable } from "../../db/kysely.ts";
+import { BANK_TRANSFER_EVENT_OF } from "../bank-transfers/bank-transfer-events.ts";
+
+export interface InvariantOptions {
+  now: Date;
+  /** How long past its deadline an open intent may stand (a reconciler run, a provider lookup, its backoff). */
+  graceSeconds: number;
+  /** Events older than this are purged (EVENT_RETENTION_DAYS): older transfers are not checked against them. */
+  eventRetentionDays: number;
+}
+
+export interface Offender {
+  check: "intent_overdue" | "state_without_event" | "event_without_state" | "claim_abandoned";
+  id: string;
+  detail: string;
+}
+
+export async function checkInvariants(db: Queryable, options: InvariantOptions): Promise<Offender[]> {
+  return [...(await overdueIntents(db, options)), ...(await bankTransferEvents(db, options)), ...(await abandonedClaims(db, options))];
+}
+
+async function overdueIntents(db: Queryable, { now, graceSeconds }: InvariantOptions): Promise<Offender[]> {
+  const rows = await db
+    .selectFrom("ProviderIntent")
+    .select(["id", "family", "resourceId", "dueAt", "attempts", "lastError"])
+    .where("dueAt", "<", new Date(now.getTime() - graceSeconds * 1000))
+    .execute();
+  return rows.map((r) => ({
+    check: "intent_overdue",
+    id: r.id,
+    detail: `${r.family} ${r.resourceId} due since ${r.dueAt.toISOString()}, ${r.attempts} attempt(s)${r.lastError ? `, last error: ${r.lastError}` : ""}`,
+  }));
+}
+
+async function bankTransferEvents(db: Queryable, { now, eventRetentionDays }: InvariantOptions): Promise<Offender[]> {
+  const since = new Date(now.getTime() - eventRetentionDays * 86_400_000);
+  const transfers = await db
+    .selectFrom("BankTransfer as t")
+    .select(["t.id", "t.statusHistory"])
+    .where("t.createdAt", ">", since)
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom("ProviderIntent as i").select("i.id").whereRef("i.resourceId", "=", "t.id"))),
+    )
+    .execute();
+  const events = await db
+    .selectFrom("Event")
+    .select(["resourceId", "type", (eb) => eb.fn.countAll<string>().as("count")])
+    .where("type", "like", "bank_transfer.%")
+    .where("createdAt", ">", since)
+    .groupBy(["resourceId", "type"])
+    .execute();
+  const counted = new Map(events.map((e) => [`${e.resourceId} ${e.type}`, Number(e.count)]));
+  const offenders: Offender[] = [];
+  const known = new Set<string>();
+  for (const transfer of transfers) {
+    const entered = (transfer.statusHistory as unknown as Array<{ status: string }>).map((change) => BANK_TRANSFER_EVENT_OF[change.status]);
+    for (const type of new Set(entered)) {
+      const key = `${transfer.id} ${type}`;
+      known.add(key);
+      const count = counted.get(key) ?? 0;
+      if (count !== 1) offenders.push({ check: "state_without_event", id: transfer.id, detail: `${type}: ${count} event(s), expected 1` });
+    }
+  }
+  const checked = new Set(transfers.map((t) => t.id));
+  for (const event of events) {
+    if (checked.has(event.resourceId) && !known.has(`${event.resourceId} ${event.type}`)) {
+      offenders.push({
+        check: "event_without_state",
+        id: event.resourceId,
+        detail: `${event.type} for a state the transfer never entered`,
+      });
+    }
+  }
+  return offenders;
+}
+
+async function abandonedClaims(db: Queryable, { now, graceSeconds }: InvariantOptions): Promise<Offender[]> {
+  const rows = await db
+    .selectFrom("IdempotencyRecord as r")
+    .select(["r.id", "r.method", "r.path", "r.lockedUntil"])
+    .where("r.state", "=", "in_progress")
+    .where("r.lockedUntil", "<", new Date(now.getTime() - graceSeconds * 1000))
+    .where("r.expiresAt", ">", now)
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom("ProviderIntent as i").select("i.id").whereRef("i.idempotencyRecordId", "=", "r.id"))),
+    )
+    .execute();
+  return rows.map((r) => ({
+    check: "claim_abandoned",
+    id: r.id,
+    detail: `${r.method} ${r.path} in progress, lease ended ${r.lockedUntil.toISOString()}`,
+  }));
+}
