@@ -5,9 +5,11 @@
 // past the deadline is the reconciler's (server/domain/reconcile/reconcile-intents.ts).
 //
 // Who may act on an intent is decided by its lease: the request holds it (with the key's lock token) until its claim's
-// lease ends; a reconciler run takes it over only after that, with a token of its own. Each side locks the row and
-// checks its token in the transaction that settles it, so a request that comes back late and a reconciler never both
-// settle one intent.
+// lease ends; a reconciler run takes it over only after that, with a token of its own. The reconciler locks the row and
+// checks its token in the transaction that settles it; the request's second transaction is guarded by its key's claim
+// (completed only while still in progress under its token: the reconciler completes it first), or, without a key, locks
+// the intent and checks its token the same way. So a request that comes back late and a reconciler never both settle
+// one intent.
 import { ServiceError } from "../errors/service-error.ts";
 import { newId } from "../lib/ids.ts";
 import { IoTimeoutError } from "../lib/with-io-timeout.ts";

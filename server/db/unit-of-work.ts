@@ -608,7 +608,10 @@ async function finishAfterProvider(
   try {
     settled = await options.db.transaction().execute(async (tx) => {
       const uow = new UnitOfWork(tx, now);
-      if (intent) await holdIntent(tx, intent);
+      // Whether the reconciler took the intent over (this request outlived its lease): with a key, the claim's guard in
+      // the closing statement tells (the reconciler answers the key first, or finds the intent closed), at no statement
+      // of its own; without one, the intent is locked and its token checked first.
+      if (intent && !claim) await holdIntent(tx, intent);
       /** The answer, with what becomes of the intent, in the closing statement with the key's completed record. */
       const answer = async (outcome: Outcome, intentWrite: ClosingWrite | undefined) => {
         const response = serialise(outcome);
