@@ -162,14 +162,16 @@ describe("the reconciler", () => {
 });
 
 describe("check:invariants", () => {
-  it("finds nothing once every intent is settled; names a state whose event is missing", async () => {
+  it("finds nothing once every intent is settled; names a state whose event is missing and a transfer the metric missed", async () => {
     const options = { now: new Date(), graceSeconds: 0, eventRetentionDays: 30 };
     expect(await checkInvariants(server.db.kysely, options)).toEqual([]);
     const res = await call("POST", CREATE, sepaTransfer("REC-INV"), idem());
     const id = res.json.id as string;
     await server.db.kysely.deleteFrom("Event").where("resourceId", "=", id).execute();
+    await server.db.kysely.deleteFrom("ActivityEvent").where("resourceId", "=", id).execute();
     expect(await checkInvariants(server.db.kysely, options)).toEqual([
       { check: "state_without_event", id, detail: "bank_transfer.created: 0 event(s), expected 1" },
+      { check: "metric_disagrees", id, detail: "counted 0 time(s) in bank_transfers.volume, expected 1" },
     ]);
     await server.db.kysely.deleteFrom("BankTransfer").where("id", "=", id).execute();
   });

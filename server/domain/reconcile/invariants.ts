@@ -4,7 +4,10 @@
 //   - a bank transfer state without its event, or with more than one (each state of `statusHistory` has exactly one
 //     `bank_transfer.<entered>` event), and an event whose state the transfer never entered — for transfers whose
 //     intent is settled (an open one has not announced itself yet) and newer than the event retention;
+//   - a bank transfer counted in the metric `bank_transfers.volume` (its `bank_transfer.created` activity) other than
+//     once when the bank executed it (it has the bank's id) and never when it did not;
 //   - an Idempotency-Key record in progress past its lease with no open intent to answer it (a claim nothing finishes).
+// Not checked here yet: the card ledger's sums, and the other provider-write families (they have no intents yet).
 import type { Queryable } from "../../db/kysely.ts";
 import { BANK_TRANSFER_EVENT_OF } from "../bank-transfers/bank-transfer-events.ts";
 
@@ -17,13 +20,18 @@ export interface InvariantOptions {
 }
 
 export interface Offender {
-  check: "intent_overdue" | "state_without_event" | "event_without_state" | "claim_abandoned";
+  check: "intent_overdue" | "state_without_event" | "event_without_state" | "metric_disagrees" | "claim_abandoned";
   id: string;
   detail: string;
 }
 
 export async function checkInvariants(db: Queryable, options: InvariantOptions): Promise<Offender[]> {
-  return [...(await overdueIntents(db, options)), ...(await bankTransferEvents(db, options)), ...(await abandonedClaims(db, options))];
+  return [
+    ...(await overdueIntents(db, options)),
+    ...(await bankTransferEvents(db, options)),
+    ...(await bankTransferActivity(db, options)),
+    ...(await abandonedClaims(db, options)),
+  ];
 }
 
 async function overdueIntents(db: Queryable, { now, graceSeconds }: InvariantOptions): Promise<Offender[]> {
@@ -79,6 +87,25 @@ async function bankTransferEvents(db: Queryable, { now, eventRetentionDays }: In
     }
   }
   return offenders;
+}
+
+async function bankTransferActivity(db: Queryable, { now, eventRetentionDays }: InvariantOptions): Promise<Offender[]> {
+  const rows = await db
+    .selectFrom("BankTransfer as t")
+    .leftJoin("ActivityEvent as a", (join) => join.onRef("a.resourceId", "=", "t.id").on("a.type", "=", "bank_transfer.created"))
+    .select(["t.id", "t.providerTransferId", (eb) => eb.fn.count<string>("a.id").as("counted")])
+    .where("t.createdAt", ">", new Date(now.getTime() - eventRetentionDays * 86_400_000))
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom("ProviderIntent as i").select("i.id").whereRef("i.resourceId", "=", "t.id"))),
+    )
+    .groupBy(["t.id", "t.providerTransferId"])
+    .execute();
+  return rows.flatMap((r): Offender[] => {
+    const expected = r.providerTransferId === null ? 0 : 1;
+    return Number(r.counted) === expected
+      ? []
+      : [{ check: "metric_disagrees", id: r.id, detail: `counted ${r.counted} time(s) in bank_transfers.volume, expected ${expected}` }];
+  });
 }
 
 async function abandonedClaims(db: Queryable, { now, graceSeconds }: InvariantOptions): Promise<Offender[]> {
