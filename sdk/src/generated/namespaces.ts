@@ -722,7 +722,7 @@ export interface BankTransfersNamespace {
   /**
    * Get (and refresh) a bank transfer
    *
-   * Returns the transfer. When it is not terminal the provider is asked for news first and any change is recorded (a new `statusHistory` entry, a new `updatedAt`); a terminal transfer is returned as stored. It is a POST because it may record a transition.
+   * Returns the transfer. When it is not terminal the provider is asked for news first and any change is recorded (a new `statusHistory` entry, a new `updatedAt`); a terminal transfer, or one whose creation the bank has not confirmed yet (`createBankTransfer` answered 202; the reconciler confirms it), is returned as stored. It is a POST because it may record a transition.
    *
    * **Sandbox only: simulated.** Every transfer is executed by the bank transfer simulator and says `simulated: true`; no money moves. With a production key and no reviewed `bank_transfer` connection the request answers 424 `PROVIDER_NOT_CONNECTED`.
    *

@@ -906,7 +906,7 @@ export interface paths {
         put?: never;
         /**
          * Get (and refresh) a bank transfer
-         * @description Returns the transfer. When it is not terminal the provider is asked for news first and any change is recorded (a new `statusHistory` entry, a new `updatedAt`); a terminal transfer is returned as stored. It is a POST because it may record a transition.
+         * @description Returns the transfer. When it is not terminal the provider is asked for news first and any change is recorded (a new `statusHistory` entry, a new `updatedAt`); a terminal transfer, or one whose creation the bank has not confirmed yet (`createBankTransfer` answered 202; the reconciler confirms it), is returned as stored. It is a POST because it may record a transition.
          *
          *     **Sandbox only: simulated.** Every transfer is executed by the bank transfer simulator and says `simulated: true`; no money moves. With a production key and no reviewed `bank_transfer` connection the request answers 424 `PROVIDER_NOT_CONNECTED`.
          *
@@ -2885,7 +2885,7 @@ export interface webhooks {
         put?: never;
         /**
          * A bank transfer was submitted to the rail (status `processing`).
-         * @description A bank transfer was submitted to the rail (status `processing`). `data` is the `BankTransfer` as the API returns it.
+         * @description A bank transfer was submitted to the rail (status `processing`). `data` is the `BankTransfer` as the API returns it. Also sent, right after `bank_transfer.created`, for a transfer whose creation `createBankTransfer` answered 202: handed to the bank, its outcome being confirmed (a later `bank_transfer.failed` with `failureReason.code` `not_executed` says the bank never executed it).
          *
          *     POSTed to every enabled endpoint of the organization and environment whose `enabledEvents` contain `bank_transfer.submitted` or
          *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
