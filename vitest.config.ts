@@ -8,11 +8,13 @@ import { defineConfig } from "vitest/config";
 //               migrated template, test/global-setup.ts)
 //     types     type-level tests (tsc)
 //   group 1, one file at a time:  pglite-serial    files that measure time or write shared folders (below)
-//   group 2, one file at a time:  postgres-serial  test/system (server processes, cut connections, signals, dist/) and
-//                                                  the timing-sensitive db/HTTP files on PostgreSQL
+//   group 2, two files at a time: postgres-system  test/system (server processes, signals, dist/): most of their time
+//                                                  is a child process starting, so two files keep both cores busy
+//   group 3, one file at a time:  postgres-serial  the system files with tight time bounds (cut connections) and the
+//                                                  timing-sensitive db/HTTP files on PostgreSQL
 //
 // A new file lands by its folder: test/http/*.test.ts runs on both databases in parallel, test/system/* in
-// postgres-serial. A file that measures wall time or event-loop stalls, or writes a folder another file reads, belongs in
+// postgres-system. A file that measures wall time or event-loop stalls, or writes a folder another file reads, belongs in
 // a SERIAL list, where no other test file competes with it for the two cores.
 const postgresUrl = process.env.TEST_DATABASE_URL || "postgresql://postgres@127.0.0.1:5432/postgres";
 
@@ -28,14 +30,21 @@ const PGLITE_SERIAL = [
   "test/browser/docs.test.ts",
 ];
 
-/** On PostgreSQL, one file at a time: the system tests (server processes, ports, signals, dist/ and docs/portal) and
- * the timing-sensitive files the PostgreSQL project runs. */
+/** On PostgreSQL, one file at a time: the files with tight time bounds (a cut connection answers 503 within the
+ * request bound, /readyz within 2 s; 50 concurrent writes over two instances must each get a pooled connection within
+ * its acquire timeout; a retry after a cut commit executes within 2 s of healing) and the timing-sensitive files the
+ * PostgreSQL project runs. */
 const POSTGRES_SERIAL = [
-  "test/system/**/*.test.ts",
+  "test/system/faults-postgres.test.ts",
+  "test/system/multi-instance.test.ts",
+  "test/system/claim-release-postgres.test.ts",
   "test/http/compile-event-loop.test.ts",
   "test/http/webhook-delivery.test.ts",
   "test/db/change-feed.test.ts",
 ];
+/** The other system tests (server processes on free ports, signals, scratch folders; only operations.test.ts builds
+ * dist/ and only it reads it), two files at a time: their bounds are seconds wide (a stop within 10 s). */
+const POSTGRES_SYSTEM = ["test/system/**/*.test.ts"];
 
 /** HTTP and db tests, on both databases. */
 const SHARED_FOLDERS = ["test/http/**/*.test.ts", "test/db/**/*.test.ts"];
@@ -106,12 +115,23 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          name: "postgres-system",
+          include: POSTGRES_SYSTEM,
+          exclude: POSTGRES_SERIAL,
+          env: postgres,
+          maxWorkers: 2,
+          sequence: { groupOrder: 2 },
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: "postgres-serial",
           include: POSTGRES_SERIAL,
           env: postgres,
           fileParallelism: false,
           maxWorkers: 1,
-          sequence: { groupOrder: 2 },
+          sequence: { groupOrder: 3 },
         },
       },
     ],

@@ -21,8 +21,11 @@ const METHODS = ["get", "put", "post", "delete", "patch"];
  * URL, a CLI command) otherwise looks cut off at the panel's edge. Only the display wraps; copying keeps the lines. */
 const WRAP_CODE = "pre, pre code { white-space: pre-wrap !important; overflow-wrap: anywhere; word-break: normal; }";
 /** Redoc options the CLI has no flag for. The code-sample languages it offers, in order: each operation's
- * `x-codeSamples` (scripts/code-samples.ts) is matched by label — curl and SDK; Payload is the request body example. */
+ * `x-codeSamples` (scripts/code-samples.ts) is matched by label — curl and SDK; Payload is the request body example.
+ * `x-error-codes` is shown under each operation's title: the codes it answers per status (the error responses are
+ * shared per status, their examples cover every code of it; docs/design.md "Error responses in the contract"). */
 const REDOC_OPTIONS = {
+  showExtensions: ["x-error-codes"],
   codeSamples: {
     languages: [
       { key: "curl", label: "curl", lang: "bash" },

@@ -121,6 +121,9 @@ export interface WebhookConfig {
   sandboxPrivateTargets: boolean;
   /** EVENT_RETENTION_DAYS: events and finished deliveries older than this are purged (a pending delivery keeps its event). */
   retentionDays: number;
+  /** How create and update resolve an endpoint's host (default: DNS, server/lib/webhooks/address-policy.ts
+   * `resolveAll`). Not read from the environment: tests set it to make DNS fail or answer what they need. */
+  resolve?: (hostname: string) => Promise<string[]>;
 }
 
 /** After the first attempt: 5 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h, 24 h → 10 attempts over ≈68.6 h, ≈2.9 days (±20% jitter). */

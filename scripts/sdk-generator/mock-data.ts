@@ -1,6 +1,7 @@
 // What the partner mock serves (sdk/src/generated/mock-data.ts): per operation the documented examples of every status,
 // its scopes, what its request is validated against (mock-request.ts), and the resource model (mock-resources.ts) for
 // its in-memory state. Admin operations and placeholders are not part of the partner surface and are left out.
+import { answersExample } from "../../server/spec/error-codes-of.ts";
 import { allScopes, countryCodes, type MockRequestJson, mockRequest, requestSchemas } from "./mock-request.ts";
 import { type MockSchema, type ResourceOperation, resourceModel } from "./mock-resources.ts";
 import type { ListDeclaration } from "./pagination.ts";
@@ -75,7 +76,8 @@ export function echoFields(doc: Doc, requestSchema: unknown, resourceSchema: str
 export function mockResponses(doc: Doc, raw: Json, values: ExampleValues): Json[] {
   return Object.entries((raw.responses ?? {}) as Json).map(([status, response]) => {
     const content = jsonContent(doc, response);
-    const examples = content ? examplesOf(doc, content.media) : [];
+    // An error response is shared per status: only the examples of codes this operation lists in `x-error-codes`.
+    const examples = (content ? examplesOf(doc, content.media) : []).filter((ex) => answersExample(raw, status, ex.value));
     return {
       status: Number(status),
       contentType: content?.contentType ?? null,

@@ -9,6 +9,7 @@ import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "../generated/prisma/client.ts";
 import { attachReadCache, ReadCache } from "./cached-read.ts";
 import { type ChangeFeed, type ChangeFeedTiming, PgliteChangeFeed, PostgresChangeFeed } from "./change-feed.ts";
+import { ClaimReleases } from "./claim-releases.ts";
 import { type DatabaseTarget, parseDatabaseUrl } from "./database-url.ts";
 import type { DB } from "./kysely.ts";
 import { lazyTransactions } from "./lazy-transaction.ts";
@@ -32,6 +33,9 @@ export interface Database {
   changes: ChangeFeed;
   /** The cached copies of those rows (server/db/cached-read.ts); its hit and miss counts are for tests. */
   readCache: ReadCache;
+  /** The Idempotency-Key claims requests of this instance could not release when they ended (the database did not
+   * answer), released once it answers again (server/db/claim-releases.ts); closing tries them once more. */
+  claimReleases: ClaimReleases;
   /** Operator paths only (admin API, scripts, migration runner). */
   prisma: PrismaClient;
   target: DatabaseTarget;
@@ -290,16 +294,19 @@ async function assembleDatabase(driver: {
   const statements = new StatementCounter();
   await changes.start();
   const kysely = new Kysely<DB>({ dialect: requestPathDialect(driver.dialect, statements) });
+  const claimReleases = new ClaimReleases(kysely);
   return {
     kysely,
     statements,
     changes,
     readCache: withReadCache(kysely, changes),
+    claimReleases,
     prisma,
     target,
     ping: (timeoutMs = 2_000) => driver.ping(timeoutMs),
     poolState: () => driver.poolState(),
     close: async () => {
+      await claimReleases.close();
       await changes.close();
       await prisma.$disconnect();
       await driver.closeDriver();

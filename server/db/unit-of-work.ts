@@ -42,6 +42,14 @@
 // the intent to the reconciler (server/domain/reconcile/), which later writes the final answer to the key's record.
 // A crash between the transactions leaves the intent and the in-progress claim: a retry is 409 while the intent is
 // open (even past the claim's lease), and the reconciler settles both.
+//
+// A claim is released when its request ends, not when its lease does. When the request answers 503 because the database
+// stopped answering while its claim may stand — the first transaction's commit cut (the claim and the intent may have
+// committed, the provider was never called), the second transaction failed, or the release itself failed — the claim
+// (and the intent of an attempt whose provider call never ran or failed) is kept in this instance's list
+// (server/db/claim-releases.ts) and released as soon as the database answers again; a retry that meets it here takes
+// it over at once. Only a claim whose process died waits out its lease — and the claim of a reconcilable step whose
+// provider may have been called: the reconciler answers that one (a release would let a retry execute it again).
 
 import { randomBytes } from "node:crypto";
 import type { Insertable, Kysely } from "kysely";
@@ -105,8 +113,10 @@ export type ErrorRenderer = (error: ServiceError) => { contentType: string; body
 
 export interface ProviderStep<R, O extends Outcome = Outcome> {
   readonly kind: "provider-step";
-  /** The provider call, outside any transaction. Forward the idempotency key of the intent it acts on. */
-  call(): Promise<R>;
+  /** The provider call, outside any transaction. Forward the idempotency key of the intent it acts on. `db` is the
+   * database itself (never a transaction), for what the call reads beside the provider between the two transactions
+   * (the sandbox chain's log, a reserve source's connection). */
+  call(db: Kysely<DB>): Promise<R>;
   /** Second transaction: records the result; returns the answer. */
   onResult(uow: UnitOfWork, result: R): Promise<O>;
   /** Second transaction when the call failed: compensate the intent (the error is then answered and stored). */
@@ -215,6 +225,9 @@ export interface UnitOfWorkOptions {
   reconcileAfterSeconds?: number;
   /** Test-only fault points between the transactions of a provider step (FAULT_INJECT; server/http/fault-injection.ts). */
   faults?: StepFaults;
+  /** This instance's claims to release once the database answers again (server/db/claim-releases.ts); without it a
+   * claim the request could not release waits out its lease. */
+  claimReleases?: ClaimReleaser;
 }
 
 /** Called between a provider step's transactions (a test SIGKILLs the process there). */
@@ -225,6 +238,41 @@ export interface StepFaults {
   beforeResult?(): void;
 }
 
+/** An in-progress claim its request could not settle (the database stopped answering), and what goes with it. */
+export interface StrandedClaim {
+  recordId: string;
+  lockToken: string;
+  /** Undoes what the attempt recorded, in the transaction that releases the claim and only if the claim was still
+   * there: its intent, when the provider was never called (or refused) — nothing outside knows it. */
+  compensate?: (uow: UnitOfWork) => Promise<void>;
+}
+
+/** Where a request leaves a claim it could not release (server/db/claim-releases.ts keeps and retries them). */
+export interface ClaimReleaser {
+  add(claim: StrandedClaim): void;
+  /** The claim of this lock token, if this instance still has to release it (removed from its list). */
+  takeOver(lockToken: string | null): StrandedClaim | undefined;
+}
+
+/**
+ * Releases a claim if it is still the one its request wrote (id and lock token) and compensates its attempt with it, in
+ * one transaction; a claim already gone (never committed, completed, or taken over after its lease) is left alone.
+ * Returns whether it released the claim.
+ */
+export async function releaseStrandedClaim(db: Kysely<DB>, claim: StrandedClaim, now: Date): Promise<boolean> {
+  const { compensate } = claim;
+  if (!compensate) return (await releaseClaim(db, claim).execute()).length > 0;
+  const releaseAndCompensate = async (tx: Tx) => {
+    const released = await releaseClaim(tx, claim).executeTakeFirst();
+    if (!released) return false;
+    const uow = new UnitOfWork(tx, now);
+    await compensate(uow);
+    await flushDeferred(uow);
+    return true;
+  };
+  return db.isTransaction ? releaseAndCompensate(db as Tx) : db.transaction().execute(releaseAndCompensate);
+}
+
 const JSON_TYPE = "application/json; charset=utf-8";
 
 interface ExistingRecord {
@@ -232,6 +280,7 @@ interface ExistingRecord {
   fingerprint: string | null;
   state: string | null;
   lockedUntil: Date | null;
+  lockToken: string | null;
   expiresAt: Date | null;
   responseStatus: number | null;
   responseHeaders: unknown;
@@ -248,7 +297,7 @@ class CheckKeyFirst extends Error {}
 class GuardFailed extends Error {}
 
 /** Where a key's answer comes from when it was decided without running the work. */
-type Decided = { kind: "replay"; response: SentResponse } | { kind: "fresh" };
+type Decided = { kind: "replay"; response: SentResponse } | { kind: "fresh"; tookOver?: StrandedClaim };
 
 /** Transient failures free the key (nothing stored) so a retry executes: 429 and every 503 (toServiceError maps what
  * the classifier calls unavailable, and conflicts that outlived their retries, to 503). */
@@ -264,14 +313,21 @@ function serialise(outcome: Outcome, replayed = false): SentResponse {
 const readRecord = precompiled((db, p: { organizationId: string; apiKeyId: string; key: string }) =>
   db
     .selectFrom("IdempotencyRecord")
-    .select(["id", "fingerprint", "state", "lockedUntil", "expiresAt", "responseStatus", "responseHeaders", "responseBody"])
+    .select(["id", "fingerprint", "state", "lockedUntil", "lockToken", "expiresAt", "responseStatus", "responseHeaders", "responseBody"])
     .where(ownedByOrganization(p.organizationId))
     .where("apiKeyId", "=", p.apiKeyId)
     .where("key", "=", p.key),
 );
 
-/** Decides from the key's record: replay, 409, 422, or run the work (after clearing an expired or abandoned record). */
-async function decide(tx: Tx, claim: IdempotencyClaim, now: Date, codec: StoredBodyCodec): Promise<Decided> {
+/** Decides from the key's record: replay, 409, 422, or run the work (after clearing an expired or abandoned record, or
+ * taking over a claim this instance has still to release). */
+async function decide(
+  tx: Tx,
+  claim: IdempotencyClaim,
+  now: Date,
+  codec: StoredBodyCodec,
+  releases: ClaimReleaser | undefined,
+): Promise<Decided> {
   const [record] = (await readRecord.execute(tx, claim)) as ExistingRecord[];
   if (!record) return { kind: "fresh" };
   const live = (record.expiresAt as Date) > now;
@@ -291,6 +347,16 @@ async function decide(tx: Tx, claim: IdempotencyClaim, now: Date, codec: StoredB
         replayed: true,
       },
     };
+  }
+  // In progress, stranded here: its request already answered (503) and this instance has still to release the claim, so
+  // this run releases it (and compensates its attempt) in its own transaction and executes.
+  const stranded = live && record.state === "in_progress" ? releases?.takeOver(record.lockToken) : undefined;
+  if (stranded) {
+    await releaseStrandedClaim(tx, stranded, now).catch((error) => {
+      releases?.add(stranded);
+      throw error;
+    });
+    return { kind: "fresh", tookOver: stranded };
   }
   // In progress with a live lease: a two-transaction write between its transactions.
   if (live && (record.lockedUntil as Date) > now) {
@@ -466,11 +532,15 @@ async function runFirst(
   let errorUow: UnitOfWork | undefined;
   let defect = false;
   let first: { response: SentResponse } | StepStarted | undefined;
+  // A stranded claim this run took over (its release rolls back with this transaction), and the claim this run wrote
+  // once its closing statement was sent (whether it committed is unknown until the commit answers).
+  let tookOver: StrandedClaim | undefined;
+  let written: { claim: StrandedClaim; step: ProviderStep<unknown>; intent?: HeldIntent } | undefined;
   try {
     first = await db.transaction().execute(async (tx) => {
       const uow = new UnitOfWork(tx, now);
       if (claim && readKeyFirst) {
-        const decided = await decide(tx, claim, now, options.storedBody ?? AS_SENT).catch((error) => {
+        const decided = await decide(tx, claim, now, options.storedBody ?? AS_SENT, options.claimReleases).catch((error) => {
           if (error instanceof ServiceError) throw error;
           throw new ServiceError("IDEMPOTENCY_UNAVAILABLE", "The idempotency store is unavailable; the request was not executed", {
             retryAfterSeconds: 5,
@@ -478,6 +548,7 @@ async function runFirst(
           });
         });
         if (decided.kind === "replay") return { response: decided.response };
+        tookOver = decided.tookOver;
       }
       let result: Outcome | ProviderStep<unknown>;
       try {
@@ -513,6 +584,7 @@ async function runFirst(
               lockedUntil: new Date(now.getTime() + options.lockSeconds * 1000),
             })
           : undefined;
+        if (claim) written = { claim: { recordId, lockToken }, step: result, intent: intent?.held };
         await flush(tx, writes, { guard, final: true }).catch(lostTheKey);
         return { step: result, recordId, lockToken, intent: intent?.held };
       }
@@ -521,6 +593,8 @@ async function runFirst(
       return { response };
     });
   } catch (error) {
+    strandAfterFirst(options, error, written);
+    if (tookOver) await releaseOrKeep(options, tookOver, now);
     if (businessError && errorUow) await storeError(options, errorUow, businessError, !defect);
     throw error;
   }
@@ -537,6 +611,34 @@ function startIntent(spec: ProviderIntentSpec, options: UnitOfWorkOptions, at: {
     leaseSeconds: options.lockSeconds,
     reconcileAfterSeconds: options.reconcileAfterSeconds ?? DEFAULT_RECONCILE_AFTER_SECONDS,
   });
+}
+
+/**
+ * The first transaction failed. If its closing statement (the intent and the claim) was sent and the failure was not
+ * the guard's (a lost race writes nothing), its commit may have landed — a cut COMMIT, or a final statement whose answer
+ * was lost — while the provider was never called: the claim is released and the intent undone once the database
+ * answers, so a retry executes then rather than after the lease.
+ */
+function strandAfterFirst(
+  options: UnitOfWorkOptions,
+  error: unknown,
+  written: { claim: StrandedClaim; step: ProviderStep<unknown>; intent?: HeldIntent } | undefined,
+): void {
+  if (!written || !options.claimReleases || error instanceof LostKeyRace) return;
+  const { claim, step, intent } = written;
+  options.claimReleases.add({
+    ...claim,
+    compensate: async (uow) => {
+      await step.onFailure?.(uow, error);
+      // Nothing reached the provider: the open intent goes with the attempt it recorded.
+      if (intent) uow.defer(closeIntent(intent));
+    },
+  });
+}
+
+/** Releases `claim` now; when the database does not answer, it is kept and released once it does. */
+async function releaseOrKeep(options: UnitOfWorkOptions, claim: StrandedClaim, now: Date): Promise<void> {
+  await releaseStrandedClaim(options.db, claim, now).catch(() => options.claimReleases?.add(claim));
 }
 
 /** The rendered error as the key's answer. */
@@ -570,9 +672,10 @@ function completeClaim(claim: Claim, response: SentResponse, codec: StoredBodyCo
 
 /** The final answer of a key whose write someone else finished (the reconciler, server/domain/reconcile/): written to
  * its record whatever its state (in progress after a crash, or completed with the unknown-outcome answer), as sent —
- * no reconcilable write's answer is sealed. */
+ * no reconcilable write's answer is sealed. Its lock token goes with it, as on any completed record: a late release or
+ * completion by the request's token (server/db/claim-releases.ts) then finds nothing to act on. */
 export function answerKeyRecord(recordId: string, outcome: Outcome): ClosingWrite {
-  const columns = responseColumns(serialise(outcome), AS_SENT);
+  const columns = { ...responseColumns(serialise(outcome), AS_SENT), lockToken: "" };
   return builtWrite((db) => db.updateTable("IdempotencyRecord").set(columns).where("id", "=", recordId));
 }
 
@@ -598,7 +701,7 @@ async function finishAfterProvider(
   const codec = options.storedBody ?? AS_SENT;
   let result: { ok: true; value: unknown } | { ok: false; error: unknown };
   try {
-    result = { ok: true, value: await step.call() };
+    result = { ok: true, value: await step.call(options.db) };
   } catch (error) {
     result = { ok: false, error };
   }
@@ -640,17 +743,22 @@ async function finishAfterProvider(
       return { rethrow: result.error };
     });
   } catch (error) {
-    // onResult (or the closing statement) failed: nothing of the second transaction committed. One statement settles
-    // the claim — the error as the key's answer, or released when transient — so the key is not held until its lease ends.
-    // A reconcilable step leaves the claim to the reconciler, which writes the key's answer once it has settled the
-    // open intent (released here, a retry would execute the write a second time).
+    // onResult (or the closing statement) failed: nothing of the second transaction committed. The claim is settled at
+    // once — the error as the key's answer, or released when transient — so the key is not held until its lease ends;
+    // when the database does not answer, it is released as soon as it does (server/db/claim-releases.ts). What the
+    // second transaction would have compensated (the provider call failed or refused) goes with the release.
+    // A reconcilable step's claim is left to the reconciler once its provider may have been called: it writes the key's
+    // answer when it has settled the open intent (released here, a retry would execute the write a second time).
     if (intent) throw error;
     if (claim) {
       const { error: serviceError } = toServiceError(error);
-      const settle = isTransient(serviceError)
-        ? releaseClaim(options.db, claim).execute()
-        : completeClaimStatement.execute(options.db, { ...responseColumns(errorResponse(options, serviceError), codec), ...claim });
-      await settle.catch(() => {});
+      const outcome = result;
+      const stranded: StrandedClaim = outcome.ok ? claim : { ...claim, compensate: async (uow) => step.onFailure?.(uow, outcome.error) };
+      if (isTransient(serviceError)) await releaseOrKeep(options, stranded, now);
+      else {
+        const answer = { ...responseColumns(errorResponse(options, serviceError), codec), ...claim };
+        await completeClaimStatement.execute(options.db, answer).catch(() => options.claimReleases?.add(stranded));
+      }
     }
     throw error;
   }

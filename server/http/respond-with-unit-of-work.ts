@@ -45,6 +45,7 @@ export async function respondWithUnitOfWork(
       keyCheckedAtClose: options.keyCheckedAtClose,
       reconcileAfterSeconds: deps.config.reconcileAfterSeconds,
       faults: stepFaultsFor(deps.config.faultInjection, req.ctx.operation?.operationId),
+      claimReleases: deps.db.claimReleases,
     },
     work,
   );

@@ -31,10 +31,6 @@ export const treasuryRoutes: Routes = [
     body: await getIssuanceRequest(deps.db.kysely, { auth, issuanceRequestId: path.issuanceRequestId }),
   })),
   // Read-only: nothing to write but the idempotency record (when a key was sent).
-  route("getTreasuryStatus", ({ body, auth, deps, respond }) =>
-    respond((uow) => getTreasuryStatus(uow, { db: deps.db.kysely, auth, request: body })),
-  ),
-  route("runTreasuryStressTest", ({ body, auth, deps, respond }) =>
-    respond((uow) => runTreasuryStressTest(uow, { db: deps.db.kysely, auth, request: body })),
-  ),
+  route("getTreasuryStatus", ({ body, auth, respond }) => respond((uow) => getTreasuryStatus(uow, { auth, request: body }))),
+  route("runTreasuryStressTest", ({ body, auth, respond }) => respond((uow) => runTreasuryStressTest(uow, { auth, request: body }))),
 ];

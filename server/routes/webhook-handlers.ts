@@ -1,5 +1,7 @@
-// Events and webhook endpoints (v2). Thin: shape the request, call one domain function, answer. A URL is checked
-// (DNS included, in production) before the unit of work opens its transaction: no transaction waits on DNS.
+// Events and webhook endpoints (v2). Thin: shape the request, call one domain function, answer. A URL is checked (DNS
+// included, in production) first thing in the work: after the Idempotency-Key's decision, so a replay answers the stored
+// answer whatever DNS says now, and before the work's first write, so no transaction is open while the name resolves
+// (the key's read runs before any BEGIN: server/db/lazy-transaction.ts).
 
 import { DEFAULT_PAGE_SIZE, pageWindow } from "../domain/lists/page-window.ts";
 import { auditWebhookEndpointChange } from "../domain/members/audit-log.ts";
@@ -19,10 +21,10 @@ import { updateWebhookEndpoint } from "../domain/webhooks/update-webhook-endpoin
 import { type Routes, route } from "./route.ts";
 
 export const webhookRoutes: Routes = [
-  route("createWebhookEndpoint", async ({ body, auth, request, deps, respond }) => {
-    await checkWebhookUrl(auth, body.url, deps.config.webhooks);
+  route("createWebhookEndpoint", ({ body, auth, request, deps, respond }) => {
     const secretsKey = webhookSecretsKey(deps.config.webhooks);
     return respond(async (uow) => {
+      await checkWebhookUrl(auth, body.url, deps.config.webhooks);
       const created = await createWebhookEndpoint(uow, { auth, request: body, secretsKey });
       auditWebhookEndpointChange(uow, { auth, endpointId: created.id, change: "created", clientAddress: request.clientAddress });
       return { status: 201, body: created };
@@ -36,14 +38,14 @@ export const webhookRoutes: Routes = [
     status: 200,
     body: await getWebhookEndpoint(deps.db.kysely, { auth, endpointId: path.endpointId }),
   })),
-  route("updateWebhookEndpoint", async ({ path, body, auth, request, deps, respond }) => {
-    await checkWebhookUrl(auth, body.url, deps.config.webhooks);
-    return respond(async (uow) => {
+  route("updateWebhookEndpoint", ({ path, body, auth, request, deps, respond }) =>
+    respond(async (uow) => {
+      await checkWebhookUrl(auth, body.url, deps.config.webhooks);
       const updated = await updateWebhookEndpoint(uow, { auth, endpointId: path.endpointId, request: body });
       auditWebhookEndpointChange(uow, { auth, endpointId: path.endpointId, change: "updated", clientAddress: request.clientAddress });
       return { status: 200, body: updated };
-    });
-  }),
+    }),
+  ),
   route("deleteWebhookEndpoint", ({ path, auth, request, respond }) =>
     respond(async (uow) => {
       await deleteWebhookEndpoint(uow, { auth, endpointId: path.endpointId });

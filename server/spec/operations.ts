@@ -1,6 +1,7 @@
 // An index of the spec's operations, so middleware can ask "which operation is this request, what does it need?"
 // Matching a path to a template is the SDK's (sdk/src/protocol/path-templates.ts), which the partner mock runs too.
 import { PathTemplates } from "../../sdk/src/protocol/path-templates.ts";
+import { errorCodesFor } from "./error-codes-of.ts";
 import type { OpenApiDocument } from "./load-spec.ts";
 import { deref } from "./resolve-ref.ts";
 
@@ -22,7 +23,7 @@ export interface Operation {
   idempotency: IdempotencyRule;
   /** v1 wallets, payments and balances answer 403 to production keys. */
   sandboxOnly: boolean;
-  /** The 503 codes the operation documents (its 503 response's example names), e.g. STORAGE_UNAVAILABLE. */
+  /** The 503 codes the operation documents (its `x-error-codes`), e.g. STORAGE_UNAVAILABLE. */
   unavailableCodes: string[];
   /** Query parameters of type integer: they arrive as text and reach the handler as numbers. */
   integerQuery: string[];
@@ -90,11 +91,8 @@ function integerQueryOf(item: Record<string, unknown>, op: Record<string, unknow
     .map((p) => String(p.name));
 }
 
-function unavailableCodesOf(op: Record<string, unknown>, doc: OpenApiDocument): string[] {
-  const raw = (op.responses as Record<string, Record<string, unknown>> | undefined)?.["503"];
-  if (!raw) return [];
-  const content = (deref(doc, raw).content ?? {}) as Record<string, { examples?: Record<string, unknown> }>;
-  return Object.values(content).flatMap((media) => Object.keys(media.examples ?? {}));
+function unavailableCodesOf(op: Record<string, unknown>): string[] {
+  return [...(errorCodesFor(op, 503) ?? [])];
 }
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -136,7 +134,7 @@ export class OperationIndex {
           ...securityOf(op, doc),
           idempotency: idempotencyOf(op, doc),
           sandboxOnly: surface === "v1",
-          unavailableCodes: unavailableCodesOf(op, doc),
+          unavailableCodes: unavailableCodesOf(op),
           integerQuery: integerQueryOf(item as Record<string, unknown>, op, doc),
           sealStoredAnswer: op["x-seal-stored-answer"] === true,
           takesBody: op.requestBody !== undefined,

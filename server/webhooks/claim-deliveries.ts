@@ -12,6 +12,11 @@ export interface ClaimedDelivery {
   eventId: string;
   /** Attempts made before this one. */
   attemptCount: number;
+  /** Of those, the manual retries' (not on the retry schedule). */
+  manualAttemptCount: number;
+  /** This attempt is a manual retry: when it fails, the delivery resumes at `resumeAttemptAt` (null: it ends failed). */
+  manual: boolean;
+  resumeAttemptAt: Date | null;
   /** When this attempt was due (its lag, GET /metrics, is how long after this it starts). */
   dueAt: Date;
   createdAt: Date;
@@ -67,6 +72,9 @@ export async function claimDeliveries(
       "d.endpointId",
       "d.eventId",
       "d.attemptCount",
+      "d.manualAttemptCount",
+      "d.manualRetry",
+      "d.resumeAttemptAt",
       "d.nextAttemptAt",
       "d.createdAt",
       "e.type as eventType",
@@ -88,6 +96,9 @@ export async function claimDeliveries(
     endpointId: row.endpointId,
     eventId: row.eventId,
     attemptCount: Number(row.attemptCount),
+    manualAttemptCount: Number(row.manualAttemptCount),
+    manual: row.manualRetry,
+    resumeAttemptAt: row.resumeAttemptAt ? new Date(row.resumeAttemptAt as unknown as string | Date) : null,
     dueAt: new Date((row.nextAttemptAt ?? row.createdAt) as unknown as string | Date),
     createdAt: new Date(row.createdAt as unknown as string | Date),
     leaseToken,

@@ -4,6 +4,11 @@
 // statement (data-modifying CTE). A final failure runs as a unit of work: if the endpoint had no successful delivery
 // since this delivery was created it has failed for the whole schedule, so it is disabled (reason failing) and
 // `webhook_endpoint.disabled` is emitted, in the transaction that records the failure.
+//
+// A manual retry (POST …/deliveries/{id}/retry) is an attempt off the schedule: it does not use up the next automatic
+// attempt. Attempts are numbered in the order they ran, but the schedule counts the automatic ones only; a manual attempt
+// that fails leaves the delivery where the schedule had it — pending with the automatic attempt it stepped in front of,
+// or failed when none was left — and never judges the endpoint. A manual attempt that succeeds ends the delivery.
 
 import { runBackgroundUnitOfWork } from "../db/background-unit-of-work.ts";
 import type { Queryable, Tx } from "../db/kysely.ts";
@@ -31,8 +36,14 @@ export async function recordAttempt(
 ): Promise<Recorded> {
   const now = options.now ?? new Date();
   const attemptNumber = delivery.attemptCount + 1;
+  // Where this attempt stands on the retry schedule (manual attempts are not on it).
+  const automaticNumber = attemptNumber - delivery.manualAttemptCount;
   const succeeded = result.error === null;
-  const next = succeeded ? null : nextAttemptAt(attemptNumber, now, options.retryScheduleSeconds);
+  const next = succeeded
+    ? null
+    : delivery.manual
+      ? delivery.resumeAttemptAt
+      : nextAttemptAt(automaticNumber, now, options.retryScheduleSeconds);
   const status = succeeded ? "succeeded" : next ? "pending" : "failed";
   const write = (q: Queryable | Tx) =>
     q
@@ -42,6 +53,10 @@ export async function recordAttempt(
           .set({
             status,
             attemptCount: attemptNumber,
+            manualAttemptCount: delivery.manualAttemptCount + (delivery.manual ? 1 : 0),
+            // Whatever this attempt was, it ends a manual retry: one asked for while it was in flight is absorbed by it.
+            manualRetry: false,
+            resumeAttemptAt: null,
             nextAttemptAt: next,
             leaseUntil: null,
             leaseToken: null,
@@ -79,7 +94,7 @@ export async function recordAttempt(
     if (rows.length === 0) return { outcome: "lease_lost", endpointDisabled: false } satisfies Recorded;
     // Only the schedule's own last attempt judges the endpoint. A manual retry of a delivery that already ran its
     // schedule (POST …/deliveries/{id}/retry) gets one attempt, and its failure fails that delivery alone.
-    const endOfSchedule = attemptNumber === maxAttempts(options.retryScheduleSeconds);
+    const endOfSchedule = !delivery.manual && automaticNumber === maxAttempts(options.retryScheduleSeconds);
     const endpointDisabled = endOfSchedule && (await disableIfFailingThroughout(uow, delivery));
     return { outcome: "failed", endpointDisabled } satisfies Recorded;
   });
@@ -122,7 +137,7 @@ async function disableIfFailingThroughout(uow: UnitOfWork, delivery: ClaimedDeli
 export async function recordNotSent(db: Queryable, delivery: ClaimedDelivery): Promise<boolean> {
   const rows = await db
     .updateTable("WebhookDelivery")
-    .set({ status: "failed", nextAttemptAt: null, leaseUntil: null, leaseToken: null })
+    .set({ status: "failed", nextAttemptAt: null, manualRetry: false, resumeAttemptAt: null, leaseUntil: null, leaseToken: null })
     .where("id", "=", delivery.id)
     .where("leaseToken", "=", delivery.leaseToken)
     .returning("id")

@@ -161,6 +161,15 @@ describe("GET /docs in Chromium", () => {
     expect(sampleLanguages).toEqual(expect.arrayContaining(["curl", "SDK"]));
   });
 
+  // The error responses are shared per status; which codes this operation answers is its `x-error-codes` (Redoc
+  // `showExtensions`, scripts/build-docs.ts), shown under its title.
+  it("shows the error codes the operation answers (x-error-codes)", () => {
+    expect(operationText).toContain("error-codes");
+    expect(operationText).toMatch(
+      /"409":\s*\["CARD_INSUFFICIENT_FUNDS","CARD_LEDGER_CONFLICT","CARD_RECORD_CONFLICT","IDEMPOTENCY_IN_PROGRESS"\]/,
+    );
+  });
+
   it("cuts no code block off at its edge", () => {
     expect(clippedBlocks).toEqual([]);
   });

@@ -1,6 +1,7 @@
 // Judges one fuzz response: never 5xx, every 4xx in its surface's documented error shape with a code the operation
 // declares for that status, and nothing internal (stack traces, file paths, SQL, ORM messages) in any error body.
 import { ERROR_CODES } from "../../server/errors/codes.ts";
+import { errorCodesFor } from "../../server/spec/error-codes-of.ts";
 import type { OpenApiDocument } from "../../server/spec/load-spec.ts";
 import { OperationIndex, surfaceOf } from "../../server/spec/operations.ts";
 import type { FuzzResponse } from "./fuzz-http.ts";
@@ -33,12 +34,15 @@ export class ResponseJudge {
     this.schemas = new SchemaReader(doc);
   }
 
-  /** Codes the spec names for an operation's status: problem+json example names (v2), or the backticked lower-case
-   * codes of the response description and the example codes (v1, metrics, admin). Empty when it names none. */
+  /** Codes the spec names for an operation's status: its `x-error-codes` for the status; for a response it does not list
+   * there, the problem+json example names (v2), or the backticked lower-case codes of the response description and the
+   * example codes (v1, metrics, admin). Empty when it names none. */
   declaredCodes(method: string, pathTemplate: string, status: number): Set<string> | undefined {
     const op = (this.doc.paths[pathTemplate] as Json | undefined)?.[method.toLowerCase()] as Json | undefined;
     const response = this.schemas.resolve(((op?.responses ?? {}) as Json)[String(status)]);
-    if (!response) return undefined;
+    if (!response || !op) return undefined;
+    const listed = errorCodesFor(op, status);
+    if (listed) return new Set(listed);
     const codes = new Set<string>();
     for (const media of Object.values((response.content ?? {}) as Record<string, Json>)) {
       for (const [name, example] of Object.entries((media.examples ?? {}) as Json)) {

@@ -4,10 +4,14 @@
 // - `blackHole()` is a partition: open connections stay open but nothing crosses in either direction, and new ones are
 //   accepted and never answered, until `restore()`, which delivers what was held back in order (a healed network);
 // - `cutWhen(pattern)` cuts at the moment the client sends bytes containing `pattern` (that chunk is not forwarded),
-//   e.g. the SQL text of one INSERT in PostgreSQL's wire protocol: a fault at an exact point of a request.
+//   e.g. the SQL text of one INSERT in PostgreSQL's wire protocol: a fault at an exact point of a request;
+// - `faultWhen(pattern, "cut-answer")` forwards that chunk and cuts when its answer comes back (the answer is not
+//   forwarded): the server executed it — a COMMIT, or a statement that commits on its own, landed — but the client never
+//   learns it, as when a connection dies at the instant of a commit.
 import { createServer, type Server, type Socket, connect as tcpConnect } from "node:net";
 
 export type ProxyMode = "pass" | "cut" | "blackhole";
+type Fault = "cut" | "reset" | "blackhole" | "cut-answer";
 
 export interface TcpProxy {
   port: number;
@@ -20,7 +24,7 @@ export interface TcpProxy {
   /** Resolves with the matching chunk once the proxy has cut on it. */
   cutWhen(pattern: string | RegExp): Promise<string>;
   /** Like cutWhen, with the fault of your choice; on "blackhole" the matching chunk is held back like the rest. */
-  faultWhen(pattern: string | RegExp, fault: "cut" | "reset" | "blackhole"): Promise<string>;
+  faultWhen(pattern: string | RegExp, fault: Fault): Promise<string>;
   readonly isCut: boolean;
   readonly mode: ProxyMode;
   /** Connections currently open through the proxy (held ones included). */
@@ -34,12 +38,14 @@ interface Pair {
   /** Chunks held back during a partition, per direction. */
   toUpstream: Buffer[];
   toClient: Buffer[];
+  /** A "cut-answer" fault forwarded its chunk on this pair: the next data from upstream (its answer) cuts instead. */
+  cutOnAnswer?: boolean;
 }
 
 export async function startTcpProxy(upstream: { host: string; port: number }): Promise<TcpProxy> {
   const pairs = new Set<Pair>();
   let mode: ProxyMode = "pass";
-  let trigger: { pattern: string | RegExp; fault: "cut" | "reset" | "blackhole"; fired: (chunk: string) => void } | undefined;
+  let trigger: { pattern: string | RegExp; fault: Fault; fired: (chunk: string) => void } | undefined;
 
   const destroyAll = (hard: boolean) => {
     for (const pair of pairs) {
@@ -84,6 +90,10 @@ export async function startTcpProxy(upstream: { host: string; port: number }): P
       pair.client.destroy();
     });
     upstreamSocket.on("data", (chunk: Buffer) => {
+      if (pair.cutOnAnswer) {
+        cutAll();
+        return;
+      }
       if (mode === "blackhole") {
         pair.toClient.push(chunk);
         upstreamSocket.pause();
@@ -110,6 +120,13 @@ export async function startTcpProxy(upstream: { host: string; port: number }): P
         const text = chunk.toString("latin1");
         if (typeof trigger.pattern === "string" ? text.includes(trigger.pattern) : trigger.pattern.test(text)) {
           const { fired, fault } = trigger;
+          if (fault === "cut-answer" && pair.upstream) {
+            trigger = undefined;
+            pair.cutOnAnswer = true;
+            forward(client, pair.upstream, chunk);
+            fired(text);
+            return;
+          }
           if (fault === "blackhole") {
             partition();
             pair.toUpstream.push(chunk);

@@ -91,7 +91,7 @@ async function insertEventAndDelivery(
   organizationId: string,
   endpointId: string,
   environment = "sandbox",
-  extra: { leaseUntil?: Date } = {},
+  extra: { leaseUntil?: Date; attemptCount?: number; nextAttemptAt?: Date } = {},
 ) {
   const now = new Date();
   const eventId = newId("evt");
@@ -120,7 +120,8 @@ async function insertEventAndDelivery(
         environment,
         eventType: "wallet.created",
         status: "pending",
-        nextAttemptAt: now,
+        nextAttemptAt: extra.nextAttemptAt ?? now,
+        attemptCount: extra.attemptCount ?? 0,
         createdAt: now,
         ...(extra.leaseUntil ? { leaseUntil: extra.leaseUntil, leaseToken: "a-worker-that-died" } : {}),
       })
@@ -131,6 +132,11 @@ async function insertEventAndDelivery(
 
 async function deliveryOf(endpointId: string) {
   return server.db.kysely.selectFrom("WebhookDelivery").selectAll().where("endpointId", "=", endpointId).executeTakeFirstOrThrow();
+}
+
+async function endpointStatus(endpointId: string) {
+  const row = await server.db.kysely.selectFrom("WebhookEndpoint").select("status").where("id", "=", endpointId).executeTakeFirstOrThrow();
+  return row.status;
 }
 
 async function attemptsOf(deliveryId: string) {
@@ -356,12 +362,7 @@ describe("webhook delivery", () => {
       (d) => d.status === "failed" && d.attemptCount === SCHEDULE.length + 2,
     );
     expect(again.nextAttemptAt).toBeNull();
-    const row = await server.db.kysely
-      .selectFrom("WebhookEndpoint")
-      .select("status")
-      .where("id", "=", endpoint.id)
-      .executeTakeFirstOrThrow();
-    expect(row.status).toBe("enabled");
+    expect(await endpointStatus(endpoint.id)).toBe("enabled");
 
     healthy = true;
     expect((await retry()).status).toBe(202);
@@ -371,6 +372,72 @@ describe("webhook delivery", () => {
     );
     expect(delivered.attemptCount).toBe(SCHEDULE.length + 3);
     expect(receiver.at("/revived")).toHaveLength(SCHEDULE.length + 3);
+  });
+
+  it("a manual retry does not use up the next automatic attempt: a failed one leaves the schedule as it was", async () => {
+    const org = await organization();
+    receiver.on("/manual", () => ({ status: 500 }));
+    const endpoint = await createEndpoint(org, "/manual");
+    // Automatic attempt 1 failed; attempt 2 is scheduled an hour from now.
+    const scheduled = new Date(Date.now() + 3_600_000);
+    const { deliveryId } = await insertEventAndDelivery(org.organizationId, endpoint.id, "sandbox", {
+      attemptCount: 1,
+      nextAttemptAt: scheduled,
+    });
+    const retry = () =>
+      org.call("POST", `/api/v2/agent/webhook-endpoints/${endpoint.id}/deliveries/${deliveryId}/retry`, undefined, idempotent());
+
+    expect((await retry()).status).toBe(202);
+    const afterManual = await until(
+      () => deliveryOf(endpoint.id),
+      (d) => d.attemptCount === 2 && d.leaseToken === null,
+    );
+    // Attempt 2 in order, the manual one: it failed, and the automatic attempt 2 is still due when it was.
+    expect(afterManual).toMatchObject({ status: "pending", manualAttemptCount: 1, manualRetry: false, lastHttpStatus: 500 });
+    expect(new Date(afterManual.nextAttemptAt as Date).getTime()).toBe(scheduled.getTime());
+    expect(receiver.at("/manual")).toHaveLength(1);
+
+    // The scheduled attempt comes (made due now): automatic attempts 2, 3 and 4 — the schedule's last — then failed,
+    // and the end of the schedule judges the endpoint as usual.
+    await server.db.kysely.updateTable("WebhookDelivery").set({ nextAttemptAt: new Date() }).where("id", "=", deliveryId).execute();
+    const failed = await until(
+      () => deliveryOf(endpoint.id),
+      (d) => d.status === "failed",
+    );
+    expect(failed).toMatchObject({ attemptCount: 1 + 1 + SCHEDULE.length, manualAttemptCount: 1, nextAttemptAt: null });
+    expect(receiver.at("/manual")).toHaveLength(1 + SCHEDULE.length);
+    expect((await attemptsOf(deliveryId)).map((a) => a.attemptNumber)).toEqual([2, 3, 4, 5]);
+    expect(await endpointStatus(endpoint.id)).toBe("disabled");
+  });
+
+  it("a manual retry that succeeds ends the delivery: the scheduled automatic attempt is not sent", async () => {
+    const org = await organization();
+    receiver.on("/manual-ok", () => ({ status: 204 }));
+    const endpoint = await createEndpoint(org, "/manual-ok");
+    const { deliveryId } = await insertEventAndDelivery(org.organizationId, endpoint.id, "sandbox", {
+      attemptCount: 1,
+      nextAttemptAt: new Date(Date.now() + 3_600_000),
+    });
+    const retried = await org.call(
+      "POST",
+      `/api/v2/agent/webhook-endpoints/${endpoint.id}/deliveries/${deliveryId}/retry`,
+      undefined,
+      idempotent(),
+    );
+    expect(retried.status).toBe(202);
+    const delivered = await until(
+      () => deliveryOf(endpoint.id),
+      (d) => d.status === "succeeded",
+    );
+    expect(delivered).toMatchObject({
+      attemptCount: 2,
+      manualAttemptCount: 1,
+      manualRetry: false,
+      resumeAttemptAt: null,
+      nextAttemptAt: null,
+    });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(receiver.at("/manual-ok")).toHaveLength(1);
   });
 
   it("fails the delivery but keeps the endpoint when another delivery to it succeeded meanwhile", async () => {

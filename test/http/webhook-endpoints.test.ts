@@ -179,6 +179,45 @@ describe("URL rules per environment", () => {
     }
   });
 
+  it("the URL's DNS check runs after the Idempotency-Key's decision: a replay answers while the host does not resolve", async () => {
+    const host = "hooks.dns-check.example";
+    const lookups: string[] = [];
+    let dnsUp = true;
+    server.config.webhooks.resolve = async (name) => {
+      lookups.push(name);
+      if (!dnsUp) throw Object.assign(new Error(`getaddrinfo EAI_AGAIN ${name}`), { code: "EAI_AGAIN" });
+      return ["93.184.216.34"];
+    };
+    try {
+      const body = { url: `https://${host}/coinplane`, enabledEvents: ["*"] };
+      const key = idem();
+      const created = await production("POST", BASE, body, key);
+      expect(created.status, created.text).toBe(201);
+      const patchKey = idem();
+      const patched = await production("PATCH", `${BASE}/${created.json.id}`, { url: `https://${host}/v2` }, patchKey);
+      expect(patched.status, patched.text).toBe(200);
+      expect(lookups).toEqual([host, host]);
+
+      dnsUp = false;
+      // The same keys: their stored answers (the secret included), and no lookup at all.
+      const replay = await production("POST", BASE, body, key);
+      expect(replay.status).toBe(201);
+      expect(replay.headers.get("idempotent-replayed")).toBe("true");
+      expect(replay.text).toBe(created.text);
+      const patchReplay = await production("PATCH", `${BASE}/${created.json.id}`, { url: `https://${host}/v2` }, patchKey);
+      expect(patchReplay.headers.get("idempotent-replayed")).toBe("true");
+      expect(patchReplay.text).toBe(patched.text);
+      expect(lookups).toHaveLength(2);
+      // A new key runs the check: the documented refusal.
+      const refused = await production("POST", BASE, body, idem());
+      expectFieldError(refused, "/body/url");
+      expect(refused.text).toContain(`host ${host} could not be resolved`);
+      expect(lookups).toHaveLength(3);
+    } finally {
+      server.config.webhooks.resolve = undefined;
+    }
+  });
+
   it("PATCH applies the same rules to a new url", async () => {
     const endpoint = (await create(production, { url: "https://1.1.1.1/a", enabledEvents: ["*"] })).json;
     expectFieldError(await production("PATCH", `${BASE}/${endpoint.id}`, { url: "https://10.0.0.1/" }), "/body/url");

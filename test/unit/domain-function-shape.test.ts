@@ -2,7 +2,7 @@
 // the scripts call is `verbEntity(ctx, input)` — first the database handle it runs in, named `uow` (a UnitOfWork, for
 // writes) or `db` (a read handle, or the Prisma client on operator paths), then one input object. This fails, naming
 // file:line, when a function exported from server/domain/** and imported by such a caller takes a database handle
-// another way, unless the allow-list below says why it is not converted yet. Functions that take no database handle
+// another way; there are no exceptions. Functions that take no database handle
 // (pure helpers: DTO mappers, parsers, checks) are not operations and are not checked.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
@@ -18,17 +18,6 @@ const CONTEXT_NAMES = ["uow", "db"];
 /** A database handle, by its type or by the name it is usually given. */
 const HANDLE_TYPE = /\b(UnitOfWork|Queryable|Tx|Db|Kysely|PrismaClient|PrismaTx)\b/;
 const HANDLE_NAME = /^(uow|db|tx|prisma|trx)$/;
-
-/**
- * Operations not in the shape yet, and why. Keep it short: each entry is a function a caller imports whose signature
- * still has to move to `(ctx, input)`.
- */
-const RESERVE_SOURCE_BETWEEN_TRANSACTIONS =
-  "(uow, input) already, but the input still carries `db`: the reserve source's connection is resolved on the database between the unit of work's two transactions (readReserveSource, and for the stress test only when the scenario gives no ratio); dropping it means resolving that connection in the first transaction, which changes when (and whether) the read runs, not just the signature";
-const NOT_CONVERTED_YET: Array<{ file: string; functions: string[]; why: string }> = [
-  { file: "server/domain/treasury/get-treasury-status.ts", functions: ["getTreasuryStatus"], why: RESERVE_SOURCE_BETWEEN_TRANSACTIONS },
-  { file: "server/domain/treasury/run-stress-test.ts", functions: ["runTreasuryStressTest"], why: RESERVE_SOURCE_BETWEEN_TRANSACTIONS },
-];
 
 function filesUnder(dir: string): string[] {
   return readdirSync(path.join(root, dir)).flatMap((name) => {
@@ -137,27 +126,15 @@ describe("domain operations called from outside the domain are verbEntity(ctx, i
     expect(imported.size).toBeGreaterThan(50);
   });
 
-  it("every imported operation takes (uow | db, input), or is on the allow-list", () => {
+  it("every imported operation takes (uow | db, input)", () => {
     const violations = [...imported].flatMap(([domainFile, names]) => {
       const source = parse(domainFile);
-      const allowed = NOT_CONVERTED_YET.find((entry) => entry.file === domainFile)?.functions ?? [];
-      return [...names]
-        .filter((name) => !allowed.includes(name))
-        .flatMap((name) => {
-          const violation = shapeViolation(source, name);
-          return violation === null ? [] : [`${domainFile}:${violation.line} ${violation.name}: ${violation.why}`];
-        });
+      return [...names].flatMap((name) => {
+        const violation = shapeViolation(source, name);
+        return violation === null ? [] : [`${domainFile}:${violation.line} ${violation.name}: ${violation.why}`];
+      });
     });
     expect(violations).toEqual([]);
-  });
-
-  it("lists on the allow-list only functions that a caller imports and that still break the shape", () => {
-    const stale = NOT_CONVERTED_YET.flatMap(({ file, functions }) =>
-      functions
-        .filter((name) => !imported.get(file)?.has(name) || shapeViolation(parse(file), name) === null)
-        .map((name) => `${file} ${name}`),
-    );
-    expect(stale).toEqual([]);
   });
 });
 

@@ -1673,7 +1673,8 @@ export interface WebhookEndpointsNamespace {
    * link-local, CGNAT, unique-local or cloud metadata address (e.g. `127.0.0.1`, `10.0.0.1`, `169.254.169.254`); the
    * check runs here and again at every delivery, on the address actually connected to, so DNS rebinding cannot redirect
    * a delivery. Sandbox endpoints may target anything, `http://localhost:3000/webhooks` included, for local development.
-   * A URL that breaks a rule → 400 `VALIDATION_ERROR` naming `/body/url`.
+   * A URL that breaks a rule, or whose host does not resolve → 400 `VALIDATION_ERROR` naming `/body/url`. The check runs
+   * after the `Idempotency-Key` is looked up: a retry with a key already answered gets that answer, whatever DNS says now.
    *
    * **Delivery.** At least once; 10 s per attempt; redirects are not followed; any 2xx is success. Failed attempts are
    * retried with exponential backoff and jitter (5 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h, 24 h: about three days in
@@ -1809,9 +1810,12 @@ export interface WebhookEndpointsNamespace {
    * Retry a webhook delivery
    *
    * Sends the delivery's event to this endpoint again, now: the delivery becomes `pending`, due at once, and the attempt
-   * is added to its `attempts`. If it fails, the delivery continues with the attempts its retry schedule has left (a
-   * delivery that had used them all becomes `failed` again). Works on a `failed` delivery (resend after fixing the
-   * receiver), a `succeeded` one (the receiver lost it) and a `pending` one (try now instead of waiting).
+   * is added to its `attempts`. A manual attempt is off the retry schedule: it does not use up the next automatic
+   * attempt. If it succeeds, the delivery is `succeeded` and nothing more is sent. If it fails, the delivery goes on as if
+   * it had not been made: a `pending` delivery keeps its next automatic attempt (the same time, the same place in the
+   * schedule); one that had no attempt left (`failed`, or a `succeeded` one resent) becomes `failed`, and never disables
+   * the endpoint. Works on a `failed` delivery (resend after fixing the receiver), a `succeeded` one (the receiver lost
+   * it) and a `pending` one (try now instead of waiting).
    * The event is the same (same `webhook-id`), so an idempotent receiver processes it once. A disabled endpoint receives
    * nothing: 409 `STATE_CONFLICT` (enable it first).
    *

@@ -2098,7 +2098,8 @@ export interface paths {
          *     link-local, CGNAT, unique-local or cloud metadata address (e.g. `127.0.0.1`, `10.0.0.1`, `169.254.169.254`); the
          *     check runs here and again at every delivery, on the address actually connected to, so DNS rebinding cannot redirect
          *     a delivery. Sandbox endpoints may target anything, `http://localhost:3000/webhooks` included, for local development.
-         *     A URL that breaks a rule → 400 `VALIDATION_ERROR` naming `/body/url`.
+         *     A URL that breaks a rule, or whose host does not resolve → 400 `VALIDATION_ERROR` naming `/body/url`. The check runs
+         *     after the `Idempotency-Key` is looked up: a retry with a key already answered gets that answer, whatever DNS says now.
          *
          *     **Delivery.** At least once; 10 s per attempt; redirects are not followed; any 2xx is success. Failed attempts are
          *     retried with exponential backoff and jitter (5 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h, 24 h: about three days in
@@ -2275,9 +2276,12 @@ export interface paths {
         /**
          * Retry a webhook delivery
          * @description Sends the delivery's event to this endpoint again, now: the delivery becomes `pending`, due at once, and the attempt
-         *     is added to its `attempts`. If it fails, the delivery continues with the attempts its retry schedule has left (a
-         *     delivery that had used them all becomes `failed` again). Works on a `failed` delivery (resend after fixing the
-         *     receiver), a `succeeded` one (the receiver lost it) and a `pending` one (try now instead of waiting).
+         *     is added to its `attempts`. A manual attempt is off the retry schedule: it does not use up the next automatic
+         *     attempt. If it succeeds, the delivery is `succeeded` and nothing more is sent. If it fails, the delivery goes on as if
+         *     it had not been made: a `pending` delivery keeps its next automatic attempt (the same time, the same place in the
+         *     schedule); one that had no attempt left (`failed`, or a `succeeded` one resent) becomes `failed`, and never disables
+         *     the endpoint. Works on a `failed` delivery (resend after fixing the receiver), a `succeeded` one (the receiver lost
+         *     it) and a `pending` one (try now instead of waiting).
          *     The event is the same (same `webhook-id`), so an idempotent receiver processes it once. A disabled endpoint receives
          *     nothing: 409 `STATE_CONFLICT` (enable it first).
          *
@@ -8766,7 +8770,7 @@ export interface components {
     };
     responses: {
         /** @description `invalid_request` — the request is malformed (bad JSON, unknown or wrongly typed fields, invalid values); `errors` lists each failed rule, each naming its field path. */
-        "V1-400": {
+        V1BadRequest: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
@@ -8796,7 +8800,7 @@ export interface components {
             };
         };
         /** @description `unauthorized` — missing, malformed, unknown or revoked API key. */
-        "V1-401": {
+        V1Unauthorized: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
@@ -8819,7 +8823,7 @@ export interface components {
             };
         };
         /** @description `forbidden` — a production key on a sandbox-only endpoint, or a key without the required scope. */
-        "V1-403": {
+        V1Forbidden: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
@@ -8843,7 +8847,7 @@ export interface components {
             };
         };
         /** @description `rate_limited` — the API key or organization exceeded its request budget, or the client address exceeded its budget of authentication failures (`RateLimit-Policy` names which: `"default"` or `"auth-failures"`). */
-        "V1-429": {
+        V1TooManyRequests: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
@@ -8867,7 +8871,7 @@ export interface components {
             };
         };
         /** @description `internal_error` — an unexpected error; the body never carries internals. */
-        "V1-500": {
+        V1InternalError: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
@@ -8891,7 +8895,7 @@ export interface components {
             };
         };
         /** @description `rate_limit_unavailable`, `idempotency_unavailable` or `service_unavailable` — a backing store is unreachable; nothing was executed. Retry after `Retry-After`. */
-        "V1-503": {
+        V1ServiceUnavailable: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
@@ -8915,7 +8919,7 @@ export interface components {
             };
         };
         /** @description `idempotency_in_progress` — a request with the same `Idempotency-Key` is still running; retry after `Retry-After`. */
-        "V1-409": {
+        V1Conflict: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
@@ -8940,7 +8944,7 @@ export interface components {
             };
         };
         /** @description `payload_too_large` — the body exceeds the size limit (100 kB). */
-        "V1-413": {
+        V1PayloadTooLarge: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
@@ -8963,7 +8967,7 @@ export interface components {
             };
         };
         /** @description `unsupported_media_type` — the body is not `application/json`. */
-        "V1-415": {
+        V1UnsupportedMediaType: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
@@ -8986,7 +8990,7 @@ export interface components {
             };
         };
         /** @description `idempotency_key_reused` — the `Idempotency-Key` was used with a different request body. */
-        "V1-422": {
+        V1Unprocessable: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
@@ -9010,7 +9014,7 @@ export interface components {
             };
         };
         /** @description `not_found` — no such resource for this organization. */
-        "V1-404": {
+        V1NotFound: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
@@ -9036,9 +9040,14 @@ export interface components {
         /**
          * @description Bad request.
          *
+         *     An operation answers the codes its `x-error-codes` lists for this status (its response description says when); every code of this status has an example here.
+         *
+         *     - `IDEMPOTENCY_KEY_REQUIRED` — This operation requires an Idempotency-Key header.
+         *     - `INVALID_INPUT` — The input does not match the operation catalogue of the provider.
+         *     - `UNSUPPORTED_CHAIN` — No chain reader supports chain "tron".
          *     - `VALIDATION_ERROR`: the request does not match the schema; `errors` lists each failure.
          */
-        "V2-400-ValidationError": {
+        V2BadRequest: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
@@ -9059,7 +9068,7 @@ export interface components {
          *
          *     - `UNAUTHORIZED`: the API key is missing, malformed, unknown or revoked.
          */
-        "V2-401-Unauthorized": {
+        V2Unauthorized: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
@@ -9077,9 +9086,18 @@ export interface components {
         /**
          * @description Forbidden.
          *
-         *     - `FORBIDDEN` — The API key lacks the scope payments:write required by this operation.
+         *     An operation answers the codes its `x-error-codes` lists for this status (its response description says when); every code of this status has an example here.
+         *
+         *     - `CHAIN_CAPABILITY_DISABLED` — Mint and burn are disabled on this chain for the organization.
+         *     - `COMPLIANCE_BLOCKED` — Screening or policy blocked the request.
+         *     - `CROSS_ORIGIN_REQUEST` — A state-changing request carried by the session cookie did not come from this server's origin.
+         *     - `FORBIDDEN` — The API key lacks a scope the operation requires.
+         *     - `OWN_APPROVAL_REQUEST` — The member requested this approval: a second person must decide.
+         *     - `PROVIDER_AUTHORIZATION_DENIED` — The card issuer denied the operation.
+         *     - `SECOND_FACTOR_REQUIRED` — The session has not verified the member's TOTP second factor.
+         *     - `SESSION_REQUIRED` — Only a member signed in with a session may do this; an API key was sent.
          */
-        "V2-403-Forbidden": {
+        V2Forbidden: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
@@ -9098,9 +9116,12 @@ export interface components {
         /**
          * @description Too many requests.
          *
+         *     An operation answers the codes its `x-error-codes` lists for this status (its response description says when); every code of this status has an example here.
+         *
+         *     - `PROVIDER_RATE_LIMITED` — The card issuer is rate limiting requests.
          *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
          */
-        "V2-429-RateLimitExceeded": {
+        V2TooManyRequests: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
@@ -9119,9 +9140,14 @@ export interface components {
         /**
          * @description Internal error.
          *
+         *     An operation answers the codes its `x-error-codes` lists for this status (its response description says when); every code of this status has an example here.
+         *
+         *     - `CARD_LEDGER_WRITE_FAILED` — The ledger entries could not be written; nothing was changed.
+         *     - `CARD_RECORD_WRITE_FAILED` — The card record could not be written; nothing was changed.
          *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
+         *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
          */
-        "V2-500-InternalError": {
+        V2InternalError: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
@@ -9140,10 +9166,16 @@ export interface components {
         /**
          * @description Service unavailable.
          *
+         *     An operation answers the codes its `x-error-codes` lists for this status (its response description says when); every code of this status has an example here.
+         *
+         *     - `COMPILER_UNAVAILABLE` — The compiler did not finish within 15000 ms; nothing was recorded.
+         *     - `IDEMPOTENCY_UNAVAILABLE` — The idempotency store is unavailable; the request was not executed.
          *     - `RATE_LIMIT_UNAVAILABLE` — The rate limiter store is unavailable; the request was not executed.
          *     - `SERVICE_UNAVAILABLE` — A backing service is unavailable; nothing was written.
+         *     - `SOURCE_NOT_AVAILABLE` — The provider could not be read; retry later.
+         *     - `STORAGE_UNAVAILABLE` — The record could not be persisted; nothing was executed.
          */
-        "V2-503-RateLimitUnavailable-ServiceUnavailable": {
+        V2ServiceUnavailable: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
@@ -9162,14 +9194,21 @@ export interface components {
         /**
          * @description Conflict.
          *
+         *     An operation answers the codes its `x-error-codes` lists for this status (its response description says when); every code of this status has an example here.
+         *
+         *     - `CARD_INSUFFICIENT_FUNDS` — The available balance does not cover the amount.
+         *     - `CARD_LEDGER_CONFLICT` — The card ledger changed concurrently and the retry could not resolve it.
+         *     - `CARD_RECORD_CONFLICT` — A deactivated card cannot be unfrozen.
+         *     - `CUSTODY_STATE_CONFLICT` — expectedVersion 3 does not match the current version 4.
          *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
+         *     - `STATE_CONFLICT` — The resource is not in a state that allows this operation.
          */
-        "V2-409-IdempotencyInProgress": {
+        V2Conflict: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
                 "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                "Retry-After": components["headers"]["Retry-After"];
+                "Retry-After": components["headers"]["Retry-After-IfRetryable"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
@@ -9186,7 +9225,7 @@ export interface components {
          *
          *     - `PAYLOAD_TOO_LARGE` — Request bodies are limited to 100 kB.
          */
-        "V2-413-PayloadTooLarge": {
+        V2PayloadTooLarge: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
@@ -9206,7 +9245,7 @@ export interface components {
          *
          *     - `UNSUPPORTED_MEDIA_TYPE` — Send application/json.
          */
-        "V2-415-UnsupportedMediaType": {
+        V2UnsupportedMediaType: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
@@ -9224,9 +9263,14 @@ export interface components {
         /**
          * @description Unprocessable request.
          *
+         *     An operation answers the codes its `x-error-codes` lists for this status (its response description says when); every code of this status has an example here.
+         *
+         *     - `CARD_REQUEST_REJECTED` — The asset does not match the programme funding asset.
+         *     - `COMPILATION_FAILED` — solc reported 1 error: ParserError: Expected ';' but got '}'
          *     - `IDEMPOTENCY_KEY_REUSED` — the `Idempotency-Key` was already used with a different request body.
+         *     - `PRECHECK_FAILED` — The signer is not authorised for this issuer.
          */
-        "V2-422-IdempotencyKeyReused": {
+        V2Unprocessable: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
@@ -9245,37 +9289,16 @@ export interface components {
         /**
          * @description Failed dependency.
          *
+         *     An operation answers the codes its `x-error-codes` lists for this status (its response description says when); every code of this status has an example here.
+         *
          *     - `PROVIDER_NOT_CONNECTED` — No reviewed provider connection serves this request.
+         *     - `RESERVE_SOURCE_NOT_CONNECTED` — Supply scenario.reserveRatio or connect a token_issuance reserve source; the ratio is never estimated.
          */
-        "V2-424-ProviderNotConnected": {
+        V2FailedDependency: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
                 "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
-                RateLimit: components["headers"]["RateLimit-IfCounted"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /**
-         * @description Service unavailable.
-         *
-         *     - `IDEMPOTENCY_UNAVAILABLE` — The idempotency store is unavailable; the request was not executed.
-         *     - `RATE_LIMIT_UNAVAILABLE` — The rate limiter store is unavailable; the request was not executed.
-         *     - `SERVICE_UNAVAILABLE` — A backing service is unavailable; nothing was written.
-         *     - `STORAGE_UNAVAILABLE` — The record could not be persisted; nothing was executed.
-         */
-        "V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable-StorageUnavailable": {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "Cache-Control": components["headers"]["Cache-Control"];
-                "Retry-After": components["headers"]["Retry-After"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
@@ -9292,189 +9315,7 @@ export interface components {
          *
          *     - `NOT_FOUND` — No such resource.
          */
-        "V2-404-NotFound": {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "Cache-Control": components["headers"]["Cache-Control"];
-                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
-                RateLimit: components["headers"]["RateLimit-IfCounted"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /**
-         * @description Conflict.
-         *
-         *     - `IDEMPOTENCY_IN_PROGRESS` — A request with this Idempotency-Key is still being processed; retry later.
-         *     - `STATE_CONFLICT` — The resource is not in a state that allows this operation.
-         */
-        "V2-409-IdempotencyInProgress-StateConflict": {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "Cache-Control": components["headers"]["Cache-Control"];
-                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                "Retry-After": components["headers"]["Retry-After-IfRetryable"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
-                RateLimit: components["headers"]["RateLimit-IfCounted"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /**
-         * @description Unprocessable request.
-         *
-         *     - `COMPILATION_FAILED` — solc reported 1 error: ParserError: Expected ';' but got '}'
-         *     - `IDEMPOTENCY_KEY_REUSED` — This Idempotency-Key was used with a different request.
-         */
-        "V2-422-CompilationFailed-IdempotencyKeyReused": {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "Cache-Control": components["headers"]["Cache-Control"];
-                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
-                RateLimit: components["headers"]["RateLimit-IfCounted"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /**
-         * @description Service unavailable.
-         *
-         *     - `COMPILER_UNAVAILABLE` — The compiler did not finish within 15000 ms; nothing was recorded.
-         *     - `IDEMPOTENCY_UNAVAILABLE` — The idempotency store is unavailable; the request was not executed.
-         *     - `RATE_LIMIT_UNAVAILABLE` — The rate limiter store is unavailable; the request was not executed.
-         *     - `SERVICE_UNAVAILABLE` — A backing service is unavailable; nothing was written.
-         *     - `STORAGE_UNAVAILABLE` — The record could not be persisted; nothing was executed.
-         */
-        "V2-503-CompilerUnavailable-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable-StorageUnavailable": {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "Cache-Control": components["headers"]["Cache-Control"];
-                "Retry-After": components["headers"]["Retry-After"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
-                RateLimit: components["headers"]["RateLimit-IfCounted"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /**
-         * @description Unprocessable request.
-         *
-         *     - `IDEMPOTENCY_KEY_REUSED` — This Idempotency-Key was used with a different request.
-         *     - `PRECHECK_FAILED` — The signer is not authorised for this issuer.
-         */
-        "V2-422-IdempotencyKeyReused-PrecheckFailed": {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "Cache-Control": components["headers"]["Cache-Control"];
-                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
-                RateLimit: components["headers"]["RateLimit-IfCounted"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /**
-         * @description Internal error.
-         *
-         *     - `INTERNAL_ERROR` — an unexpected error; the body never carries internals. Quote `requestId` to support.
-         *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
-         */
-        "V2-500-InternalError-ServerMisconfigured": {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "Cache-Control": components["headers"]["Cache-Control"];
-                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
-                RateLimit: components["headers"]["RateLimit-IfCounted"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /**
-         * @description Service unavailable.
-         *
-         *     - `IDEMPOTENCY_UNAVAILABLE` — The idempotency store is unavailable; the request was not executed.
-         *     - `RATE_LIMIT_UNAVAILABLE` — The rate limiter store is unavailable; the request was not executed.
-         *     - `SERVICE_UNAVAILABLE` — A backing service is unavailable; nothing was written.
-         */
-        "V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable": {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "Cache-Control": components["headers"]["Cache-Control"];
-                "Retry-After": components["headers"]["Retry-After"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
-                RateLimit: components["headers"]["RateLimit-IfCounted"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /**
-         * @description Bad request.
-         *
-         *     - `IDEMPOTENCY_KEY_REQUIRED` — This operation requires an Idempotency-Key header.
-         *     - `INVALID_INPUT` — The input does not match the operation catalogue of the provider.
-         *     - `VALIDATION_ERROR` — The request does not match the schema.
-         */
-        "V2-400-IdempotencyKeyRequired-InvalidInput-ValidationError": {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "Cache-Control": components["headers"]["Cache-Control"];
-                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
-                RateLimit: components["headers"]["RateLimit-IfCounted"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /**
-         * @description Forbidden.
-         *
-         *     - `COMPLIANCE_BLOCKED` — Screening or policy blocked the request.
-         *     - `FORBIDDEN` — The API key lacks the scope payments:write required by this operation.
-         */
-        "V2-403-ComplianceBlocked-Forbidden": {
+        V2NotFound: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
@@ -9495,51 +9336,7 @@ export interface components {
          *
          *     - `PROVIDER_EXECUTION_FAILED` — The provider failed to execute the operation; nothing was recorded.
          */
-        "V2-502-ProviderExecutionFailed": {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "Cache-Control": components["headers"]["Cache-Control"];
-                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
-                RateLimit: components["headers"]["RateLimit-IfCounted"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /**
-         * @description Bad request.
-         *
-         *     - `IDEMPOTENCY_KEY_REQUIRED` — This operation requires an Idempotency-Key header.
-         *     - `VALIDATION_ERROR` — The request does not match the schema.
-         */
-        "V2-400-IdempotencyKeyRequired-ValidationError": {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "Cache-Control": components["headers"]["Cache-Control"];
-                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
-                RateLimit: components["headers"]["RateLimit-IfCounted"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /**
-         * @description Bad request.
-         *
-         *     - `INVALID_INPUT` — The input does not match the operation catalogue of the provider.
-         *     - `VALIDATION_ERROR` — The request does not match the schema.
-         */
-        "V2-400-InvalidInput-ValidationError": {
+        V2BadGateway: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
@@ -9556,7 +9353,7 @@ export interface components {
             };
         };
         /** @description Unauthorized: `X-Scheduler-Secret` is missing or wrong, or an API key was sent instead. */
-        "Scheduler-401": {
+        SchedulerUnauthorized: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
@@ -9572,7 +9369,7 @@ export interface components {
             };
         };
         /** @description Too many failed authentications from this client address (policy `auth-failures`). */
-        "Scheduler-429": {
+        SchedulerTooManyRequests: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
@@ -9589,7 +9386,7 @@ export interface components {
             };
         };
         /** @description Internal error. */
-        "Scheduler-500": {
+        SchedulerInternalError: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
@@ -9600,263 +9397,11 @@ export interface components {
             };
         };
         /** @description Service unavailable: the database could not be reached; nothing was dispatched. */
-        "Scheduler-503": {
+        SchedulerServiceUnavailable: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
                 "Retry-After": components["headers"]["Retry-After"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /**
-         * @description Conflict.
-         *
-         *     - `CUSTODY_STATE_CONFLICT` — expectedVersion 3 does not match the current version 4.
-         *     - `IDEMPOTENCY_IN_PROGRESS` — A request with this Idempotency-Key is still being processed; retry later.
-         */
-        "V2-409-CustodyStateConflict-IdempotencyInProgress": {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "Cache-Control": components["headers"]["Cache-Control"];
-                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                "Retry-After": components["headers"]["Retry-After-IfRetryable"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
-                RateLimit: components["headers"]["RateLimit-IfCounted"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /**
-         * @description Service unavailable.
-         *
-         *     - `IDEMPOTENCY_UNAVAILABLE` — The idempotency store is unavailable; the request was not executed.
-         *     - `RATE_LIMIT_UNAVAILABLE` — The rate limiter store is unavailable; the request was not executed.
-         *     - `SERVICE_UNAVAILABLE` — A backing service is unavailable; nothing was written.
-         *     - `SOURCE_NOT_AVAILABLE` — The provider could not be read; retry later.
-         */
-        "V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable-SourceNotAvailable": {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "Cache-Control": components["headers"]["Cache-Control"];
-                "Retry-After": components["headers"]["Retry-After"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
-                RateLimit: components["headers"]["RateLimit-IfCounted"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /**
-         * @description Forbidden.
-         *
-         *     - `CHAIN_CAPABILITY_DISABLED` — Mint and burn are disabled on this chain for the organization.
-         *     - `FORBIDDEN` — The API key lacks the scope payments:write required by this operation.
-         */
-        "V2-403-ChainCapabilityDisabled-Forbidden": {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "Cache-Control": components["headers"]["Cache-Control"];
-                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
-                RateLimit: components["headers"]["RateLimit-IfCounted"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /**
-         * @description Service unavailable.
-         *
-         *     - `IDEMPOTENCY_UNAVAILABLE` — The idempotency store is unavailable; the request was not executed.
-         *     - `RATE_LIMIT_UNAVAILABLE` — The rate limiter store is unavailable; the request was not executed.
-         *     - `SERVICE_UNAVAILABLE` — A backing service is unavailable; nothing was written.
-         *     - `SOURCE_NOT_AVAILABLE` — The provider could not be read; retry later.
-         *     - `STORAGE_UNAVAILABLE` — The record could not be persisted; nothing was executed.
-         */
-        "V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable-SourceNotAvailable-StorageUnavailable": {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "Cache-Control": components["headers"]["Cache-Control"];
-                "Retry-After": components["headers"]["Retry-After"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
-                RateLimit: components["headers"]["RateLimit-IfCounted"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /**
-         * @description Bad request.
-         *
-         *     - `UNSUPPORTED_CHAIN` — No chain reader supports chain "tron".
-         *     - `VALIDATION_ERROR` — The request does not match the schema.
-         */
-        "V2-400-UnsupportedChain-ValidationError": {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "Cache-Control": components["headers"]["Cache-Control"];
-                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
-                RateLimit: components["headers"]["RateLimit-IfCounted"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /**
-         * @description Failed dependency.
-         *
-         *     - `PROVIDER_NOT_CONNECTED` — No reviewed provider connection serves this request.
-         *     - `RESERVE_SOURCE_NOT_CONNECTED` — Supply scenario.reserveRatio or connect a token_issuance reserve source; the ratio is never estimated.
-         */
-        "V2-424-ProviderNotConnected-ReserveSourceNotConnected": {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "Cache-Control": components["headers"]["Cache-Control"];
-                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
-                RateLimit: components["headers"]["RateLimit-IfCounted"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /**
-         * @description Forbidden.
-         *
-         *     - `COMPLIANCE_BLOCKED` — Screening or policy blocked the request.
-         *     - `FORBIDDEN` — The API key lacks the scope payments:write required by this operation.
-         *     - `PROVIDER_AUTHORIZATION_DENIED` — The card issuer denied the operation.
-         */
-        "V2-403-ComplianceBlocked-Forbidden-ProviderAuthorizationDenied": {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "Cache-Control": components["headers"]["Cache-Control"];
-                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
-                RateLimit: components["headers"]["RateLimit-IfCounted"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /**
-         * @description Conflict.
-         *
-         *     - `CARD_INSUFFICIENT_FUNDS` — The available balance does not cover the amount.
-         *     - `CARD_RECORD_CONFLICT` — A deactivated card cannot be unfrozen.
-         *     - `IDEMPOTENCY_IN_PROGRESS` — A request with this Idempotency-Key is still being processed; retry later.
-         */
-        "V2-409-CardInsufficientFunds-CardRecordConflict-IdempotencyInProgress": {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "Cache-Control": components["headers"]["Cache-Control"];
-                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                "Retry-After": components["headers"]["Retry-After-IfRetryable"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
-                RateLimit: components["headers"]["RateLimit-IfCounted"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /**
-         * @description Unprocessable request.
-         *
-         *     - `CARD_REQUEST_REJECTED` — The asset does not match the programme funding asset.
-         *     - `IDEMPOTENCY_KEY_REUSED` — This Idempotency-Key was used with a different request.
-         */
-        "V2-422-CardRequestRejected-IdempotencyKeyReused": {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "Cache-Control": components["headers"]["Cache-Control"];
-                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
-                RateLimit: components["headers"]["RateLimit-IfCounted"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /**
-         * @description Too many requests.
-         *
-         *     - `PROVIDER_RATE_LIMITED` — The card issuer is rate limiting requests.
-         *     - `RATE_LIMIT_EXCEEDED` — Too many requests; retry after the time in Retry-After.
-         */
-        "V2-429-ProviderRateLimited-RateLimitExceeded": {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "Cache-Control": components["headers"]["Cache-Control"];
-                "Retry-After": components["headers"]["Retry-After"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /**
-         * @description Internal error.
-         *
-         *     - `CARD_RECORD_WRITE_FAILED` — The card record could not be written; nothing was changed.
-         *     - `INTERNAL_ERROR` — An unexpected error occurred. Quote the requestId to support.
-         *     - `SERVER_MISCONFIGURED` — The provider connection configuration is unusable.
-         */
-        "V2-500-CardRecordWriteFailed-InternalError-ServerMisconfigured": {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "Cache-Control": components["headers"]["Cache-Control"];
-                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
-                RateLimit: components["headers"]["RateLimit-IfCounted"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
                 [name: string]: unknown;
             };
             content: {
@@ -9868,172 +9413,11 @@ export interface components {
          *
          *     - `CARD_OPERATION_NOT_SUPPORTED` — The card issuer does not support this operation.
          */
-        "V2-501-CardOperationNotSupported": {
+        V2NotImplemented: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
                 "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
-                RateLimit: components["headers"]["RateLimit-IfCounted"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /**
-         * @description Conflict.
-         *
-         *     - `CARD_INSUFFICIENT_FUNDS` — The available balance does not cover the amount.
-         *     - `CARD_RECORD_CONFLICT` — A deactivated card cannot be unfrozen.
-         */
-        "V2-409-CardInsufficientFunds-CardRecordConflict": {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "Cache-Control": components["headers"]["Cache-Control"];
-                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
-                RateLimit: components["headers"]["RateLimit-IfCounted"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /**
-         * @description Unprocessable request.
-         *
-         *     - `CARD_REQUEST_REJECTED` — The asset does not match the programme funding asset.
-         */
-        "V2-422-CardRequestRejected": {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "Cache-Control": components["headers"]["Cache-Control"];
-                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
-                RateLimit: components["headers"]["RateLimit-IfCounted"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /**
-         * @description Conflict.
-         *
-         *     - `CARD_INSUFFICIENT_FUNDS` — The available balance does not cover the amount.
-         *     - `CARD_LEDGER_CONFLICT` — The card ledger changed concurrently and the retry could not resolve it.
-         *     - `CARD_RECORD_CONFLICT` — A deactivated card cannot be unfrozen.
-         *     - `IDEMPOTENCY_IN_PROGRESS` — A request with this Idempotency-Key is still being processed; retry later.
-         */
-        "V2-409-CardInsufficientFunds-CardLedgerConflict-CardRecordConflict-IdempotencyInProgress": {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "Cache-Control": components["headers"]["Cache-Control"];
-                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                "Retry-After": components["headers"]["Retry-After-IfRetryable"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
-                RateLimit: components["headers"]["RateLimit-IfCounted"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /**
-         * @description Internal error.
-         *
-         *     - `CARD_LEDGER_WRITE_FAILED` — The ledger entries could not be written; nothing was changed.
-         *     - `CARD_RECORD_WRITE_FAILED` — The card record could not be written; nothing was changed.
-         *     - `INTERNAL_ERROR` — An unexpected error occurred. Quote the requestId to support.
-         *     - `SERVER_MISCONFIGURED` — The provider connection configuration is unusable.
-         */
-        "V2-500-CardLedgerWriteFailed-CardRecordWriteFailed-InternalError-ServerMisconfigured": {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "Cache-Control": components["headers"]["Cache-Control"];
-                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
-                RateLimit: components["headers"]["RateLimit-IfCounted"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /**
-         * @description Forbidden.
-         *
-         *     - `FORBIDDEN` — The API key lacks the scope payments:write required by this operation.
-         *     - `PROVIDER_AUTHORIZATION_DENIED` — The card issuer denied the operation.
-         */
-        "V2-403-Forbidden-ProviderAuthorizationDenied": {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "Cache-Control": components["headers"]["Cache-Control"];
-                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
-                RateLimit: components["headers"]["RateLimit-IfCounted"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /**
-         * @description Conflict.
-         *
-         *     - `CARD_LEDGER_CONFLICT` — The card ledger changed concurrently and the retry could not resolve it.
-         *     - `IDEMPOTENCY_IN_PROGRESS` — A request with this Idempotency-Key is still being processed; retry later.
-         */
-        "V2-409-CardLedgerConflict-IdempotencyInProgress": {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "Cache-Control": components["headers"]["Cache-Control"];
-                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                "Retry-After": components["headers"]["Retry-After-IfRetryable"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
-                RateLimit: components["headers"]["RateLimit-IfCounted"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /**
-         * @description Conflict.
-         *
-         *     - `CARD_LEDGER_CONFLICT` — The card ledger changed concurrently and the retry could not resolve it.
-         *     - `CARD_RECORD_CONFLICT` — A deactivated card cannot be unfrozen.
-         *     - `IDEMPOTENCY_IN_PROGRESS` — A request with this Idempotency-Key is still being processed; retry later.
-         */
-        "V2-409-CardLedgerConflict-CardRecordConflict-IdempotencyInProgress": {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "Cache-Control": components["headers"]["Cache-Control"];
-                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                "Retry-After": components["headers"]["Retry-After-IfRetryable"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
@@ -10050,7 +9434,7 @@ export interface components {
          *
          *     - `VALIDATION_ERROR`: the request does not match the schema (or a cursor is not an item of this list); `errors` names each failing field.
          */
-        "People-400": {
+        PeopleBadRequest: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
@@ -10067,50 +9451,13 @@ export interface components {
         };
         /**
          * @description Unauthorized.
+         *
+         *     An operation answers the codes its `x-error-codes` lists for this status (its response description says when); every code of this status has an example here.
          *
          *     - `INVALID_CREDENTIALS`: the email or password is wrong. One answer for both, so it never reveals whether an email is a member.
-         */
-        "People-401-InvalidCredentials": {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "Cache-Control": components["headers"]["Cache-Control"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
-                RateLimit: components["headers"]["RateLimit-IfCounted"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /**
-         * @description Forbidden.
-         *
-         *     - `CROSS_ORIGIN_REQUEST`: a state-changing request carried by the session cookie did not come from this server's origin (`Origin` / `Sec-Fetch-Site`).
-         */
-        "People-403-CrossOrigin": {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "Cache-Control": components["headers"]["Cache-Control"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
-                RateLimit: components["headers"]["RateLimit-IfCounted"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /**
-         * @description Unauthorized.
-         *
          *     - `UNAUTHORIZED`: no session cookie, or the session expired (idle or absolute) or was signed out.
          */
-        "People-401": {
+        PeopleUnauthorized: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
@@ -10127,94 +9474,14 @@ export interface components {
         };
         /**
          * @description Forbidden.
+         *
+         *     An operation answers the codes its `x-error-codes` lists for this status (its response description says when); every code of this status has an example here.
          *
          *     - `CROSS_ORIGIN_REQUEST`: a state-changing request carried by the session cookie did not come from this server's origin (`Origin` / `Sec-Fetch-Site`).
-         *     - `FORBIDDEN`: the member's role does not allow this operation.
-         */
-        "People-403": {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "Cache-Control": components["headers"]["Cache-Control"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
-                RateLimit: components["headers"]["RateLimit-IfCounted"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /**
-         * @description Unauthorized.
-         *
-         *     - `INVALID_CREDENTIALS`: the code is wrong (or was already used).
-         *     - `UNAUTHORIZED`: no session cookie, or the session expired or was signed out.
-         */
-        "People-401-InvalidCredentials-Or-Unauthorized": {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "Cache-Control": components["headers"]["Cache-Control"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
-                RateLimit: components["headers"]["RateLimit-IfCounted"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /**
-         * @description Conflict.
-         *
-         *     - `STATE_CONFLICT`: the resource is not in a state that allows this (e.g. already revoked, already enrolled, no enrolment pending, already a member).
-         */
-        "People-409": {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "Cache-Control": components["headers"]["Cache-Control"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
-                RateLimit: components["headers"]["RateLimit-IfCounted"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /**
-         * @description Forbidden.
-         *
-         *     - `CROSS_ORIGIN_REQUEST`: a state-changing request carried by the session cookie did not come from this server's origin.
          *     - `FORBIDDEN`: the member's role does not allow this operation.
          *     - `SECOND_FACTOR_REQUIRED`: this session has not verified the member's second factor.
          */
-        "People-403-SecondFactor": {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "Cache-Control": components["headers"]["Cache-Control"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
-                RateLimit: components["headers"]["RateLimit-IfCounted"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /**
-         * @description Not found.
-         *
-         *     - `NOT_FOUND`: no such resource in the member's organization.
-         */
-        "People-404": {
+        PeopleForbidden: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
@@ -10232,10 +9499,12 @@ export interface components {
         /**
          * @description Conflict.
          *
+         *     An operation answers the codes its `x-error-codes` lists for this status (its response description says when); every code of this status has an example here.
+         *
          *     - `LAST_OWNER`: the organization's last owner cannot be removed or lose the owner role.
-         *     - `STATE_CONFLICT`: the member changed concurrently; read it again.
+         *     - `STATE_CONFLICT`: the resource is not in a state that allows this (e.g. already revoked, already enrolled, no enrolment pending, already a member).
          */
-        "People-409-LastOwner": {
+        PeopleConflict: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
@@ -10253,9 +9522,11 @@ export interface components {
         /**
          * @description Not found.
          *
-         *     - `NOT_FOUND`: the invitation token is unknown, already used or expired (one answer for all three).
+         *     An operation answers the codes its `x-error-codes` lists for this status (its response description says when); every code of this status has an example here.
+         *
+         *     - `NOT_FOUND`: no such resource in the member's organization.
          */
-        "People-404-Invitation": {
+        PeopleNotFound: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
@@ -10271,7 +9542,7 @@ export interface components {
             };
         };
         /** @description `invalid_request` — the request is malformed (bad JSON, unknown or wrongly typed fields, invalid values); `errors` lists each failed rule, each naming its field path. */
-        "Admin-400": {
+        AdminBadRequest: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
@@ -10295,7 +9566,7 @@ export interface components {
             };
         };
         /** @description `unauthorized` — missing or wrong admin token. */
-        "Admin-401": {
+        AdminUnauthorized: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
@@ -10318,7 +9589,7 @@ export interface components {
             };
         };
         /** @description `rate_limited` — the client address exceeded its budget of authentication failures (`RateLimit-Policy: "auth-failures"`). */
-        "Admin-429": {
+        AdminTooManyRequests: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
@@ -10342,7 +9613,7 @@ export interface components {
             };
         };
         /** @description `internal_error` — an unexpected error; the body never carries internals. */
-        "Admin-500": {
+        AdminInternalError: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
@@ -10360,7 +9631,7 @@ export interface components {
             };
         };
         /** @description `service_unavailable` — the database is unreachable; nothing was executed. Retry after `Retry-After`. */
-        "Admin-503": {
+        AdminServiceUnavailable: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
@@ -10379,7 +9650,7 @@ export interface components {
             };
         };
         /** @description `payload_too_large` — the body exceeds the size limit (100 kB). */
-        "Admin-413": {
+        AdminPayloadTooLarge: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
@@ -10397,7 +9668,7 @@ export interface components {
             };
         };
         /** @description `unsupported_media_type` — the body is not `application/json`. */
-        "Admin-415": {
+        AdminUnsupportedMediaType: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
@@ -10415,7 +9686,7 @@ export interface components {
             };
         };
         /** @description `not_found` — no such resource. */
-        "Admin-404": {
+        AdminNotFound: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
@@ -10433,7 +9704,7 @@ export interface components {
             };
         };
         /** @description `conflict` — the email is already a member of the organization. */
-        "Admin-409": {
+        AdminConflict: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
@@ -10495,8 +9766,11 @@ export interface components {
          *     with the same key executes once the fault heals. The key, the effect and the stored response commit in one
          *     transaction, and the key is held by a transaction-scoped lock: a request that died before committing (process killed,
          *     connection reset) leaves its key free at once. A write that calls a provider holds its key between its two
-         *     transactions by a lease instead; if its holder dies there, the key is free again after at most 20 s
-         *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
+         *     transactions by a lease instead. When such a request answers 503 because the database stopped answering between or
+         *     at its transactions, its key is released as soon as the database answers again (within about a second, on whichever
+         *     instance the retry reaches), and what the request recorded before a provider was called goes with it; the retry then
+         *     executes. Only if its holder dies there is the key free again after the lease, at most 20 s
+         *     (`IDEMPOTENCY_LOCK_SECONDS`), and a retry runs it.
          * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
          */
         IdempotencyKeyRequired: components["schemas"]["IdempotencyKey"];
@@ -10619,12 +9893,12 @@ export interface operations {
                     "application/json": components["schemas"]["WalletList"];
                 };
             };
-            400: components["responses"]["V1-400"];
-            401: components["responses"]["V1-401"];
-            403: components["responses"]["V1-403"];
-            429: components["responses"]["V1-429"];
-            500: components["responses"]["V1-500"];
-            503: components["responses"]["V1-503"];
+            400: components["responses"]["V1BadRequest"];
+            401: components["responses"]["V1Unauthorized"];
+            403: components["responses"]["V1Forbidden"];
+            429: components["responses"]["V1TooManyRequests"];
+            500: components["responses"]["V1InternalError"];
+            503: components["responses"]["V1ServiceUnavailable"];
         };
     };
     createWallet: {
@@ -10663,16 +9937,16 @@ export interface operations {
                     "application/json": components["schemas"]["Wallet"];
                 };
             };
-            400: components["responses"]["V1-400"];
-            401: components["responses"]["V1-401"];
-            403: components["responses"]["V1-403"];
-            409: components["responses"]["V1-409"];
-            413: components["responses"]["V1-413"];
-            415: components["responses"]["V1-415"];
-            422: components["responses"]["V1-422"];
-            429: components["responses"]["V1-429"];
-            500: components["responses"]["V1-500"];
-            503: components["responses"]["V1-503"];
+            400: components["responses"]["V1BadRequest"];
+            401: components["responses"]["V1Unauthorized"];
+            403: components["responses"]["V1Forbidden"];
+            409: components["responses"]["V1Conflict"];
+            413: components["responses"]["V1PayloadTooLarge"];
+            415: components["responses"]["V1UnsupportedMediaType"];
+            422: components["responses"]["V1Unprocessable"];
+            429: components["responses"]["V1TooManyRequests"];
+            500: components["responses"]["V1InternalError"];
+            503: components["responses"]["V1ServiceUnavailable"];
         };
     };
     getWallet: {
@@ -10703,13 +9977,13 @@ export interface operations {
                     "application/json": components["schemas"]["Wallet"];
                 };
             };
-            400: components["responses"]["V1-400"];
-            401: components["responses"]["V1-401"];
-            403: components["responses"]["V1-403"];
-            404: components["responses"]["V1-404"];
-            429: components["responses"]["V1-429"];
-            500: components["responses"]["V1-500"];
-            503: components["responses"]["V1-503"];
+            400: components["responses"]["V1BadRequest"];
+            401: components["responses"]["V1Unauthorized"];
+            403: components["responses"]["V1Forbidden"];
+            404: components["responses"]["V1NotFound"];
+            429: components["responses"]["V1TooManyRequests"];
+            500: components["responses"]["V1InternalError"];
+            503: components["responses"]["V1ServiceUnavailable"];
         };
     };
     getWalletBalance: {
@@ -10740,13 +10014,13 @@ export interface operations {
                     "application/json": components["schemas"]["WalletBalance"];
                 };
             };
-            400: components["responses"]["V1-400"];
-            401: components["responses"]["V1-401"];
-            403: components["responses"]["V1-403"];
-            404: components["responses"]["V1-404"];
-            429: components["responses"]["V1-429"];
-            500: components["responses"]["V1-500"];
-            503: components["responses"]["V1-503"];
+            400: components["responses"]["V1BadRequest"];
+            401: components["responses"]["V1Unauthorized"];
+            403: components["responses"]["V1Forbidden"];
+            404: components["responses"]["V1NotFound"];
+            429: components["responses"]["V1TooManyRequests"];
+            500: components["responses"]["V1InternalError"];
+            503: components["responses"]["V1ServiceUnavailable"];
         };
     };
     listPayments: {
@@ -10779,12 +10053,12 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentList"];
                 };
             };
-            400: components["responses"]["V1-400"];
-            401: components["responses"]["V1-401"];
-            403: components["responses"]["V1-403"];
-            429: components["responses"]["V1-429"];
-            500: components["responses"]["V1-500"];
-            503: components["responses"]["V1-503"];
+            400: components["responses"]["V1BadRequest"];
+            401: components["responses"]["V1Unauthorized"];
+            403: components["responses"]["V1Forbidden"];
+            429: components["responses"]["V1TooManyRequests"];
+            500: components["responses"]["V1InternalError"];
+            503: components["responses"]["V1ServiceUnavailable"];
         };
     };
     createPayment: {
@@ -10823,16 +10097,16 @@ export interface operations {
                     "application/json": components["schemas"]["Payment"];
                 };
             };
-            400: components["responses"]["V1-400"];
-            401: components["responses"]["V1-401"];
-            403: components["responses"]["V1-403"];
-            409: components["responses"]["V1-409"];
-            413: components["responses"]["V1-413"];
-            415: components["responses"]["V1-415"];
-            422: components["responses"]["V1-422"];
-            429: components["responses"]["V1-429"];
-            500: components["responses"]["V1-500"];
-            503: components["responses"]["V1-503"];
+            400: components["responses"]["V1BadRequest"];
+            401: components["responses"]["V1Unauthorized"];
+            403: components["responses"]["V1Forbidden"];
+            409: components["responses"]["V1Conflict"];
+            413: components["responses"]["V1PayloadTooLarge"];
+            415: components["responses"]["V1UnsupportedMediaType"];
+            422: components["responses"]["V1Unprocessable"];
+            429: components["responses"]["V1TooManyRequests"];
+            500: components["responses"]["V1InternalError"];
+            503: components["responses"]["V1ServiceUnavailable"];
         };
     };
     getPayment: {
@@ -10863,13 +10137,13 @@ export interface operations {
                     "application/json": components["schemas"]["Payment"];
                 };
             };
-            400: components["responses"]["V1-400"];
-            401: components["responses"]["V1-401"];
-            403: components["responses"]["V1-403"];
-            404: components["responses"]["V1-404"];
-            429: components["responses"]["V1-429"];
-            500: components["responses"]["V1-500"];
-            503: components["responses"]["V1-503"];
+            400: components["responses"]["V1BadRequest"];
+            401: components["responses"]["V1Unauthorized"];
+            403: components["responses"]["V1Forbidden"];
+            404: components["responses"]["V1NotFound"];
+            429: components["responses"]["V1TooManyRequests"];
+            500: components["responses"]["V1InternalError"];
+            503: components["responses"]["V1ServiceUnavailable"];
         };
     };
     getBalances: {
@@ -10897,12 +10171,12 @@ export interface operations {
                     "application/json": components["schemas"]["AggregatedBalances"];
                 };
             };
-            400: components["responses"]["V1-400"];
-            401: components["responses"]["V1-401"];
-            403: components["responses"]["V1-403"];
-            429: components["responses"]["V1-429"];
-            500: components["responses"]["V1-500"];
-            503: components["responses"]["V1-503"];
+            400: components["responses"]["V1BadRequest"];
+            401: components["responses"]["V1Unauthorized"];
+            403: components["responses"]["V1Forbidden"];
+            429: components["responses"]["V1TooManyRequests"];
+            500: components["responses"]["V1InternalError"];
+            503: components["responses"]["V1ServiceUnavailable"];
         };
     };
     getMetric: {
@@ -10935,13 +10209,13 @@ export interface operations {
                     "application/json": components["schemas"]["Metric"];
                 };
             };
-            400: components["responses"]["V1-400"];
-            401: components["responses"]["V1-401"];
-            403: components["responses"]["V1-403"];
-            404: components["responses"]["V1-404"];
-            429: components["responses"]["V1-429"];
-            500: components["responses"]["V1-500"];
-            503: components["responses"]["V1-503"];
+            400: components["responses"]["V1BadRequest"];
+            401: components["responses"]["V1Unauthorized"];
+            403: components["responses"]["V1Forbidden"];
+            404: components["responses"]["V1NotFound"];
+            429: components["responses"]["V1TooManyRequests"];
+            500: components["responses"]["V1InternalError"];
+            503: components["responses"]["V1ServiceUnavailable"];
         };
     };
     listContractProjects: {
@@ -10999,28 +10273,33 @@ export interface operations {
              *
              *     - `VALIDATION_ERROR`: `limit`, `startingAfter`, `createdAfter` or `createdBefore` is malformed or `stage` is not a stage, or `startingAfter` is not a contract project of this organization and environment; `errors` names each field (`/query/<name>`).
              */
-            400: components["responses"]["V2-400-ValidationError"];
-            401: components["responses"]["V2-401-Unauthorized"];
+            400: components["responses"]["V2BadRequest"];
+            401: components["responses"]["V2Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `projects:read` (or `projects:write`).
              */
-            403: components["responses"]["V2-403-Forbidden"];
-            429: components["responses"]["V2-429-RateLimitExceeded"];
+            403: components["responses"]["V2Forbidden"];
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
+             */
+            429: components["responses"]["V2TooManyRequests"];
             /**
              * @description Internal error.
              *
              *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
              */
-            500: components["responses"]["V2-500-InternalError"];
+            500: components["responses"]["V2InternalError"];
             /**
              * @description Service unavailable.
              *
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
              *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, or the request reached its deadline; nothing was executed.
              */
-            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     listContractTemplates: {
@@ -11053,23 +10332,33 @@ export interface operations {
              *
              *     - `VALIDATION_ERROR`: the request carries a query parameter (this operation takes none) or a malformed JSON body.
              */
-            400: components["responses"]["V2-400-ValidationError"];
-            401: components["responses"]["V2-401-Unauthorized"];
+            400: components["responses"]["V2BadRequest"];
+            401: components["responses"]["V2Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `projects:read`.
              */
-            403: components["responses"]["V2-403-Forbidden"];
-            429: components["responses"]["V2-429-RateLimitExceeded"];
-            500: components["responses"]["V2-500-InternalError"];
+            403: components["responses"]["V2Forbidden"];
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
+             */
+            429: components["responses"]["V2TooManyRequests"];
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
+             */
+            500: components["responses"]["V2InternalError"];
             /**
              * @description Service unavailable.
              *
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
              *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     generateContract: {
@@ -11108,31 +10397,51 @@ export interface operations {
                     "application/json": components["schemas"]["ContractProject"];
                 };
             };
-            400: components["responses"]["V2-400-ValidationError"];
-            401: components["responses"]["V2-401-Unauthorized"];
+            /**
+             * @description Bad request.
+             *
+             *     - `VALIDATION_ERROR`: the request does not match the schema; `errors` lists each failure.
+             */
+            400: components["responses"]["V2BadRequest"];
+            401: components["responses"]["V2Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `projects:write`.
              */
-            403: components["responses"]["V2-403-Forbidden"];
-            409: components["responses"]["V2-409-IdempotencyInProgress"];
-            413: components["responses"]["V2-413-PayloadTooLarge"];
-            415: components["responses"]["V2-415-UnsupportedMediaType"];
+            403: components["responses"]["V2Forbidden"];
+            /**
+             * @description Conflict.
+             *
+             *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
+             */
+            409: components["responses"]["V2Conflict"];
+            413: components["responses"]["V2PayloadTooLarge"];
+            415: components["responses"]["V2UnsupportedMediaType"];
             /**
              * @description Unprocessable request.
              *
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
              */
-            422: components["responses"]["V2-422-IdempotencyKeyReused"];
+            422: components["responses"]["V2Unprocessable"];
             /**
              * @description Failed dependency.
              *
              *     - `PROVIDER_NOT_CONNECTED`: `network` is not `sandbox` (no reviewed deployment connection serves it), or a production key asked for `sandbox`.
              */
-            424: components["responses"]["V2-424-ProviderNotConnected"];
-            429: components["responses"]["V2-429-RateLimitExceeded"];
-            500: components["responses"]["V2-500-InternalError"];
+            424: components["responses"]["V2FailedDependency"];
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
+             */
+            429: components["responses"]["V2TooManyRequests"];
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
+             */
+            500: components["responses"]["V2InternalError"];
             /**
              * @description Service unavailable.
              *
@@ -11141,7 +10450,7 @@ export interface operations {
              *     - `STORAGE_UNAVAILABLE`: the database could not record the stage; nothing was recorded.
              *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable-StorageUnavailable"];
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     getContractProject: {
@@ -11177,29 +10486,39 @@ export interface operations {
              *
              *     - `VALIDATION_ERROR`: `projectId` is malformed.
              */
-            400: components["responses"]["V2-400-ValidationError"];
-            401: components["responses"]["V2-401-Unauthorized"];
+            400: components["responses"]["V2BadRequest"];
+            401: components["responses"]["V2Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `projects:read`.
              */
-            403: components["responses"]["V2-403-Forbidden"];
+            403: components["responses"]["V2Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND`: no contract project with this id in the key's organization and environment.
              */
-            404: components["responses"]["V2-404-NotFound"];
-            429: components["responses"]["V2-429-RateLimitExceeded"];
-            500: components["responses"]["V2-500-InternalError"];
+            404: components["responses"]["V2NotFound"];
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
+             */
+            429: components["responses"]["V2TooManyRequests"];
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
+             */
+            500: components["responses"]["V2InternalError"];
             /**
              * @description Service unavailable.
              *
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
              *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     compileContract: {
@@ -11241,38 +10560,53 @@ export interface operations {
                     "application/json": components["schemas"]["CompileStageResult"];
                 };
             };
-            400: components["responses"]["V2-400-ValidationError"];
-            401: components["responses"]["V2-401-Unauthorized"];
+            /**
+             * @description Bad request.
+             *
+             *     - `VALIDATION_ERROR`: the request does not match the schema; `errors` lists each failure.
+             */
+            400: components["responses"]["V2BadRequest"];
+            401: components["responses"]["V2Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `projects:write`.
              */
-            403: components["responses"]["V2-403-Forbidden"];
+            403: components["responses"]["V2Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND`: no contract project with this id in the key's organization and environment.
              */
-            404: components["responses"]["V2-404-NotFound"];
+            404: components["responses"]["V2NotFound"];
             /**
              * @description Conflict.
              *
              *     - `STATE_CONFLICT`: the project is not `generated` (stages run in order; see `ProjectStage`), or compile has already run, or a concurrent compile won.
              *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
              */
-            409: components["responses"]["V2-409-IdempotencyInProgress-StateConflict"];
-            413: components["responses"]["V2-413-PayloadTooLarge"];
-            415: components["responses"]["V2-415-UnsupportedMediaType"];
+            409: components["responses"]["V2Conflict"];
+            413: components["responses"]["V2PayloadTooLarge"];
+            415: components["responses"]["V2UnsupportedMediaType"];
             /**
              * @description Unprocessable request.
              *
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
              *     - `COMPILATION_FAILED`: solc reported errors (`compilerErrors` lists them), or the source defines no contract `contractName`.
              */
-            422: components["responses"]["V2-422-CompilationFailed-IdempotencyKeyReused"];
-            429: components["responses"]["V2-429-RateLimitExceeded"];
-            500: components["responses"]["V2-500-InternalError"];
+            422: components["responses"]["V2Unprocessable"];
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
+             */
+            429: components["responses"]["V2TooManyRequests"];
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
+             */
+            500: components["responses"]["V2InternalError"];
             /**
              * @description Service unavailable.
              *
@@ -11285,7 +10619,7 @@ export interface operations {
              *       that fails this way every time is too large for this server to compile.
              *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: components["responses"]["V2-503-CompilerUnavailable-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable-StorageUnavailable"];
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     validateContract: {
@@ -11323,36 +10657,51 @@ export interface operations {
                     "application/json": components["schemas"]["ValidateStageResult"];
                 };
             };
-            400: components["responses"]["V2-400-ValidationError"];
-            401: components["responses"]["V2-401-Unauthorized"];
+            /**
+             * @description Bad request.
+             *
+             *     - `VALIDATION_ERROR`: the request does not match the schema; `errors` lists each failure.
+             */
+            400: components["responses"]["V2BadRequest"];
+            401: components["responses"]["V2Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `projects:write`.
              */
-            403: components["responses"]["V2-403-Forbidden"];
+            403: components["responses"]["V2Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND`: no contract project with this id in the key's organization and environment.
              */
-            404: components["responses"]["V2-404-NotFound"];
+            404: components["responses"]["V2NotFound"];
             /**
              * @description Conflict.
              *
              *     - `STATE_CONFLICT`: the project is not `compiled` (stages run in order; see `ProjectStage`), or validate has already run, or a concurrent validate won.
              *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
              */
-            409: components["responses"]["V2-409-IdempotencyInProgress-StateConflict"];
+            409: components["responses"]["V2Conflict"];
             /**
              * @description Unprocessable request.
              *
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
              *     - `PRECHECK_FAILED`: a static check failed (`findings` lists the failed checks, `stage` is `validate`).
              */
-            422: components["responses"]["V2-422-IdempotencyKeyReused-PrecheckFailed"];
-            429: components["responses"]["V2-429-RateLimitExceeded"];
-            500: components["responses"]["V2-500-InternalError"];
+            422: components["responses"]["V2Unprocessable"];
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
+             */
+            429: components["responses"]["V2TooManyRequests"];
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
+             */
+            500: components["responses"]["V2InternalError"];
             /**
              * @description Service unavailable.
              *
@@ -11361,7 +10710,7 @@ export interface operations {
              *     - `STORAGE_UNAVAILABLE`: the database could not record the stage; nothing was recorded.
              *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable-StorageUnavailable"];
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     simulateContract: {
@@ -11399,36 +10748,51 @@ export interface operations {
                     "application/json": components["schemas"]["SimulateStageResult"];
                 };
             };
-            400: components["responses"]["V2-400-ValidationError"];
-            401: components["responses"]["V2-401-Unauthorized"];
+            /**
+             * @description Bad request.
+             *
+             *     - `VALIDATION_ERROR`: the request does not match the schema; `errors` lists each failure.
+             */
+            400: components["responses"]["V2BadRequest"];
+            401: components["responses"]["V2Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `projects:write`.
              */
-            403: components["responses"]["V2-403-Forbidden"];
+            403: components["responses"]["V2Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND`: no contract project with this id in the key's organization and environment.
              */
-            404: components["responses"]["V2-404-NotFound"];
+            404: components["responses"]["V2NotFound"];
             /**
              * @description Conflict.
              *
              *     - `STATE_CONFLICT`: the project is not `validated` (stages run in order; see `ProjectStage`), or simulate has already run, or a concurrent simulate won.
              *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
              */
-            409: components["responses"]["V2-409-IdempotencyInProgress-StateConflict"];
+            409: components["responses"]["V2Conflict"];
             /**
              * @description Unprocessable request.
              *
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
              *     - `PRECHECK_FAILED`: a flow did not behave as the template requires (`findings` lists the failed flows, `stage` is `simulate`).
              */
-            422: components["responses"]["V2-422-IdempotencyKeyReused-PrecheckFailed"];
-            429: components["responses"]["V2-429-RateLimitExceeded"];
-            500: components["responses"]["V2-500-InternalError"];
+            422: components["responses"]["V2Unprocessable"];
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
+             */
+            429: components["responses"]["V2TooManyRequests"];
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
+             */
+            500: components["responses"]["V2InternalError"];
             /**
              * @description Service unavailable.
              *
@@ -11437,7 +10801,7 @@ export interface operations {
              *     - `STORAGE_UNAVAILABLE`: the database could not record the stage; nothing was recorded.
              *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable-StorageUnavailable"];
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     deployContract: {
@@ -11479,44 +10843,59 @@ export interface operations {
                     "application/json": components["schemas"]["DeployStageResult"];
                 };
             };
-            400: components["responses"]["V2-400-ValidationError"];
-            401: components["responses"]["V2-401-Unauthorized"];
+            /**
+             * @description Bad request.
+             *
+             *     - `VALIDATION_ERROR`: the request does not match the schema; `errors` lists each failure.
+             */
+            400: components["responses"]["V2BadRequest"];
+            401: components["responses"]["V2Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `projects:write`.
              */
-            403: components["responses"]["V2-403-Forbidden"];
+            403: components["responses"]["V2Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND`: no contract project with this id in the key's organization and environment.
              */
-            404: components["responses"]["V2-404-NotFound"];
+            404: components["responses"]["V2NotFound"];
             /**
              * @description Conflict.
              *
              *     - `STATE_CONFLICT`: the project is not `simulated` (stages run in order; see `ProjectStage`), or deploy has already run, or a concurrent deploy won.
              *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
              */
-            409: components["responses"]["V2-409-IdempotencyInProgress-StateConflict"];
-            413: components["responses"]["V2-413-PayloadTooLarge"];
-            415: components["responses"]["V2-415-UnsupportedMediaType"];
+            409: components["responses"]["V2Conflict"];
+            413: components["responses"]["V2PayloadTooLarge"];
+            415: components["responses"]["V2UnsupportedMediaType"];
             /**
              * @description Unprocessable request.
              *
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
              *     - `PRECHECK_FAILED`: an address is unusable (zero, failing checksum), `initialSupply.amountMinor` is zero, or a deployment transaction reverted.
              */
-            422: components["responses"]["V2-422-IdempotencyKeyReused-PrecheckFailed"];
+            422: components["responses"]["V2Unprocessable"];
             /**
              * @description Failed dependency.
              *
              *     - `PROVIDER_NOT_CONNECTED`: the project's network has no reviewed deployment connection (every network but `sandbox`), or a production key.
              */
-            424: components["responses"]["V2-424-ProviderNotConnected"];
-            429: components["responses"]["V2-429-RateLimitExceeded"];
-            500: components["responses"]["V2-500-InternalError"];
+            424: components["responses"]["V2FailedDependency"];
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
+             */
+            429: components["responses"]["V2TooManyRequests"];
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
+             */
+            500: components["responses"]["V2InternalError"];
             /**
              * @description Service unavailable.
              *
@@ -11525,7 +10904,7 @@ export interface operations {
              *     - `STORAGE_UNAVAILABLE`: the database could not record the stage; nothing was recorded.
              *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable-StorageUnavailable"];
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     verifyContract: {
@@ -11563,36 +10942,51 @@ export interface operations {
                     "application/json": components["schemas"]["VerifyStageResult"];
                 };
             };
-            400: components["responses"]["V2-400-ValidationError"];
-            401: components["responses"]["V2-401-Unauthorized"];
+            /**
+             * @description Bad request.
+             *
+             *     - `VALIDATION_ERROR`: the request does not match the schema; `errors` lists each failure.
+             */
+            400: components["responses"]["V2BadRequest"];
+            401: components["responses"]["V2Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `projects:write`.
              */
-            403: components["responses"]["V2-403-Forbidden"];
+            403: components["responses"]["V2Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND`: no contract project with this id in the key's organization and environment.
              */
-            404: components["responses"]["V2-404-NotFound"];
+            404: components["responses"]["V2NotFound"];
             /**
              * @description Conflict.
              *
              *     - `STATE_CONFLICT`: the project is not `deployed` (stages run in order; see `ProjectStage`), or verify has already run, or a concurrent verify won.
              *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
              */
-            409: components["responses"]["V2-409-IdempotencyInProgress-StateConflict"];
+            409: components["responses"]["V2Conflict"];
             /**
              * @description Unprocessable request.
              *
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
              *     - `PRECHECK_FAILED`: the code on chain differs from the compiled runtime bytecode (`findings` carries both hashes).
              */
-            422: components["responses"]["V2-422-IdempotencyKeyReused-PrecheckFailed"];
-            429: components["responses"]["V2-429-RateLimitExceeded"];
-            500: components["responses"]["V2-500-InternalError"];
+            422: components["responses"]["V2Unprocessable"];
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
+             */
+            429: components["responses"]["V2TooManyRequests"];
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
+             */
+            500: components["responses"]["V2InternalError"];
             /**
              * @description Service unavailable.
              *
@@ -11601,7 +10995,7 @@ export interface operations {
              *     - `STORAGE_UNAVAILABLE`: the database could not record the stage; nothing was recorded.
              *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable-StorageUnavailable"];
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     launchContract: {
@@ -11639,36 +11033,51 @@ export interface operations {
                     "application/json": components["schemas"]["LaunchStageResult"];
                 };
             };
-            400: components["responses"]["V2-400-ValidationError"];
-            401: components["responses"]["V2-401-Unauthorized"];
+            /**
+             * @description Bad request.
+             *
+             *     - `VALIDATION_ERROR`: the request does not match the schema; `errors` lists each failure.
+             */
+            400: components["responses"]["V2BadRequest"];
+            401: components["responses"]["V2Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `projects:write`.
              */
-            403: components["responses"]["V2-403-Forbidden"];
+            403: components["responses"]["V2Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND`: no contract project with this id in the key's organization and environment.
              */
-            404: components["responses"]["V2-404-NotFound"];
+            404: components["responses"]["V2NotFound"];
             /**
              * @description Conflict.
              *
              *     - `STATE_CONFLICT`: the project is not `verified` (stages run in order; see `ProjectStage`), or launch has already run, or a concurrent launch won.
              *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
              */
-            409: components["responses"]["V2-409-IdempotencyInProgress-StateConflict"];
+            409: components["responses"]["V2Conflict"];
             /**
              * @description Unprocessable request.
              *
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
              *     - `PRECHECK_FAILED`: a deployment signer lacks `MINTER_ROLE` or `BURNER_ROLE` on chain (`findings`).
              */
-            422: components["responses"]["V2-422-IdempotencyKeyReused-PrecheckFailed"];
-            429: components["responses"]["V2-429-RateLimitExceeded"];
-            500: components["responses"]["V2-500-InternalError"];
+            422: components["responses"]["V2Unprocessable"];
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
+             */
+            429: components["responses"]["V2TooManyRequests"];
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
+             */
+            500: components["responses"]["V2InternalError"];
             /**
              * @description Service unavailable.
              *
@@ -11677,7 +11086,7 @@ export interface operations {
              *     - `STORAGE_UNAVAILABLE`: the database could not record the stage; nothing was recorded.
              *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable-StorageUnavailable"];
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     listProviders: {
@@ -11709,20 +11118,20 @@ export interface operations {
                 };
             };
             /** @description `VALIDATION_ERROR`: unknown `category` or query parameter. */
-            400: components["responses"]["V2-400-ValidationError"];
+            400: components["responses"]["V2BadRequest"];
             /** @description `UNAUTHORIZED`: missing, malformed, unknown or revoked API key. */
-            401: components["responses"]["V2-401-Unauthorized"];
+            401: components["responses"]["V2Unauthorized"];
             /** @description `FORBIDDEN`: not used by this operation beyond the common key checks. */
-            403: components["responses"]["V2-403-Forbidden"];
+            403: components["responses"]["V2Forbidden"];
             /** @description `RATE_LIMIT_EXCEEDED`: the request budget is spent. */
-            429: components["responses"]["V2-429-RateLimitExceeded"];
+            429: components["responses"]["V2TooManyRequests"];
             /** @description `INTERNAL_ERROR`: an unexpected error. */
-            500: components["responses"]["V2-500-InternalError"];
+            500: components["responses"]["V2InternalError"];
             /**
              * @description `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable.
              *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     selectProvider: {
@@ -11762,30 +11171,30 @@ export interface operations {
                 };
             };
             /** @description `VALIDATION_ERROR`: the body does not match the schema. */
-            400: components["responses"]["V2-400-ValidationError"];
+            400: components["responses"]["V2BadRequest"];
             /** @description `UNAUTHORIZED`: missing, malformed, unknown or revoked API key. */
-            401: components["responses"]["V2-401-Unauthorized"];
+            401: components["responses"]["V2Unauthorized"];
             /** @description `FORBIDDEN`: the key lacks the scope of `category`, or `organizationId` is not the key's. */
-            403: components["responses"]["V2-403-Forbidden"];
+            403: components["responses"]["V2Forbidden"];
             /** @description `NOT_FOUND`: `providerSlug` is not a provider of `category`, or `operation` is not one of its operations. */
-            404: components["responses"]["V2-404-NotFound"];
+            404: components["responses"]["V2NotFound"];
             /** @description `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running. */
-            409: components["responses"]["V2-409-IdempotencyInProgress"];
-            413: components["responses"]["V2-413-PayloadTooLarge"];
-            415: components["responses"]["V2-415-UnsupportedMediaType"];
+            409: components["responses"]["V2Conflict"];
+            413: components["responses"]["V2PayloadTooLarge"];
+            415: components["responses"]["V2UnsupportedMediaType"];
             /** @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used with another body. */
-            422: components["responses"]["V2-422-IdempotencyKeyReused"];
+            422: components["responses"]["V2Unprocessable"];
             /** @description `PROVIDER_NOT_CONNECTED`: no reviewed connection serves the category (or that provider) in the key's environment. */
-            424: components["responses"]["V2-424-ProviderNotConnected"];
+            424: components["responses"]["V2FailedDependency"];
             /** @description `RATE_LIMIT_EXCEEDED`: the request budget is spent. */
-            429: components["responses"]["V2-429-RateLimitExceeded"];
+            429: components["responses"]["V2TooManyRequests"];
             /** @description `INTERNAL_ERROR`: an unexpected error. `SERVER_MISCONFIGURED`: the connection names a provider this server has no adapter for, or its config is unusable. */
-            500: components["responses"]["V2-500-InternalError-ServerMisconfigured"];
+            500: components["responses"]["V2InternalError"];
             /**
              * @description `IDEMPOTENCY_UNAVAILABLE`, `RATE_LIMIT_UNAVAILABLE`: a backing store is unavailable; nothing was executed.
              *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable"];
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     invokeProvider: {
@@ -11848,44 +11257,54 @@ export interface operations {
              *     - `INVALID_INPUT`: `input` does not match the operation's input schema, the selection receipt names another provider, category or operation or has expired, or Travel Rule data is missing under `regime.travelRule: true`.
              *     - `VALIDATION_ERROR`: the request does not match the schema; `errors` lists each failure.
              */
-            400: components["responses"]["V2-400-IdempotencyKeyRequired-InvalidInput-ValidationError"];
-            401: components["responses"]["V2-401-Unauthorized"];
+            400: components["responses"]["V2BadRequest"];
+            401: components["responses"]["V2Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks the scope of `category` (table above), or `approvalRequestId` is not approved, already used, or was requested for another operation or input.
              *     - `COMPLIANCE_BLOCKED`: screening or policy evaluation under `regime` blocked the operation; `reasons` lists the rules.
              */
-            403: components["responses"]["V2-403-ComplianceBlocked-Forbidden"];
+            403: components["responses"]["V2Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND`: `providerSlug` is not a provider of `category`, `operation` is not one of its operations, or `selectionReceiptId` or `approvalRequestId` is unknown or belongs to another organization; or no reviewed connection makes the provider available to the organization in the key's environment (production, custody, a live provider; in production also no reviewed `compliance_screening` connection for the screening of step 4).
              */
-            404: components["responses"]["V2-404-NotFound"];
-            409: components["responses"]["V2-409-IdempotencyInProgress"];
-            413: components["responses"]["V2-413-PayloadTooLarge"];
-            415: components["responses"]["V2-415-UnsupportedMediaType"];
+            404: components["responses"]["V2NotFound"];
+            /**
+             * @description Conflict.
+             *
+             *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
+             */
+            409: components["responses"]["V2Conflict"];
+            413: components["responses"]["V2PayloadTooLarge"];
+            415: components["responses"]["V2UnsupportedMediaType"];
             /**
              * @description Unprocessable request.
              *
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
              */
-            422: components["responses"]["V2-422-IdempotencyKeyReused"];
-            429: components["responses"]["V2-429-RateLimitExceeded"];
+            422: components["responses"]["V2Unprocessable"];
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
+             */
+            429: components["responses"]["V2TooManyRequests"];
             /**
              * @description Internal error.
              *
              *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
              *     - `SERVER_MISCONFIGURED`: the connection's configuration is unusable (e.g. a missing credential reference); an operator must fix it.
              */
-            500: components["responses"]["V2-500-InternalError-ServerMisconfigured"];
+            500: components["responses"]["V2InternalError"];
             /**
              * @description Provider failure.
              *
              *     - `PROVIDER_EXECUTION_FAILED`: the provider failed to execute the operation; nothing was recorded.
              */
-            502: components["responses"]["V2-502-ProviderExecutionFailed"];
+            502: components["responses"]["V2BadGateway"];
             /**
              * @description Service unavailable.
              *
@@ -11893,7 +11312,7 @@ export interface operations {
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
              *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable"];
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     screenCompliance: {
@@ -11937,41 +11356,52 @@ export interface operations {
              *
              *     - `VALIDATION_ERROR` — the body does not match the schema (`errors` lists each failure); or nothing to screen (no `parties`, `addresses` or jurisdiction field); or `amount` without `currency` (or the reverse); or a party with neither `name` nor `country`; or the `Idempotency-Key` header is malformed.
              */
-            400: components["responses"]["V2-400-ValidationError"];
+            400: components["responses"]["V2BadRequest"];
             /**
              * @description Unauthorized.
              *
              *     - `UNAUTHORIZED` — missing, malformed, unknown or revoked API key.
              */
-            401: components["responses"]["V2-401-Unauthorized"];
+            401: components["responses"]["V2Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN` — the API key lacks the scope `compliance:write`, or `organizationId` is not the key's organization.
              */
-            403: components["responses"]["V2-403-Forbidden"];
+            403: components["responses"]["V2Forbidden"];
             /**
              * @description Conflict.
              *
              *     - `IDEMPOTENCY_IN_PROGRESS` — a request with the same `Idempotency-Key` is still being processed; retry later.
              */
-            409: components["responses"]["V2-409-IdempotencyInProgress"];
-            413: components["responses"]["V2-413-PayloadTooLarge"];
-            415: components["responses"]["V2-415-UnsupportedMediaType"];
-            422: components["responses"]["V2-422-IdempotencyKeyReused"];
+            409: components["responses"]["V2Conflict"];
+            413: components["responses"]["V2PayloadTooLarge"];
+            415: components["responses"]["V2UnsupportedMediaType"];
+            /**
+             * @description Unprocessable request.
+             *
+             *     - `IDEMPOTENCY_KEY_REUSED` — the `Idempotency-Key` was already used with a different request body.
+             */
+            422: components["responses"]["V2Unprocessable"];
             /**
              * @description Failed dependency.
              *
              *     - `PROVIDER_NOT_CONNECTED` — a production key, and the organization has no reviewed `compliance_screening` connection in production (screening fails closed; the sandbox list serves sandbox keys).
              */
-            424: components["responses"]["V2-424-ProviderNotConnected"];
+            424: components["responses"]["V2FailedDependency"];
             /**
              * @description Too many requests.
              *
              *     - `RATE_LIMIT_EXCEEDED` — the API key's or the organization's request budget for the window is spent; retry after `Retry-After` seconds.
              */
-            429: components["responses"]["V2-429-RateLimitExceeded"];
-            500: components["responses"]["V2-500-InternalError-ServerMisconfigured"];
+            429: components["responses"]["V2TooManyRequests"];
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR` — an unexpected error; the body never carries internals. Quote `requestId` to support.
+             *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
+             */
+            500: components["responses"]["V2InternalError"];
             /**
              * @description Service unavailable.
              *
@@ -11979,7 +11409,7 @@ export interface operations {
              *     - `RATE_LIMIT_UNAVAILABLE` — the rate limiter store is unavailable; the request was not executed.
              *     - `SERVICE_UNAVAILABLE` — the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable"];
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     evaluatePolicy: {
@@ -12023,41 +11453,52 @@ export interface operations {
              *
              *     - `VALIDATION_ERROR` — the body does not match the schema (`errors` lists each failure); or nothing to evaluate (no `parties`, `addresses`, jurisdiction field or `amount`); or `amount` without `currency` (or the reverse); or a party with neither `name` nor `country`; or the `Idempotency-Key` header is malformed.
              */
-            400: components["responses"]["V2-400-ValidationError"];
+            400: components["responses"]["V2BadRequest"];
             /**
              * @description Unauthorized.
              *
              *     - `UNAUTHORIZED` — missing, malformed, unknown or revoked API key.
              */
-            401: components["responses"]["V2-401-Unauthorized"];
+            401: components["responses"]["V2Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN` — the API key lacks the scope `compliance:write`, or `organizationId` is not the key's organization.
              */
-            403: components["responses"]["V2-403-Forbidden"];
+            403: components["responses"]["V2Forbidden"];
             /**
              * @description Conflict.
              *
              *     - `IDEMPOTENCY_IN_PROGRESS` — a request with the same `Idempotency-Key` is still being processed; retry later.
              */
-            409: components["responses"]["V2-409-IdempotencyInProgress"];
-            413: components["responses"]["V2-413-PayloadTooLarge"];
-            415: components["responses"]["V2-415-UnsupportedMediaType"];
-            422: components["responses"]["V2-422-IdempotencyKeyReused"];
+            409: components["responses"]["V2Conflict"];
+            413: components["responses"]["V2PayloadTooLarge"];
+            415: components["responses"]["V2UnsupportedMediaType"];
+            /**
+             * @description Unprocessable request.
+             *
+             *     - `IDEMPOTENCY_KEY_REUSED` — the `Idempotency-Key` was already used with a different request body.
+             */
+            422: components["responses"]["V2Unprocessable"];
             /**
              * @description Failed dependency.
              *
              *     - `PROVIDER_NOT_CONNECTED` — a production key, and the organization has no reviewed `compliance_screening` connection in production (screening fails closed; the sandbox list serves sandbox keys).
              */
-            424: components["responses"]["V2-424-ProviderNotConnected"];
+            424: components["responses"]["V2FailedDependency"];
             /**
              * @description Too many requests.
              *
              *     - `RATE_LIMIT_EXCEEDED` — the API key's or the organization's request budget for the window is spent; retry after `Retry-After` seconds.
              */
-            429: components["responses"]["V2-429-RateLimitExceeded"];
-            500: components["responses"]["V2-500-InternalError-ServerMisconfigured"];
+            429: components["responses"]["V2TooManyRequests"];
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR` — an unexpected error; the body never carries internals. Quote `requestId` to support.
+             *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
+             */
+            500: components["responses"]["V2InternalError"];
             /**
              * @description Service unavailable.
              *
@@ -12065,7 +11506,7 @@ export interface operations {
              *     - `RATE_LIMIT_UNAVAILABLE` — the rate limiter store is unavailable; the request was not executed.
              *     - `SERVICE_UNAVAILABLE` — the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable"];
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     listApprovalRequests: {
@@ -12129,28 +11570,33 @@ export interface operations {
              *
              *     - `VALIDATION_ERROR`: `limit`, `startingAfter`, `createdAfter` or `createdBefore` is malformed or `status` is not a status, or `startingAfter` is not an approval request of this organization and environment; `errors` names each field (`/query/<name>`).
              */
-            400: components["responses"]["V2-400-ValidationError"];
-            401: components["responses"]["V2-401-Unauthorized"];
+            400: components["responses"]["V2BadRequest"];
+            401: components["responses"]["V2Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: not produced by this list: approval requests whose resource the key cannot read are left out. Listed for parity with the approval reads.
              */
-            403: components["responses"]["V2-403-Forbidden"];
-            429: components["responses"]["V2-429-RateLimitExceeded"];
+            403: components["responses"]["V2Forbidden"];
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
+             */
+            429: components["responses"]["V2TooManyRequests"];
             /**
              * @description Internal error.
              *
              *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
              */
-            500: components["responses"]["V2-500-InternalError"];
+            500: components["responses"]["V2InternalError"];
             /**
              * @description Service unavailable.
              *
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
              *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, or the request reached its deadline; nothing was executed.
              */
-            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     getApprovalRequest: {
@@ -12192,44 +11638,44 @@ export interface operations {
              *
              *     - `VALIDATION_ERROR` — `approvalRequestId` is not an `apr_…` id (`errors` lists each failure).
              */
-            400: components["responses"]["V2-400-ValidationError"];
+            400: components["responses"]["V2BadRequest"];
             /**
              * @description Unauthorized.
              *
              *     - `UNAUTHORIZED` — missing, malformed, unknown or revoked API key.
              */
-            401: components["responses"]["V2-401-Unauthorized"];
+            401: components["responses"]["V2Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN` — the API key lacks the `read` scope of the approval's `scope` resource.
              */
-            403: components["responses"]["V2-403-Forbidden"];
+            403: components["responses"]["V2Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND` — no approval request `approvalRequestId` in the key's organization and environment.
              */
-            404: components["responses"]["V2-404-NotFound"];
+            404: components["responses"]["V2NotFound"];
             /**
              * @description Too many requests.
              *
              *     - `RATE_LIMIT_EXCEEDED` — the API key's or the organization's request budget for the window is spent; retry after `Retry-After` seconds.
              */
-            429: components["responses"]["V2-429-RateLimitExceeded"];
+            429: components["responses"]["V2TooManyRequests"];
             /**
              * @description Internal error.
              *
              *     - `INTERNAL_ERROR` — an unexpected error; the body never carries internals. Quote `requestId` to support.
              */
-            500: components["responses"]["V2-500-InternalError"];
+            500: components["responses"]["V2InternalError"];
             /**
              * @description Service unavailable.
              *
              *     - `RATE_LIMIT_UNAVAILABLE` — the rate limiter store is unavailable; the request was not executed.
              *     - `SERVICE_UNAVAILABLE` — the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     approveApprovalRequest: {
@@ -12281,13 +11727,13 @@ export interface operations {
              *
              *     - `VALIDATION_ERROR` — `approvalRequestId` is not an `apr_…` id, or the body does not match the schema (`errors` lists each failure).
              */
-            400: components["responses"]["V2-400-ValidationError"];
+            400: components["responses"]["V2BadRequest"];
             /**
              * @description Unauthorized.
              *
              *     - `UNAUTHORIZED` — missing, malformed, unknown or revoked API key.
              */
-            401: components["responses"]["V2-401-Unauthorized"];
+            401: components["responses"]["V2Unauthorized"];
             /**
              * @description Forbidden.
              *
@@ -12297,50 +11743,40 @@ export interface operations {
              *     - `FORBIDDEN` — the member's role is not `approver` or `owner`.
              *     - `CROSS_ORIGIN_REQUEST` — the session cookie came with a request from another origin.
              */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Cache-Control": components["headers"]["Cache-Control"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
-                    RateLimit: components["headers"]["RateLimit-IfCounted"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            403: components["responses"]["V2Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND` — no approval request `approvalRequestId` in the key's organization and environment.
              */
-            404: components["responses"]["V2-404-NotFound"];
+            404: components["responses"]["V2NotFound"];
             /**
              * @description Conflict.
              *
              *     - `STATE_CONFLICT` — the request is not `pending` (already approved or rejected, or `expired`), `expectedVersion` differs from its `version`, or a concurrent decision won. Nothing changed; read it again.
              *     - `IDEMPOTENCY_IN_PROGRESS` — a request with the same `Idempotency-Key` is still being processed; retry later.
              */
-            409: components["responses"]["V2-409-IdempotencyInProgress-StateConflict"];
-            413: components["responses"]["V2-413-PayloadTooLarge"];
-            415: components["responses"]["V2-415-UnsupportedMediaType"];
-            422: components["responses"]["V2-422-IdempotencyKeyReused"];
+            409: components["responses"]["V2Conflict"];
+            413: components["responses"]["V2PayloadTooLarge"];
+            415: components["responses"]["V2UnsupportedMediaType"];
+            /**
+             * @description Unprocessable request.
+             *
+             *     - `IDEMPOTENCY_KEY_REUSED` — the `Idempotency-Key` was already used with a different request body.
+             */
+            422: components["responses"]["V2Unprocessable"];
             /**
              * @description Too many requests.
              *
              *     - `RATE_LIMIT_EXCEEDED` — the API key's or the organization's request budget for the window is spent; retry after `Retry-After` seconds.
              */
-            429: components["responses"]["V2-429-RateLimitExceeded"];
+            429: components["responses"]["V2TooManyRequests"];
             /**
              * @description Internal error.
              *
              *     - `INTERNAL_ERROR` — an unexpected error; the body never carries internals. Quote `requestId` to support.
              */
-            500: components["responses"]["V2-500-InternalError"];
+            500: components["responses"]["V2InternalError"];
             /**
              * @description Service unavailable.
              *
@@ -12348,7 +11784,7 @@ export interface operations {
              *     - `RATE_LIMIT_UNAVAILABLE` — the rate limiter store is unavailable; the request was not executed.
              *     - `SERVICE_UNAVAILABLE` — the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable"];
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     rejectApprovalRequest: {
@@ -12400,13 +11836,13 @@ export interface operations {
              *
              *     - `VALIDATION_ERROR` — `approvalRequestId` is not an `apr_…` id, or the body does not match the schema (`errors` lists each failure).
              */
-            400: components["responses"]["V2-400-ValidationError"];
+            400: components["responses"]["V2BadRequest"];
             /**
              * @description Unauthorized.
              *
              *     - `UNAUTHORIZED` — missing, malformed, unknown or revoked API key.
              */
-            401: components["responses"]["V2-401-Unauthorized"];
+            401: components["responses"]["V2Unauthorized"];
             /**
              * @description Forbidden.
              *
@@ -12416,50 +11852,40 @@ export interface operations {
              *     - `FORBIDDEN` — the member's role is not `approver` or `owner`.
              *     - `CROSS_ORIGIN_REQUEST` — the session cookie came with a request from another origin.
              */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Cache-Control": components["headers"]["Cache-Control"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfCounted"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfCounted"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfCounted"];
-                    RateLimit: components["headers"]["RateLimit-IfCounted"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy-IfCounted"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            403: components["responses"]["V2Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND` — no approval request `approvalRequestId` in the key's organization and environment.
              */
-            404: components["responses"]["V2-404-NotFound"];
+            404: components["responses"]["V2NotFound"];
             /**
              * @description Conflict.
              *
              *     - `STATE_CONFLICT` — the request is not `pending` (already approved or rejected, or `expired`), `expectedVersion` differs from its `version`, or a concurrent decision won. Nothing changed; read it again.
              *     - `IDEMPOTENCY_IN_PROGRESS` — a request with the same `Idempotency-Key` is still being processed; retry later.
              */
-            409: components["responses"]["V2-409-IdempotencyInProgress-StateConflict"];
-            413: components["responses"]["V2-413-PayloadTooLarge"];
-            415: components["responses"]["V2-415-UnsupportedMediaType"];
-            422: components["responses"]["V2-422-IdempotencyKeyReused"];
+            409: components["responses"]["V2Conflict"];
+            413: components["responses"]["V2PayloadTooLarge"];
+            415: components["responses"]["V2UnsupportedMediaType"];
+            /**
+             * @description Unprocessable request.
+             *
+             *     - `IDEMPOTENCY_KEY_REUSED` — the `Idempotency-Key` was already used with a different request body.
+             */
+            422: components["responses"]["V2Unprocessable"];
             /**
              * @description Too many requests.
              *
              *     - `RATE_LIMIT_EXCEEDED` — the API key's or the organization's request budget for the window is spent; retry after `Retry-After` seconds.
              */
-            429: components["responses"]["V2-429-RateLimitExceeded"];
+            429: components["responses"]["V2TooManyRequests"];
             /**
              * @description Internal error.
              *
              *     - `INTERNAL_ERROR` — an unexpected error; the body never carries internals. Quote `requestId` to support.
              */
-            500: components["responses"]["V2-500-InternalError"];
+            500: components["responses"]["V2InternalError"];
             /**
              * @description Service unavailable.
              *
@@ -12467,7 +11893,7 @@ export interface operations {
              *     - `RATE_LIMIT_UNAVAILABLE` — the rate limiter store is unavailable; the request was not executed.
              *     - `SERVICE_UNAVAILABLE` — the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable"];
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     listBankTransfers: {
@@ -12525,28 +11951,33 @@ export interface operations {
              *
              *     - `VALIDATION_ERROR`: `limit`, `startingAfter`, `createdAfter` or `createdBefore` is malformed or `status` is not a status, or `startingAfter` is not a bank transfer of this organization and environment; `errors` names each field (`/query/<name>`).
              */
-            400: components["responses"]["V2-400-ValidationError"];
-            401: components["responses"]["V2-401-Unauthorized"];
+            400: components["responses"]["V2BadRequest"];
+            401: components["responses"]["V2Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `payments:read` (or `payments:write`).
              */
-            403: components["responses"]["V2-403-Forbidden"];
-            429: components["responses"]["V2-429-RateLimitExceeded"];
+            403: components["responses"]["V2Forbidden"];
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
+             */
+            429: components["responses"]["V2TooManyRequests"];
             /**
              * @description Internal error.
              *
              *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
              */
-            500: components["responses"]["V2-500-InternalError"];
+            500: components["responses"]["V2InternalError"];
             /**
              * @description Service unavailable.
              *
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
              *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, or the request reached its deadline; nothing was executed.
              */
-            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     createBankTransfer: {
@@ -12567,8 +11998,11 @@ export interface operations {
                  *     with the same key executes once the fault heals. The key, the effect and the stored response commit in one
                  *     transaction, and the key is held by a transaction-scoped lock: a request that died before committing (process killed,
                  *     connection reset) leaves its key free at once. A write that calls a provider holds its key between its two
-                 *     transactions by a lease instead; if its holder dies there, the key is free again after at most 20 s
-                 *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
+                 *     transactions by a lease instead. When such a request answers 503 because the database stopped answering between or
+                 *     at its transactions, its key is released as soon as the database answers again (within about a second, on whichever
+                 *     instance the retry reaches), and what the request recorded before a provider was called goes with it; the retry then
+                 *     executes. Only if its holder dies there is the key free again after the lease, at most 20 s
+                 *     (`IDEMPOTENCY_LOCK_SECONDS`), and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -12622,48 +12056,59 @@ export interface operations {
              *     - `IDEMPOTENCY_KEY_REQUIRED` — the `Idempotency-Key` header is missing.
              *     - `VALIDATION_ERROR` — the body does not match the schema (`errors` lists each failure); or the rail, account types and currency do not fit together (see `BankRail`); or `reference` is longer than the rail allows; or an IBAN or ABA check digit is wrong; or `amount` has more fraction digits than the currency.
              */
-            400: components["responses"]["V2-400-IdempotencyKeyRequired-ValidationError"];
+            400: components["responses"]["V2BadRequest"];
             /**
              * @description Unauthorized.
              *
              *     - `UNAUTHORIZED` — missing, malformed, unknown or revoked API key.
              */
-            401: components["responses"]["V2-401-Unauthorized"];
+            401: components["responses"]["V2Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN` — the API key lacks the scope `payments:write`, or `organizationId` is not the key's organization.
              *     - `COMPLIANCE_BLOCKED` — screening of the account holders and jurisdictions, or the organization's policy, blocked the transfer before any provider call; `reasons` lists each rule.
              */
-            403: components["responses"]["V2-403-ComplianceBlocked-Forbidden"];
+            403: components["responses"]["V2Forbidden"];
             /**
              * @description Conflict.
              *
              *     - `IDEMPOTENCY_IN_PROGRESS` — a request with the same `Idempotency-Key` is still being processed, or was interrupted and its outcome is being confirmed with the bank; retry later.
              */
-            409: components["responses"]["V2-409-IdempotencyInProgress"];
-            413: components["responses"]["V2-413-PayloadTooLarge"];
-            415: components["responses"]["V2-415-UnsupportedMediaType"];
-            422: components["responses"]["V2-422-IdempotencyKeyReused"];
+            409: components["responses"]["V2Conflict"];
+            413: components["responses"]["V2PayloadTooLarge"];
+            415: components["responses"]["V2UnsupportedMediaType"];
+            /**
+             * @description Unprocessable request.
+             *
+             *     - `IDEMPOTENCY_KEY_REUSED` — the `Idempotency-Key` was already used with a different request body.
+             */
+            422: components["responses"]["V2Unprocessable"];
             /**
              * @description Failed dependency.
              *
              *     - `PROVIDER_NOT_CONNECTED` — production key and no reviewed `bank_transfer` connection serves the request (bank transfers are Sandbox only).
              */
-            424: components["responses"]["V2-424-ProviderNotConnected"];
+            424: components["responses"]["V2FailedDependency"];
             /**
              * @description Too many requests.
              *
              *     - `RATE_LIMIT_EXCEEDED` — the API key's or the organization's request budget for the window is spent; retry after `Retry-After` seconds.
              */
-            429: components["responses"]["V2-429-RateLimitExceeded"];
-            500: components["responses"]["V2-500-InternalError-ServerMisconfigured"];
+            429: components["responses"]["V2TooManyRequests"];
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR` — an unexpected error; the body never carries internals. Quote `requestId` to support.
+             *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
+             */
+            500: components["responses"]["V2InternalError"];
             /**
              * @description Bad gateway.
              *
              *     - `PROVIDER_EXECUTION_FAILED` — the bank transfer provider failed or timed out; nothing was recorded (simulator: `reference` starting with `TIMEOUT`).
              */
-            502: components["responses"]["V2-502-ProviderExecutionFailed"];
+            502: components["responses"]["V2BadGateway"];
             /**
              * @description Service unavailable.
              *
@@ -12672,7 +12117,7 @@ export interface operations {
              *     - `STORAGE_UNAVAILABLE` — the transfer could not be recorded; nothing was sent to the provider.
              *     - `SERVICE_UNAVAILABLE` — the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable-StorageUnavailable"];
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     getBankTransferStatus: {
@@ -12716,53 +12161,64 @@ export interface operations {
              *
              *     - `VALIDATION_ERROR` — the body does not match the schema (`errors` lists each failure), or `senderJurisdiction` / `receiverJurisdiction` differ from the transfer's.
              */
-            400: components["responses"]["V2-400-ValidationError"];
+            400: components["responses"]["V2BadRequest"];
             /**
              * @description Unauthorized.
              *
              *     - `UNAUTHORIZED` — missing, malformed, unknown or revoked API key.
              */
-            401: components["responses"]["V2-401-Unauthorized"];
+            401: components["responses"]["V2Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN` — the API key lacks the scope `payments:write`, or `organizationId` is not the key's organization.
              */
-            403: components["responses"]["V2-403-Forbidden"];
+            403: components["responses"]["V2Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND` — no transfer with this `transferId` in the key's organization and environment.
              */
-            404: components["responses"]["V2-404-NotFound"];
+            404: components["responses"]["V2NotFound"];
             /**
              * @description Conflict.
              *
              *     - `IDEMPOTENCY_IN_PROGRESS` — a request with the same `Idempotency-Key` is still being processed; retry later.
              */
-            409: components["responses"]["V2-409-IdempotencyInProgress"];
-            413: components["responses"]["V2-413-PayloadTooLarge"];
-            415: components["responses"]["V2-415-UnsupportedMediaType"];
-            422: components["responses"]["V2-422-IdempotencyKeyReused"];
+            409: components["responses"]["V2Conflict"];
+            413: components["responses"]["V2PayloadTooLarge"];
+            415: components["responses"]["V2UnsupportedMediaType"];
+            /**
+             * @description Unprocessable request.
+             *
+             *     - `IDEMPOTENCY_KEY_REUSED` — the `Idempotency-Key` was already used with a different request body.
+             */
+            422: components["responses"]["V2Unprocessable"];
             /**
              * @description Failed dependency.
              *
              *     - `PROVIDER_NOT_CONNECTED` — production key and no reviewed `bank_transfer` connection serves the request.
              */
-            424: components["responses"]["V2-424-ProviderNotConnected"];
+            424: components["responses"]["V2FailedDependency"];
             /**
              * @description Too many requests.
              *
              *     - `RATE_LIMIT_EXCEEDED` — the API key's or the organization's request budget for the window is spent; retry after `Retry-After` seconds.
              */
-            429: components["responses"]["V2-429-RateLimitExceeded"];
-            500: components["responses"]["V2-500-InternalError-ServerMisconfigured"];
+            429: components["responses"]["V2TooManyRequests"];
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR` — an unexpected error; the body never carries internals. Quote `requestId` to support.
+             *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
+             */
+            500: components["responses"]["V2InternalError"];
             /**
              * @description Bad gateway.
              *
              *     - `PROVIDER_EXECUTION_FAILED` — the provider could not be queried, or reported a state the transfer cannot move to; the stored transfer is unchanged (simulator: `reference` starting with `UNREACHABLE`).
              */
-            502: components["responses"]["V2-502-ProviderExecutionFailed"];
+            502: components["responses"]["V2BadGateway"];
             /**
              * @description Service unavailable.
              *
@@ -12770,7 +12226,7 @@ export interface operations {
              *     - `RATE_LIMIT_UNAVAILABLE` — the rate limiter store is unavailable; the request was not executed.
              *     - `SERVICE_UNAVAILABLE` — the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable"];
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     cancelBankTransfer: {
@@ -12791,8 +12247,11 @@ export interface operations {
                  *     with the same key executes once the fault heals. The key, the effect and the stored response commit in one
                  *     transaction, and the key is held by a transaction-scoped lock: a request that died before committing (process killed,
                  *     connection reset) leaves its key free at once. A write that calls a provider holds its key between its two
-                 *     transactions by a lease instead; if its holder dies there, the key is free again after at most 20 s
-                 *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
+                 *     transactions by a lease instead. When such a request answers 503 because the database stopped answering between or
+                 *     at its transactions, its key is released as soon as the database answers again (within about a second, on whichever
+                 *     instance the retry reaches), and what the request recorded before a provider was called goes with it; the retry then
+                 *     executes. Only if its holder dies there is the key free again after the lease, at most 20 s
+                 *     (`IDEMPOTENCY_LOCK_SECONDS`), and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -12829,54 +12288,65 @@ export interface operations {
              *     - `IDEMPOTENCY_KEY_REQUIRED` — the `Idempotency-Key` header is missing.
              *     - `VALIDATION_ERROR` — the body does not match the schema (`errors` lists each failure), or `senderJurisdiction` / `receiverJurisdiction` differ from the transfer's.
              */
-            400: components["responses"]["V2-400-IdempotencyKeyRequired-ValidationError"];
+            400: components["responses"]["V2BadRequest"];
             /**
              * @description Unauthorized.
              *
              *     - `UNAUTHORIZED` — missing, malformed, unknown or revoked API key.
              */
-            401: components["responses"]["V2-401-Unauthorized"];
+            401: components["responses"]["V2Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN` — the API key lacks the scope `payments:write`, or `organizationId` is not the key's organization.
              */
-            403: components["responses"]["V2-403-Forbidden"];
+            403: components["responses"]["V2Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND` — no transfer with this `transferId` in the key's organization and environment.
              */
-            404: components["responses"]["V2-404-NotFound"];
+            404: components["responses"]["V2NotFound"];
             /**
              * @description Conflict.
              *
              *     - `IDEMPOTENCY_IN_PROGRESS` — a request with the same `Idempotency-Key` is still being processed; retry later.
              *     - `STATE_CONFLICT` — the transfer is not in a cancellable state (it is `completed`, `failed`, `returned` or `cancelled`).
              */
-            409: components["responses"]["V2-409-IdempotencyInProgress-StateConflict"];
-            413: components["responses"]["V2-413-PayloadTooLarge"];
-            415: components["responses"]["V2-415-UnsupportedMediaType"];
-            422: components["responses"]["V2-422-IdempotencyKeyReused"];
+            409: components["responses"]["V2Conflict"];
+            413: components["responses"]["V2PayloadTooLarge"];
+            415: components["responses"]["V2UnsupportedMediaType"];
+            /**
+             * @description Unprocessable request.
+             *
+             *     - `IDEMPOTENCY_KEY_REUSED` — the `Idempotency-Key` was already used with a different request body.
+             */
+            422: components["responses"]["V2Unprocessable"];
             /**
              * @description Failed dependency.
              *
              *     - `PROVIDER_NOT_CONNECTED` — production key and no reviewed `bank_transfer` connection serves the request.
              */
-            424: components["responses"]["V2-424-ProviderNotConnected"];
+            424: components["responses"]["V2FailedDependency"];
             /**
              * @description Too many requests.
              *
              *     - `RATE_LIMIT_EXCEEDED` — the API key's or the organization's request budget for the window is spent; retry after `Retry-After` seconds.
              */
-            429: components["responses"]["V2-429-RateLimitExceeded"];
-            500: components["responses"]["V2-500-InternalError-ServerMisconfigured"];
+            429: components["responses"]["V2TooManyRequests"];
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR` — an unexpected error; the body never carries internals. Quote `requestId` to support.
+             *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
+             */
+            500: components["responses"]["V2InternalError"];
             /**
              * @description Bad gateway.
              *
              *     - `PROVIDER_EXECUTION_FAILED` — the provider failed or refused the cancellation; the transfer is unchanged (simulator: `reference` starting with `UNREACHABLE`).
              */
-            502: components["responses"]["V2-502-ProviderExecutionFailed"];
+            502: components["responses"]["V2BadGateway"];
             /**
              * @description Service unavailable.
              *
@@ -12885,7 +12355,7 @@ export interface operations {
              *     - `STORAGE_UNAVAILABLE` — the cancellation could not be recorded; the provider was not asked.
              *     - `SERVICE_UNAVAILABLE` — the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable-StorageUnavailable"];
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     simulateCorridor: {
@@ -12906,8 +12376,11 @@ export interface operations {
                  *     with the same key executes once the fault heals. The key, the effect and the stored response commit in one
                  *     transaction, and the key is held by a transaction-scoped lock: a request that died before committing (process killed,
                  *     connection reset) leaves its key free at once. A write that calls a provider holds its key between its two
-                 *     transactions by a lease instead; if its holder dies there, the key is free again after at most 20 s
-                 *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
+                 *     transactions by a lease instead. When such a request answers 503 because the database stopped answering between or
+                 *     at its transactions, its key is released as soon as the database answers again (within about a second, on whichever
+                 *     instance the retry reaches), and what the request recorded before a provider was called goes with it; the retry then
+                 *     executes. Only if its holder dies there is the key free again after the lease, at most 20 s
+                 *     (`IDEMPOTENCY_LOCK_SECONDS`), and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -12946,42 +12419,53 @@ export interface operations {
              *     - `IDEMPOTENCY_KEY_REQUIRED` — the `Idempotency-Key` header is missing.
              *     - `VALIDATION_ERROR` — the body does not match the schema (`errors` lists each failure); or `source` cannot be debited in `currency`, or `rail` does not suit `destination.account` or `destination.currency` (see `BankRail`), or a check digit or a `reference` length is wrong; or `currency` or `destination.currency` has no sandbox FX rate; or `custody.asset` is not carried on `custody.chain`; or `custody.walletId` is not an `active` custody wallet of the organization on `custody.chain`; or `destinationAddress` is not valid for `custody.chain`.
              */
-            400: components["responses"]["V2-400-IdempotencyKeyRequired-ValidationError"];
+            400: components["responses"]["V2BadRequest"];
             /**
              * @description Unauthorized.
              *
              *     - `UNAUTHORIZED` — missing, malformed, unknown or revoked API key.
              */
-            401: components["responses"]["V2-401-Unauthorized"];
+            401: components["responses"]["V2Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN` — the API key lacks the scope `payments:write`, or `organizationId` is not the key's organization.
              *     - `COMPLIANCE_BLOCKED` — screening of the person, the account holders and the jurisdictions, or the organization's policy, blocked the corridor; no run was created; `reasons` lists each rule.
              */
-            403: components["responses"]["V2-403-ComplianceBlocked-Forbidden"];
+            403: components["responses"]["V2Forbidden"];
             /**
              * @description Conflict.
              *
              *     - `IDEMPOTENCY_IN_PROGRESS` — a request with the same `Idempotency-Key` is still being processed; retry later.
              */
-            409: components["responses"]["V2-409-IdempotencyInProgress"];
-            413: components["responses"]["V2-413-PayloadTooLarge"];
-            415: components["responses"]["V2-415-UnsupportedMediaType"];
-            422: components["responses"]["V2-422-IdempotencyKeyReused"];
+            409: components["responses"]["V2Conflict"];
+            413: components["responses"]["V2PayloadTooLarge"];
+            415: components["responses"]["V2UnsupportedMediaType"];
+            /**
+             * @description Unprocessable request.
+             *
+             *     - `IDEMPOTENCY_KEY_REUSED` — the `Idempotency-Key` was already used with a different request body.
+             */
+            422: components["responses"]["V2Unprocessable"];
             /**
              * @description Too many requests.
              *
              *     - `RATE_LIMIT_EXCEEDED` — the API key's or the organization's request budget for the window is spent; retry after `Retry-After` seconds.
              */
-            429: components["responses"]["V2-429-RateLimitExceeded"];
-            500: components["responses"]["V2-500-InternalError-ServerMisconfigured"];
+            429: components["responses"]["V2TooManyRequests"];
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR` — an unexpected error; the body never carries internals. Quote `requestId` to support.
+             *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
+             */
+            500: components["responses"]["V2InternalError"];
             /**
              * @description Bad gateway.
              *
              *     - `PROVIDER_EXECUTION_FAILED` — the bank transfer provider failed the synchronous payout route check; no run was created (simulator: `reference` starting with `TIMEOUT`).
              */
-            502: components["responses"]["V2-502-ProviderExecutionFailed"];
+            502: components["responses"]["V2BadGateway"];
             /**
              * @description Service unavailable.
              *
@@ -12990,7 +12474,7 @@ export interface operations {
              *     - `STORAGE_UNAVAILABLE` — the run could not be recorded; nothing was queued.
              *     - `SERVICE_UNAVAILABLE` — the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable-StorageUnavailable"];
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     getCorridorWorkflowRun: {
@@ -13027,44 +12511,44 @@ export interface operations {
              *     - `INVALID_INPUT` — the request carries a body (this operation takes none).
              *     - `VALIDATION_ERROR` — `workflowRunId` is malformed (not `wfr_` followed by 20–40 letters or digits, `WorkflowRunId`), or the request carries query parameters (this operation takes none); `errors` names `/params/workflowRunId` or `/query`.
              */
-            400: components["responses"]["V2-400-InvalidInput-ValidationError"];
+            400: components["responses"]["V2BadRequest"];
             /**
              * @description Unauthorized.
              *
              *     - `UNAUTHORIZED` — missing, malformed, unknown or revoked API key.
              */
-            401: components["responses"]["V2-401-Unauthorized"];
+            401: components["responses"]["V2Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN` — the API key lacks the scope `payments:read` (or `payments:write`), or `organizationId` is not the key's organization.
              */
-            403: components["responses"]["V2-403-Forbidden"];
+            403: components["responses"]["V2Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND` — no run with this id in the key's organization and environment.
              */
-            404: components["responses"]["V2-404-NotFound"];
+            404: components["responses"]["V2NotFound"];
             /**
              * @description Too many requests.
              *
              *     - `RATE_LIMIT_EXCEEDED` — the API key's or the organization's request budget for the window is spent; retry after `Retry-After` seconds.
              */
-            429: components["responses"]["V2-429-RateLimitExceeded"];
+            429: components["responses"]["V2TooManyRequests"];
             /**
              * @description Internal error.
              *
              *     - `INTERNAL_ERROR` — an unexpected error; the body never carries internals. Quote `requestId` to support.
              */
-            500: components["responses"]["V2-500-InternalError"];
+            500: components["responses"]["V2InternalError"];
             /**
              * @description Service unavailable.
              *
              *     - `RATE_LIMIT_UNAVAILABLE` — the rate limiter store is unavailable; the request was not executed.
              *     - `SERVICE_UNAVAILABLE` — the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     dispatchCorridorWorkflows: {
@@ -13092,15 +12576,15 @@ export interface operations {
              *
              *     - `UNAUTHORIZED` — `X-Scheduler-Secret` is missing or wrong (compared in constant time), or an API key was sent instead.
              */
-            401: components["responses"]["Scheduler-401"];
-            429: components["responses"]["Scheduler-429"];
+            401: components["responses"]["SchedulerUnauthorized"];
+            429: components["responses"]["SchedulerTooManyRequests"];
             /**
              * @description Internal error.
              *
              *     - `INTERNAL_ERROR` — `SCHEDULER_SECRET` is not configured on the server (every call is refused), or an unexpected error; the body never carries internals. Quote `requestId` to support.
              */
-            500: components["responses"]["Scheduler-500"];
-            503: components["responses"]["Scheduler-503"];
+            500: components["responses"]["SchedulerInternalError"];
+            503: components["responses"]["SchedulerServiceUnavailable"];
         };
     };
     listCustodyWallets: {
@@ -13158,28 +12642,33 @@ export interface operations {
              *
              *     - `VALIDATION_ERROR`: `limit`, `startingAfter`, `createdAfter` or `createdBefore` is malformed or `status` is not a status, or `startingAfter` is not a custody wallet of this organization and environment; `errors` names each field (`/query/<name>`).
              */
-            400: components["responses"]["V2-400-ValidationError"];
-            401: components["responses"]["V2-401-Unauthorized"];
+            400: components["responses"]["V2BadRequest"];
+            401: components["responses"]["V2Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `wallets:read` (or `wallets:write`).
              */
-            403: components["responses"]["V2-403-Forbidden"];
-            429: components["responses"]["V2-429-RateLimitExceeded"];
+            403: components["responses"]["V2Forbidden"];
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
+             */
+            429: components["responses"]["V2TooManyRequests"];
             /**
              * @description Internal error.
              *
              *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
              */
-            500: components["responses"]["V2-500-InternalError"];
+            500: components["responses"]["V2InternalError"];
             /**
              * @description Service unavailable.
              *
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
              *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, or the request reached its deadline; nothing was executed.
              */
-            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     createCustodyWallet: {
@@ -13200,8 +12689,11 @@ export interface operations {
                  *     with the same key executes once the fault heals. The key, the effect and the stored response commit in one
                  *     transaction, and the key is held by a transaction-scoped lock: a request that died before committing (process killed,
                  *     connection reset) leaves its key free at once. A write that calls a provider holds its key between its two
-                 *     transactions by a lease instead; if its holder dies there, the key is free again after at most 20 s
-                 *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
+                 *     transactions by a lease instead. When such a request answers 503 because the database stopped answering between or
+                 *     at its transactions, its key is released as soon as the database answers again (within about a second, on whichever
+                 *     instance the retry reaches), and what the request recorded before a provider was called goes with it; the retry then
+                 *     executes. Only if its holder dies there is the key free again after the lease, at most 20 s
+                 *     (`IDEMPOTENCY_LOCK_SECONDS`), and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -13255,55 +12747,66 @@ export interface operations {
              *     - `IDEMPOTENCY_KEY_REQUIRED` — the `Idempotency-Key` header is missing.
              *     - `VALIDATION_ERROR` — the body matches neither shape (`errors` lists each failure), or a `policy` asset is not carried by `chain`.
              */
-            400: components["responses"]["V2-400-IdempotencyKeyRequired-ValidationError"];
+            400: components["responses"]["V2BadRequest"];
             /**
              * @description Unauthorized.
              *
              *     - `UNAUTHORIZED` — missing, malformed, unknown or revoked API key.
              */
-            401: components["responses"]["V2-401-Unauthorized"];
+            401: components["responses"]["V2Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN` — the API key lacks the scope `wallets:write`, or `organizationId` is not the key's organization; or (shape 2) the approval request is still pending or was already used.
              *     - `COMPLIANCE_BLOCKED` — shape 1: a jurisdiction is sanctioned or blocked by the organization's policy; nothing was created; `reasons` lists each rule.
              */
-            403: components["responses"]["V2-403-ComplianceBlocked-Forbidden"];
+            403: components["responses"]["V2Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND` — shape 2: no custody wallet `custodyWalletId` or no approval request `approvalRequestId` in the key's organization and environment.
              */
-            404: components["responses"]["V2-404-NotFound"];
+            404: components["responses"]["V2NotFound"];
             /**
              * @description Conflict.
              *
              *     - `CUSTODY_STATE_CONFLICT` — shape 2: the wallet is not `pending_approval` (already `active` or `rejected`), or the approval request belongs to another wallet or operation. Nothing changed.
              *     - `IDEMPOTENCY_IN_PROGRESS` — a request with the same `Idempotency-Key` is still being processed; retry later.
              */
-            409: components["responses"]["V2-409-CustodyStateConflict-IdempotencyInProgress"];
-            413: components["responses"]["V2-413-PayloadTooLarge"];
-            415: components["responses"]["V2-415-UnsupportedMediaType"];
-            422: components["responses"]["V2-422-IdempotencyKeyReused"];
+            409: components["responses"]["V2Conflict"];
+            413: components["responses"]["V2PayloadTooLarge"];
+            415: components["responses"]["V2UnsupportedMediaType"];
+            /**
+             * @description Unprocessable request.
+             *
+             *     - `IDEMPOTENCY_KEY_REUSED` — the `Idempotency-Key` was already used with a different request body.
+             */
+            422: components["responses"]["V2Unprocessable"];
             /**
              * @description Failed dependency.
              *
              *     - `PROVIDER_NOT_CONNECTED` — no reviewed `custody` provider connection serves the request (custody fails closed).
              */
-            424: components["responses"]["V2-424-ProviderNotConnected"];
+            424: components["responses"]["V2FailedDependency"];
             /**
              * @description Too many requests.
              *
              *     - `RATE_LIMIT_EXCEEDED` — the API key's or the organization's request budget for the window is spent; retry after `Retry-After` seconds.
              */
-            429: components["responses"]["V2-429-RateLimitExceeded"];
-            500: components["responses"]["V2-500-InternalError-ServerMisconfigured"];
+            429: components["responses"]["V2TooManyRequests"];
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR` — an unexpected error; the body never carries internals. Quote `requestId` to support.
+             *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
+             */
+            500: components["responses"]["V2InternalError"];
             /**
              * @description Bad gateway.
              *
              *     - `PROVIDER_EXECUTION_FAILED` — shape 2: the provider failed to create the wallet; it stays `pending_approval` and shape 2 may be retried (simulator: `label` starting with `TIMEOUT`).
              */
-            502: components["responses"]["V2-502-ProviderExecutionFailed"];
+            502: components["responses"]["V2BadGateway"];
             /**
              * @description Service unavailable.
              *
@@ -13312,7 +12815,7 @@ export interface operations {
              *     - `SOURCE_NOT_AVAILABLE` — the custody provider could not be reached to check for an existing vault before creating one; nothing changed; retry.
              *     - `SERVICE_UNAVAILABLE` — the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable-SourceNotAvailable"];
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     getCustodyWalletBalance: {
@@ -13356,53 +12859,64 @@ export interface operations {
              *
              *     - `VALIDATION_ERROR` — the body does not match the schema (`errors` lists each failure), or `asset` is not carried by the wallet's chain.
              */
-            400: components["responses"]["V2-400-ValidationError"];
+            400: components["responses"]["V2BadRequest"];
             /**
              * @description Unauthorized.
              *
              *     - `UNAUTHORIZED` — missing, malformed, unknown or revoked API key.
              */
-            401: components["responses"]["V2-401-Unauthorized"];
+            401: components["responses"]["V2Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN` — the API key lacks the scope `wallets:write`, or `organizationId` is not the key's organization.
              */
-            403: components["responses"]["V2-403-Forbidden"];
+            403: components["responses"]["V2Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND` — no custody wallet `walletId` in the key's organization and environment.
              */
-            404: components["responses"]["V2-404-NotFound"];
+            404: components["responses"]["V2NotFound"];
             /**
              * @description Conflict.
              *
              *     - `IDEMPOTENCY_IN_PROGRESS` — a request with the same `Idempotency-Key` is still being processed; retry later.
              */
-            409: components["responses"]["V2-409-IdempotencyInProgress"];
-            413: components["responses"]["V2-413-PayloadTooLarge"];
-            415: components["responses"]["V2-415-UnsupportedMediaType"];
-            422: components["responses"]["V2-422-IdempotencyKeyReused"];
+            409: components["responses"]["V2Conflict"];
+            413: components["responses"]["V2PayloadTooLarge"];
+            415: components["responses"]["V2UnsupportedMediaType"];
+            /**
+             * @description Unprocessable request.
+             *
+             *     - `IDEMPOTENCY_KEY_REUSED` — the `Idempotency-Key` was already used with a different request body.
+             */
+            422: components["responses"]["V2Unprocessable"];
             /**
              * @description Failed dependency.
              *
              *     - `PROVIDER_NOT_CONNECTED` — no reviewed `custody` provider connection serves the request (custody fails closed).
              */
-            424: components["responses"]["V2-424-ProviderNotConnected"];
+            424: components["responses"]["V2FailedDependency"];
             /**
              * @description Too many requests.
              *
              *     - `RATE_LIMIT_EXCEEDED` — the API key's or the organization's request budget for the window is spent; retry after `Retry-After` seconds.
              */
-            429: components["responses"]["V2-429-RateLimitExceeded"];
-            500: components["responses"]["V2-500-InternalError-ServerMisconfigured"];
+            429: components["responses"]["V2TooManyRequests"];
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR` — an unexpected error; the body never carries internals. Quote `requestId` to support.
+             *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
+             */
+            500: components["responses"]["V2InternalError"];
             /**
              * @description Bad gateway.
              *
              *     - `PROVIDER_EXECUTION_FAILED` — the custody provider failed to report the balances, or could not be reached (simulator: its books cannot be read).
              */
-            502: components["responses"]["V2-502-ProviderExecutionFailed"];
+            502: components["responses"]["V2BadGateway"];
             /**
              * @description Service unavailable.
              *
@@ -13410,7 +12924,7 @@ export interface operations {
              *     - `RATE_LIMIT_UNAVAILABLE` — the rate limiter store is unavailable; the request was not executed.
              *     - `SERVICE_UNAVAILABLE` — the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable"];
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     listCustodyTransfers: {
@@ -13473,28 +12987,33 @@ export interface operations {
              *
              *     - `VALIDATION_ERROR`: `limit`, `startingAfter`, `createdAfter` or `createdBefore` is malformed, `status` is not a status or `walletId` is not a custody wallet id, or `startingAfter` is not a custody transfer of this organization and environment; `errors` names each field (`/query/<name>`).
              */
-            400: components["responses"]["V2-400-ValidationError"];
-            401: components["responses"]["V2-401-Unauthorized"];
+            400: components["responses"]["V2BadRequest"];
+            401: components["responses"]["V2Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `wallets:read` (or `wallets:write`).
              */
-            403: components["responses"]["V2-403-Forbidden"];
-            429: components["responses"]["V2-429-RateLimitExceeded"];
+            403: components["responses"]["V2Forbidden"];
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
+             */
+            429: components["responses"]["V2TooManyRequests"];
             /**
              * @description Internal error.
              *
              *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
              */
-            500: components["responses"]["V2-500-InternalError"];
+            500: components["responses"]["V2InternalError"];
             /**
              * @description Service unavailable.
              *
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
              *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, or the request reached its deadline; nothing was executed.
              */
-            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     createCustodyTransfer: {
@@ -13515,8 +13034,11 @@ export interface operations {
                  *     with the same key executes once the fault heals. The key, the effect and the stored response commit in one
                  *     transaction, and the key is held by a transaction-scoped lock: a request that died before committing (process killed,
                  *     connection reset) leaves its key free at once. A write that calls a provider holds its key between its two
-                 *     transactions by a lease instead; if its holder dies there, the key is free again after at most 20 s
-                 *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
+                 *     transactions by a lease instead. When such a request answers 503 because the database stopped answering between or
+                 *     at its transactions, its key is released as soon as the database answers again (within about a second, on whichever
+                 *     instance the retry reaches), and what the request recorded before a provider was called goes with it; the retry then
+                 *     executes. Only if its holder dies there is the key free again after the lease, at most 20 s
+                 *     (`IDEMPOTENCY_LOCK_SECONDS`), and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -13570,55 +13092,66 @@ export interface operations {
              *     - `IDEMPOTENCY_KEY_REQUIRED` — the `Idempotency-Key` header is missing.
              *     - `VALIDATION_ERROR` — the body matches none of the shapes (`errors` lists each failure); or shape 1 `asset` is not carried by the wallet's chain, `destination` is not an address of that chain, or `amountMinor` is zero (`amount` is never checked).
              */
-            400: components["responses"]["V2-400-IdempotencyKeyRequired-ValidationError"];
+            400: components["responses"]["V2BadRequest"];
             /**
              * @description Unauthorized.
              *
              *     - `UNAUTHORIZED` — missing, malformed, unknown or revoked API key.
              */
-            401: components["responses"]["V2-401-Unauthorized"];
+            401: components["responses"]["V2Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN` — the API key lacks the scope `wallets:write`, or `organizationId` is not the key's organization; or (shape 2) the approval request is still pending, was already used, or was approved for another payload — nothing changed.
              *     - `COMPLIANCE_BLOCKED` — shape 1: screening of the destination address and jurisdictions, the organization's policy, or the wallet's `policy` (allowed assets, destination allowlist, limits), blocked the transfer; nothing was created; `reasons` lists each rule.
              */
-            403: components["responses"]["V2-403-ComplianceBlocked-Forbidden"];
+            403: components["responses"]["V2Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND` — shape 1: no custody wallet `walletId`; shapes 2 and 3: no custody transfer `custodyTransferId`, or (shape 2) no approval request `approvalRequestId`, in the key's organization and environment.
              */
-            404: components["responses"]["V2-404-NotFound"];
+            404: components["responses"]["V2NotFound"];
             /**
              * @description Conflict.
              *
              *     - `CUSTODY_STATE_CONFLICT` — shape 1: the wallet is not `active`; shape 2: the transfer is neither `pending_approval` nor `approved` (after a failed submission), or the approval request belongs to another transfer; shape 3: `expectedVersion` differs from the transfer's `version`, its state allows no step, or the provider's record of it does not match. Nothing changed.
              *     - `IDEMPOTENCY_IN_PROGRESS` — a request with the same `Idempotency-Key` is still being processed; retry later.
              */
-            409: components["responses"]["V2-409-CustodyStateConflict-IdempotencyInProgress"];
-            413: components["responses"]["V2-413-PayloadTooLarge"];
-            415: components["responses"]["V2-415-UnsupportedMediaType"];
-            422: components["responses"]["V2-422-IdempotencyKeyReused"];
+            409: components["responses"]["V2Conflict"];
+            413: components["responses"]["V2PayloadTooLarge"];
+            415: components["responses"]["V2UnsupportedMediaType"];
+            /**
+             * @description Unprocessable request.
+             *
+             *     - `IDEMPOTENCY_KEY_REUSED` — the `Idempotency-Key` was already used with a different request body.
+             */
+            422: components["responses"]["V2Unprocessable"];
             /**
              * @description Failed dependency.
              *
              *     - `PROVIDER_NOT_CONNECTED` — no reviewed `custody` provider connection serves the request (custody fails closed).
              */
-            424: components["responses"]["V2-424-ProviderNotConnected"];
+            424: components["responses"]["V2FailedDependency"];
             /**
              * @description Too many requests.
              *
              *     - `RATE_LIMIT_EXCEEDED` — the API key's or the organization's request budget for the window is spent; retry after `Retry-After` seconds.
              */
-            429: components["responses"]["V2-429-RateLimitExceeded"];
-            500: components["responses"]["V2-500-InternalError-ServerMisconfigured"];
+            429: components["responses"]["V2TooManyRequests"];
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR` — an unexpected error; the body never carries internals. Quote `requestId` to support.
+             *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
+             */
+            500: components["responses"]["V2InternalError"];
             /**
              * @description Bad gateway.
              *
              *     - `PROVIDER_EXECUTION_FAILED` — the custody provider failed the submission or the reconcile read; the transfer is unchanged (after shape 2's approval it stays `approved`) (simulator: `note` starting with `TIMEOUT`).
              */
-            502: components["responses"]["V2-502-ProviderExecutionFailed"];
+            502: components["responses"]["V2BadGateway"];
             /**
              * @description Service unavailable.
              *
@@ -13627,7 +13160,7 @@ export interface operations {
              *     - `SOURCE_NOT_AVAILABLE` — shapes 2 and 3: the custody provider could not be reached to submit or reconcile; the transfer is unchanged (after shape 2's approval it stays `approved`); retry.
              *     - `SERVICE_UNAVAILABLE` — the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable-SourceNotAvailable"];
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     getCustodyTransferStatus: {
@@ -13671,54 +13204,65 @@ export interface operations {
              *
              *     - `VALIDATION_ERROR` — the body matches neither shape (`errors` lists each failure).
              */
-            400: components["responses"]["V2-400-ValidationError"];
+            400: components["responses"]["V2BadRequest"];
             /**
              * @description Unauthorized.
              *
              *     - `UNAUTHORIZED` — missing, malformed, unknown or revoked API key.
              */
-            401: components["responses"]["V2-401-Unauthorized"];
+            401: components["responses"]["V2Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN` — the API key lacks the scope `wallets:read` (or `wallets:write`), or `organizationId` is not the key's organization.
              */
-            403: components["responses"]["V2-403-Forbidden"];
+            403: components["responses"]["V2Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND` — no custody transfer with this `custodyTransferId` or provider `transferId` in the key's organization and environment.
              */
-            404: components["responses"]["V2-404-NotFound"];
+            404: components["responses"]["V2NotFound"];
             /**
              * @description Conflict.
              *
              *     - `CUSTODY_STATE_CONFLICT` — the provider's record of the transfer does not match it (unknown `transferId`, other asset, amount or destination); nothing was recorded.
              *     - `IDEMPOTENCY_IN_PROGRESS` — a request with the same `Idempotency-Key` is still being processed; retry later.
              */
-            409: components["responses"]["V2-409-CustodyStateConflict-IdempotencyInProgress"];
-            413: components["responses"]["V2-413-PayloadTooLarge"];
-            415: components["responses"]["V2-415-UnsupportedMediaType"];
-            422: components["responses"]["V2-422-IdempotencyKeyReused"];
+            409: components["responses"]["V2Conflict"];
+            413: components["responses"]["V2PayloadTooLarge"];
+            415: components["responses"]["V2UnsupportedMediaType"];
+            /**
+             * @description Unprocessable request.
+             *
+             *     - `IDEMPOTENCY_KEY_REUSED` — the `Idempotency-Key` was already used with a different request body.
+             */
+            422: components["responses"]["V2Unprocessable"];
             /**
              * @description Failed dependency.
              *
              *     - `PROVIDER_NOT_CONNECTED` — no reviewed `custody` provider connection serves the request (custody fails closed).
              */
-            424: components["responses"]["V2-424-ProviderNotConnected"];
+            424: components["responses"]["V2FailedDependency"];
             /**
              * @description Too many requests.
              *
              *     - `RATE_LIMIT_EXCEEDED` — the API key's or the organization's request budget for the window is spent; retry after `Retry-After` seconds.
              */
-            429: components["responses"]["V2-429-RateLimitExceeded"];
-            500: components["responses"]["V2-500-InternalError-ServerMisconfigured"];
+            429: components["responses"]["V2TooManyRequests"];
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR` — an unexpected error; the body never carries internals. Quote `requestId` to support.
+             *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
+             */
+            500: components["responses"]["V2InternalError"];
             /**
              * @description Bad gateway.
              *
              *     - `PROVIDER_EXECUTION_FAILED` — the custody provider answered the read with an error; nothing was recorded.
              */
-            502: components["responses"]["V2-502-ProviderExecutionFailed"];
+            502: components["responses"]["V2BadGateway"];
             /**
              * @description Service unavailable.
              *
@@ -13727,7 +13271,7 @@ export interface operations {
              *     - `SOURCE_NOT_AVAILABLE` — the custody provider could not be reached to refresh a `submitted` transfer; nothing was recorded; retry.
              *     - `SERVICE_UNAVAILABLE` — the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable-SourceNotAvailable"];
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     requestMint: {
@@ -13748,8 +13292,11 @@ export interface operations {
                  *     with the same key executes once the fault heals. The key, the effect and the stored response commit in one
                  *     transaction, and the key is held by a transaction-scoped lock: a request that died before committing (process killed,
                  *     connection reset) leaves its key free at once. A write that calls a provider holds its key between its two
-                 *     transactions by a lease instead; if its holder dies there, the key is free again after at most 20 s
-                 *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
+                 *     transactions by a lease instead. When such a request answers 503 because the database stopped answering between or
+                 *     at its transactions, its key is released as soon as the database answers again (within about a second, on whichever
+                 *     instance the retry reaches), and what the request recorded before a provider was called goes with it; the retry then
+                 *     executes. Only if its holder dies there is the key free again after the lease, at most 20 s
+                 *     (`IDEMPOTENCY_LOCK_SECONDS`), and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -13786,45 +13333,55 @@ export interface operations {
              *     - `IDEMPOTENCY_KEY_REQUIRED`: the `Idempotency-Key` header is missing.
              *     - `VALIDATION_ERROR`: the request does not match the schema; `errors` lists each failure.
              */
-            400: components["responses"]["V2-400-IdempotencyKeyRequired-ValidationError"];
-            401: components["responses"]["V2-401-Unauthorized"];
+            400: components["responses"]["V2BadRequest"];
+            401: components["responses"]["V2Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `wallets:write`, or `organizationId` is not the key's organization.
              *     - `CHAIN_CAPABILITY_DISABLED`: mint and burn are disabled for the organization on the issuer's chain (`chainCapabilities.<chain>.mintBurn: false`).
              */
-            403: components["responses"]["V2-403-ChainCapabilityDisabled-Forbidden"];
+            403: components["responses"]["V2Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND`: `issuerId` is unknown, or another organization's or environment's.
              */
-            404: components["responses"]["V2-404-NotFound"];
-            409: components["responses"]["V2-409-IdempotencyInProgress"];
-            413: components["responses"]["V2-413-PayloadTooLarge"];
-            415: components["responses"]["V2-415-UnsupportedMediaType"];
+            404: components["responses"]["V2NotFound"];
+            /**
+             * @description Conflict.
+             *
+             *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
+             */
+            409: components["responses"]["V2Conflict"];
+            413: components["responses"]["V2PayloadTooLarge"];
+            415: components["responses"]["V2UnsupportedMediaType"];
             /**
              * @description Unprocessable request.
              *
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
              *     - `PRECHECK_FAILED`: `amountMinor` is zero, `signerAddress` is not one of the issuer's `signers`, or `to` is invalid for the chain.
              */
-            422: components["responses"]["V2-422-IdempotencyKeyReused-PrecheckFailed"];
+            422: components["responses"]["V2Unprocessable"];
             /**
              * @description Failed dependency.
              *
              *     - `PROVIDER_NOT_CONNECTED`: production key, and no reviewed `token_issuance` connection serves the organization.
              */
-            424: components["responses"]["V2-424-ProviderNotConnected"];
-            429: components["responses"]["V2-429-RateLimitExceeded"];
+            424: components["responses"]["V2FailedDependency"];
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
+             */
+            429: components["responses"]["V2TooManyRequests"];
             /**
              * @description Internal error.
              *
              *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
              *     - `SERVER_MISCONFIGURED`: the organization's `token_issuance` connection names a provider this server has no adapter for, or its config is unusable.
              */
-            500: components["responses"]["V2-500-InternalError-ServerMisconfigured"];
+            500: components["responses"]["V2InternalError"];
             /**
              * @description Service unavailable.
              *
@@ -13833,7 +13390,7 @@ export interface operations {
              *     - `STORAGE_UNAVAILABLE`: the issuance request could not be stored; nothing was recorded.
              *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable-StorageUnavailable"];
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     requestBurn: {
@@ -13854,8 +13411,11 @@ export interface operations {
                  *     with the same key executes once the fault heals. The key, the effect and the stored response commit in one
                  *     transaction, and the key is held by a transaction-scoped lock: a request that died before committing (process killed,
                  *     connection reset) leaves its key free at once. A write that calls a provider holds its key between its two
-                 *     transactions by a lease instead; if its holder dies there, the key is free again after at most 20 s
-                 *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
+                 *     transactions by a lease instead. When such a request answers 503 because the database stopped answering between or
+                 *     at its transactions, its key is released as soon as the database answers again (within about a second, on whichever
+                 *     instance the retry reaches), and what the request recorded before a provider was called goes with it; the retry then
+                 *     executes. Only if its holder dies there is the key free again after the lease, at most 20 s
+                 *     (`IDEMPOTENCY_LOCK_SECONDS`), and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -13892,45 +13452,55 @@ export interface operations {
              *     - `IDEMPOTENCY_KEY_REQUIRED`: the `Idempotency-Key` header is missing.
              *     - `VALIDATION_ERROR`: the request does not match the schema; `errors` lists each failure.
              */
-            400: components["responses"]["V2-400-IdempotencyKeyRequired-ValidationError"];
-            401: components["responses"]["V2-401-Unauthorized"];
+            400: components["responses"]["V2BadRequest"];
+            401: components["responses"]["V2Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `wallets:write`, or `organizationId` is not the key's organization.
              *     - `CHAIN_CAPABILITY_DISABLED`: mint and burn are disabled for the organization on the issuer's chain (`chainCapabilities.<chain>.mintBurn: false`).
              */
-            403: components["responses"]["V2-403-ChainCapabilityDisabled-Forbidden"];
+            403: components["responses"]["V2Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND`: `issuerId` is unknown, or another organization's or environment's.
              */
-            404: components["responses"]["V2-404-NotFound"];
-            409: components["responses"]["V2-409-IdempotencyInProgress"];
-            413: components["responses"]["V2-413-PayloadTooLarge"];
-            415: components["responses"]["V2-415-UnsupportedMediaType"];
+            404: components["responses"]["V2NotFound"];
+            /**
+             * @description Conflict.
+             *
+             *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
+             */
+            409: components["responses"]["V2Conflict"];
+            413: components["responses"]["V2PayloadTooLarge"];
+            415: components["responses"]["V2UnsupportedMediaType"];
             /**
              * @description Unprocessable request.
              *
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
              *     - `PRECHECK_FAILED`: `amountMinor` is zero or above the on-chain balance of `from`, `signerAddress` is not one of the issuer's `signers`, or `from` is invalid for the chain.
              */
-            422: components["responses"]["V2-422-IdempotencyKeyReused-PrecheckFailed"];
+            422: components["responses"]["V2Unprocessable"];
             /**
              * @description Failed dependency.
              *
              *     - `PROVIDER_NOT_CONNECTED`: production key, and no reviewed `token_issuance` connection serves the organization.
              */
-            424: components["responses"]["V2-424-ProviderNotConnected"];
-            429: components["responses"]["V2-429-RateLimitExceeded"];
+            424: components["responses"]["V2FailedDependency"];
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
+             */
+            429: components["responses"]["V2TooManyRequests"];
             /**
              * @description Internal error.
              *
              *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
              *     - `SERVER_MISCONFIGURED`: the organization's `token_issuance` connection names a provider this server has no adapter for, or its config is unusable.
              */
-            500: components["responses"]["V2-500-InternalError-ServerMisconfigured"];
+            500: components["responses"]["V2InternalError"];
             /**
              * @description Service unavailable.
              *
@@ -13940,7 +13510,7 @@ export interface operations {
              *     - `SOURCE_NOT_AVAILABLE`: the chain reader could not read the balance of `from`; nothing was recorded.
              *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable-SourceNotAvailable-StorageUnavailable"];
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     getTreasuryStatus: {
@@ -13985,43 +13555,53 @@ export interface operations {
              *     - `UNSUPPORTED_CHAIN`: no chain reader of the organization supports `chain` (`sandbox` is served to sandbox keys only).
              *     - `VALIDATION_ERROR`: the request does not match the schema, or `contractAddress` fails its EIP-55 checksum; `errors` lists each failure.
              */
-            400: components["responses"]["V2-400-UnsupportedChain-ValidationError"];
-            401: components["responses"]["V2-401-Unauthorized"];
+            400: components["responses"]["V2BadRequest"];
+            401: components["responses"]["V2Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `wallets:write`, or `organizationId` is not the key's organization.
              */
-            403: components["responses"]["V2-403-Forbidden"];
+            403: components["responses"]["V2Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND`: `contractAddress` holds no ERC-20 token on `chain` (no code, or `totalSupply()`/`decimals()` revert or return nothing).
              */
-            404: components["responses"]["V2-404-NotFound"];
-            409: components["responses"]["V2-409-IdempotencyInProgress"];
-            413: components["responses"]["V2-413-PayloadTooLarge"];
-            415: components["responses"]["V2-415-UnsupportedMediaType"];
+            404: components["responses"]["V2NotFound"];
+            /**
+             * @description Conflict.
+             *
+             *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
+             */
+            409: components["responses"]["V2Conflict"];
+            413: components["responses"]["V2PayloadTooLarge"];
+            415: components["responses"]["V2UnsupportedMediaType"];
             /**
              * @description Unprocessable request.
              *
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
              */
-            422: components["responses"]["V2-422-IdempotencyKeyReused"];
+            422: components["responses"]["V2Unprocessable"];
             /**
              * @description Failed dependency.
              *
              *     - `PROVIDER_NOT_CONNECTED`: production key, and no reviewed `chain_read` connection serves the organization.
              */
-            424: components["responses"]["V2-424-ProviderNotConnected"];
-            429: components["responses"]["V2-429-RateLimitExceeded"];
+            424: components["responses"]["V2FailedDependency"];
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
+             */
+            429: components["responses"]["V2TooManyRequests"];
             /**
              * @description Internal error.
              *
              *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
              *     - `SERVER_MISCONFIGURED`: a `chain_read` or `token_issuance` connection names a provider this server has no adapter for, or its config is unusable.
              */
-            500: components["responses"]["V2-500-InternalError-ServerMisconfigured"];
+            500: components["responses"]["V2InternalError"];
             /**
              * @description Service unavailable.
              *
@@ -14030,7 +13610,7 @@ export interface operations {
              *     - `SOURCE_NOT_AVAILABLE`: the chain reader or a connected source could not be reached, failed or timed out; retry later.
              *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable-SourceNotAvailable"];
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     runTreasuryStressTest: {
@@ -14075,40 +13655,50 @@ export interface operations {
              *     - `UNSUPPORTED_CHAIN`: no chain reader of the organization supports `chain` (`sandbox` is served to sandbox keys only; a `json_rpc` connection supports the chains it has an RPC URL for).
              *     - `VALIDATION_ERROR`: the request does not match the schema, or `contractAddress` fails its EIP-55 checksum; `errors` lists each failure.
              */
-            400: components["responses"]["V2-400-UnsupportedChain-ValidationError"];
-            401: components["responses"]["V2-401-Unauthorized"];
+            400: components["responses"]["V2BadRequest"];
+            401: components["responses"]["V2Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `wallets:write`, or `organizationId` is not the key's organization.
              *     - `CHAIN_CAPABILITY_DISABLED`: stress tests are disabled for the organization on `chain` (`chainCapabilities.<chain>.stressTest: false`).
              */
-            403: components["responses"]["V2-403-ChainCapabilityDisabled-Forbidden"];
-            409: components["responses"]["V2-409-IdempotencyInProgress"];
-            413: components["responses"]["V2-413-PayloadTooLarge"];
-            415: components["responses"]["V2-415-UnsupportedMediaType"];
+            403: components["responses"]["V2Forbidden"];
+            /**
+             * @description Conflict.
+             *
+             *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
+             */
+            409: components["responses"]["V2Conflict"];
+            413: components["responses"]["V2PayloadTooLarge"];
+            415: components["responses"]["V2UnsupportedMediaType"];
             /**
              * @description Unprocessable request.
              *
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
              *     - `PRECHECK_FAILED`: `contractAddress` holds no ERC-20 token on `chain`, `asset` differs from the contract's `symbol()`, or the total supply is zero.
              */
-            422: components["responses"]["V2-422-IdempotencyKeyReused-PrecheckFailed"];
+            422: components["responses"]["V2Unprocessable"];
             /**
              * @description Failed dependency.
              *
              *     - `PROVIDER_NOT_CONNECTED`: production key, and no reviewed `chain_read` connection serves the organization.
              *     - `RESERVE_SOURCE_NOT_CONNECTED`: neither `scenario.reserveRatio` nor a connected `token_issuance` reserve source; the ratio is never estimated.
              */
-            424: components["responses"]["V2-424-ProviderNotConnected-ReserveSourceNotConnected"];
-            429: components["responses"]["V2-429-RateLimitExceeded"];
+            424: components["responses"]["V2FailedDependency"];
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
+             */
+            429: components["responses"]["V2TooManyRequests"];
             /**
              * @description Internal error.
              *
              *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
              *     - `SERVER_MISCONFIGURED`: a `chain_read` or `token_issuance` connection names a provider this server has no adapter for, or its config is unusable.
              */
-            500: components["responses"]["V2-500-InternalError-ServerMisconfigured"];
+            500: components["responses"]["V2InternalError"];
             /**
              * @description Service unavailable.
              *
@@ -14117,7 +13707,7 @@ export interface operations {
              *     - `SOURCE_NOT_AVAILABLE`: the chain reader or the reserve source could not be reached, failed or timed out; retry later.
              *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable-SourceNotAvailable"];
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     listIssuanceRequests: {
@@ -14178,23 +13768,33 @@ export interface operations {
              *
              *     - `VALIDATION_ERROR`: a query parameter is malformed, `offset` is combined with `startingAfter`, or `startingAfter` is not an issuance request of this organization and environment; `errors` names each field (`/query/<name>`).
              */
-            400: components["responses"]["V2-400-ValidationError"];
-            401: components["responses"]["V2-401-Unauthorized"];
+            400: components["responses"]["V2BadRequest"];
+            401: components["responses"]["V2Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `wallets:read`.
              */
-            403: components["responses"]["V2-403-Forbidden"];
-            429: components["responses"]["V2-429-RateLimitExceeded"];
-            500: components["responses"]["V2-500-InternalError"];
+            403: components["responses"]["V2Forbidden"];
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
+             */
+            429: components["responses"]["V2TooManyRequests"];
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
+             */
+            500: components["responses"]["V2InternalError"];
             /**
              * @description Service unavailable.
              *
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
              *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     getIssuanceRequest: {
@@ -14230,29 +13830,39 @@ export interface operations {
              *
              *     - `VALIDATION_ERROR`: `issuanceRequestId` is malformed.
              */
-            400: components["responses"]["V2-400-ValidationError"];
-            401: components["responses"]["V2-401-Unauthorized"];
+            400: components["responses"]["V2BadRequest"];
+            401: components["responses"]["V2Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `wallets:read`.
              */
-            403: components["responses"]["V2-403-Forbidden"];
+            403: components["responses"]["V2Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND`: no issuance request with this id in the key's organization and environment.
              */
-            404: components["responses"]["V2-404-NotFound"];
-            429: components["responses"]["V2-429-RateLimitExceeded"];
-            500: components["responses"]["V2-500-InternalError"];
+            404: components["responses"]["V2NotFound"];
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
+             */
+            429: components["responses"]["V2TooManyRequests"];
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
+             */
+            500: components["responses"]["V2InternalError"];
             /**
              * @description Service unavailable.
              *
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
              *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     listCards: {
@@ -14315,34 +13925,39 @@ export interface operations {
              *
              *     - `VALIDATION_ERROR`: `limit`, `startingAfter`, `createdAfter` or `createdBefore` is malformed, `status` is not a status or `programmeId` is not a programme id, or `startingAfter` is not a card of this organization and environment; `errors` names each field (`/query/<name>`).
              */
-            400: components["responses"]["V2-400-ValidationError"];
-            401: components["responses"]["V2-401-Unauthorized"];
+            400: components["responses"]["V2BadRequest"];
+            401: components["responses"]["V2Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `cards:read` (or `cards:write`).
              */
-            403: components["responses"]["V2-403-Forbidden"];
+            403: components["responses"]["V2Forbidden"];
             /**
              * @description Failed dependency.
              *
              *     - `PROVIDER_NOT_CONNECTED`: production key, and no reviewed card issuer (`card_issuance`) connection serves the organization — checked before anything else, as on every card endpoint (the list itself reads stored records only).
              */
-            424: components["responses"]["V2-424-ProviderNotConnected"];
-            429: components["responses"]["V2-429-RateLimitExceeded"];
+            424: components["responses"]["V2FailedDependency"];
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
+             */
+            429: components["responses"]["V2TooManyRequests"];
             /**
              * @description Internal error.
              *
              *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
              */
-            500: components["responses"]["V2-500-InternalError"];
+            500: components["responses"]["V2InternalError"];
             /**
              * @description Service unavailable.
              *
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
              *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, or the request reached its deadline; nothing was executed.
              */
-            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     listCardProgrammes: {
@@ -14395,34 +14010,39 @@ export interface operations {
              *
              *     - `VALIDATION_ERROR`: `limit`, `startingAfter`, `createdAfter` or `createdBefore` is malformed, or `startingAfter` is not a card programme of this organization and environment; `errors` names each field (`/query/<name>`).
              */
-            400: components["responses"]["V2-400-ValidationError"];
-            401: components["responses"]["V2-401-Unauthorized"];
+            400: components["responses"]["V2BadRequest"];
+            401: components["responses"]["V2Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `cards:read` (or `cards:write`).
              */
-            403: components["responses"]["V2-403-Forbidden"];
+            403: components["responses"]["V2Forbidden"];
             /**
              * @description Failed dependency.
              *
              *     - `PROVIDER_NOT_CONNECTED`: production key, and no reviewed card issuer (`card_issuance`) connection serves the organization — checked before anything else, as on every card endpoint (the list itself reads stored records only).
              */
-            424: components["responses"]["V2-424-ProviderNotConnected"];
-            429: components["responses"]["V2-429-RateLimitExceeded"];
+            424: components["responses"]["V2FailedDependency"];
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
+             */
+            429: components["responses"]["V2TooManyRequests"];
             /**
              * @description Internal error.
              *
              *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
              */
-            500: components["responses"]["V2-500-InternalError"];
+            500: components["responses"]["V2InternalError"];
             /**
              * @description Service unavailable.
              *
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
              *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, or the request reached its deadline; nothing was executed.
              */
-            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     createCardProgramme: {
@@ -14443,8 +14063,11 @@ export interface operations {
                  *     with the same key executes once the fault heals. The key, the effect and the stored response commit in one
                  *     transaction, and the key is held by a transaction-scoped lock: a request that died before committing (process killed,
                  *     connection reset) leaves its key free at once. A write that calls a provider holds its key between its two
-                 *     transactions by a lease instead; if its holder dies there, the key is free again after at most 20 s
-                 *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
+                 *     transactions by a lease instead. When such a request answers 503 because the database stopped answering between or
+                 *     at its transactions, its key is released as soon as the database answers again (within about a second, on whichever
+                 *     instance the retry reaches), and what the request recorded before a provider was called goes with it; the retry then
+                 *     executes. Only if its holder dies there is the key free again after the lease, at most 20 s
+                 *     (`IDEMPOTENCY_LOCK_SECONDS`), and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -14499,8 +14122,8 @@ export interface operations {
              *     - `IDEMPOTENCY_KEY_REQUIRED`: the `Idempotency-Key` header is missing.
              *     - `VALIDATION_ERROR`: the request does not match the schema (body, path or `Sandbox-Simulate-Error`); `errors` lists each failure.
              */
-            400: components["responses"]["V2-400-IdempotencyKeyRequired-ValidationError"];
-            401: components["responses"]["V2-401-Unauthorized"];
+            400: components["responses"]["V2BadRequest"];
+            401: components["responses"]["V2Unauthorized"];
             /**
              * @description Forbidden.
              *
@@ -14508,13 +14131,13 @@ export interface operations {
              *     - `COMPLIANCE_BLOCKED`: a listed jurisdiction is sanctioned (sandbox list: `CU`, `IR`, `KP`, `SY`, …) or blocked by the organization's policy; `reasons` lists the rules.
              *     - `PROVIDER_AUTHORIZATION_DENIED`: the card issuer denied the operation (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_AUTHORIZATION_DENIED`).
              */
-            403: components["responses"]["V2-403-ComplianceBlocked-Forbidden-ProviderAuthorizationDenied"];
+            403: components["responses"]["V2Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND`: not produced by this operation: it references no other resource. Listed for every card write.
              */
-            404: components["responses"]["V2-404-NotFound"];
+            404: components["responses"]["V2NotFound"];
             /**
              * @description Conflict.
              *
@@ -14522,29 +14145,29 @@ export interface operations {
              *     - `CARD_RECORD_CONFLICT`: a programme with this `name` already exists in the organization.
              *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
              */
-            409: components["responses"]["V2-409-CardInsufficientFunds-CardRecordConflict-IdempotencyInProgress"];
-            413: components["responses"]["V2-413-PayloadTooLarge"];
-            415: components["responses"]["V2-415-UnsupportedMediaType"];
+            409: components["responses"]["V2Conflict"];
+            413: components["responses"]["V2PayloadTooLarge"];
+            415: components["responses"]["V2UnsupportedMediaType"];
             /**
              * @description Unprocessable request.
              *
              *     - `CARD_REQUEST_REJECTED`: a jurisdiction is a subdivision (`US-NY`) rather than a country, or the card issuer rejected the request (sandbox: `Sandbox-Simulate-Error` header `CARD_REQUEST_REJECTED`).
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
              */
-            422: components["responses"]["V2-422-CardRequestRejected-IdempotencyKeyReused"];
+            422: components["responses"]["V2Unprocessable"];
             /**
              * @description Failed dependency.
              *
              *     - `PROVIDER_NOT_CONNECTED`: production key, and no reviewed card issuer (`card_issuance`) connection serves the organization — checked before anything else, on every card endpoint. (Also a production key without a reviewed `compliance_screening` connection where the operation screens.)
              */
-            424: components["responses"]["V2-424-ProviderNotConnected"];
+            424: components["responses"]["V2FailedDependency"];
             /**
              * @description Too many requests.
              *
              *     - `PROVIDER_RATE_LIMITED`: the card issuer is rate limiting; retry after `Retry-After` seconds (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_RATE_LIMITED`).
              *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
              */
-            429: components["responses"]["V2-429-ProviderRateLimited-RateLimitExceeded"];
+            429: components["responses"]["V2TooManyRequests"];
             /**
              * @description Internal error.
              *
@@ -14552,19 +14175,19 @@ export interface operations {
              *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
              *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
              */
-            500: components["responses"]["V2-500-CardRecordWriteFailed-InternalError-ServerMisconfigured"];
+            500: components["responses"]["V2InternalError"];
             /**
              * @description Not implemented.
              *
              *     - `CARD_OPERATION_NOT_SUPPORTED`: the card issuer does not support this operation (sandbox: `Sandbox-Simulate-Error` header `CARD_OPERATION_NOT_SUPPORTED`).
              */
-            501: components["responses"]["V2-501-CardOperationNotSupported"];
+            501: components["responses"]["V2NotImplemented"];
             /**
              * @description Provider failure.
              *
              *     - `PROVIDER_EXECUTION_FAILED`: the card issuer failed to execute the operation; nothing was recorded (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_EXECUTION_FAILED`).
              */
-            502: components["responses"]["V2-502-ProviderExecutionFailed"];
+            502: components["responses"]["V2BadGateway"];
             /**
              * @description Service unavailable.
              *
@@ -14572,7 +14195,7 @@ export interface operations {
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
              *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable"];
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     issueCard: {
@@ -14593,8 +14216,11 @@ export interface operations {
                  *     with the same key executes once the fault heals. The key, the effect and the stored response commit in one
                  *     transaction, and the key is held by a transaction-scoped lock: a request that died before committing (process killed,
                  *     connection reset) leaves its key free at once. A write that calls a provider holds its key between its two
-                 *     transactions by a lease instead; if its holder dies there, the key is free again after at most 20 s
-                 *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
+                 *     transactions by a lease instead. When such a request answers 503 because the database stopped answering between or
+                 *     at its transactions, its key is released as soon as the database answers again (within about a second, on whichever
+                 *     instance the retry reaches), and what the request recorded before a provider was called goes with it; the retry then
+                 *     executes. Only if its holder dies there is the key free again after the lease, at most 20 s
+                 *     (`IDEMPOTENCY_LOCK_SECONDS`), and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -14649,8 +14275,8 @@ export interface operations {
              *     - `IDEMPOTENCY_KEY_REQUIRED`: the `Idempotency-Key` header is missing.
              *     - `VALIDATION_ERROR`: the request does not match the schema — including both `cardholderId` and `cardholder`; `errors` lists each failure.
              */
-            400: components["responses"]["V2-400-IdempotencyKeyRequired-ValidationError"];
-            401: components["responses"]["V2-401-Unauthorized"];
+            400: components["responses"]["V2BadRequest"];
+            401: components["responses"]["V2Unauthorized"];
             /**
              * @description Forbidden.
              *
@@ -14658,13 +14284,13 @@ export interface operations {
              *     - `COMPLIANCE_BLOCKED`: screening or policy blocked the card: the cardholder's name, date of birth or billing country, a programme jurisdiction, or `limits.perAuthorization` above the organization's amount limit (sandbox: `cardholder.name` `Blocked Person`); `reasons` lists the rules.
              *     - `PROVIDER_AUTHORIZATION_DENIED`: the card issuer denied the operation (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_AUTHORIZATION_DENIED`).
              */
-            403: components["responses"]["V2-403-ComplianceBlocked-Forbidden-ProviderAuthorizationDenied"];
+            403: components["responses"]["V2Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND`: `programmeId` or `cardholderId` is unknown or belongs to another organization.
              */
-            404: components["responses"]["V2-404-NotFound"];
+            404: components["responses"]["V2NotFound"];
             /**
              * @description Conflict.
              *
@@ -14672,29 +14298,29 @@ export interface operations {
              *     - `CARD_RECORD_CONFLICT`: `cardholder.email` already belongs to a cardholder of the organization (issue with its `cardholderId`), also when two requests create it at once.
              *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
              */
-            409: components["responses"]["V2-409-CardInsufficientFunds-CardRecordConflict-IdempotencyInProgress"];
-            413: components["responses"]["V2-413-PayloadTooLarge"];
-            415: components["responses"]["V2-415-UnsupportedMediaType"];
+            409: components["responses"]["V2Conflict"];
+            413: components["responses"]["V2PayloadTooLarge"];
+            415: components["responses"]["V2UnsupportedMediaType"];
             /**
              * @description Unprocessable request.
              *
              *     - `CARD_REQUEST_REJECTED`: the billing country is not one of the programme's `jurisdictions`, `billingAddress.state` is missing for `US` or `CA`, the limits break `perAuthorization ≤ daily ≤ monthly` or have more decimals than the funding asset, or the card issuer rejected the request (sandbox: `Sandbox-Simulate-Error` header `CARD_REQUEST_REJECTED`).
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
              */
-            422: components["responses"]["V2-422-CardRequestRejected-IdempotencyKeyReused"];
+            422: components["responses"]["V2Unprocessable"];
             /**
              * @description Failed dependency.
              *
              *     - `PROVIDER_NOT_CONNECTED`: production key, and no reviewed card issuer (`card_issuance`) connection serves the organization — checked before anything else, on every card endpoint. (Also a production key without a reviewed `compliance_screening` connection where the operation screens.)
              */
-            424: components["responses"]["V2-424-ProviderNotConnected"];
+            424: components["responses"]["V2FailedDependency"];
             /**
              * @description Too many requests.
              *
              *     - `PROVIDER_RATE_LIMITED`: the card issuer is rate limiting; retry after `Retry-After` seconds (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_RATE_LIMITED`).
              *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
              */
-            429: components["responses"]["V2-429-ProviderRateLimited-RateLimitExceeded"];
+            429: components["responses"]["V2TooManyRequests"];
             /**
              * @description Internal error.
              *
@@ -14702,19 +14328,19 @@ export interface operations {
              *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
              *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
              */
-            500: components["responses"]["V2-500-CardRecordWriteFailed-InternalError-ServerMisconfigured"];
+            500: components["responses"]["V2InternalError"];
             /**
              * @description Not implemented.
              *
              *     - `CARD_OPERATION_NOT_SUPPORTED`: the card issuer does not support this operation (sandbox: `Sandbox-Simulate-Error` header `CARD_OPERATION_NOT_SUPPORTED`).
              */
-            501: components["responses"]["V2-501-CardOperationNotSupported"];
+            501: components["responses"]["V2NotImplemented"];
             /**
              * @description Provider failure.
              *
              *     - `PROVIDER_EXECUTION_FAILED`: the card issuer failed to execute the operation; nothing was recorded (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_EXECUTION_FAILED`).
              */
-            502: components["responses"]["V2-502-ProviderExecutionFailed"];
+            502: components["responses"]["V2BadGateway"];
             /**
              * @description Service unavailable.
              *
@@ -14722,7 +14348,7 @@ export interface operations {
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
              *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable"];
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     getCard: {
@@ -14780,8 +14406,8 @@ export interface operations {
              *
              *     - `VALIDATION_ERROR`: `cardId` does not match `^card_[A-Za-z0-9]{1,64}$`, or `Sandbox-Simulate-Error` is not one of its values; `errors` lists the failure.
              */
-            400: components["responses"]["V2-400-ValidationError"];
-            401: components["responses"]["V2-401-Unauthorized"];
+            400: components["responses"]["V2BadRequest"];
+            401: components["responses"]["V2Unauthorized"];
             /**
              * @description Forbidden.
              *
@@ -14789,39 +14415,39 @@ export interface operations {
              *     - `COMPLIANCE_BLOCKED`: not produced by card reads: reads are not screened (the cardholder and jurisdictions are screened when the card is issued and again on fund, unfreeze and limit changes). Listed for parity with card writes.
              *     - `PROVIDER_AUTHORIZATION_DENIED`: the card issuer denied the read (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_AUTHORIZATION_DENIED`).
              */
-            403: components["responses"]["V2-403-ComplianceBlocked-Forbidden-ProviderAuthorizationDenied"];
+            403: components["responses"]["V2Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND`: the card is unknown or belongs to another organization.
              */
-            404: components["responses"]["V2-404-NotFound"];
+            404: components["responses"]["V2NotFound"];
             /**
              * @description Conflict.
              *
              *     - `CARD_INSUFFICIENT_FUNDS`: not produced by card reads (they move no funds). Listed for parity with card writes.
              *     - `CARD_RECORD_CONFLICT`: not produced by card reads: they change nothing, and the card issuing simulator keeps no record of its own that could disagree with the stored one. Listed for parity with card writes.
              */
-            409: components["responses"]["V2-409-CardInsufficientFunds-CardRecordConflict"];
+            409: components["responses"]["V2Conflict"];
             /**
              * @description Unprocessable request.
              *
              *     - `CARD_REQUEST_REJECTED`: the card issuer rejected the read (sandbox: `Sandbox-Simulate-Error` header `CARD_REQUEST_REJECTED`).
              */
-            422: components["responses"]["V2-422-CardRequestRejected"];
+            422: components["responses"]["V2Unprocessable"];
             /**
              * @description Failed dependency.
              *
              *     - `PROVIDER_NOT_CONNECTED`: production key, and no reviewed card issuer (`card_issuance`) connection serves the organization — checked before anything else, on every card endpoint. (Also a production key without a reviewed `compliance_screening` connection where the operation screens.)
              */
-            424: components["responses"]["V2-424-ProviderNotConnected"];
+            424: components["responses"]["V2FailedDependency"];
             /**
              * @description Too many requests.
              *
              *     - `PROVIDER_RATE_LIMITED`: the card issuer is rate limiting; retry after `Retry-After` seconds (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_RATE_LIMITED`).
              *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
              */
-            429: components["responses"]["V2-429-ProviderRateLimited-RateLimitExceeded"];
+            429: components["responses"]["V2TooManyRequests"];
             /**
              * @description Internal error.
              *
@@ -14829,26 +14455,26 @@ export interface operations {
              *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
              *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
              */
-            500: components["responses"]["V2-500-CardRecordWriteFailed-InternalError-ServerMisconfigured"];
+            500: components["responses"]["V2InternalError"];
             /**
              * @description Not implemented.
              *
              *     - `CARD_OPERATION_NOT_SUPPORTED`: the card issuer does not support this read (sandbox: `Sandbox-Simulate-Error` header `CARD_OPERATION_NOT_SUPPORTED`).
              */
-            501: components["responses"]["V2-501-CardOperationNotSupported"];
+            501: components["responses"]["V2NotImplemented"];
             /**
              * @description Provider failure.
              *
              *     - `PROVIDER_EXECUTION_FAILED`: the card issuer failed to answer (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_EXECUTION_FAILED`).
              */
-            502: components["responses"]["V2-502-ProviderExecutionFailed"];
+            502: components["responses"]["V2BadGateway"];
             /**
              * @description Service unavailable.
              *
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
              *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     listCardTransactions: {
@@ -14914,8 +14540,8 @@ export interface operations {
              *
              *     - `VALIDATION_ERROR`: `cardId`, `limit`, `startingAfter` or `Sandbox-Simulate-Error` is invalid, or `startingAfter` is not a transaction of this card; `errors` lists each failure.
              */
-            400: components["responses"]["V2-400-ValidationError"];
-            401: components["responses"]["V2-401-Unauthorized"];
+            400: components["responses"]["V2BadRequest"];
+            401: components["responses"]["V2Unauthorized"];
             /**
              * @description Forbidden.
              *
@@ -14923,39 +14549,39 @@ export interface operations {
              *     - `COMPLIANCE_BLOCKED`: not produced by card reads: reads are not screened (the cardholder and jurisdictions are screened when the card is issued and again on fund, unfreeze and limit changes). Listed for parity with card writes.
              *     - `PROVIDER_AUTHORIZATION_DENIED`: the card issuer denied the read (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_AUTHORIZATION_DENIED`).
              */
-            403: components["responses"]["V2-403-ComplianceBlocked-Forbidden-ProviderAuthorizationDenied"];
+            403: components["responses"]["V2Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND`: the card is unknown or belongs to another organization.
              */
-            404: components["responses"]["V2-404-NotFound"];
+            404: components["responses"]["V2NotFound"];
             /**
              * @description Conflict.
              *
              *     - `CARD_INSUFFICIENT_FUNDS`: not produced by card reads (they move no funds). Listed for parity with card writes.
              *     - `CARD_RECORD_CONFLICT`: not produced by card reads: they change nothing, and the card issuing simulator keeps no record of its own that could disagree with the stored one. Listed for parity with card writes.
              */
-            409: components["responses"]["V2-409-CardInsufficientFunds-CardRecordConflict"];
+            409: components["responses"]["V2Conflict"];
             /**
              * @description Unprocessable request.
              *
              *     - `CARD_REQUEST_REJECTED`: the card issuer rejected the read (sandbox: `Sandbox-Simulate-Error` header `CARD_REQUEST_REJECTED`).
              */
-            422: components["responses"]["V2-422-CardRequestRejected"];
+            422: components["responses"]["V2Unprocessable"];
             /**
              * @description Failed dependency.
              *
              *     - `PROVIDER_NOT_CONNECTED`: production key, and no reviewed card issuer (`card_issuance`) connection serves the organization — checked before anything else, on every card endpoint. (Also a production key without a reviewed `compliance_screening` connection where the operation screens.)
              */
-            424: components["responses"]["V2-424-ProviderNotConnected"];
+            424: components["responses"]["V2FailedDependency"];
             /**
              * @description Too many requests.
              *
              *     - `PROVIDER_RATE_LIMITED`: the card issuer is rate limiting; retry after `Retry-After` seconds (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_RATE_LIMITED`).
              *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
              */
-            429: components["responses"]["V2-429-ProviderRateLimited-RateLimitExceeded"];
+            429: components["responses"]["V2TooManyRequests"];
             /**
              * @description Internal error.
              *
@@ -14963,26 +14589,26 @@ export interface operations {
              *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
              *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
              */
-            500: components["responses"]["V2-500-CardRecordWriteFailed-InternalError-ServerMisconfigured"];
+            500: components["responses"]["V2InternalError"];
             /**
              * @description Not implemented.
              *
              *     - `CARD_OPERATION_NOT_SUPPORTED`: the card issuer does not support this read (sandbox: `Sandbox-Simulate-Error` header `CARD_OPERATION_NOT_SUPPORTED`).
              */
-            501: components["responses"]["V2-501-CardOperationNotSupported"];
+            501: components["responses"]["V2NotImplemented"];
             /**
              * @description Provider failure.
              *
              *     - `PROVIDER_EXECUTION_FAILED`: the card issuer failed to answer (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_EXECUTION_FAILED`).
              */
-            502: components["responses"]["V2-502-ProviderExecutionFailed"];
+            502: components["responses"]["V2BadGateway"];
             /**
              * @description Service unavailable.
              *
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
              *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     fundCard: {
@@ -15003,8 +14629,11 @@ export interface operations {
                  *     with the same key executes once the fault heals. The key, the effect and the stored response commit in one
                  *     transaction, and the key is held by a transaction-scoped lock: a request that died before committing (process killed,
                  *     connection reset) leaves its key free at once. A write that calls a provider holds its key between its two
-                 *     transactions by a lease instead; if its holder dies there, the key is free again after at most 20 s
-                 *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
+                 *     transactions by a lease instead. When such a request answers 503 because the database stopped answering between or
+                 *     at its transactions, its key is released as soon as the database answers again (within about a second, on whichever
+                 *     instance the retry reaches), and what the request recorded before a provider was called goes with it; the retry then
+                 *     executes. Only if its holder dies there is the key free again after the lease, at most 20 s
+                 *     (`IDEMPOTENCY_LOCK_SECONDS`), and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -15065,8 +14694,8 @@ export interface operations {
              *     - `IDEMPOTENCY_KEY_REQUIRED`: the `Idempotency-Key` header is missing.
              *     - `VALIDATION_ERROR`: the request does not match the schema (body, path or `Sandbox-Simulate-Error`); `errors` lists each failure.
              */
-            400: components["responses"]["V2-400-IdempotencyKeyRequired-ValidationError"];
-            401: components["responses"]["V2-401-Unauthorized"];
+            400: components["responses"]["V2BadRequest"];
+            401: components["responses"]["V2Unauthorized"];
             /**
              * @description Forbidden.
              *
@@ -15074,13 +14703,13 @@ export interface operations {
              *     - `COMPLIANCE_BLOCKED`: policy or screening blocked the funding: the amount is above the organization's per-operation amount limit, or the cardholder or a programme jurisdiction is now sanctioned or blocked by the organization's policy; `reasons` lists the rules.
              *     - `PROVIDER_AUTHORIZATION_DENIED`: the card issuer denied the operation (sandbox: `amount` `403.03`, or `Sandbox-Simulate-Error` header `PROVIDER_AUTHORIZATION_DENIED`).
              */
-            403: components["responses"]["V2-403-ComplianceBlocked-Forbidden-ProviderAuthorizationDenied"];
+            403: components["responses"]["V2Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND`: the card is unknown or belongs to another organization.
              */
-            404: components["responses"]["V2-404-NotFound"];
+            404: components["responses"]["V2NotFound"];
             /**
              * @description Conflict.
              *
@@ -15089,29 +14718,29 @@ export interface operations {
              *     - `CARD_LEDGER_CONFLICT`: the card ledger stayed in conflict (serialization failure, deadlock or lock timeout) through 3 retries; nothing was written.
              *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
              */
-            409: components["responses"]["V2-409-CardInsufficientFunds-CardLedgerConflict-CardRecordConflict-IdempotencyInProgress"];
-            413: components["responses"]["V2-413-PayloadTooLarge"];
-            415: components["responses"]["V2-415-UnsupportedMediaType"];
+            409: components["responses"]["V2Conflict"];
+            413: components["responses"]["V2PayloadTooLarge"];
+            415: components["responses"]["V2UnsupportedMediaType"];
             /**
              * @description Unprocessable request.
              *
              *     - `CARD_REQUEST_REJECTED`: `asset` is not the programme's `fundingAsset`, the programme is `just_in_time`, `amount` is zero or has more decimals than the asset, or the card issuer rejected the request (sandbox: `Sandbox-Simulate-Error` header `CARD_REQUEST_REJECTED`).
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
              */
-            422: components["responses"]["V2-422-CardRequestRejected-IdempotencyKeyReused"];
+            422: components["responses"]["V2Unprocessable"];
             /**
              * @description Failed dependency.
              *
              *     - `PROVIDER_NOT_CONNECTED`: production key, and no reviewed card issuer (`card_issuance`) connection serves the organization — checked before anything else, on every card endpoint. (Also a production key without a reviewed `compliance_screening` connection where the operation screens.)
              */
-            424: components["responses"]["V2-424-ProviderNotConnected"];
+            424: components["responses"]["V2FailedDependency"];
             /**
              * @description Too many requests.
              *
              *     - `PROVIDER_RATE_LIMITED`: the card issuer is rate limiting; retry after `Retry-After` seconds (sandbox: `amount` `429.29`, or `Sandbox-Simulate-Error` header `PROVIDER_RATE_LIMITED`).
              *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
              */
-            429: components["responses"]["V2-429-ProviderRateLimited-RateLimitExceeded"];
+            429: components["responses"]["V2TooManyRequests"];
             /**
              * @description Internal error.
              *
@@ -15120,19 +14749,19 @@ export interface operations {
              *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
              *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
              */
-            500: components["responses"]["V2-500-CardLedgerWriteFailed-CardRecordWriteFailed-InternalError-ServerMisconfigured"];
+            500: components["responses"]["V2InternalError"];
             /**
              * @description Not implemented.
              *
              *     - `CARD_OPERATION_NOT_SUPPORTED`: the card issuer does not support this operation (sandbox: `amount` `501.01`, or `Sandbox-Simulate-Error` header `CARD_OPERATION_NOT_SUPPORTED`).
              */
-            501: components["responses"]["V2-501-CardOperationNotSupported"];
+            501: components["responses"]["V2NotImplemented"];
             /**
              * @description Provider failure.
              *
              *     - `PROVIDER_EXECUTION_FAILED`: the card issuer failed to execute the operation; nothing was recorded (sandbox: `amount` `666.66`, or `Sandbox-Simulate-Error` header `PROVIDER_EXECUTION_FAILED`).
              */
-            502: components["responses"]["V2-502-ProviderExecutionFailed"];
+            502: components["responses"]["V2BadGateway"];
             /**
              * @description Service unavailable.
              *
@@ -15140,7 +14769,7 @@ export interface operations {
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
              *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable"];
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     freezeCard: {
@@ -15161,8 +14790,11 @@ export interface operations {
                  *     with the same key executes once the fault heals. The key, the effect and the stored response commit in one
                  *     transaction, and the key is held by a transaction-scoped lock: a request that died before committing (process killed,
                  *     connection reset) leaves its key free at once. A write that calls a provider holds its key between its two
-                 *     transactions by a lease instead; if its holder dies there, the key is free again after at most 20 s
-                 *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
+                 *     transactions by a lease instead. When such a request answers 503 because the database stopped answering between or
+                 *     at its transactions, its key is released as soon as the database answers again (within about a second, on whichever
+                 *     instance the retry reaches), and what the request recorded before a provider was called goes with it; the retry then
+                 *     executes. Only if its holder dies there is the key free again after the lease, at most 20 s
+                 *     (`IDEMPOTENCY_LOCK_SECONDS`), and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -15223,8 +14855,8 @@ export interface operations {
              *     - `IDEMPOTENCY_KEY_REQUIRED`: the `Idempotency-Key` header is missing.
              *     - `VALIDATION_ERROR`: the request does not match the schema (body, path or `Sandbox-Simulate-Error`); `errors` lists each failure.
              */
-            400: components["responses"]["V2-400-IdempotencyKeyRequired-ValidationError"];
-            401: components["responses"]["V2-401-Unauthorized"];
+            400: components["responses"]["V2BadRequest"];
+            401: components["responses"]["V2Unauthorized"];
             /**
              * @description Forbidden.
              *
@@ -15232,13 +14864,13 @@ export interface operations {
              *     - `COMPLIANCE_BLOCKED`: not produced by this operation: freeze is a protective action and is never blocked by screening. Listed for every card write.
              *     - `PROVIDER_AUTHORIZATION_DENIED`: the card issuer denied the operation (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_AUTHORIZATION_DENIED`).
              */
-            403: components["responses"]["V2-403-ComplianceBlocked-Forbidden-ProviderAuthorizationDenied"];
+            403: components["responses"]["V2Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND`: the card is unknown or belongs to another organization.
              */
-            404: components["responses"]["V2-404-NotFound"];
+            404: components["responses"]["V2NotFound"];
             /**
              * @description Conflict.
              *
@@ -15246,29 +14878,29 @@ export interface operations {
              *     - `CARD_RECORD_CONFLICT`: the card is not `active` (see the state table), or its record changed concurrently and the retry could not resolve it.
              *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
              */
-            409: components["responses"]["V2-409-CardInsufficientFunds-CardRecordConflict-IdempotencyInProgress"];
-            413: components["responses"]["V2-413-PayloadTooLarge"];
-            415: components["responses"]["V2-415-UnsupportedMediaType"];
+            409: components["responses"]["V2Conflict"];
+            413: components["responses"]["V2PayloadTooLarge"];
+            415: components["responses"]["V2UnsupportedMediaType"];
             /**
              * @description Unprocessable request.
              *
              *     - `CARD_REQUEST_REJECTED`: the card issuer rejected the state change (sandbox: `Sandbox-Simulate-Error` header `CARD_REQUEST_REJECTED`).
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
              */
-            422: components["responses"]["V2-422-CardRequestRejected-IdempotencyKeyReused"];
+            422: components["responses"]["V2Unprocessable"];
             /**
              * @description Failed dependency.
              *
              *     - `PROVIDER_NOT_CONNECTED`: production key, and no reviewed card issuer (`card_issuance`) connection serves the organization — checked before anything else, on every card endpoint. (Also a production key without a reviewed `compliance_screening` connection where the operation screens.)
              */
-            424: components["responses"]["V2-424-ProviderNotConnected"];
+            424: components["responses"]["V2FailedDependency"];
             /**
              * @description Too many requests.
              *
              *     - `PROVIDER_RATE_LIMITED`: the card issuer is rate limiting; retry after `Retry-After` seconds (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_RATE_LIMITED`).
              *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
              */
-            429: components["responses"]["V2-429-ProviderRateLimited-RateLimitExceeded"];
+            429: components["responses"]["V2TooManyRequests"];
             /**
              * @description Internal error.
              *
@@ -15276,19 +14908,19 @@ export interface operations {
              *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
              *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
              */
-            500: components["responses"]["V2-500-CardRecordWriteFailed-InternalError-ServerMisconfigured"];
+            500: components["responses"]["V2InternalError"];
             /**
              * @description Not implemented.
              *
              *     - `CARD_OPERATION_NOT_SUPPORTED`: the card issuer does not support this operation (sandbox: `Sandbox-Simulate-Error` header `CARD_OPERATION_NOT_SUPPORTED`).
              */
-            501: components["responses"]["V2-501-CardOperationNotSupported"];
+            501: components["responses"]["V2NotImplemented"];
             /**
              * @description Provider failure.
              *
              *     - `PROVIDER_EXECUTION_FAILED`: the card issuer failed to execute the operation; nothing was recorded (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_EXECUTION_FAILED`).
              */
-            502: components["responses"]["V2-502-ProviderExecutionFailed"];
+            502: components["responses"]["V2BadGateway"];
             /**
              * @description Service unavailable.
              *
@@ -15296,7 +14928,7 @@ export interface operations {
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
              *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable"];
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     unfreezeCard: {
@@ -15317,8 +14949,11 @@ export interface operations {
                  *     with the same key executes once the fault heals. The key, the effect and the stored response commit in one
                  *     transaction, and the key is held by a transaction-scoped lock: a request that died before committing (process killed,
                  *     connection reset) leaves its key free at once. A write that calls a provider holds its key between its two
-                 *     transactions by a lease instead; if its holder dies there, the key is free again after at most 20 s
-                 *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
+                 *     transactions by a lease instead. When such a request answers 503 because the database stopped answering between or
+                 *     at its transactions, its key is released as soon as the database answers again (within about a second, on whichever
+                 *     instance the retry reaches), and what the request recorded before a provider was called goes with it; the retry then
+                 *     executes. Only if its holder dies there is the key free again after the lease, at most 20 s
+                 *     (`IDEMPOTENCY_LOCK_SECONDS`), and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -15379,8 +15014,8 @@ export interface operations {
              *     - `IDEMPOTENCY_KEY_REQUIRED`: the `Idempotency-Key` header is missing.
              *     - `VALIDATION_ERROR`: the request does not match the schema (body, path or `Sandbox-Simulate-Error`); `errors` lists each failure.
              */
-            400: components["responses"]["V2-400-IdempotencyKeyRequired-ValidationError"];
-            401: components["responses"]["V2-401-Unauthorized"];
+            400: components["responses"]["V2BadRequest"];
+            401: components["responses"]["V2Unauthorized"];
             /**
              * @description Forbidden.
              *
@@ -15388,13 +15023,13 @@ export interface operations {
              *     - `COMPLIANCE_BLOCKED`: re-screening blocked it: the cardholder (name, billing country) or a programme jurisdiction is on the sanctions list or blocked by the organization's policy (e.g. a jurisdiction added to `blockedJurisdictions` since the card was issued); `reasons` lists the rules.
              *     - `PROVIDER_AUTHORIZATION_DENIED`: the card issuer denied the operation (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_AUTHORIZATION_DENIED`).
              */
-            403: components["responses"]["V2-403-ComplianceBlocked-Forbidden-ProviderAuthorizationDenied"];
+            403: components["responses"]["V2Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND`: the card is unknown or belongs to another organization.
              */
-            404: components["responses"]["V2-404-NotFound"];
+            404: components["responses"]["V2NotFound"];
             /**
              * @description Conflict.
              *
@@ -15402,29 +15037,29 @@ export interface operations {
              *     - `CARD_RECORD_CONFLICT`: the card is not `frozen` (see the state table), or its record changed concurrently and the retry could not resolve it.
              *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
              */
-            409: components["responses"]["V2-409-CardInsufficientFunds-CardRecordConflict-IdempotencyInProgress"];
-            413: components["responses"]["V2-413-PayloadTooLarge"];
-            415: components["responses"]["V2-415-UnsupportedMediaType"];
+            409: components["responses"]["V2Conflict"];
+            413: components["responses"]["V2PayloadTooLarge"];
+            415: components["responses"]["V2UnsupportedMediaType"];
             /**
              * @description Unprocessable request.
              *
              *     - `CARD_REQUEST_REJECTED`: the card issuer rejected the state change (sandbox: `Sandbox-Simulate-Error` header `CARD_REQUEST_REJECTED`).
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
              */
-            422: components["responses"]["V2-422-CardRequestRejected-IdempotencyKeyReused"];
+            422: components["responses"]["V2Unprocessable"];
             /**
              * @description Failed dependency.
              *
              *     - `PROVIDER_NOT_CONNECTED`: production key, and no reviewed card issuer (`card_issuance`) connection serves the organization — checked before anything else, on every card endpoint. (Also a production key without a reviewed `compliance_screening` connection where the operation screens.)
              */
-            424: components["responses"]["V2-424-ProviderNotConnected"];
+            424: components["responses"]["V2FailedDependency"];
             /**
              * @description Too many requests.
              *
              *     - `PROVIDER_RATE_LIMITED`: the card issuer is rate limiting; retry after `Retry-After` seconds (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_RATE_LIMITED`).
              *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
              */
-            429: components["responses"]["V2-429-ProviderRateLimited-RateLimitExceeded"];
+            429: components["responses"]["V2TooManyRequests"];
             /**
              * @description Internal error.
              *
@@ -15432,19 +15067,19 @@ export interface operations {
              *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
              *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
              */
-            500: components["responses"]["V2-500-CardRecordWriteFailed-InternalError-ServerMisconfigured"];
+            500: components["responses"]["V2InternalError"];
             /**
              * @description Not implemented.
              *
              *     - `CARD_OPERATION_NOT_SUPPORTED`: the card issuer does not support this operation (sandbox: `Sandbox-Simulate-Error` header `CARD_OPERATION_NOT_SUPPORTED`).
              */
-            501: components["responses"]["V2-501-CardOperationNotSupported"];
+            501: components["responses"]["V2NotImplemented"];
             /**
              * @description Provider failure.
              *
              *     - `PROVIDER_EXECUTION_FAILED`: the card issuer failed to execute the operation; nothing was recorded (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_EXECUTION_FAILED`).
              */
-            502: components["responses"]["V2-502-ProviderExecutionFailed"];
+            502: components["responses"]["V2BadGateway"];
             /**
              * @description Service unavailable.
              *
@@ -15452,7 +15087,7 @@ export interface operations {
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
              *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable"];
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     deactivateCard: {
@@ -15473,8 +15108,11 @@ export interface operations {
                  *     with the same key executes once the fault heals. The key, the effect and the stored response commit in one
                  *     transaction, and the key is held by a transaction-scoped lock: a request that died before committing (process killed,
                  *     connection reset) leaves its key free at once. A write that calls a provider holds its key between its two
-                 *     transactions by a lease instead; if its holder dies there, the key is free again after at most 20 s
-                 *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
+                 *     transactions by a lease instead. When such a request answers 503 because the database stopped answering between or
+                 *     at its transactions, its key is released as soon as the database answers again (within about a second, on whichever
+                 *     instance the retry reaches), and what the request recorded before a provider was called goes with it; the retry then
+                 *     executes. Only if its holder dies there is the key free again after the lease, at most 20 s
+                 *     (`IDEMPOTENCY_LOCK_SECONDS`), and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -15535,8 +15173,8 @@ export interface operations {
              *     - `IDEMPOTENCY_KEY_REQUIRED`: the `Idempotency-Key` header is missing.
              *     - `VALIDATION_ERROR`: the request does not match the schema (body, path or `Sandbox-Simulate-Error`); `errors` lists each failure.
              */
-            400: components["responses"]["V2-400-IdempotencyKeyRequired-ValidationError"];
-            401: components["responses"]["V2-401-Unauthorized"];
+            400: components["responses"]["V2BadRequest"];
+            401: components["responses"]["V2Unauthorized"];
             /**
              * @description Forbidden.
              *
@@ -15544,13 +15182,13 @@ export interface operations {
              *     - `COMPLIANCE_BLOCKED`: not produced by this operation: deactivate is a protective action and is never blocked by screening. Listed for every card write.
              *     - `PROVIDER_AUTHORIZATION_DENIED`: the card issuer denied the operation (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_AUTHORIZATION_DENIED`).
              */
-            403: components["responses"]["V2-403-ComplianceBlocked-Forbidden-ProviderAuthorizationDenied"];
+            403: components["responses"]["V2Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND`: the card is unknown or belongs to another organization.
              */
-            404: components["responses"]["V2-404-NotFound"];
+            404: components["responses"]["V2NotFound"];
             /**
              * @description Conflict.
              *
@@ -15558,29 +15196,29 @@ export interface operations {
              *     - `CARD_RECORD_CONFLICT`: the card is not `active` or `frozen` (see the state table), or its record changed concurrently and the retry could not resolve it.
              *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
              */
-            409: components["responses"]["V2-409-CardInsufficientFunds-CardRecordConflict-IdempotencyInProgress"];
-            413: components["responses"]["V2-413-PayloadTooLarge"];
-            415: components["responses"]["V2-415-UnsupportedMediaType"];
+            409: components["responses"]["V2Conflict"];
+            413: components["responses"]["V2PayloadTooLarge"];
+            415: components["responses"]["V2UnsupportedMediaType"];
             /**
              * @description Unprocessable request.
              *
              *     - `CARD_REQUEST_REJECTED`: the card issuer rejected the state change (sandbox: `Sandbox-Simulate-Error` header `CARD_REQUEST_REJECTED`).
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
              */
-            422: components["responses"]["V2-422-CardRequestRejected-IdempotencyKeyReused"];
+            422: components["responses"]["V2Unprocessable"];
             /**
              * @description Failed dependency.
              *
              *     - `PROVIDER_NOT_CONNECTED`: production key, and no reviewed card issuer (`card_issuance`) connection serves the organization — checked before anything else, on every card endpoint. (Also a production key without a reviewed `compliance_screening` connection where the operation screens.)
              */
-            424: components["responses"]["V2-424-ProviderNotConnected"];
+            424: components["responses"]["V2FailedDependency"];
             /**
              * @description Too many requests.
              *
              *     - `PROVIDER_RATE_LIMITED`: the card issuer is rate limiting; retry after `Retry-After` seconds (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_RATE_LIMITED`).
              *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
              */
-            429: components["responses"]["V2-429-ProviderRateLimited-RateLimitExceeded"];
+            429: components["responses"]["V2TooManyRequests"];
             /**
              * @description Internal error.
              *
@@ -15588,19 +15226,19 @@ export interface operations {
              *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
              *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
              */
-            500: components["responses"]["V2-500-CardRecordWriteFailed-InternalError-ServerMisconfigured"];
+            500: components["responses"]["V2InternalError"];
             /**
              * @description Not implemented.
              *
              *     - `CARD_OPERATION_NOT_SUPPORTED`: the card issuer does not support this operation (sandbox: `Sandbox-Simulate-Error` header `CARD_OPERATION_NOT_SUPPORTED`).
              */
-            501: components["responses"]["V2-501-CardOperationNotSupported"];
+            501: components["responses"]["V2NotImplemented"];
             /**
              * @description Provider failure.
              *
              *     - `PROVIDER_EXECUTION_FAILED`: the card issuer failed to execute the operation; nothing was recorded (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_EXECUTION_FAILED`).
              */
-            502: components["responses"]["V2-502-ProviderExecutionFailed"];
+            502: components["responses"]["V2BadGateway"];
             /**
              * @description Service unavailable.
              *
@@ -15608,7 +15246,7 @@ export interface operations {
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
              *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable"];
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     updateCardLimits: {
@@ -15629,8 +15267,11 @@ export interface operations {
                  *     with the same key executes once the fault heals. The key, the effect and the stored response commit in one
                  *     transaction, and the key is held by a transaction-scoped lock: a request that died before committing (process killed,
                  *     connection reset) leaves its key free at once. A write that calls a provider holds its key between its two
-                 *     transactions by a lease instead; if its holder dies there, the key is free again after at most 20 s
-                 *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
+                 *     transactions by a lease instead. When such a request answers 503 because the database stopped answering between or
+                 *     at its transactions, its key is released as soon as the database answers again (within about a second, on whichever
+                 *     instance the retry reaches), and what the request recorded before a provider was called goes with it; the retry then
+                 *     executes. Only if its holder dies there is the key free again after the lease, at most 20 s
+                 *     (`IDEMPOTENCY_LOCK_SECONDS`), and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -15691,8 +15332,8 @@ export interface operations {
              *     - `IDEMPOTENCY_KEY_REQUIRED`: the `Idempotency-Key` header is missing.
              *     - `VALIDATION_ERROR`: the request does not match the schema (body, path or `Sandbox-Simulate-Error`); `errors` lists each failure.
              */
-            400: components["responses"]["V2-400-IdempotencyKeyRequired-ValidationError"];
-            401: components["responses"]["V2-401-Unauthorized"];
+            400: components["responses"]["V2BadRequest"];
+            401: components["responses"]["V2Unauthorized"];
             /**
              * @description Forbidden.
              *
@@ -15700,13 +15341,13 @@ export interface operations {
              *     - `COMPLIANCE_BLOCKED`: `limits.perAuthorization` is above the organization's per-operation amount limit, or the cardholder or a programme jurisdiction is now sanctioned or blocked by the organization's policy; `reasons` lists the rules.
              *     - `PROVIDER_AUTHORIZATION_DENIED`: the card issuer denied the operation (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_AUTHORIZATION_DENIED`).
              */
-            403: components["responses"]["V2-403-ComplianceBlocked-Forbidden-ProviderAuthorizationDenied"];
+            403: components["responses"]["V2Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND`: the card is unknown or belongs to another organization.
              */
-            404: components["responses"]["V2-404-NotFound"];
+            404: components["responses"]["V2NotFound"];
             /**
              * @description Conflict.
              *
@@ -15714,29 +15355,29 @@ export interface operations {
              *     - `CARD_RECORD_CONFLICT`: the card is `deactivated`, or its record changed concurrently and the retry could not resolve it.
              *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
              */
-            409: components["responses"]["V2-409-CardInsufficientFunds-CardRecordConflict-IdempotencyInProgress"];
-            413: components["responses"]["V2-413-PayloadTooLarge"];
-            415: components["responses"]["V2-415-UnsupportedMediaType"];
+            409: components["responses"]["V2Conflict"];
+            413: components["responses"]["V2PayloadTooLarge"];
+            415: components["responses"]["V2UnsupportedMediaType"];
             /**
              * @description Unprocessable request.
              *
              *     - `CARD_REQUEST_REJECTED`: the limits break `perAuthorization ≤ daily ≤ monthly` or have more decimals than the funding asset, or the card issuer rejected the request (sandbox: `Sandbox-Simulate-Error` header `CARD_REQUEST_REJECTED`).
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
              */
-            422: components["responses"]["V2-422-CardRequestRejected-IdempotencyKeyReused"];
+            422: components["responses"]["V2Unprocessable"];
             /**
              * @description Failed dependency.
              *
              *     - `PROVIDER_NOT_CONNECTED`: production key, and no reviewed card issuer (`card_issuance`) connection serves the organization — checked before anything else, on every card endpoint. (Also a production key without a reviewed `compliance_screening` connection where the operation screens.)
              */
-            424: components["responses"]["V2-424-ProviderNotConnected"];
+            424: components["responses"]["V2FailedDependency"];
             /**
              * @description Too many requests.
              *
              *     - `PROVIDER_RATE_LIMITED`: the card issuer is rate limiting; retry after `Retry-After` seconds (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_RATE_LIMITED`).
              *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
              */
-            429: components["responses"]["V2-429-ProviderRateLimited-RateLimitExceeded"];
+            429: components["responses"]["V2TooManyRequests"];
             /**
              * @description Internal error.
              *
@@ -15744,19 +15385,19 @@ export interface operations {
              *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
              *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
              */
-            500: components["responses"]["V2-500-CardRecordWriteFailed-InternalError-ServerMisconfigured"];
+            500: components["responses"]["V2InternalError"];
             /**
              * @description Not implemented.
              *
              *     - `CARD_OPERATION_NOT_SUPPORTED`: the card issuer does not support this operation (sandbox: `Sandbox-Simulate-Error` header `CARD_OPERATION_NOT_SUPPORTED`).
              */
-            501: components["responses"]["V2-501-CardOperationNotSupported"];
+            501: components["responses"]["V2NotImplemented"];
             /**
              * @description Provider failure.
              *
              *     - `PROVIDER_EXECUTION_FAILED`: the card issuer failed to execute the operation; nothing was recorded (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_EXECUTION_FAILED`).
              */
-            502: components["responses"]["V2-502-ProviderExecutionFailed"];
+            502: components["responses"]["V2BadGateway"];
             /**
              * @description Service unavailable.
              *
@@ -15764,7 +15405,7 @@ export interface operations {
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
              *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable"];
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     simulateCardAuthorization: {
@@ -15785,8 +15426,11 @@ export interface operations {
                  *     with the same key executes once the fault heals. The key, the effect and the stored response commit in one
                  *     transaction, and the key is held by a transaction-scoped lock: a request that died before committing (process killed,
                  *     connection reset) leaves its key free at once. A write that calls a provider holds its key between its two
-                 *     transactions by a lease instead; if its holder dies there, the key is free again after at most 20 s
-                 *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
+                 *     transactions by a lease instead. When such a request answers 503 because the database stopped answering between or
+                 *     at its transactions, its key is released as soon as the database answers again (within about a second, on whichever
+                 *     instance the retry reaches), and what the request recorded before a provider was called goes with it; the retry then
+                 *     executes. Only if its holder dies there is the key free again after the lease, at most 20 s
+                 *     (`IDEMPOTENCY_LOCK_SECONDS`), and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -15847,50 +15491,50 @@ export interface operations {
              *     - `IDEMPOTENCY_KEY_REQUIRED`: the `Idempotency-Key` header is missing.
              *     - `VALIDATION_ERROR`: the request does not match the schema (body, path or `Sandbox-Simulate-Error`); `errors` lists each failure.
              */
-            400: components["responses"]["V2-400-IdempotencyKeyRequired-ValidationError"];
-            401: components["responses"]["V2-401-Unauthorized"];
+            400: components["responses"]["V2BadRequest"];
+            401: components["responses"]["V2Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `cards:write`, or it is a production key (test helpers are sandbox-only; without a reviewed card issuer connection a production key gets 424 first).
              *     - `PROVIDER_AUTHORIZATION_DENIED`: the card issuer denied the operation (sandbox: `amount` `403.03`, or `Sandbox-Simulate-Error` header `PROVIDER_AUTHORIZATION_DENIED`).
              */
-            403: components["responses"]["V2-403-Forbidden-ProviderAuthorizationDenied"];
+            403: components["responses"]["V2Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND`: the card is unknown or belongs to another organization.
              */
-            404: components["responses"]["V2-404-NotFound"];
+            404: components["responses"]["V2NotFound"];
             /**
              * @description Conflict.
              *
              *     - `CARD_LEDGER_CONFLICT`: the card ledger stayed in conflict (serialization failure, deadlock or lock timeout) through 3 retries; nothing was written.
              *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
              */
-            409: components["responses"]["V2-409-CardLedgerConflict-IdempotencyInProgress"];
-            413: components["responses"]["V2-413-PayloadTooLarge"];
-            415: components["responses"]["V2-415-UnsupportedMediaType"];
+            409: components["responses"]["V2Conflict"];
+            413: components["responses"]["V2PayloadTooLarge"];
+            415: components["responses"]["V2UnsupportedMediaType"];
             /**
              * @description Unprocessable request.
              *
              *     - `CARD_REQUEST_REJECTED`: `amount` is zero or has more decimals than the funding asset, or the card issuer rejected the request (sandbox: `Sandbox-Simulate-Error` header `CARD_REQUEST_REJECTED`).
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
              */
-            422: components["responses"]["V2-422-CardRequestRejected-IdempotencyKeyReused"];
+            422: components["responses"]["V2Unprocessable"];
             /**
              * @description Failed dependency.
              *
              *     - `PROVIDER_NOT_CONNECTED`: production key, and no reviewed card issuer (`card_issuance`) connection serves the organization — checked before anything else, on every card endpoint. (Also a production key without a reviewed `compliance_screening` connection where the operation screens.)
              */
-            424: components["responses"]["V2-424-ProviderNotConnected"];
+            424: components["responses"]["V2FailedDependency"];
             /**
              * @description Too many requests.
              *
              *     - `PROVIDER_RATE_LIMITED`: the card issuer is rate limiting; retry after `Retry-After` seconds (sandbox: `amount` `429.29`, or `Sandbox-Simulate-Error` header `PROVIDER_RATE_LIMITED`).
              *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
              */
-            429: components["responses"]["V2-429-ProviderRateLimited-RateLimitExceeded"];
+            429: components["responses"]["V2TooManyRequests"];
             /**
              * @description Internal error.
              *
@@ -15899,19 +15543,19 @@ export interface operations {
              *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
              *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
              */
-            500: components["responses"]["V2-500-CardLedgerWriteFailed-CardRecordWriteFailed-InternalError-ServerMisconfigured"];
+            500: components["responses"]["V2InternalError"];
             /**
              * @description Not implemented.
              *
              *     - `CARD_OPERATION_NOT_SUPPORTED`: the card issuer does not support this operation (sandbox: `amount` `501.01`, or `Sandbox-Simulate-Error` header `CARD_OPERATION_NOT_SUPPORTED`).
              */
-            501: components["responses"]["V2-501-CardOperationNotSupported"];
+            501: components["responses"]["V2NotImplemented"];
             /**
              * @description Provider failure.
              *
              *     - `PROVIDER_EXECUTION_FAILED`: the card issuer failed to execute the operation; nothing was recorded (sandbox: `amount` `666.66`, or `Sandbox-Simulate-Error` header `PROVIDER_EXECUTION_FAILED`).
              */
-            502: components["responses"]["V2-502-ProviderExecutionFailed"];
+            502: components["responses"]["V2BadGateway"];
             /**
              * @description Service unavailable.
              *
@@ -15919,7 +15563,7 @@ export interface operations {
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
              *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable"];
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     captureCardAuthorization: {
@@ -15940,8 +15584,11 @@ export interface operations {
                  *     with the same key executes once the fault heals. The key, the effect and the stored response commit in one
                  *     transaction, and the key is held by a transaction-scoped lock: a request that died before committing (process killed,
                  *     connection reset) leaves its key free at once. A write that calls a provider holds its key between its two
-                 *     transactions by a lease instead; if its holder dies there, the key is free again after at most 20 s
-                 *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
+                 *     transactions by a lease instead. When such a request answers 503 because the database stopped answering between or
+                 *     at its transactions, its key is released as soon as the database answers again (within about a second, on whichever
+                 *     instance the retry reaches), and what the request recorded before a provider was called goes with it; the retry then
+                 *     executes. Only if its holder dies there is the key free again after the lease, at most 20 s
+                 *     (`IDEMPOTENCY_LOCK_SECONDS`), and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -16007,21 +15654,21 @@ export interface operations {
              *     - `IDEMPOTENCY_KEY_REQUIRED`: the `Idempotency-Key` header is missing.
              *     - `VALIDATION_ERROR`: the request does not match the schema (body, path or `Sandbox-Simulate-Error`); `errors` lists each failure.
              */
-            400: components["responses"]["V2-400-IdempotencyKeyRequired-ValidationError"];
-            401: components["responses"]["V2-401-Unauthorized"];
+            400: components["responses"]["V2BadRequest"];
+            401: components["responses"]["V2Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `cards:write`, or it is a production key (test helpers are sandbox-only; without a reviewed card issuer connection a production key gets 424 first).
              *     - `PROVIDER_AUTHORIZATION_DENIED`: the card issuer denied the operation (sandbox: `amount` `403.03`, or `Sandbox-Simulate-Error` header `PROVIDER_AUTHORIZATION_DENIED`).
              */
-            403: components["responses"]["V2-403-Forbidden-ProviderAuthorizationDenied"];
+            403: components["responses"]["V2Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND`: the card, or the authorization on this card, is unknown or belongs to another organization.
              */
-            404: components["responses"]["V2-404-NotFound"];
+            404: components["responses"]["V2NotFound"];
             /**
              * @description Conflict.
              *
@@ -16029,29 +15676,29 @@ export interface operations {
              *     - `CARD_LEDGER_CONFLICT`: the card ledger stayed in conflict (serialization failure, deadlock or lock timeout) through 3 retries; nothing was written.
              *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
              */
-            409: components["responses"]["V2-409-CardLedgerConflict-CardRecordConflict-IdempotencyInProgress"];
-            413: components["responses"]["V2-413-PayloadTooLarge"];
-            415: components["responses"]["V2-415-UnsupportedMediaType"];
+            409: components["responses"]["V2Conflict"];
+            413: components["responses"]["V2PayloadTooLarge"];
+            415: components["responses"]["V2UnsupportedMediaType"];
             /**
              * @description Unprocessable request.
              *
              *     - `CARD_REQUEST_REJECTED`: `amount` is zero, above the open hold (`pendingAmount`) or has more decimals than the funding asset, or the card issuer rejected the request (sandbox: `Sandbox-Simulate-Error` header `CARD_REQUEST_REJECTED`).
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
              */
-            422: components["responses"]["V2-422-CardRequestRejected-IdempotencyKeyReused"];
+            422: components["responses"]["V2Unprocessable"];
             /**
              * @description Failed dependency.
              *
              *     - `PROVIDER_NOT_CONNECTED`: production key, and no reviewed card issuer (`card_issuance`) connection serves the organization — checked before anything else, on every card endpoint. (Also a production key without a reviewed `compliance_screening` connection where the operation screens.)
              */
-            424: components["responses"]["V2-424-ProviderNotConnected"];
+            424: components["responses"]["V2FailedDependency"];
             /**
              * @description Too many requests.
              *
              *     - `PROVIDER_RATE_LIMITED`: the card issuer is rate limiting; retry after `Retry-After` seconds (sandbox: `amount` `429.29`, or `Sandbox-Simulate-Error` header `PROVIDER_RATE_LIMITED`).
              *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
              */
-            429: components["responses"]["V2-429-ProviderRateLimited-RateLimitExceeded"];
+            429: components["responses"]["V2TooManyRequests"];
             /**
              * @description Internal error.
              *
@@ -16060,19 +15707,19 @@ export interface operations {
              *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
              *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
              */
-            500: components["responses"]["V2-500-CardLedgerWriteFailed-CardRecordWriteFailed-InternalError-ServerMisconfigured"];
+            500: components["responses"]["V2InternalError"];
             /**
              * @description Not implemented.
              *
              *     - `CARD_OPERATION_NOT_SUPPORTED`: the card issuer does not support this operation (sandbox: `amount` `501.01`, or `Sandbox-Simulate-Error` header `CARD_OPERATION_NOT_SUPPORTED`).
              */
-            501: components["responses"]["V2-501-CardOperationNotSupported"];
+            501: components["responses"]["V2NotImplemented"];
             /**
              * @description Provider failure.
              *
              *     - `PROVIDER_EXECUTION_FAILED`: the card issuer failed to execute the operation; nothing was recorded (sandbox: `amount` `666.66`, or `Sandbox-Simulate-Error` header `PROVIDER_EXECUTION_FAILED`).
              */
-            502: components["responses"]["V2-502-ProviderExecutionFailed"];
+            502: components["responses"]["V2BadGateway"];
             /**
              * @description Service unavailable.
              *
@@ -16080,7 +15727,7 @@ export interface operations {
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
              *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable"];
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     reverseCardAuthorization: {
@@ -16101,8 +15748,11 @@ export interface operations {
                  *     with the same key executes once the fault heals. The key, the effect and the stored response commit in one
                  *     transaction, and the key is held by a transaction-scoped lock: a request that died before committing (process killed,
                  *     connection reset) leaves its key free at once. A write that calls a provider holds its key between its two
-                 *     transactions by a lease instead; if its holder dies there, the key is free again after at most 20 s
-                 *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
+                 *     transactions by a lease instead. When such a request answers 503 because the database stopped answering between or
+                 *     at its transactions, its key is released as soon as the database answers again (within about a second, on whichever
+                 *     instance the retry reaches), and what the request recorded before a provider was called goes with it; the retry then
+                 *     executes. Only if its holder dies there is the key free again after the lease, at most 20 s
+                 *     (`IDEMPOTENCY_LOCK_SECONDS`), and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -16168,21 +15818,21 @@ export interface operations {
              *     - `IDEMPOTENCY_KEY_REQUIRED`: the `Idempotency-Key` header is missing.
              *     - `VALIDATION_ERROR`: the request does not match the schema (body, path or `Sandbox-Simulate-Error`); `errors` lists each failure.
              */
-            400: components["responses"]["V2-400-IdempotencyKeyRequired-ValidationError"];
-            401: components["responses"]["V2-401-Unauthorized"];
+            400: components["responses"]["V2BadRequest"];
+            401: components["responses"]["V2Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `cards:write`, or it is a production key (test helpers are sandbox-only; without a reviewed card issuer connection a production key gets 424 first).
              *     - `PROVIDER_AUTHORIZATION_DENIED`: the card issuer denied the operation (sandbox: `amount` `403.03`, or `Sandbox-Simulate-Error` header `PROVIDER_AUTHORIZATION_DENIED`).
              */
-            403: components["responses"]["V2-403-Forbidden-ProviderAuthorizationDenied"];
+            403: components["responses"]["V2Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND`: the card, or the authorization on this card, is unknown or belongs to another organization.
              */
-            404: components["responses"]["V2-404-NotFound"];
+            404: components["responses"]["V2NotFound"];
             /**
              * @description Conflict.
              *
@@ -16190,29 +15840,29 @@ export interface operations {
              *     - `CARD_LEDGER_CONFLICT`: the card ledger stayed in conflict (serialization failure, deadlock or lock timeout) through 3 retries; nothing was written.
              *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
              */
-            409: components["responses"]["V2-409-CardLedgerConflict-CardRecordConflict-IdempotencyInProgress"];
-            413: components["responses"]["V2-413-PayloadTooLarge"];
-            415: components["responses"]["V2-415-UnsupportedMediaType"];
+            409: components["responses"]["V2Conflict"];
+            413: components["responses"]["V2PayloadTooLarge"];
+            415: components["responses"]["V2UnsupportedMediaType"];
             /**
              * @description Unprocessable request.
              *
              *     - `CARD_REQUEST_REJECTED`: `amount` is zero, above the open hold (`pendingAmount`) or has more decimals than the funding asset, or the card issuer rejected the request (sandbox: `Sandbox-Simulate-Error` header `CARD_REQUEST_REJECTED`).
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
              */
-            422: components["responses"]["V2-422-CardRequestRejected-IdempotencyKeyReused"];
+            422: components["responses"]["V2Unprocessable"];
             /**
              * @description Failed dependency.
              *
              *     - `PROVIDER_NOT_CONNECTED`: production key, and no reviewed card issuer (`card_issuance`) connection serves the organization — checked before anything else, on every card endpoint. (Also a production key without a reviewed `compliance_screening` connection where the operation screens.)
              */
-            424: components["responses"]["V2-424-ProviderNotConnected"];
+            424: components["responses"]["V2FailedDependency"];
             /**
              * @description Too many requests.
              *
              *     - `PROVIDER_RATE_LIMITED`: the card issuer is rate limiting; retry after `Retry-After` seconds (sandbox: `amount` `429.29`, or `Sandbox-Simulate-Error` header `PROVIDER_RATE_LIMITED`).
              *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
              */
-            429: components["responses"]["V2-429-ProviderRateLimited-RateLimitExceeded"];
+            429: components["responses"]["V2TooManyRequests"];
             /**
              * @description Internal error.
              *
@@ -16221,19 +15871,19 @@ export interface operations {
              *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
              *     - `SERVER_MISCONFIGURED` — a provider connection this operation relies on names a provider this server has no adapter for, or its configuration is unusable; an operator must fix the connection.
              */
-            500: components["responses"]["V2-500-CardLedgerWriteFailed-CardRecordWriteFailed-InternalError-ServerMisconfigured"];
+            500: components["responses"]["V2InternalError"];
             /**
              * @description Not implemented.
              *
              *     - `CARD_OPERATION_NOT_SUPPORTED`: the card issuer does not support this operation (sandbox: `amount` `501.01`, or `Sandbox-Simulate-Error` header `CARD_OPERATION_NOT_SUPPORTED`).
              */
-            501: components["responses"]["V2-501-CardOperationNotSupported"];
+            501: components["responses"]["V2NotImplemented"];
             /**
              * @description Provider failure.
              *
              *     - `PROVIDER_EXECUTION_FAILED`: the card issuer failed to execute the operation; nothing was recorded (sandbox: `amount` `666.66`, or `Sandbox-Simulate-Error` header `PROVIDER_EXECUTION_FAILED`).
              */
-            502: components["responses"]["V2-502-ProviderExecutionFailed"];
+            502: components["responses"]["V2BadGateway"];
             /**
              * @description Service unavailable.
              *
@@ -16241,7 +15891,7 @@ export interface operations {
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
              *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable"];
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     listWebhookEndpoints: {
@@ -16282,28 +15932,33 @@ export interface operations {
              *
              *     - `VALIDATION_ERROR`: `limit` or `startingAfter` is invalid, or `startingAfter` is not an endpoint of this organization and environment; `errors` lists each failure.
              */
-            400: components["responses"]["V2-400-ValidationError"];
-            401: components["responses"]["V2-401-Unauthorized"];
+            400: components["responses"]["V2BadRequest"];
+            401: components["responses"]["V2Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `webhooks:read`.
              */
-            403: components["responses"]["V2-403-Forbidden"];
-            429: components["responses"]["V2-429-RateLimitExceeded"];
+            403: components["responses"]["V2Forbidden"];
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
+             */
+            429: components["responses"]["V2TooManyRequests"];
             /**
              * @description Internal error.
              *
              *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
              */
-            500: components["responses"]["V2-500-InternalError"];
+            500: components["responses"]["V2InternalError"];
             /**
              * @description Service unavailable.
              *
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
              *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     createWebhookEndpoint: {
@@ -16324,8 +15979,11 @@ export interface operations {
                  *     with the same key executes once the fault heals. The key, the effect and the stored response commit in one
                  *     transaction, and the key is held by a transaction-scoped lock: a request that died before committing (process killed,
                  *     connection reset) leaves its key free at once. A write that calls a provider holds its key between its two
-                 *     transactions by a lease instead; if its holder dies there, the key is free again after at most 20 s
-                 *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
+                 *     transactions by a lease instead. When such a request answers 503 because the database stopped answering between or
+                 *     at its transactions, its key is released as soon as the database answers again (within about a second, on whichever
+                 *     instance the retry reaches), and what the request recorded before a provider was called goes with it; the retry then
+                 *     executes. Only if its holder dies there is the key free again after the lease, at most 20 s
+                 *     (`IDEMPOTENCY_LOCK_SECONDS`), and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -16362,30 +16020,40 @@ export interface operations {
              *     - `IDEMPOTENCY_KEY_REQUIRED`: the `Idempotency-Key` header is missing.
              *     - `VALIDATION_ERROR`: the body does not match the schema or breaks a URL rule: `url` (absolute `http(s)` URL, at most 2048 characters; in production `https` only, and a host that is not and does not resolve to a loopback, private, link-local, CGNAT, unique-local or metadata address), `description` (at most 256 characters), `enabledEvents` (1 or more distinct `EventType` values or `*`; an unknown type is refused naming `/body/enabledEvents/<index>`). `errors` lists each failure with its path (e.g. `/body/url`).
              */
-            400: components["responses"]["V2-400-IdempotencyKeyRequired-ValidationError"];
-            401: components["responses"]["V2-401-Unauthorized"];
+            400: components["responses"]["V2BadRequest"];
+            401: components["responses"]["V2Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `webhooks:write`.
              */
-            403: components["responses"]["V2-403-Forbidden"];
-            409: components["responses"]["V2-409-IdempotencyInProgress"];
-            413: components["responses"]["V2-413-PayloadTooLarge"];
-            415: components["responses"]["V2-415-UnsupportedMediaType"];
+            403: components["responses"]["V2Forbidden"];
+            /**
+             * @description Conflict.
+             *
+             *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
+             */
+            409: components["responses"]["V2Conflict"];
+            413: components["responses"]["V2PayloadTooLarge"];
+            415: components["responses"]["V2UnsupportedMediaType"];
             /**
              * @description Unprocessable request.
              *
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
              */
-            422: components["responses"]["V2-422-IdempotencyKeyReused"];
-            429: components["responses"]["V2-429-RateLimitExceeded"];
+            422: components["responses"]["V2Unprocessable"];
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
+             */
+            429: components["responses"]["V2TooManyRequests"];
             /**
              * @description Internal error.
              *
              *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
              */
-            500: components["responses"]["V2-500-InternalError"];
+            500: components["responses"]["V2InternalError"];
             /**
              * @description Service unavailable.
              *
@@ -16393,7 +16061,7 @@ export interface operations {
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
              *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable"];
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     getWebhookEndpoint: {
@@ -16432,34 +16100,39 @@ export interface operations {
              *
              *     - `VALIDATION_ERROR`: `endpointId` is not a `we_…` id; `errors` lists each failure.
              */
-            400: components["responses"]["V2-400-ValidationError"];
-            401: components["responses"]["V2-401-Unauthorized"];
+            400: components["responses"]["V2BadRequest"];
+            401: components["responses"]["V2Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `webhooks:read`.
              */
-            403: components["responses"]["V2-403-Forbidden"];
+            403: components["responses"]["V2Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND`: the endpoint is unknown, deleted, or belongs to another organization or environment.
              */
-            404: components["responses"]["V2-404-NotFound"];
-            429: components["responses"]["V2-429-RateLimitExceeded"];
+            404: components["responses"]["V2NotFound"];
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
+             */
+            429: components["responses"]["V2TooManyRequests"];
             /**
              * @description Internal error.
              *
              *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
              */
-            500: components["responses"]["V2-500-InternalError"];
+            500: components["responses"]["V2InternalError"];
             /**
              * @description Service unavailable.
              *
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
              *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     deleteWebhookEndpoint: {
@@ -16503,34 +16176,44 @@ export interface operations {
              *
              *     - `VALIDATION_ERROR`: `endpointId` is not a `we_…` id; `errors` lists each failure.
              */
-            400: components["responses"]["V2-400-ValidationError"];
-            401: components["responses"]["V2-401-Unauthorized"];
+            400: components["responses"]["V2BadRequest"];
+            401: components["responses"]["V2Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `webhooks:write`.
              */
-            403: components["responses"]["V2-403-Forbidden"];
+            403: components["responses"]["V2Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND`: the endpoint is unknown, deleted, or belongs to another organization or environment.
              */
-            404: components["responses"]["V2-404-NotFound"];
-            409: components["responses"]["V2-409-IdempotencyInProgress"];
+            404: components["responses"]["V2NotFound"];
+            /**
+             * @description Conflict.
+             *
+             *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
+             */
+            409: components["responses"]["V2Conflict"];
             /**
              * @description Unprocessable request.
              *
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
              */
-            422: components["responses"]["V2-422-IdempotencyKeyReused"];
-            429: components["responses"]["V2-429-RateLimitExceeded"];
+            422: components["responses"]["V2Unprocessable"];
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
+             */
+            429: components["responses"]["V2TooManyRequests"];
             /**
              * @description Internal error.
              *
              *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
              */
-            500: components["responses"]["V2-500-InternalError"];
+            500: components["responses"]["V2InternalError"];
             /**
              * @description Service unavailable.
              *
@@ -16538,7 +16221,7 @@ export interface operations {
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
              *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable"];
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     updateWebhookEndpoint: {
@@ -16588,36 +16271,46 @@ export interface operations {
              *
              *     - `VALIDATION_ERROR`: the body does not match the schema (empty, unknown field) or breaks a rule of create: `url` (absolute `http(s)` URL, at most 2048 characters; in production `https` only, and a host that is not and does not resolve to a loopback, private, link-local, CGNAT, unique-local or metadata address), `description` (at most 256 characters), `enabledEvents` (1 or more distinct `EventType` values or `*`; an unknown type is refused naming `/body/enabledEvents/<index>`). `errors` lists each failure with its path.
              */
-            400: components["responses"]["V2-400-ValidationError"];
-            401: components["responses"]["V2-401-Unauthorized"];
+            400: components["responses"]["V2BadRequest"];
+            401: components["responses"]["V2Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `webhooks:write`.
              */
-            403: components["responses"]["V2-403-Forbidden"];
+            403: components["responses"]["V2Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND`: the endpoint is unknown, deleted, or belongs to another organization or environment.
              */
-            404: components["responses"]["V2-404-NotFound"];
-            409: components["responses"]["V2-409-IdempotencyInProgress"];
-            413: components["responses"]["V2-413-PayloadTooLarge"];
-            415: components["responses"]["V2-415-UnsupportedMediaType"];
+            404: components["responses"]["V2NotFound"];
+            /**
+             * @description Conflict.
+             *
+             *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
+             */
+            409: components["responses"]["V2Conflict"];
+            413: components["responses"]["V2PayloadTooLarge"];
+            415: components["responses"]["V2UnsupportedMediaType"];
             /**
              * @description Unprocessable request.
              *
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
              */
-            422: components["responses"]["V2-422-IdempotencyKeyReused"];
-            429: components["responses"]["V2-429-RateLimitExceeded"];
+            422: components["responses"]["V2Unprocessable"];
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
+             */
+            429: components["responses"]["V2TooManyRequests"];
             /**
              * @description Internal error.
              *
              *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
              */
-            500: components["responses"]["V2-500-InternalError"];
+            500: components["responses"]["V2InternalError"];
             /**
              * @description Service unavailable.
              *
@@ -16625,7 +16318,7 @@ export interface operations {
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
              *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable"];
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     rotateWebhookEndpointSecret: {
@@ -16646,8 +16339,11 @@ export interface operations {
                  *     with the same key executes once the fault heals. The key, the effect and the stored response commit in one
                  *     transaction, and the key is held by a transaction-scoped lock: a request that died before committing (process killed,
                  *     connection reset) leaves its key free at once. A write that calls a provider holds its key between its two
-                 *     transactions by a lease instead; if its holder dies there, the key is free again after at most 20 s
-                 *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
+                 *     transactions by a lease instead. When such a request answers 503 because the database stopped answering between or
+                 *     at its transactions, its key is released as soon as the database answers again (within about a second, on whichever
+                 *     instance the retry reaches), and what the request recorded before a provider was called goes with it; the retry then
+                 *     executes. Only if its holder dies there is the key free again after the lease, at most 20 s
+                 *     (`IDEMPOTENCY_LOCK_SECONDS`), and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -16690,36 +16386,46 @@ export interface operations {
              *     - `IDEMPOTENCY_KEY_REQUIRED`: the `Idempotency-Key` header is missing.
              *     - `VALIDATION_ERROR`: `endpointId` is not a `we_…` id, or `overlapSeconds` is not an integer 0–604800; `errors` lists each failure.
              */
-            400: components["responses"]["V2-400-IdempotencyKeyRequired-ValidationError"];
-            401: components["responses"]["V2-401-Unauthorized"];
+            400: components["responses"]["V2BadRequest"];
+            401: components["responses"]["V2Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `webhooks:write`.
              */
-            403: components["responses"]["V2-403-Forbidden"];
+            403: components["responses"]["V2Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND`: the endpoint is unknown, deleted, or belongs to another organization or environment.
              */
-            404: components["responses"]["V2-404-NotFound"];
-            409: components["responses"]["V2-409-IdempotencyInProgress"];
-            413: components["responses"]["V2-413-PayloadTooLarge"];
-            415: components["responses"]["V2-415-UnsupportedMediaType"];
+            404: components["responses"]["V2NotFound"];
+            /**
+             * @description Conflict.
+             *
+             *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
+             */
+            409: components["responses"]["V2Conflict"];
+            413: components["responses"]["V2PayloadTooLarge"];
+            415: components["responses"]["V2UnsupportedMediaType"];
             /**
              * @description Unprocessable request.
              *
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
              */
-            422: components["responses"]["V2-422-IdempotencyKeyReused"];
-            429: components["responses"]["V2-429-RateLimitExceeded"];
+            422: components["responses"]["V2Unprocessable"];
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
+             */
+            429: components["responses"]["V2TooManyRequests"];
             /**
              * @description Internal error.
              *
              *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
              */
-            500: components["responses"]["V2-500-InternalError"];
+            500: components["responses"]["V2InternalError"];
             /**
              * @description Service unavailable.
              *
@@ -16727,7 +16433,7 @@ export interface operations {
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
              *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable"];
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     sendTestWebhookEvent: {
@@ -16748,8 +16454,11 @@ export interface operations {
                  *     with the same key executes once the fault heals. The key, the effect and the stored response commit in one
                  *     transaction, and the key is held by a transaction-scoped lock: a request that died before committing (process killed,
                  *     connection reset) leaves its key free at once. A write that calls a provider holds its key between its two
-                 *     transactions by a lease instead; if its holder dies there, the key is free again after at most 20 s
-                 *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
+                 *     transactions by a lease instead. When such a request answers 503 because the database stopped answering between or
+                 *     at its transactions, its key is released as soon as the database answers again (within about a second, on whichever
+                 *     instance the retry reaches), and what the request recorded before a provider was called goes with it; the retry then
+                 *     executes. Only if its holder dies there is the key free again after the lease, at most 20 s
+                 *     (`IDEMPOTENCY_LOCK_SECONDS`), and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -16788,40 +16497,45 @@ export interface operations {
              *     - `IDEMPOTENCY_KEY_REQUIRED`: the `Idempotency-Key` header is missing.
              *     - `VALIDATION_ERROR`: `endpointId` is not a `we_…` id, or a body was sent; `errors` lists each failure.
              */
-            400: components["responses"]["V2-400-IdempotencyKeyRequired-ValidationError"];
-            401: components["responses"]["V2-401-Unauthorized"];
+            400: components["responses"]["V2BadRequest"];
+            401: components["responses"]["V2Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `webhooks:write`.
              */
-            403: components["responses"]["V2-403-Forbidden"];
+            403: components["responses"]["V2Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND`: the endpoint is unknown, deleted, or belongs to another organization or environment.
              */
-            404: components["responses"]["V2-404-NotFound"];
+            404: components["responses"]["V2NotFound"];
             /**
              * @description Conflict.
              *
              *     - `STATE_CONFLICT`: the endpoint is disabled; enable it first (PATCH `enabled: true`).
              *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
              */
-            409: components["responses"]["V2-409-IdempotencyInProgress-StateConflict"];
+            409: components["responses"]["V2Conflict"];
             /**
              * @description Unprocessable request.
              *
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
              */
-            422: components["responses"]["V2-422-IdempotencyKeyReused"];
-            429: components["responses"]["V2-429-RateLimitExceeded"];
+            422: components["responses"]["V2Unprocessable"];
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
+             */
+            429: components["responses"]["V2TooManyRequests"];
             /**
              * @description Internal error.
              *
              *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
              */
-            500: components["responses"]["V2-500-InternalError"];
+            500: components["responses"]["V2InternalError"];
             /**
              * @description Service unavailable.
              *
@@ -16829,7 +16543,7 @@ export interface operations {
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
              *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable"];
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     listWebhookDeliveries: {
@@ -16878,34 +16592,39 @@ export interface operations {
              *
              *     - `VALIDATION_ERROR`: `endpointId`, `limit`, `startingAfter` or `status` is invalid, or `startingAfter` is not a delivery of this endpoint; `errors` lists each failure.
              */
-            400: components["responses"]["V2-400-ValidationError"];
-            401: components["responses"]["V2-401-Unauthorized"];
+            400: components["responses"]["V2BadRequest"];
+            401: components["responses"]["V2Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `webhooks:read`.
              */
-            403: components["responses"]["V2-403-Forbidden"];
+            403: components["responses"]["V2Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND`: the endpoint is unknown, deleted, or belongs to another organization or environment.
              */
-            404: components["responses"]["V2-404-NotFound"];
-            429: components["responses"]["V2-429-RateLimitExceeded"];
+            404: components["responses"]["V2NotFound"];
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
+             */
+            429: components["responses"]["V2TooManyRequests"];
             /**
              * @description Internal error.
              *
              *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
              */
-            500: components["responses"]["V2-500-InternalError"];
+            500: components["responses"]["V2InternalError"];
             /**
              * @description Service unavailable.
              *
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
              *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     retryWebhookDelivery: {
@@ -16926,8 +16645,11 @@ export interface operations {
                  *     with the same key executes once the fault heals. The key, the effect and the stored response commit in one
                  *     transaction, and the key is held by a transaction-scoped lock: a request that died before committing (process killed,
                  *     connection reset) leaves its key free at once. A write that calls a provider holds its key between its two
-                 *     transactions by a lease instead; if its holder dies there, the key is free again after at most 20 s
-                 *     (`IDEMPOTENCY_LOCK_SECONDS`) and a retry runs it.
+                 *     transactions by a lease instead. When such a request answers 503 because the database stopped answering between or
+                 *     at its transactions, its key is released as soon as the database answers again (within about a second, on whichever
+                 *     instance the retry reaches), and what the request recorded before a provider was called goes with it; the retry then
+                 *     executes. Only if its holder dies there is the key free again after the lease, at most 20 s
+                 *     (`IDEMPOTENCY_LOCK_SECONDS`), and a retry runs it.
                  * @example 7f7c1d1e-6f0b-4a51-9b1e-2f4c9d2c1a10
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -16971,40 +16693,45 @@ export interface operations {
              *     - `IDEMPOTENCY_KEY_REQUIRED`: the `Idempotency-Key` header is missing.
              *     - `VALIDATION_ERROR`: `endpointId` or `deliveryId` is malformed, or a body was sent; `errors` lists each failure.
              */
-            400: components["responses"]["V2-400-IdempotencyKeyRequired-ValidationError"];
-            401: components["responses"]["V2-401-Unauthorized"];
+            400: components["responses"]["V2BadRequest"];
+            401: components["responses"]["V2Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `webhooks:write`.
              */
-            403: components["responses"]["V2-403-Forbidden"];
+            403: components["responses"]["V2Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND`: the endpoint is unknown or another organization's or environment's, or the delivery is not one of its deliveries.
              */
-            404: components["responses"]["V2-404-NotFound"];
+            404: components["responses"]["V2NotFound"];
             /**
              * @description Conflict.
              *
              *     - `STATE_CONFLICT`: the endpoint is disabled; enable it first (PATCH `enabled: true`).
              *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
              */
-            409: components["responses"]["V2-409-IdempotencyInProgress-StateConflict"];
+            409: components["responses"]["V2Conflict"];
             /**
              * @description Unprocessable request.
              *
              *     - `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was already used with a different body.
              */
-            422: components["responses"]["V2-422-IdempotencyKeyReused"];
-            429: components["responses"]["V2-429-RateLimitExceeded"];
+            422: components["responses"]["V2Unprocessable"];
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
+             */
+            429: components["responses"]["V2TooManyRequests"];
             /**
              * @description Internal error.
              *
              *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
              */
-            500: components["responses"]["V2-500-InternalError"];
+            500: components["responses"]["V2InternalError"];
             /**
              * @description Service unavailable.
              *
@@ -17012,7 +16739,7 @@ export interface operations {
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
              *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: components["responses"]["V2-503-IdempotencyUnavailable-RateLimitUnavailable-ServiceUnavailable"];
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     listEvents: {
@@ -17077,28 +16804,33 @@ export interface operations {
              *
              *     - `VALIDATION_ERROR`: `limit`, `startingAfter`, `type`, `createdAfter` or `createdBefore` is invalid (an unknown event type, a malformed date-time), or `startingAfter` is not an event of this organization and environment; `errors` lists each failure.
              */
-            400: components["responses"]["V2-400-ValidationError"];
-            401: components["responses"]["V2-401-Unauthorized"];
+            400: components["responses"]["V2BadRequest"];
+            401: components["responses"]["V2Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `webhooks:read`.
              */
-            403: components["responses"]["V2-403-Forbidden"];
-            429: components["responses"]["V2-429-RateLimitExceeded"];
+            403: components["responses"]["V2Forbidden"];
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
+             */
+            429: components["responses"]["V2TooManyRequests"];
             /**
              * @description Internal error.
              *
              *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
              */
-            500: components["responses"]["V2-500-InternalError"];
+            500: components["responses"]["V2InternalError"];
             /**
              * @description Service unavailable.
              *
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
              *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     getEvent: {
@@ -17137,34 +16869,39 @@ export interface operations {
              *
              *     - `VALIDATION_ERROR`: `eventId` is not an `evt_…` id; `errors` lists each failure.
              */
-            400: components["responses"]["V2-400-ValidationError"];
-            401: components["responses"]["V2-401-Unauthorized"];
+            400: components["responses"]["V2BadRequest"];
+            401: components["responses"]["V2Unauthorized"];
             /**
              * @description Forbidden.
              *
              *     - `FORBIDDEN`: the key lacks `webhooks:read`.
              */
-            403: components["responses"]["V2-403-Forbidden"];
+            403: components["responses"]["V2Forbidden"];
             /**
              * @description Not found.
              *
              *     - `NOT_FOUND`: the event is unknown or belongs to another organization or environment.
              */
-            404: components["responses"]["V2-404-NotFound"];
-            429: components["responses"]["V2-429-RateLimitExceeded"];
+            404: components["responses"]["V2NotFound"];
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
+             */
+            429: components["responses"]["V2TooManyRequests"];
             /**
              * @description Internal error.
              *
              *     - `INTERNAL_ERROR`: an unexpected error (e.g. the database refused a read); the body carries only the `requestId` to quote to support.
              */
-            500: components["responses"]["V2-500-InternalError"];
+            500: components["responses"]["V2InternalError"];
             /**
              * @description Service unavailable.
              *
              *     - `RATE_LIMIT_UNAVAILABLE`: the rate limiter store is unavailable; nothing was executed.
              *     - `SERVICE_UNAVAILABLE`: the database or the key store was unreachable, a write met concurrent writes, or the request reached its deadline; nothing was executed.
              */
-            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     createSession: {
@@ -17197,14 +16934,40 @@ export interface operations {
                     "application/json": components["schemas"]["CurrentSession"];
                 };
             };
-            400: components["responses"]["People-400"];
-            401: components["responses"]["People-401-InvalidCredentials"];
-            403: components["responses"]["People-403-CrossOrigin"];
-            413: components["responses"]["V2-413-PayloadTooLarge"];
-            415: components["responses"]["V2-415-UnsupportedMediaType"];
-            429: components["responses"]["V2-429-RateLimitExceeded"];
-            500: components["responses"]["V2-500-InternalError"];
-            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
+            400: components["responses"]["PeopleBadRequest"];
+            /**
+             * @description Unauthorized.
+             *
+             *     - `INVALID_CREDENTIALS`: the email or password is wrong. One answer for both, so it never reveals whether an email is a member.
+             */
+            401: components["responses"]["PeopleUnauthorized"];
+            /**
+             * @description Forbidden.
+             *
+             *     - `CROSS_ORIGIN_REQUEST`: a state-changing request carried by the session cookie did not come from this server's origin (`Origin` / `Sec-Fetch-Site`).
+             */
+            403: components["responses"]["PeopleForbidden"];
+            413: components["responses"]["V2PayloadTooLarge"];
+            415: components["responses"]["V2UnsupportedMediaType"];
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
+             */
+            429: components["responses"]["V2TooManyRequests"];
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
+             */
+            500: components["responses"]["V2InternalError"];
+            /**
+             * @description Service unavailable.
+             *
+             *     - `RATE_LIMIT_UNAVAILABLE` — The rate limiter store is unavailable; the request was not executed.
+             *     - `SERVICE_UNAVAILABLE` — A backing service is unavailable; nothing was written.
+             */
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     deleteAllSessions: {
@@ -17231,12 +16994,39 @@ export interface operations {
                 };
                 content?: never;
             };
-            400: components["responses"]["People-400"];
-            401: components["responses"]["People-401"];
-            403: components["responses"]["People-403"];
-            429: components["responses"]["V2-429-RateLimitExceeded"];
-            500: components["responses"]["V2-500-InternalError"];
-            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
+            400: components["responses"]["PeopleBadRequest"];
+            /**
+             * @description Unauthorized.
+             *
+             *     - `UNAUTHORIZED`: no session cookie, or the session expired (idle or absolute) or was signed out.
+             */
+            401: components["responses"]["PeopleUnauthorized"];
+            /**
+             * @description Forbidden.
+             *
+             *     - `CROSS_ORIGIN_REQUEST`: a state-changing request carried by the session cookie did not come from this server's origin (`Origin` / `Sec-Fetch-Site`).
+             *     - `FORBIDDEN`: the member's role does not allow this operation.
+             */
+            403: components["responses"]["PeopleForbidden"];
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
+             */
+            429: components["responses"]["V2TooManyRequests"];
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
+             */
+            500: components["responses"]["V2InternalError"];
+            /**
+             * @description Service unavailable.
+             *
+             *     - `RATE_LIMIT_UNAVAILABLE` — The rate limiter store is unavailable; the request was not executed.
+             *     - `SERVICE_UNAVAILABLE` — A backing service is unavailable; nothing was written.
+             */
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     getCurrentSession: {
@@ -17264,12 +17054,39 @@ export interface operations {
                     "application/json": components["schemas"]["CurrentSession"];
                 };
             };
-            400: components["responses"]["People-400"];
-            401: components["responses"]["People-401"];
-            403: components["responses"]["People-403"];
-            429: components["responses"]["V2-429-RateLimitExceeded"];
-            500: components["responses"]["V2-500-InternalError"];
-            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
+            400: components["responses"]["PeopleBadRequest"];
+            /**
+             * @description Unauthorized.
+             *
+             *     - `UNAUTHORIZED`: no session cookie, or the session expired (idle or absolute) or was signed out.
+             */
+            401: components["responses"]["PeopleUnauthorized"];
+            /**
+             * @description Forbidden.
+             *
+             *     - `CROSS_ORIGIN_REQUEST`: a state-changing request carried by the session cookie did not come from this server's origin (`Origin` / `Sec-Fetch-Site`).
+             *     - `FORBIDDEN`: the member's role does not allow this operation.
+             */
+            403: components["responses"]["PeopleForbidden"];
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
+             */
+            429: components["responses"]["V2TooManyRequests"];
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
+             */
+            500: components["responses"]["V2InternalError"];
+            /**
+             * @description Service unavailable.
+             *
+             *     - `RATE_LIMIT_UNAVAILABLE` — The rate limiter store is unavailable; the request was not executed.
+             *     - `SERVICE_UNAVAILABLE` — A backing service is unavailable; nothing was written.
+             */
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     deleteCurrentSession: {
@@ -17296,12 +17113,39 @@ export interface operations {
                 };
                 content?: never;
             };
-            400: components["responses"]["People-400"];
-            401: components["responses"]["People-401"];
-            403: components["responses"]["People-403"];
-            429: components["responses"]["V2-429-RateLimitExceeded"];
-            500: components["responses"]["V2-500-InternalError"];
-            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
+            400: components["responses"]["PeopleBadRequest"];
+            /**
+             * @description Unauthorized.
+             *
+             *     - `UNAUTHORIZED`: no session cookie, or the session expired (idle or absolute) or was signed out.
+             */
+            401: components["responses"]["PeopleUnauthorized"];
+            /**
+             * @description Forbidden.
+             *
+             *     - `CROSS_ORIGIN_REQUEST`: a state-changing request carried by the session cookie did not come from this server's origin (`Origin` / `Sec-Fetch-Site`).
+             *     - `FORBIDDEN`: the member's role does not allow this operation.
+             */
+            403: components["responses"]["PeopleForbidden"];
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
+             */
+            429: components["responses"]["V2TooManyRequests"];
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
+             */
+            500: components["responses"]["V2InternalError"];
+            /**
+             * @description Service unavailable.
+             *
+             *     - `RATE_LIMIT_UNAVAILABLE` — The rate limiter store is unavailable; the request was not executed.
+             *     - `SERVICE_UNAVAILABLE` — A backing service is unavailable; nothing was written.
+             */
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     verifySessionSecondFactor: {
@@ -17333,15 +17177,48 @@ export interface operations {
                     "application/json": components["schemas"]["CurrentSession"];
                 };
             };
-            400: components["responses"]["People-400"];
-            401: components["responses"]["People-401-InvalidCredentials-Or-Unauthorized"];
-            403: components["responses"]["People-403"];
-            409: components["responses"]["People-409"];
-            413: components["responses"]["V2-413-PayloadTooLarge"];
-            415: components["responses"]["V2-415-UnsupportedMediaType"];
-            429: components["responses"]["V2-429-RateLimitExceeded"];
-            500: components["responses"]["V2-500-InternalError"];
-            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
+            400: components["responses"]["PeopleBadRequest"];
+            /**
+             * @description Unauthorized.
+             *
+             *     - `INVALID_CREDENTIALS`: the code is wrong (or was already used).
+             *     - `UNAUTHORIZED`: no session cookie, or the session expired or was signed out.
+             */
+            401: components["responses"]["PeopleUnauthorized"];
+            /**
+             * @description Forbidden.
+             *
+             *     - `CROSS_ORIGIN_REQUEST`: a state-changing request carried by the session cookie did not come from this server's origin (`Origin` / `Sec-Fetch-Site`).
+             *     - `FORBIDDEN`: the member's role does not allow this operation.
+             */
+            403: components["responses"]["PeopleForbidden"];
+            /**
+             * @description Conflict.
+             *
+             *     - `STATE_CONFLICT`: the resource is not in a state that allows this (e.g. already revoked, already enrolled, no enrolment pending, already a member).
+             */
+            409: components["responses"]["PeopleConflict"];
+            413: components["responses"]["V2PayloadTooLarge"];
+            415: components["responses"]["V2UnsupportedMediaType"];
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
+             */
+            429: components["responses"]["V2TooManyRequests"];
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
+             */
+            500: components["responses"]["V2InternalError"];
+            /**
+             * @description Service unavailable.
+             *
+             *     - `RATE_LIMIT_UNAVAILABLE` — The rate limiter store is unavailable; the request was not executed.
+             *     - `SERVICE_UNAVAILABLE` — A backing service is unavailable; nothing was written.
+             */
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     listMembers: {
@@ -17389,12 +17266,39 @@ export interface operations {
                     "application/json": components["schemas"]["MemberList"];
                 };
             };
-            400: components["responses"]["People-400"];
-            401: components["responses"]["People-401"];
-            403: components["responses"]["People-403"];
-            429: components["responses"]["V2-429-RateLimitExceeded"];
-            500: components["responses"]["V2-500-InternalError"];
-            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
+            400: components["responses"]["PeopleBadRequest"];
+            /**
+             * @description Unauthorized.
+             *
+             *     - `UNAUTHORIZED`: no session cookie, or the session expired (idle or absolute) or was signed out.
+             */
+            401: components["responses"]["PeopleUnauthorized"];
+            /**
+             * @description Forbidden.
+             *
+             *     - `CROSS_ORIGIN_REQUEST`: a state-changing request carried by the session cookie did not come from this server's origin (`Origin` / `Sec-Fetch-Site`).
+             *     - `FORBIDDEN`: the member's role does not allow this operation.
+             */
+            403: components["responses"]["PeopleForbidden"];
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
+             */
+            429: components["responses"]["V2TooManyRequests"];
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
+             */
+            500: components["responses"]["V2InternalError"];
+            /**
+             * @description Service unavailable.
+             *
+             *     - `RATE_LIMIT_UNAVAILABLE` — The rate limiter store is unavailable; the request was not executed.
+             *     - `SERVICE_UNAVAILABLE` — A backing service is unavailable; nothing was written.
+             */
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     beginTotpEnrollment: {
@@ -17422,13 +17326,45 @@ export interface operations {
                     "application/json": components["schemas"]["TotpEnrollment"];
                 };
             };
-            400: components["responses"]["People-400"];
-            401: components["responses"]["People-401"];
-            403: components["responses"]["People-403"];
-            409: components["responses"]["People-409"];
-            429: components["responses"]["V2-429-RateLimitExceeded"];
-            500: components["responses"]["V2-500-InternalError"];
-            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
+            400: components["responses"]["PeopleBadRequest"];
+            /**
+             * @description Unauthorized.
+             *
+             *     - `UNAUTHORIZED`: no session cookie, or the session expired (idle or absolute) or was signed out.
+             */
+            401: components["responses"]["PeopleUnauthorized"];
+            /**
+             * @description Forbidden.
+             *
+             *     - `CROSS_ORIGIN_REQUEST`: a state-changing request carried by the session cookie did not come from this server's origin (`Origin` / `Sec-Fetch-Site`).
+             *     - `FORBIDDEN`: the member's role does not allow this operation.
+             */
+            403: components["responses"]["PeopleForbidden"];
+            /**
+             * @description Conflict.
+             *
+             *     - `STATE_CONFLICT`: the resource is not in a state that allows this (e.g. already revoked, already enrolled, no enrolment pending, already a member).
+             */
+            409: components["responses"]["PeopleConflict"];
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
+             */
+            429: components["responses"]["V2TooManyRequests"];
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
+             */
+            500: components["responses"]["V2InternalError"];
+            /**
+             * @description Service unavailable.
+             *
+             *     - `RATE_LIMIT_UNAVAILABLE` — The rate limiter store is unavailable; the request was not executed.
+             *     - `SERVICE_UNAVAILABLE` — A backing service is unavailable; nothing was written.
+             */
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     disableTotp: {
@@ -17454,13 +17390,46 @@ export interface operations {
                 };
                 content?: never;
             };
-            400: components["responses"]["People-400"];
-            401: components["responses"]["People-401"];
-            403: components["responses"]["People-403-SecondFactor"];
-            409: components["responses"]["People-409"];
-            429: components["responses"]["V2-429-RateLimitExceeded"];
-            500: components["responses"]["V2-500-InternalError"];
-            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
+            400: components["responses"]["PeopleBadRequest"];
+            /**
+             * @description Unauthorized.
+             *
+             *     - `UNAUTHORIZED`: no session cookie, or the session expired (idle or absolute) or was signed out.
+             */
+            401: components["responses"]["PeopleUnauthorized"];
+            /**
+             * @description Forbidden.
+             *
+             *     - `CROSS_ORIGIN_REQUEST`: a state-changing request carried by the session cookie did not come from this server's origin.
+             *     - `FORBIDDEN`: the member's role does not allow this operation.
+             *     - `SECOND_FACTOR_REQUIRED`: this session has not verified the member's second factor.
+             */
+            403: components["responses"]["PeopleForbidden"];
+            /**
+             * @description Conflict.
+             *
+             *     - `STATE_CONFLICT`: the resource is not in a state that allows this (e.g. already revoked, already enrolled, no enrolment pending, already a member).
+             */
+            409: components["responses"]["PeopleConflict"];
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
+             */
+            429: components["responses"]["V2TooManyRequests"];
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
+             */
+            500: components["responses"]["V2InternalError"];
+            /**
+             * @description Service unavailable.
+             *
+             *     - `RATE_LIMIT_UNAVAILABLE` — The rate limiter store is unavailable; the request was not executed.
+             *     - `SERVICE_UNAVAILABLE` — A backing service is unavailable; nothing was written.
+             */
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     confirmTotpEnrollment: {
@@ -17492,15 +17461,48 @@ export interface operations {
                     "application/json": components["schemas"]["TotpConfirmation"];
                 };
             };
-            400: components["responses"]["People-400"];
-            401: components["responses"]["People-401-InvalidCredentials-Or-Unauthorized"];
-            403: components["responses"]["People-403"];
-            409: components["responses"]["People-409"];
-            413: components["responses"]["V2-413-PayloadTooLarge"];
-            415: components["responses"]["V2-415-UnsupportedMediaType"];
-            429: components["responses"]["V2-429-RateLimitExceeded"];
-            500: components["responses"]["V2-500-InternalError"];
-            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
+            400: components["responses"]["PeopleBadRequest"];
+            /**
+             * @description Unauthorized.
+             *
+             *     - `INVALID_CREDENTIALS`: the code is wrong (or was already used).
+             *     - `UNAUTHORIZED`: no session cookie, or the session expired or was signed out.
+             */
+            401: components["responses"]["PeopleUnauthorized"];
+            /**
+             * @description Forbidden.
+             *
+             *     - `CROSS_ORIGIN_REQUEST`: a state-changing request carried by the session cookie did not come from this server's origin (`Origin` / `Sec-Fetch-Site`).
+             *     - `FORBIDDEN`: the member's role does not allow this operation.
+             */
+            403: components["responses"]["PeopleForbidden"];
+            /**
+             * @description Conflict.
+             *
+             *     - `STATE_CONFLICT`: the resource is not in a state that allows this (e.g. already revoked, already enrolled, no enrolment pending, already a member).
+             */
+            409: components["responses"]["PeopleConflict"];
+            413: components["responses"]["V2PayloadTooLarge"];
+            415: components["responses"]["V2UnsupportedMediaType"];
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
+             */
+            429: components["responses"]["V2TooManyRequests"];
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
+             */
+            500: components["responses"]["V2InternalError"];
+            /**
+             * @description Service unavailable.
+             *
+             *     - `RATE_LIMIT_UNAVAILABLE` — The rate limiter store is unavailable; the request was not executed.
+             *     - `SERVICE_UNAVAILABLE` — A backing service is unavailable; nothing was written.
+             */
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     getMember: {
@@ -17531,13 +17533,45 @@ export interface operations {
                     "application/json": components["schemas"]["Member"];
                 };
             };
-            400: components["responses"]["People-400"];
-            401: components["responses"]["People-401"];
-            403: components["responses"]["People-403"];
-            404: components["responses"]["People-404"];
-            429: components["responses"]["V2-429-RateLimitExceeded"];
-            500: components["responses"]["V2-500-InternalError"];
-            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
+            400: components["responses"]["PeopleBadRequest"];
+            /**
+             * @description Unauthorized.
+             *
+             *     - `UNAUTHORIZED`: no session cookie, or the session expired (idle or absolute) or was signed out.
+             */
+            401: components["responses"]["PeopleUnauthorized"];
+            /**
+             * @description Forbidden.
+             *
+             *     - `CROSS_ORIGIN_REQUEST`: a state-changing request carried by the session cookie did not come from this server's origin (`Origin` / `Sec-Fetch-Site`).
+             *     - `FORBIDDEN`: the member's role does not allow this operation.
+             */
+            403: components["responses"]["PeopleForbidden"];
+            /**
+             * @description Not found.
+             *
+             *     - `NOT_FOUND`: no such resource in the member's organization.
+             */
+            404: components["responses"]["PeopleNotFound"];
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
+             */
+            429: components["responses"]["V2TooManyRequests"];
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
+             */
+            500: components["responses"]["V2InternalError"];
+            /**
+             * @description Service unavailable.
+             *
+             *     - `RATE_LIMIT_UNAVAILABLE` — The rate limiter store is unavailable; the request was not executed.
+             *     - `SERVICE_UNAVAILABLE` — A backing service is unavailable; nothing was written.
+             */
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     deleteMember: {
@@ -17566,14 +17600,52 @@ export interface operations {
                 };
                 content?: never;
             };
-            400: components["responses"]["People-400"];
-            401: components["responses"]["People-401"];
-            403: components["responses"]["People-403"];
-            404: components["responses"]["People-404"];
-            409: components["responses"]["People-409-LastOwner"];
-            429: components["responses"]["V2-429-RateLimitExceeded"];
-            500: components["responses"]["V2-500-InternalError"];
-            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
+            400: components["responses"]["PeopleBadRequest"];
+            /**
+             * @description Unauthorized.
+             *
+             *     - `UNAUTHORIZED`: no session cookie, or the session expired (idle or absolute) or was signed out.
+             */
+            401: components["responses"]["PeopleUnauthorized"];
+            /**
+             * @description Forbidden.
+             *
+             *     - `CROSS_ORIGIN_REQUEST`: a state-changing request carried by the session cookie did not come from this server's origin (`Origin` / `Sec-Fetch-Site`).
+             *     - `FORBIDDEN`: the member's role does not allow this operation.
+             */
+            403: components["responses"]["PeopleForbidden"];
+            /**
+             * @description Not found.
+             *
+             *     - `NOT_FOUND`: no such resource in the member's organization.
+             */
+            404: components["responses"]["PeopleNotFound"];
+            /**
+             * @description Conflict.
+             *
+             *     - `LAST_OWNER`: the organization's last owner cannot be removed or lose the owner role.
+             *     - `STATE_CONFLICT`: the member changed concurrently; read it again.
+             */
+            409: components["responses"]["PeopleConflict"];
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
+             */
+            429: components["responses"]["V2TooManyRequests"];
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
+             */
+            500: components["responses"]["V2InternalError"];
+            /**
+             * @description Service unavailable.
+             *
+             *     - `RATE_LIMIT_UNAVAILABLE` — The rate limiter store is unavailable; the request was not executed.
+             *     - `SERVICE_UNAVAILABLE` — A backing service is unavailable; nothing was written.
+             */
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     updateMember: {
@@ -17608,16 +17680,54 @@ export interface operations {
                     "application/json": components["schemas"]["Member"];
                 };
             };
-            400: components["responses"]["People-400"];
-            401: components["responses"]["People-401"];
-            403: components["responses"]["People-403"];
-            404: components["responses"]["People-404"];
-            409: components["responses"]["People-409-LastOwner"];
-            413: components["responses"]["V2-413-PayloadTooLarge"];
-            415: components["responses"]["V2-415-UnsupportedMediaType"];
-            429: components["responses"]["V2-429-RateLimitExceeded"];
-            500: components["responses"]["V2-500-InternalError"];
-            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
+            400: components["responses"]["PeopleBadRequest"];
+            /**
+             * @description Unauthorized.
+             *
+             *     - `UNAUTHORIZED`: no session cookie, or the session expired (idle or absolute) or was signed out.
+             */
+            401: components["responses"]["PeopleUnauthorized"];
+            /**
+             * @description Forbidden.
+             *
+             *     - `CROSS_ORIGIN_REQUEST`: a state-changing request carried by the session cookie did not come from this server's origin (`Origin` / `Sec-Fetch-Site`).
+             *     - `FORBIDDEN`: the member's role does not allow this operation.
+             */
+            403: components["responses"]["PeopleForbidden"];
+            /**
+             * @description Not found.
+             *
+             *     - `NOT_FOUND`: no such resource in the member's organization.
+             */
+            404: components["responses"]["PeopleNotFound"];
+            /**
+             * @description Conflict.
+             *
+             *     - `LAST_OWNER`: the organization's last owner cannot be removed or lose the owner role.
+             *     - `STATE_CONFLICT`: the member changed concurrently; read it again.
+             */
+            409: components["responses"]["PeopleConflict"];
+            413: components["responses"]["V2PayloadTooLarge"];
+            415: components["responses"]["V2UnsupportedMediaType"];
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
+             */
+            429: components["responses"]["V2TooManyRequests"];
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
+             */
+            500: components["responses"]["V2InternalError"];
+            /**
+             * @description Service unavailable.
+             *
+             *     - `RATE_LIMIT_UNAVAILABLE` — The rate limiter store is unavailable; the request was not executed.
+             *     - `SERVICE_UNAVAILABLE` — A backing service is unavailable; nothing was written.
+             */
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     createMemberInvitation: {
@@ -17649,15 +17759,47 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedInvitation"];
                 };
             };
-            400: components["responses"]["People-400"];
-            401: components["responses"]["People-401"];
-            403: components["responses"]["People-403"];
-            409: components["responses"]["People-409"];
-            413: components["responses"]["V2-413-PayloadTooLarge"];
-            415: components["responses"]["V2-415-UnsupportedMediaType"];
-            429: components["responses"]["V2-429-RateLimitExceeded"];
-            500: components["responses"]["V2-500-InternalError"];
-            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
+            400: components["responses"]["PeopleBadRequest"];
+            /**
+             * @description Unauthorized.
+             *
+             *     - `UNAUTHORIZED`: no session cookie, or the session expired (idle or absolute) or was signed out.
+             */
+            401: components["responses"]["PeopleUnauthorized"];
+            /**
+             * @description Forbidden.
+             *
+             *     - `CROSS_ORIGIN_REQUEST`: a state-changing request carried by the session cookie did not come from this server's origin (`Origin` / `Sec-Fetch-Site`).
+             *     - `FORBIDDEN`: the member's role does not allow this operation.
+             */
+            403: components["responses"]["PeopleForbidden"];
+            /**
+             * @description Conflict.
+             *
+             *     - `STATE_CONFLICT`: the resource is not in a state that allows this (e.g. already revoked, already enrolled, no enrolment pending, already a member).
+             */
+            409: components["responses"]["PeopleConflict"];
+            413: components["responses"]["V2PayloadTooLarge"];
+            415: components["responses"]["V2UnsupportedMediaType"];
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
+             */
+            429: components["responses"]["V2TooManyRequests"];
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
+             */
+            500: components["responses"]["V2InternalError"];
+            /**
+             * @description Service unavailable.
+             *
+             *     - `RATE_LIMIT_UNAVAILABLE` — The rate limiter store is unavailable; the request was not executed.
+             *     - `SERVICE_UNAVAILABLE` — A backing service is unavailable; nothing was written.
+             */
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     acceptMemberInvitation: {
@@ -17689,15 +17831,46 @@ export interface operations {
                     "application/json": components["schemas"]["Member"];
                 };
             };
-            400: components["responses"]["People-400"];
-            403: components["responses"]["People-403-CrossOrigin"];
-            404: components["responses"]["People-404-Invitation"];
-            409: components["responses"]["People-409"];
-            413: components["responses"]["V2-413-PayloadTooLarge"];
-            415: components["responses"]["V2-415-UnsupportedMediaType"];
-            429: components["responses"]["V2-429-RateLimitExceeded"];
-            500: components["responses"]["V2-500-InternalError"];
-            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
+            400: components["responses"]["PeopleBadRequest"];
+            /**
+             * @description Forbidden.
+             *
+             *     - `CROSS_ORIGIN_REQUEST`: a state-changing request carried by the session cookie did not come from this server's origin (`Origin` / `Sec-Fetch-Site`).
+             */
+            403: components["responses"]["PeopleForbidden"];
+            /**
+             * @description Not found.
+             *
+             *     - `NOT_FOUND`: the invitation token is unknown, already used or expired (one answer for all three).
+             */
+            404: components["responses"]["PeopleNotFound"];
+            /**
+             * @description Conflict.
+             *
+             *     - `STATE_CONFLICT`: the resource is not in a state that allows this (e.g. already revoked, already enrolled, no enrolment pending, already a member).
+             */
+            409: components["responses"]["PeopleConflict"];
+            413: components["responses"]["V2PayloadTooLarge"];
+            415: components["responses"]["V2UnsupportedMediaType"];
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
+             */
+            429: components["responses"]["V2TooManyRequests"];
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
+             */
+            500: components["responses"]["V2InternalError"];
+            /**
+             * @description Service unavailable.
+             *
+             *     - `RATE_LIMIT_UNAVAILABLE` — The rate limiter store is unavailable; the request was not executed.
+             *     - `SERVICE_UNAVAILABLE` — A backing service is unavailable; nothing was written.
+             */
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     listApiKeys: {
@@ -17745,12 +17918,39 @@ export interface operations {
                     "application/json": components["schemas"]["OrgApiKeyList"];
                 };
             };
-            400: components["responses"]["People-400"];
-            401: components["responses"]["People-401"];
-            403: components["responses"]["People-403"];
-            429: components["responses"]["V2-429-RateLimitExceeded"];
-            500: components["responses"]["V2-500-InternalError"];
-            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
+            400: components["responses"]["PeopleBadRequest"];
+            /**
+             * @description Unauthorized.
+             *
+             *     - `UNAUTHORIZED`: no session cookie, or the session expired (idle or absolute) or was signed out.
+             */
+            401: components["responses"]["PeopleUnauthorized"];
+            /**
+             * @description Forbidden.
+             *
+             *     - `CROSS_ORIGIN_REQUEST`: a state-changing request carried by the session cookie did not come from this server's origin (`Origin` / `Sec-Fetch-Site`).
+             *     - `FORBIDDEN`: the member's role does not allow this operation.
+             */
+            403: components["responses"]["PeopleForbidden"];
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
+             */
+            429: components["responses"]["V2TooManyRequests"];
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
+             */
+            500: components["responses"]["V2InternalError"];
+            /**
+             * @description Service unavailable.
+             *
+             *     - `RATE_LIMIT_UNAVAILABLE` — The rate limiter store is unavailable; the request was not executed.
+             *     - `SERVICE_UNAVAILABLE` — A backing service is unavailable; nothing was written.
+             */
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     createApiKey: {
@@ -17782,14 +17982,41 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedOrgApiKey"];
                 };
             };
-            400: components["responses"]["People-400"];
-            401: components["responses"]["People-401"];
-            403: components["responses"]["People-403"];
-            413: components["responses"]["V2-413-PayloadTooLarge"];
-            415: components["responses"]["V2-415-UnsupportedMediaType"];
-            429: components["responses"]["V2-429-RateLimitExceeded"];
-            500: components["responses"]["V2-500-InternalError"];
-            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
+            400: components["responses"]["PeopleBadRequest"];
+            /**
+             * @description Unauthorized.
+             *
+             *     - `UNAUTHORIZED`: no session cookie, or the session expired (idle or absolute) or was signed out.
+             */
+            401: components["responses"]["PeopleUnauthorized"];
+            /**
+             * @description Forbidden.
+             *
+             *     - `CROSS_ORIGIN_REQUEST`: a state-changing request carried by the session cookie did not come from this server's origin (`Origin` / `Sec-Fetch-Site`).
+             *     - `FORBIDDEN`: the member's role does not allow this operation.
+             */
+            403: components["responses"]["PeopleForbidden"];
+            413: components["responses"]["V2PayloadTooLarge"];
+            415: components["responses"]["V2UnsupportedMediaType"];
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
+             */
+            429: components["responses"]["V2TooManyRequests"];
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
+             */
+            500: components["responses"]["V2InternalError"];
+            /**
+             * @description Service unavailable.
+             *
+             *     - `RATE_LIMIT_UNAVAILABLE` — The rate limiter store is unavailable; the request was not executed.
+             *     - `SERVICE_UNAVAILABLE` — A backing service is unavailable; nothing was written.
+             */
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     getApiKey: {
@@ -17820,13 +18047,45 @@ export interface operations {
                     "application/json": components["schemas"]["OrgApiKey"];
                 };
             };
-            400: components["responses"]["People-400"];
-            401: components["responses"]["People-401"];
-            403: components["responses"]["People-403"];
-            404: components["responses"]["People-404"];
-            429: components["responses"]["V2-429-RateLimitExceeded"];
-            500: components["responses"]["V2-500-InternalError"];
-            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
+            400: components["responses"]["PeopleBadRequest"];
+            /**
+             * @description Unauthorized.
+             *
+             *     - `UNAUTHORIZED`: no session cookie, or the session expired (idle or absolute) or was signed out.
+             */
+            401: components["responses"]["PeopleUnauthorized"];
+            /**
+             * @description Forbidden.
+             *
+             *     - `CROSS_ORIGIN_REQUEST`: a state-changing request carried by the session cookie did not come from this server's origin (`Origin` / `Sec-Fetch-Site`).
+             *     - `FORBIDDEN`: the member's role does not allow this operation.
+             */
+            403: components["responses"]["PeopleForbidden"];
+            /**
+             * @description Not found.
+             *
+             *     - `NOT_FOUND`: no such resource in the member's organization.
+             */
+            404: components["responses"]["PeopleNotFound"];
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
+             */
+            429: components["responses"]["V2TooManyRequests"];
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
+             */
+            500: components["responses"]["V2InternalError"];
+            /**
+             * @description Service unavailable.
+             *
+             *     - `RATE_LIMIT_UNAVAILABLE` — The rate limiter store is unavailable; the request was not executed.
+             *     - `SERVICE_UNAVAILABLE` — A backing service is unavailable; nothing was written.
+             */
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     revokeApiKey: {
@@ -17857,14 +18116,51 @@ export interface operations {
                     "application/json": components["schemas"]["OrgApiKey"];
                 };
             };
-            400: components["responses"]["People-400"];
-            401: components["responses"]["People-401"];
-            403: components["responses"]["People-403"];
-            404: components["responses"]["People-404"];
-            409: components["responses"]["People-409"];
-            429: components["responses"]["V2-429-RateLimitExceeded"];
-            500: components["responses"]["V2-500-InternalError"];
-            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
+            400: components["responses"]["PeopleBadRequest"];
+            /**
+             * @description Unauthorized.
+             *
+             *     - `UNAUTHORIZED`: no session cookie, or the session expired (idle or absolute) or was signed out.
+             */
+            401: components["responses"]["PeopleUnauthorized"];
+            /**
+             * @description Forbidden.
+             *
+             *     - `CROSS_ORIGIN_REQUEST`: a state-changing request carried by the session cookie did not come from this server's origin (`Origin` / `Sec-Fetch-Site`).
+             *     - `FORBIDDEN`: the member's role does not allow this operation.
+             */
+            403: components["responses"]["PeopleForbidden"];
+            /**
+             * @description Not found.
+             *
+             *     - `NOT_FOUND`: no such resource in the member's organization.
+             */
+            404: components["responses"]["PeopleNotFound"];
+            /**
+             * @description Conflict.
+             *
+             *     - `STATE_CONFLICT`: the resource is not in a state that allows this (e.g. already revoked, already enrolled, no enrolment pending, already a member).
+             */
+            409: components["responses"]["PeopleConflict"];
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
+             */
+            429: components["responses"]["V2TooManyRequests"];
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
+             */
+            500: components["responses"]["V2InternalError"];
+            /**
+             * @description Service unavailable.
+             *
+             *     - `RATE_LIMIT_UNAVAILABLE` — The rate limiter store is unavailable; the request was not executed.
+             *     - `SERVICE_UNAVAILABLE` — A backing service is unavailable; nothing was written.
+             */
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     listAuditLogEntries: {
@@ -17912,12 +18208,39 @@ export interface operations {
                     "application/json": components["schemas"]["AuditEntryList"];
                 };
             };
-            400: components["responses"]["People-400"];
-            401: components["responses"]["People-401"];
-            403: components["responses"]["People-403"];
-            429: components["responses"]["V2-429-RateLimitExceeded"];
-            500: components["responses"]["V2-500-InternalError"];
-            503: components["responses"]["V2-503-RateLimitUnavailable-ServiceUnavailable"];
+            400: components["responses"]["PeopleBadRequest"];
+            /**
+             * @description Unauthorized.
+             *
+             *     - `UNAUTHORIZED`: no session cookie, or the session expired (idle or absolute) or was signed out.
+             */
+            401: components["responses"]["PeopleUnauthorized"];
+            /**
+             * @description Forbidden.
+             *
+             *     - `CROSS_ORIGIN_REQUEST`: a state-changing request carried by the session cookie did not come from this server's origin (`Origin` / `Sec-Fetch-Site`).
+             *     - `FORBIDDEN`: the member's role does not allow this operation.
+             */
+            403: components["responses"]["PeopleForbidden"];
+            /**
+             * @description Too many requests.
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: the per-key or per-organization request budget is spent, or the client address's budget of authentication failures; retry after `Retry-After` seconds.
+             */
+            429: components["responses"]["V2TooManyRequests"];
+            /**
+             * @description Internal error.
+             *
+             *     - `INTERNAL_ERROR`: an unexpected error; the body carries only the `requestId` to quote to support.
+             */
+            500: components["responses"]["V2InternalError"];
+            /**
+             * @description Service unavailable.
+             *
+             *     - `RATE_LIMIT_UNAVAILABLE` — The rate limiter store is unavailable; the request was not executed.
+             *     - `SERVICE_UNAVAILABLE` — A backing service is unavailable; nothing was written.
+             */
+            503: components["responses"]["V2ServiceUnavailable"];
         };
     };
     adminListApiKeys: {
@@ -17942,11 +18265,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeyList"];
                 };
             };
-            400: components["responses"]["Admin-400"];
-            401: components["responses"]["Admin-401"];
-            429: components["responses"]["Admin-429"];
-            500: components["responses"]["Admin-500"];
-            503: components["responses"]["Admin-503"];
+            400: components["responses"]["AdminBadRequest"];
+            401: components["responses"]["AdminUnauthorized"];
+            429: components["responses"]["AdminTooManyRequests"];
+            500: components["responses"]["AdminInternalError"];
+            503: components["responses"]["AdminServiceUnavailable"];
         };
     };
     adminCreateApiKey: {
@@ -17973,13 +18296,13 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedApiKey"];
                 };
             };
-            400: components["responses"]["Admin-400"];
-            401: components["responses"]["Admin-401"];
-            413: components["responses"]["Admin-413"];
-            415: components["responses"]["Admin-415"];
-            429: components["responses"]["Admin-429"];
-            500: components["responses"]["Admin-500"];
-            503: components["responses"]["Admin-503"];
+            400: components["responses"]["AdminBadRequest"];
+            401: components["responses"]["AdminUnauthorized"];
+            413: components["responses"]["AdminPayloadTooLarge"];
+            415: components["responses"]["AdminUnsupportedMediaType"];
+            429: components["responses"]["AdminTooManyRequests"];
+            500: components["responses"]["AdminInternalError"];
+            503: components["responses"]["AdminServiceUnavailable"];
         };
     };
     adminRevokeApiKey: {
@@ -18005,12 +18328,12 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKey"];
                 };
             };
-            400: components["responses"]["Admin-400"];
-            401: components["responses"]["Admin-401"];
-            404: components["responses"]["Admin-404"];
-            429: components["responses"]["Admin-429"];
-            500: components["responses"]["Admin-500"];
-            503: components["responses"]["Admin-503"];
+            400: components["responses"]["AdminBadRequest"];
+            401: components["responses"]["AdminUnauthorized"];
+            404: components["responses"]["AdminNotFound"];
+            429: components["responses"]["AdminTooManyRequests"];
+            500: components["responses"]["AdminInternalError"];
+            503: components["responses"]["AdminServiceUnavailable"];
         };
     };
     adminListConnections: {
@@ -18035,11 +18358,11 @@ export interface operations {
                     "application/json": components["schemas"]["ConnectionList"];
                 };
             };
-            400: components["responses"]["Admin-400"];
-            401: components["responses"]["Admin-401"];
-            429: components["responses"]["Admin-429"];
-            500: components["responses"]["Admin-500"];
-            503: components["responses"]["Admin-503"];
+            400: components["responses"]["AdminBadRequest"];
+            401: components["responses"]["AdminUnauthorized"];
+            429: components["responses"]["AdminTooManyRequests"];
+            500: components["responses"]["AdminInternalError"];
+            503: components["responses"]["AdminServiceUnavailable"];
         };
     };
     adminCreateConnection: {
@@ -18066,13 +18389,13 @@ export interface operations {
                     "application/json": components["schemas"]["Connection"];
                 };
             };
-            400: components["responses"]["Admin-400"];
-            401: components["responses"]["Admin-401"];
-            413: components["responses"]["Admin-413"];
-            415: components["responses"]["Admin-415"];
-            429: components["responses"]["Admin-429"];
-            500: components["responses"]["Admin-500"];
-            503: components["responses"]["Admin-503"];
+            400: components["responses"]["AdminBadRequest"];
+            401: components["responses"]["AdminUnauthorized"];
+            413: components["responses"]["AdminPayloadTooLarge"];
+            415: components["responses"]["AdminUnsupportedMediaType"];
+            429: components["responses"]["AdminTooManyRequests"];
+            500: components["responses"]["AdminInternalError"];
+            503: components["responses"]["AdminServiceUnavailable"];
         };
     };
     adminDeleteConnection: {
@@ -18096,12 +18419,12 @@ export interface operations {
                 };
                 content?: never;
             };
-            400: components["responses"]["Admin-400"];
-            401: components["responses"]["Admin-401"];
-            404: components["responses"]["Admin-404"];
-            429: components["responses"]["Admin-429"];
-            500: components["responses"]["Admin-500"];
-            503: components["responses"]["Admin-503"];
+            400: components["responses"]["AdminBadRequest"];
+            401: components["responses"]["AdminUnauthorized"];
+            404: components["responses"]["AdminNotFound"];
+            429: components["responses"]["AdminTooManyRequests"];
+            500: components["responses"]["AdminInternalError"];
+            503: components["responses"]["AdminServiceUnavailable"];
         };
     };
     adminGetOrganizationSettings: {
@@ -18127,12 +18450,12 @@ export interface operations {
                     "application/json": components["schemas"]["OrganizationSettings"];
                 };
             };
-            400: components["responses"]["Admin-400"];
-            401: components["responses"]["Admin-401"];
-            404: components["responses"]["Admin-404"];
-            429: components["responses"]["Admin-429"];
-            500: components["responses"]["Admin-500"];
-            503: components["responses"]["Admin-503"];
+            400: components["responses"]["AdminBadRequest"];
+            401: components["responses"]["AdminUnauthorized"];
+            404: components["responses"]["AdminNotFound"];
+            429: components["responses"]["AdminTooManyRequests"];
+            500: components["responses"]["AdminInternalError"];
+            503: components["responses"]["AdminServiceUnavailable"];
         };
     };
     adminUpdateOrganizationSettings: {
@@ -18162,14 +18485,14 @@ export interface operations {
                     "application/json": components["schemas"]["OrganizationSettings"];
                 };
             };
-            400: components["responses"]["Admin-400"];
-            401: components["responses"]["Admin-401"];
-            404: components["responses"]["Admin-404"];
-            413: components["responses"]["Admin-413"];
-            415: components["responses"]["Admin-415"];
-            429: components["responses"]["Admin-429"];
-            500: components["responses"]["Admin-500"];
-            503: components["responses"]["Admin-503"];
+            400: components["responses"]["AdminBadRequest"];
+            401: components["responses"]["AdminUnauthorized"];
+            404: components["responses"]["AdminNotFound"];
+            413: components["responses"]["AdminPayloadTooLarge"];
+            415: components["responses"]["AdminUnsupportedMediaType"];
+            429: components["responses"]["AdminTooManyRequests"];
+            500: components["responses"]["AdminInternalError"];
+            503: components["responses"]["AdminServiceUnavailable"];
         };
     };
     adminCreateMemberInvitation: {
@@ -18199,14 +18522,14 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedInvitation"];
                 };
             };
-            400: components["responses"]["Admin-400"];
-            401: components["responses"]["Admin-401"];
-            409: components["responses"]["Admin-409"];
-            413: components["responses"]["Admin-413"];
-            415: components["responses"]["Admin-415"];
-            429: components["responses"]["Admin-429"];
-            500: components["responses"]["Admin-500"];
-            503: components["responses"]["Admin-503"];
+            400: components["responses"]["AdminBadRequest"];
+            401: components["responses"]["AdminUnauthorized"];
+            409: components["responses"]["AdminConflict"];
+            413: components["responses"]["AdminPayloadTooLarge"];
+            415: components["responses"]["AdminUnsupportedMediaType"];
+            429: components["responses"]["AdminTooManyRequests"];
+            500: components["responses"]["AdminInternalError"];
+            503: components["responses"]["AdminServiceUnavailable"];
         };
     };
     getHealth: {

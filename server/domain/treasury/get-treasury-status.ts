@@ -23,16 +23,14 @@ const NOT_CONNECTED: SourcedValue = { value: null, reason: "source_not_connected
 export async function getTreasuryStatus(
   uow: UnitOfWork,
   options: {
-    /** The database, for the providers (never the transaction). */
-    db: Queryable;
     auth: AuthContext;
     request: components["schemas"]["TreasuryStatusRequest"];
   },
 ): Promise<ProviderStep<TreasuryStatus, OperationOutcome<"getTreasuryStatus">>> {
-  const { db, auth, request } = options;
+  const { auth, request } = options;
   const target = await resolveTokenTarget(uow.tx, auth, request);
   return afterProviderCall({
-    call: () => readStatus({ db, auth, request, ...target }),
+    call: (db) => readStatus({ db, auth, request, ...target }),
     onResult: async (_uow, status) => ({ status: 200, body: status }),
   });
 }

@@ -26,17 +26,15 @@ type StressTestRequest = components["schemas"]["StressTestRequest"];
 export async function runTreasuryStressTest(
   uow: UnitOfWork,
   options: {
-    /** The database, for the providers (never the transaction). */
-    db: Queryable;
     auth: AuthContext;
     request: StressTestRequest;
   },
 ): Promise<ProviderStep<StressTestResult, OperationOutcome<"runTreasuryStressTest">>> {
-  const { db, auth, request } = options;
+  const { auth, request } = options;
   const target = await resolveTokenTarget(uow.tx, auth, request);
   await assertChainCapability(uow.tx, auth.organizationId, target.chain, "stressTest");
   return afterProviderCall({
-    call: () => stress({ db, auth, request, ...target }),
+    call: (db) => stress({ db, auth, request, ...target }),
     onResult: async (_uow, result) => ({ status: 200, body: result }),
   });
 }

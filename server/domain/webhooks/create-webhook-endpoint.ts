@@ -7,7 +7,7 @@ import { toWebhookEndpointDto, type WebhookEndpointWithSecretDto, withSecret } f
 
 type CreateRequest = components["schemas"]["CreateWebhookEndpointRequest"];
 
-/** Registers an endpoint (the URL was checked by checkWebhookUrl before the transaction) and answers its secret once;
+/** Registers an endpoint (the URL was checked by checkWebhookUrl before the work's first write) and answers its secret once;
  * only the sealed secret is stored. */
 export async function createWebhookEndpoint(
   uow: UnitOfWork,

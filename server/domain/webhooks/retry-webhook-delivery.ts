@@ -6,8 +6,11 @@ import { readDeliveryAttempts } from "./read-delivery-attempts.ts";
 import { toWebhookDeliveryDto, type WebhookDeliveryDto } from "./webhook-delivery-dto.ts";
 
 /** Makes one delivery pending and due now, whatever its state (resend a failed or succeeded one, hurry a pending one).
- * The lease is left alone: an attempt in flight still records its outcome (its lease token matches), and the delivery
- * is then claimed again only if that outcome left it pending. */
+ * The attempt is a manual one: it does not use up the next automatic attempt. The automatic attempt it steps in front of
+ * (a pending delivery's `nextAttemptAt`) is kept in `resumeAttemptAt` and due again if the manual attempt fails
+ * (server/webhooks/record-attempt.ts); a second retry before the attempt ran keeps the first one's. The lease is left
+ * alone: an attempt in flight still records its outcome (its lease token matches), which ends the manual retry, and the
+ * delivery is then claimed again only if that outcome left it pending. */
 export async function retryWebhookDelivery(
   uow: UnitOfWork,
   options: { auth: AuthContext; endpointId: string; deliveryId: string },
@@ -21,7 +24,19 @@ export async function retryWebhookDelivery(
   }
   const delivery = await uow.tx
     .updateTable("WebhookDelivery")
-    .set({ status: "pending", nextAttemptAt: uow.now })
+    .set((eb) => ({
+      status: "pending",
+      nextAttemptAt: uow.now,
+      manualRetry: true,
+      resumeAttemptAt: eb
+        .case()
+        .when("manualRetry", "=", true)
+        .then(eb.ref("resumeAttemptAt"))
+        .when("status", "=", "pending")
+        .then(eb.ref("nextAttemptAt"))
+        .else(null)
+        .end(),
+    }))
     .where("id", "=", options.deliveryId)
     .where("endpointId", "=", endpoint.id)
     .returningAll()

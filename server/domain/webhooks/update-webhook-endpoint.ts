@@ -6,7 +6,7 @@ import { toWebhookEndpointDto, type WebhookEndpointDto } from "./webhook-endpoin
 
 type UpdateRequest = components["schemas"]["UpdateWebhookEndpointRequest"];
 
-/** Applies the given fields (a new URL was checked by checkWebhookUrl before the transaction). `enabled: false` disables
+/** Applies the given fields (a new URL was checked by checkWebhookUrl before the work's first write). `enabled: false` disables
  * as `requested`; `enabled: true` clears any reason, `failing` included. */
 export async function updateWebhookEndpoint(
   uow: UnitOfWork,

@@ -716,6 +716,18 @@ export type WebhookDelivery = {
     status: string;
     attemptCount: Generated<number>;
     /**
+     * Of those, the attempts a manual retry (POST …/deliveries/{id}/retry) made: they are not on the retry schedule.
+     */
+    manualAttemptCount: Generated<number>;
+    /**
+     * The next attempt is a manual retry: it does not use up an automatic attempt (server/webhooks/record-attempt.ts).
+     */
+    manualRetry: Generated<boolean>;
+    /**
+     * The automatic attempt the manual retry stepped in front of (null when none was scheduled): due again if it fails.
+     */
+    resumeAttemptAt: Timestamp | null;
+    /**
      * When the next attempt is due; null once final.
      */
     nextAttemptAt: Timestamp | null;

@@ -7,21 +7,29 @@ const problem = (code: string) => ({ value: { code, requestId: "req_1" } });
 const V1Error = { type: "object", properties: { code: { type: "string", enum: ["not_found", "bad_request"] } } };
 
 describe("documentedErrorCodes", () => {
-  it.each([
-    [
-      "4xx and 5xx examples",
-      { "404": json({}, { examples: { a: problem("NOT_FOUND") } }), "503": json({}, { examples: { b: problem("DOWN") } }) },
-      ["NOT_FOUND", "DOWN"],
-    ],
-    ["not success examples", { "200": json({}, { examples: { ok: { value: { code: "LOOKS_LIKE_ONE" } } } }) }, []],
-    ["a single `example`", { "409": json({}, { example: { code: "CONFLICT" } }) }, ["CONFLICT"]],
-    ["examples behind $refs", { "400": json({}, { examples: { v: { $ref: "#/components/examples/Invalid" } } }) }, ["VALIDATION_ERROR"]],
-    ["not examples without a string code", { "500": json({}, { examples: { x: { value: { code: 5 } } } }) }, []],
-    ["not non-JSON responses", { "406": { content: { "text/plain": { example: { code: "TEXT" } } } } }, []],
-  ])("%s", (_name, responses, codes) => {
-    const doc = spec({ "/api/v2/agent/widgets": { get: { operationId: "getWidgets", responses } } });
-    doc.components = { ...doc.components, examples: { Invalid: problem("VALIDATION_ERROR") } };
-    expect(documentedErrorCodes(doc, only(doc))).toEqual(codes);
+  it("reads the operation's x-error-codes, every status", () => {
+    const doc = spec({
+      "/api/v2/agent/widgets": { get: { operationId: "getWidgets", "x-error-codes": { "404": ["NOT_FOUND"], "503": ["DOWN", "AWAY"] } } },
+    });
+    expect(documentedErrorCodes(only(doc))).toEqual(["NOT_FOUND", "DOWN", "AWAY"]);
+  });
+
+  // The response components are shared per status, so their examples name codes of other operations too.
+  it("not the examples of the (shared) response", () => {
+    const responses = { "404": json({}, { examples: { NOT_FOUND: problem("NOT_FOUND"), GONE: problem("GONE") } }) };
+    const doc = spec({
+      "/api/v2/agent/widgets": { get: { operationId: "getWidgets", "x-error-codes": { "404": ["NOT_FOUND"] }, responses } },
+    });
+    expect(documentedErrorCodes(only(doc))).toEqual(["NOT_FOUND"]);
+  });
+
+  it("none when the operation declares none", () => {
+    expect(documentedErrorCodes(only(spec({ "/api/v2/agent/widgets": { get: { operationId: "getWidgets" } } })))).toEqual([]);
+  });
+
+  it("refuses an x-error-codes that is not status → codes", () => {
+    const doc = spec({ "/api/v2/agent/widgets": { get: { operationId: "getWidgets", "x-error-codes": { "200": ["OK"] } } } });
+    expect(() => documentedErrorCodes(only(doc))).toThrow(/x-error-codes\["200"\]/);
   });
 });
 
@@ -29,10 +37,8 @@ describe("errorCodes", () => {
   it("joins the V1Error enum and every operation's codes, deduplicated and sorted", () => {
     const doc = spec(
       {
-        "/api/v2/agent/a": { get: { operationId: "a", responses: { "404": json({}, { examples: { n: problem("NOT_FOUND") } }) } } },
-        "/api/v2/agent/b": {
-          get: { operationId: "b", responses: { "404": json({}, { examples: { n: problem("NOT_FOUND"), c: problem("CONFLICT") } }) } },
-        },
+        "/api/v2/agent/a": { get: { operationId: "a", "x-error-codes": { "404": ["NOT_FOUND"] } } },
+        "/api/v2/agent/b": { get: { operationId: "b", "x-error-codes": { "404": ["NOT_FOUND"], "409": ["CONFLICT"] } } },
       },
       { V1Error },
     );

@@ -29,11 +29,13 @@ export type AggregateWebhookDelivery = {
 
 export type WebhookDeliveryAvgAggregateOutputType = {
   attemptCount: number | null
+  manualAttemptCount: number | null
   lastHttpStatus: number | null
 }
 
 export type WebhookDeliverySumAggregateOutputType = {
   attemptCount: number | null
+  manualAttemptCount: number | null
   lastHttpStatus: number | null
 }
 
@@ -46,6 +48,9 @@ export type WebhookDeliveryMinAggregateOutputType = {
   eventType: string | null
   status: string | null
   attemptCount: number | null
+  manualAttemptCount: number | null
+  manualRetry: boolean | null
+  resumeAttemptAt: Date | null
   nextAttemptAt: Date | null
   leaseUntil: Date | null
   leaseToken: string | null
@@ -63,6 +68,9 @@ export type WebhookDeliveryMaxAggregateOutputType = {
   eventType: string | null
   status: string | null
   attemptCount: number | null
+  manualAttemptCount: number | null
+  manualRetry: boolean | null
+  resumeAttemptAt: Date | null
   nextAttemptAt: Date | null
   leaseUntil: Date | null
   leaseToken: string | null
@@ -80,6 +88,9 @@ export type WebhookDeliveryCountAggregateOutputType = {
   eventType: number
   status: number
   attemptCount: number
+  manualAttemptCount: number
+  manualRetry: number
+  resumeAttemptAt: number
   nextAttemptAt: number
   leaseUntil: number
   leaseToken: number
@@ -92,11 +103,13 @@ export type WebhookDeliveryCountAggregateOutputType = {
 
 export type WebhookDeliveryAvgAggregateInputType = {
   attemptCount?: true
+  manualAttemptCount?: true
   lastHttpStatus?: true
 }
 
 export type WebhookDeliverySumAggregateInputType = {
   attemptCount?: true
+  manualAttemptCount?: true
   lastHttpStatus?: true
 }
 
@@ -109,6 +122,9 @@ export type WebhookDeliveryMinAggregateInputType = {
   eventType?: true
   status?: true
   attemptCount?: true
+  manualAttemptCount?: true
+  manualRetry?: true
+  resumeAttemptAt?: true
   nextAttemptAt?: true
   leaseUntil?: true
   leaseToken?: true
@@ -126,6 +142,9 @@ export type WebhookDeliveryMaxAggregateInputType = {
   eventType?: true
   status?: true
   attemptCount?: true
+  manualAttemptCount?: true
+  manualRetry?: true
+  resumeAttemptAt?: true
   nextAttemptAt?: true
   leaseUntil?: true
   leaseToken?: true
@@ -143,6 +162,9 @@ export type WebhookDeliveryCountAggregateInputType = {
   eventType?: true
   status?: true
   attemptCount?: true
+  manualAttemptCount?: true
+  manualRetry?: true
+  resumeAttemptAt?: true
   nextAttemptAt?: true
   leaseUntil?: true
   leaseToken?: true
@@ -247,6 +269,9 @@ export type WebhookDeliveryGroupByOutputType = {
   eventType: string
   status: string
   attemptCount: number
+  manualAttemptCount: number
+  manualRetry: boolean
+  resumeAttemptAt: Date | null
   nextAttemptAt: Date | null
   leaseUntil: Date | null
   leaseToken: string | null
@@ -287,6 +312,9 @@ export type WebhookDeliveryWhereInput = {
   eventType?: Prisma.StringFilter<"WebhookDelivery"> | string
   status?: Prisma.StringFilter<"WebhookDelivery"> | string
   attemptCount?: Prisma.IntFilter<"WebhookDelivery"> | number
+  manualAttemptCount?: Prisma.IntFilter<"WebhookDelivery"> | number
+  manualRetry?: Prisma.BoolFilter<"WebhookDelivery"> | boolean
+  resumeAttemptAt?: Prisma.DateTimeNullableFilter<"WebhookDelivery"> | Date | string | null
   nextAttemptAt?: Prisma.DateTimeNullableFilter<"WebhookDelivery"> | Date | string | null
   leaseUntil?: Prisma.DateTimeNullableFilter<"WebhookDelivery"> | Date | string | null
   leaseToken?: Prisma.StringNullableFilter<"WebhookDelivery"> | string | null
@@ -306,6 +334,9 @@ export type WebhookDeliveryOrderByWithRelationInput = {
   eventType?: Prisma.SortOrder
   status?: Prisma.SortOrder
   attemptCount?: Prisma.SortOrder
+  manualAttemptCount?: Prisma.SortOrder
+  manualRetry?: Prisma.SortOrder
+  resumeAttemptAt?: Prisma.SortOrderInput | Prisma.SortOrder
   nextAttemptAt?: Prisma.SortOrderInput | Prisma.SortOrder
   leaseUntil?: Prisma.SortOrderInput | Prisma.SortOrder
   leaseToken?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -329,6 +360,9 @@ export type WebhookDeliveryWhereUniqueInput = Prisma.AtLeast<{
   eventType?: Prisma.StringFilter<"WebhookDelivery"> | string
   status?: Prisma.StringFilter<"WebhookDelivery"> | string
   attemptCount?: Prisma.IntFilter<"WebhookDelivery"> | number
+  manualAttemptCount?: Prisma.IntFilter<"WebhookDelivery"> | number
+  manualRetry?: Prisma.BoolFilter<"WebhookDelivery"> | boolean
+  resumeAttemptAt?: Prisma.DateTimeNullableFilter<"WebhookDelivery"> | Date | string | null
   nextAttemptAt?: Prisma.DateTimeNullableFilter<"WebhookDelivery"> | Date | string | null
   leaseUntil?: Prisma.DateTimeNullableFilter<"WebhookDelivery"> | Date | string | null
   leaseToken?: Prisma.StringNullableFilter<"WebhookDelivery"> | string | null
@@ -348,6 +382,9 @@ export type WebhookDeliveryOrderByWithAggregationInput = {
   eventType?: Prisma.SortOrder
   status?: Prisma.SortOrder
   attemptCount?: Prisma.SortOrder
+  manualAttemptCount?: Prisma.SortOrder
+  manualRetry?: Prisma.SortOrder
+  resumeAttemptAt?: Prisma.SortOrderInput | Prisma.SortOrder
   nextAttemptAt?: Prisma.SortOrderInput | Prisma.SortOrder
   leaseUntil?: Prisma.SortOrderInput | Prisma.SortOrder
   leaseToken?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -373,6 +410,9 @@ export type WebhookDeliveryScalarWhereWithAggregatesInput = {
   eventType?: Prisma.StringWithAggregatesFilter<"WebhookDelivery"> | string
   status?: Prisma.StringWithAggregatesFilter<"WebhookDelivery"> | string
   attemptCount?: Prisma.IntWithAggregatesFilter<"WebhookDelivery"> | number
+  manualAttemptCount?: Prisma.IntWithAggregatesFilter<"WebhookDelivery"> | number
+  manualRetry?: Prisma.BoolWithAggregatesFilter<"WebhookDelivery"> | boolean
+  resumeAttemptAt?: Prisma.DateTimeNullableWithAggregatesFilter<"WebhookDelivery"> | Date | string | null
   nextAttemptAt?: Prisma.DateTimeNullableWithAggregatesFilter<"WebhookDelivery"> | Date | string | null
   leaseUntil?: Prisma.DateTimeNullableWithAggregatesFilter<"WebhookDelivery"> | Date | string | null
   leaseToken?: Prisma.StringNullableWithAggregatesFilter<"WebhookDelivery"> | string | null
@@ -389,6 +429,9 @@ export type WebhookDeliveryCreateInput = {
   eventType: string
   status: string
   attemptCount?: number
+  manualAttemptCount?: number
+  manualRetry?: boolean
+  resumeAttemptAt?: Date | string | null
   nextAttemptAt?: Date | string | null
   leaseUntil?: Date | string | null
   leaseToken?: string | null
@@ -408,6 +451,9 @@ export type WebhookDeliveryUncheckedCreateInput = {
   eventType: string
   status: string
   attemptCount?: number
+  manualAttemptCount?: number
+  manualRetry?: boolean
+  resumeAttemptAt?: Date | string | null
   nextAttemptAt?: Date | string | null
   leaseUntil?: Date | string | null
   leaseToken?: string | null
@@ -425,6 +471,9 @@ export type WebhookDeliveryUpdateInput = {
   eventType?: Prisma.StringFieldUpdateOperationsInput | string
   status?: Prisma.StringFieldUpdateOperationsInput | string
   attemptCount?: Prisma.IntFieldUpdateOperationsInput | number
+  manualAttemptCount?: Prisma.IntFieldUpdateOperationsInput | number
+  manualRetry?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  resumeAttemptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   nextAttemptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   leaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   leaseToken?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -444,6 +493,9 @@ export type WebhookDeliveryUncheckedUpdateInput = {
   eventType?: Prisma.StringFieldUpdateOperationsInput | string
   status?: Prisma.StringFieldUpdateOperationsInput | string
   attemptCount?: Prisma.IntFieldUpdateOperationsInput | number
+  manualAttemptCount?: Prisma.IntFieldUpdateOperationsInput | number
+  manualRetry?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  resumeAttemptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   nextAttemptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   leaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   leaseToken?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -462,6 +514,9 @@ export type WebhookDeliveryCreateManyInput = {
   eventType: string
   status: string
   attemptCount?: number
+  manualAttemptCount?: number
+  manualRetry?: boolean
+  resumeAttemptAt?: Date | string | null
   nextAttemptAt?: Date | string | null
   leaseUntil?: Date | string | null
   leaseToken?: string | null
@@ -478,6 +533,9 @@ export type WebhookDeliveryUpdateManyMutationInput = {
   eventType?: Prisma.StringFieldUpdateOperationsInput | string
   status?: Prisma.StringFieldUpdateOperationsInput | string
   attemptCount?: Prisma.IntFieldUpdateOperationsInput | number
+  manualAttemptCount?: Prisma.IntFieldUpdateOperationsInput | number
+  manualRetry?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  resumeAttemptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   nextAttemptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   leaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   leaseToken?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -495,6 +553,9 @@ export type WebhookDeliveryUncheckedUpdateManyInput = {
   eventType?: Prisma.StringFieldUpdateOperationsInput | string
   status?: Prisma.StringFieldUpdateOperationsInput | string
   attemptCount?: Prisma.IntFieldUpdateOperationsInput | number
+  manualAttemptCount?: Prisma.IntFieldUpdateOperationsInput | number
+  manualRetry?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  resumeAttemptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   nextAttemptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   leaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   leaseToken?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -527,6 +588,9 @@ export type WebhookDeliveryCountOrderByAggregateInput = {
   eventType?: Prisma.SortOrder
   status?: Prisma.SortOrder
   attemptCount?: Prisma.SortOrder
+  manualAttemptCount?: Prisma.SortOrder
+  manualRetry?: Prisma.SortOrder
+  resumeAttemptAt?: Prisma.SortOrder
   nextAttemptAt?: Prisma.SortOrder
   leaseUntil?: Prisma.SortOrder
   leaseToken?: Prisma.SortOrder
@@ -537,6 +601,7 @@ export type WebhookDeliveryCountOrderByAggregateInput = {
 
 export type WebhookDeliveryAvgOrderByAggregateInput = {
   attemptCount?: Prisma.SortOrder
+  manualAttemptCount?: Prisma.SortOrder
   lastHttpStatus?: Prisma.SortOrder
 }
 
@@ -549,6 +614,9 @@ export type WebhookDeliveryMaxOrderByAggregateInput = {
   eventType?: Prisma.SortOrder
   status?: Prisma.SortOrder
   attemptCount?: Prisma.SortOrder
+  manualAttemptCount?: Prisma.SortOrder
+  manualRetry?: Prisma.SortOrder
+  resumeAttemptAt?: Prisma.SortOrder
   nextAttemptAt?: Prisma.SortOrder
   leaseUntil?: Prisma.SortOrder
   leaseToken?: Prisma.SortOrder
@@ -566,6 +634,9 @@ export type WebhookDeliveryMinOrderByAggregateInput = {
   eventType?: Prisma.SortOrder
   status?: Prisma.SortOrder
   attemptCount?: Prisma.SortOrder
+  manualAttemptCount?: Prisma.SortOrder
+  manualRetry?: Prisma.SortOrder
+  resumeAttemptAt?: Prisma.SortOrder
   nextAttemptAt?: Prisma.SortOrder
   leaseUntil?: Prisma.SortOrder
   leaseToken?: Prisma.SortOrder
@@ -576,6 +647,7 @@ export type WebhookDeliveryMinOrderByAggregateInput = {
 
 export type WebhookDeliverySumOrderByAggregateInput = {
   attemptCount?: Prisma.SortOrder
+  manualAttemptCount?: Prisma.SortOrder
   lastHttpStatus?: Prisma.SortOrder
 }
 
@@ -648,6 +720,9 @@ export type WebhookDeliveryCreateWithoutEndpointInput = {
   eventType: string
   status: string
   attemptCount?: number
+  manualAttemptCount?: number
+  manualRetry?: boolean
+  resumeAttemptAt?: Date | string | null
   nextAttemptAt?: Date | string | null
   leaseUntil?: Date | string | null
   leaseToken?: string | null
@@ -665,6 +740,9 @@ export type WebhookDeliveryUncheckedCreateWithoutEndpointInput = {
   eventType: string
   status: string
   attemptCount?: number
+  manualAttemptCount?: number
+  manualRetry?: boolean
+  resumeAttemptAt?: Date | string | null
   nextAttemptAt?: Date | string | null
   leaseUntil?: Date | string | null
   leaseToken?: string | null
@@ -712,6 +790,9 @@ export type WebhookDeliveryScalarWhereInput = {
   eventType?: Prisma.StringFilter<"WebhookDelivery"> | string
   status?: Prisma.StringFilter<"WebhookDelivery"> | string
   attemptCount?: Prisma.IntFilter<"WebhookDelivery"> | number
+  manualAttemptCount?: Prisma.IntFilter<"WebhookDelivery"> | number
+  manualRetry?: Prisma.BoolFilter<"WebhookDelivery"> | boolean
+  resumeAttemptAt?: Prisma.DateTimeNullableFilter<"WebhookDelivery"> | Date | string | null
   nextAttemptAt?: Prisma.DateTimeNullableFilter<"WebhookDelivery"> | Date | string | null
   leaseUntil?: Prisma.DateTimeNullableFilter<"WebhookDelivery"> | Date | string | null
   leaseToken?: Prisma.StringNullableFilter<"WebhookDelivery"> | string | null
@@ -728,6 +809,9 @@ export type WebhookDeliveryCreateWithoutAttemptsInput = {
   eventType: string
   status: string
   attemptCount?: number
+  manualAttemptCount?: number
+  manualRetry?: boolean
+  resumeAttemptAt?: Date | string | null
   nextAttemptAt?: Date | string | null
   leaseUntil?: Date | string | null
   leaseToken?: string | null
@@ -746,6 +830,9 @@ export type WebhookDeliveryUncheckedCreateWithoutAttemptsInput = {
   eventType: string
   status: string
   attemptCount?: number
+  manualAttemptCount?: number
+  manualRetry?: boolean
+  resumeAttemptAt?: Date | string | null
   nextAttemptAt?: Date | string | null
   leaseUntil?: Date | string | null
   leaseToken?: string | null
@@ -778,6 +865,9 @@ export type WebhookDeliveryUpdateWithoutAttemptsInput = {
   eventType?: Prisma.StringFieldUpdateOperationsInput | string
   status?: Prisma.StringFieldUpdateOperationsInput | string
   attemptCount?: Prisma.IntFieldUpdateOperationsInput | number
+  manualAttemptCount?: Prisma.IntFieldUpdateOperationsInput | number
+  manualRetry?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  resumeAttemptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   nextAttemptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   leaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   leaseToken?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -796,6 +886,9 @@ export type WebhookDeliveryUncheckedUpdateWithoutAttemptsInput = {
   eventType?: Prisma.StringFieldUpdateOperationsInput | string
   status?: Prisma.StringFieldUpdateOperationsInput | string
   attemptCount?: Prisma.IntFieldUpdateOperationsInput | number
+  manualAttemptCount?: Prisma.IntFieldUpdateOperationsInput | number
+  manualRetry?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  resumeAttemptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   nextAttemptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   leaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   leaseToken?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -812,6 +905,9 @@ export type WebhookDeliveryCreateManyEndpointInput = {
   eventType: string
   status: string
   attemptCount?: number
+  manualAttemptCount?: number
+  manualRetry?: boolean
+  resumeAttemptAt?: Date | string | null
   nextAttemptAt?: Date | string | null
   leaseUntil?: Date | string | null
   leaseToken?: string | null
@@ -828,6 +924,9 @@ export type WebhookDeliveryUpdateWithoutEndpointInput = {
   eventType?: Prisma.StringFieldUpdateOperationsInput | string
   status?: Prisma.StringFieldUpdateOperationsInput | string
   attemptCount?: Prisma.IntFieldUpdateOperationsInput | number
+  manualAttemptCount?: Prisma.IntFieldUpdateOperationsInput | number
+  manualRetry?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  resumeAttemptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   nextAttemptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   leaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   leaseToken?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -845,6 +944,9 @@ export type WebhookDeliveryUncheckedUpdateWithoutEndpointInput = {
   eventType?: Prisma.StringFieldUpdateOperationsInput | string
   status?: Prisma.StringFieldUpdateOperationsInput | string
   attemptCount?: Prisma.IntFieldUpdateOperationsInput | number
+  manualAttemptCount?: Prisma.IntFieldUpdateOperationsInput | number
+  manualRetry?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  resumeAttemptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   nextAttemptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   leaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   leaseToken?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -862,6 +964,9 @@ export type WebhookDeliveryUncheckedUpdateManyWithoutEndpointInput = {
   eventType?: Prisma.StringFieldUpdateOperationsInput | string
   status?: Prisma.StringFieldUpdateOperationsInput | string
   attemptCount?: Prisma.IntFieldUpdateOperationsInput | number
+  manualAttemptCount?: Prisma.IntFieldUpdateOperationsInput | number
+  manualRetry?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  resumeAttemptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   nextAttemptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   leaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   leaseToken?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -910,6 +1015,9 @@ export type WebhookDeliverySelect<ExtArgs extends runtime.Types.Extensions.Inter
   eventType?: boolean
   status?: boolean
   attemptCount?: boolean
+  manualAttemptCount?: boolean
+  manualRetry?: boolean
+  resumeAttemptAt?: boolean
   nextAttemptAt?: boolean
   leaseUntil?: boolean
   leaseToken?: boolean
@@ -930,6 +1038,9 @@ export type WebhookDeliverySelectCreateManyAndReturn<ExtArgs extends runtime.Typ
   eventType?: boolean
   status?: boolean
   attemptCount?: boolean
+  manualAttemptCount?: boolean
+  manualRetry?: boolean
+  resumeAttemptAt?: boolean
   nextAttemptAt?: boolean
   leaseUntil?: boolean
   leaseToken?: boolean
@@ -948,6 +1059,9 @@ export type WebhookDeliverySelectUpdateManyAndReturn<ExtArgs extends runtime.Typ
   eventType?: boolean
   status?: boolean
   attemptCount?: boolean
+  manualAttemptCount?: boolean
+  manualRetry?: boolean
+  resumeAttemptAt?: boolean
   nextAttemptAt?: boolean
   leaseUntil?: boolean
   leaseToken?: boolean
@@ -966,6 +1080,9 @@ export type WebhookDeliverySelectScalar = {
   eventType?: boolean
   status?: boolean
   attemptCount?: boolean
+  manualAttemptCount?: boolean
+  manualRetry?: boolean
+  resumeAttemptAt?: boolean
   nextAttemptAt?: boolean
   leaseUntil?: boolean
   leaseToken?: boolean
@@ -974,7 +1091,7 @@ export type WebhookDeliverySelectScalar = {
   createdAt?: boolean
 }
 
-export type WebhookDeliveryOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "endpointId" | "eventId" | "organizationId" | "environment" | "eventType" | "status" | "attemptCount" | "nextAttemptAt" | "leaseUntil" | "leaseToken" | "lastAttemptAt" | "lastHttpStatus" | "createdAt", ExtArgs["result"]["webhookDelivery"]>
+export type WebhookDeliveryOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "endpointId" | "eventId" | "organizationId" | "environment" | "eventType" | "status" | "attemptCount" | "manualAttemptCount" | "manualRetry" | "resumeAttemptAt" | "nextAttemptAt" | "leaseUntil" | "leaseToken" | "lastAttemptAt" | "lastHttpStatus" | "createdAt", ExtArgs["result"]["webhookDelivery"]>
 export type WebhookDeliveryInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   endpoint?: boolean | Prisma.WebhookEndpointDefaultArgs<ExtArgs>
   attempts?: boolean | Prisma.WebhookDelivery$attemptsArgs<ExtArgs>
@@ -1005,6 +1122,18 @@ export type $WebhookDeliveryPayload<ExtArgs extends runtime.Types.Extensions.Int
      */
     status: string
     attemptCount: number
+    /**
+     * Of those, the attempts a manual retry (POST …/deliveries/{id}/retry) made: they are not on the retry schedule.
+     */
+    manualAttemptCount: number
+    /**
+     * The next attempt is a manual retry: it does not use up an automatic attempt (server/webhooks/record-attempt.ts).
+     */
+    manualRetry: boolean
+    /**
+     * The automatic attempt the manual retry stepped in front of (null when none was scheduled): due again if it fails.
+     */
+    resumeAttemptAt: Date | null
     /**
      * When the next attempt is due; null once final.
      */
@@ -1450,6 +1579,9 @@ export interface WebhookDeliveryFieldRefs {
   readonly eventType: Prisma.FieldRef<"WebhookDelivery", 'String'>
   readonly status: Prisma.FieldRef<"WebhookDelivery", 'String'>
   readonly attemptCount: Prisma.FieldRef<"WebhookDelivery", 'Int'>
+  readonly manualAttemptCount: Prisma.FieldRef<"WebhookDelivery", 'Int'>
+  readonly manualRetry: Prisma.FieldRef<"WebhookDelivery", 'Boolean'>
+  readonly resumeAttemptAt: Prisma.FieldRef<"WebhookDelivery", 'DateTime'>
   readonly nextAttemptAt: Prisma.FieldRef<"WebhookDelivery", 'DateTime'>
   readonly leaseUntil: Prisma.FieldRef<"WebhookDelivery", 'DateTime'>
   readonly leaseToken: Prisma.FieldRef<"WebhookDelivery", 'String'>
