@@ -20,4 +20,17 @@ export const corrections: readonly CompatCorrection[] = [
       "Event became the WebhookEvent union discriminated by `type` (issue 30): each branch is the same envelope with `type` " +
       "fixed and `data` the resource the event always carried (as its webhooks entry documented); no field is removed.",
   },
+  {
+    released: "0.3.0",
+    where: [
+      "POST /api/v2/agent/payments/bank-transfer",
+      "POST /api/v2/agent/payments/bank-transfer/status",
+      "POST /api/v2/agent/payments/bank-transfer/cancel",
+    ],
+    reason:
+      "BankTransferFailureReason.code gains `not_executed` and `outcome_unconfirmed` (issue 26): only the new reconciler " +
+      "writes them, on a transfer whose creation's bank answer was lost or whose request died between its commits — a " +
+      "transfer 0.3.0 deleted (502) or left `pending` for good. No value is removed; a client that switches on the code " +
+      "meets them only on that new path (documented with the 202 answer).",
+  },
 ];

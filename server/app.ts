@@ -6,6 +6,7 @@ import helmet from "helmet";
 import "./context.ts";
 import type { Config } from "./config.ts";
 import type { Database } from "./db/open-database.ts";
+import { intentBacklog } from "./db/provider-intents.ts";
 import { compilerStats } from "./domain/contracts/compile-solidity.ts";
 import { consoleApp } from "./http/console-app.ts";
 import { docsPortal } from "./http/docs-portal.ts";
@@ -70,7 +71,8 @@ export interface App {
   keyUsage: KeyUsageRecorder;
 }
 
-/** The gauges read at scrape time: the database pool, the compiler pool's queue, the webhook queue. */
+/** The gauges read at scrape time: the database pool, the compiler pool's queue, the webhook queue, the reconciler's
+ * backlog. */
 function registerGauges(metrics: Metrics, db: Database): void {
   metrics.labelledGauge(
     "coinplane_db_pool_connections",
@@ -94,6 +96,18 @@ function registerGauges(metrics: Metrics, db: Database): void {
       return [
         { labels: { state: "due" }, value: depth.due },
         { labels: { state: "scheduled" }, value: depth.scheduled },
+      ];
+    },
+  );
+  metrics.labelledGauge(
+    "coinplane_provider_intents",
+    "Provider writes not settled yet (server/domain/reconcile/): open, and due (past their deadline: the reconciler's backlog).",
+    ["state"],
+    async () => {
+      const backlog = await intentBacklog(db.kysely, new Date());
+      return [
+        { labels: { state: "open" }, value: backlog.open },
+        { labels: { state: "due" }, value: backlog.due },
       ];
     },
   );

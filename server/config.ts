@@ -41,6 +41,9 @@ export interface Config {
   idempotencyTtlHours: number;
   /** How long an in-progress idempotency record blocks retries before a retry may take over (crashed request). */
   idempotencyLockSeconds: number;
+  /** RECONCILE_AFTER_SECONDS: a provider write not finished by its request this long after its intent is settled by the
+   * reconciler (server/domain/reconcile/); also its backoff's unit. */
+  reconcileAfterSeconds: number;
   /** keyPrefix namespaces the Redis keys, so deployments (or test runs) sharing one Redis keep separate budgets. */
   rateLimit: {
     perKey: number;
@@ -136,22 +139,46 @@ function readSecondsList(env: NodeJS.ProcessEnv, name: string, fallback: number[
   return values;
 }
 
-/** Test-only fault injection for the system tests (server/http/fault-injection.ts, test/system/crash-and-drain.test.ts).
- * FAULT_INJECT=`crash-after-commit:<operationId>` SIGKILLs the process right after that operation's business transaction
- * commits and before its response is written. Never honoured when NODE_ENV=production. */
+/** Test-only fault injection for the system tests (server/http/fault-injection.ts, test/system/crash-and-drain.test.ts,
+ * test/system/provider-reconcile.test.ts). FAULT_INJECT=`<point>:<operationId>` SIGKILLs the process at that point of
+ * that operation. Never honoured when NODE_ENV=production. */
 export interface FaultInjection {
+  /** `crash-after-commit`: right after the business transaction commits, before the response is written. */
   crashAfterCommit: string | undefined;
+  /** `crash-after-intent`: a provider step's first transaction (the intent) committed, the provider not called yet. */
+  crashAfterIntent?: string;
+  /** `crash-before-result`: the provider answered, the second transaction (the result) has not run. */
+  crashBeforeResult?: string;
   /** FAULT_INJECT is set but NODE_ENV=production: the server warns at start that it is ignored. */
   ignoredInProduction: boolean;
+}
+
+const FAULT_POINTS = {
+  "crash-after-commit": "crashAfterCommit",
+  "crash-after-intent": "crashAfterIntent",
+  "crash-before-result": "crashBeforeResult",
+} as const;
+
+/** The FAULT_INJECT value a parsed setting came from (the server logs it at start), or undefined when none is set. */
+export function describeFaultInjection(faults: FaultInjection): string | undefined {
+  for (const [point, field] of Object.entries(FAULT_POINTS)) {
+    const operationId = faults[field];
+    if (operationId) return `${point}:${operationId}`;
+  }
+  return undefined;
 }
 
 export function parseFaultInjection(env: NodeJS.ProcessEnv): FaultInjection {
   const raw = env.FAULT_INJECT;
   if (!raw) return { crashAfterCommit: undefined, ignoredInProduction: false };
   if (env.NODE_ENV === "production") return { crashAfterCommit: undefined, ignoredInProduction: true };
-  const match = /^crash-after-commit:([A-Za-z0-9_]+)$/.exec(raw);
-  if (!match) throw new Error(`FAULT_INJECT must be crash-after-commit:<operationId>, got "${raw}"`);
-  return { crashAfterCommit: match[1], ignoredInProduction: false };
+  const match = /^(crash-after-commit|crash-after-intent|crash-before-result):([A-Za-z0-9_]+)$/.exec(raw);
+  if (!match) {
+    throw new Error(`FAULT_INJECT must be crash-after-commit, crash-after-intent or crash-before-result:<operationId>, got "${raw}"`);
+  }
+  const faults: FaultInjection = { crashAfterCommit: undefined, ignoredInProduction: false };
+  faults[FAULT_POINTS[match[1] as keyof typeof FAULT_POINTS]] = match[2];
+  return faults;
 }
 
 function readInt(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
@@ -298,6 +325,7 @@ function readConfig(env: NodeJS.ProcessEnv, problems: string[]): Config {
     bodyLimitBytes: int(env, "BODY_LIMIT_BYTES", 100 * 1024, 1024),
     idempotencyTtlHours: int(env, "IDEMPOTENCY_TTL_HOURS", 24, 1),
     idempotencyLockSeconds: int(env, "IDEMPOTENCY_LOCK_SECONDS", 20, 1),
+    reconcileAfterSeconds: int(env, "RECONCILE_AFTER_SECONDS", 30, 1),
     rateLimit: {
       perKey: int(env, "RATE_LIMIT_PER_KEY", 600, 1),
       perOrganization: int(env, "RATE_LIMIT_PER_ORG", 3000, 1),

@@ -4,7 +4,7 @@ import cluster from "node:cluster";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { createApp } from "./app.ts";
-import type { Config } from "./config.ts";
+import { type Config, describeFaultInjection } from "./config.ts";
 import type { DatabaseTarget } from "./db/database-url.ts";
 import type { Database } from "./db/open-database.ts";
 import { closeCompiler, configureCompiler } from "./domain/contracts/compile-solidity.ts";
@@ -60,9 +60,9 @@ export async function serve(options: ServeOptions): Promise<void> {
       : "docs portal: not built, /docs answers 404 until `npm run build` (or `npm run docs`) builds it",
   );
 
-  const { crashAfterCommit, ignoredInProduction } = config.faultInjection;
-  if (crashAfterCommit) logger.warn({ faultInject: `crash-after-commit:${crashAfterCommit}` }, "test-only fault injection is active");
-  else if (ignoredInProduction) logger.warn("FAULT_INJECT is ignored when NODE_ENV=production");
+  const faultInject = describeFaultInjection(config.faultInjection);
+  if (faultInject) logger.warn({ faultInject }, "test-only fault injection is active");
+  else if (config.faultInjection.ignoredInProduction) logger.warn("FAULT_INJECT is ignored when NODE_ENV=production");
 
   const server = listener.server;
   server.keepAliveTimeout = 65_000;

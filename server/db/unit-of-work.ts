@@ -36,12 +36,20 @@
 // Everything else is one transaction. An error after the provider call settles the claim in one more statement
 // (the error as the key's answer, or the claim released when transient), never a third transaction of business work.
 //
+// A step that declares an `intent` (issue 26; server/db/provider-intents.ts) is reconcilable: the first transaction
+// also writes the open intent, the second deletes it. When the call's outcome is unknown (it timed out) and the step
+// has `onUnknown`, the second transaction records that state instead of compensating, answers it (202), and leaves
+// the intent to the reconciler (server/domain/reconcile/), which later writes the final answer to the key's record.
+// A crash between the transactions leaves the intent and the in-progress claim: a retry is 409 while the intent is
+// open (even past the claim's lease), and the reconciler settles both.
+//
 // A claim is released when its request ends, not when its lease does. When the request answers 503 because the database
 // stopped answering while its claim may stand — the first transaction's commit cut (the claim and the intent may have
 // committed, the provider was never called), the second transaction failed, or the release itself failed — the claim
 // (and the intent of an attempt whose provider call never ran or failed) is kept in this instance's list
 // (server/db/claim-releases.ts) and released as soon as the database answers again; a retry that meets it here takes
-// it over at once. Only a claim whose process died waits out its lease.
+// it over at once. Only a claim whose process died waits out its lease — and the claim of a reconcilable step whose
+// provider may have been called: the reconciler answers that one (a release would let a retry execute it again).
 
 import { randomBytes } from "node:crypto";
 import type { Insertable, Kysely } from "kysely";
@@ -61,6 +69,17 @@ import {
 import type { DB, Tx } from "./kysely.ts";
 import { ownedByOrganization } from "./owned-by.ts";
 import { type PrecompiledQuery, precompiled } from "./precompiled-query.ts";
+import {
+  closeIntent,
+  DEFAULT_RECONCILE_AFTER_SECONDS,
+  type HeldIntent,
+  holdIntent,
+  isUnknownOutcome,
+  keyHeldByOpenIntent,
+  leaveIntentToReconciler,
+  openIntent,
+  type ProviderIntentSpec,
+} from "./provider-intents.ts";
 
 /** The request's Idempotency-Key, already parsed and fingerprinted (server/middleware/idempotency.ts). */
 export interface IdempotencyClaim {
@@ -102,6 +121,11 @@ export interface ProviderStep<R, O extends Outcome = Outcome> {
   onResult(uow: UnitOfWork, result: R): Promise<O>;
   /** Second transaction when the call failed: compensate the intent (the error is then answered and stored). */
   onFailure?(uow: UnitOfWork, error: unknown): Promise<void>;
+  /** Makes the step reconcilable: the open intent is recorded with the first transaction (see the header). */
+  intent?: ProviderIntentSpec;
+  /** Second transaction when the call's outcome is unknown (timed out), for a step with an `intent`: record that state
+   * and answer it; it is the key's answer until the reconciler writes the final one. Without it, onFailure runs. */
+  onUnknown?(uow: UnitOfWork, error: unknown): Promise<O>;
 }
 
 /** A provider step whose result type only its own callbacks know (what a write's work may return). */
@@ -197,9 +221,21 @@ export interface UnitOfWorkOptions {
    * fresh success is answered without the read.
    */
   keyCheckedAtClose?: boolean;
+  /** RECONCILE_AFTER_SECONDS: the deadline of a reconcilable step's intent (default 30). */
+  reconcileAfterSeconds?: number;
+  /** Test-only fault points between the transactions of a provider step (FAULT_INJECT; server/http/fault-injection.ts). */
+  faults?: StepFaults;
   /** This instance's claims to release once the database answers again (server/db/claim-releases.ts); without it a
    * claim the request could not release waits out its lease. */
   claimReleases?: ClaimReleaser;
+}
+
+/** Called between a provider step's transactions (a test SIGKILLs the process there). */
+export interface StepFaults {
+  /** The first transaction (the intent) committed; the provider was not called yet. */
+  afterIntent?(): void;
+  /** The provider answered; the second transaction has not run. */
+  beforeResult?(): void;
 }
 
 /** An in-progress claim its request could not settle (the database stopped answering), and what goes with it. */
@@ -328,10 +364,20 @@ async function decide(
       retryAfterSeconds: 1,
     });
   }
+  if (live && record.state === "in_progress") await stillHeldByIntent(tx, record.id);
   // Expired (not purged yet), or in progress whose holder's lease ran out (presumed dead): the key is free again. Only
   // that record goes (by id): if another request replaced it meanwhile, this run loses the race at commit.
   await tx.deleteFrom("IdempotencyRecord").where("id", "=", record.id).execute();
   return { kind: "fresh" };
+}
+
+/** A claim whose lease ran out while its provider intent is open is the reconciler's to answer: still in progress. */
+async function stillHeldByIntent(tx: Tx, recordId: string): Promise<void> {
+  if (await keyHeldByOpenIntent(tx, recordId)) {
+    throw new ServiceError("IDEMPOTENCY_IN_PROGRESS", "The provider's outcome of this request is being confirmed; retry later", {
+      retryAfterSeconds: 1,
+    });
+  }
 }
 
 /** A write of the key's record that returns the rows it wrote (the claim's insert, completion or release). */
@@ -460,7 +506,8 @@ export async function runUnitOfWork(
     }
     // The provider call and the second transaction run once: the provider was (or is being) asked.
     if (!("step" in first)) return first.response;
-    return finishAfterProvider(options, first.step, first.recordId, first.lockToken, first.now);
+    options.faults?.afterIntent?.();
+    return finishAfterProvider(options, first.step, first, first.now);
   }
 }
 
@@ -470,7 +517,9 @@ function isRetryableConflict(error: unknown): boolean {
   return classifyFailure(error) === "conflict" && toServiceError(error).error.status === 503;
 }
 
-type FirstTransaction = { response: SentResponse } | { step: ProviderStep<unknown>; recordId: string; lockToken: string; now: Date };
+/** How the first transaction of a provider step ended: its claim, and its open intent when the step declared one. */
+type StepStarted = { step: ProviderStep<unknown>; recordId: string; lockToken: string; intent?: HeldIntent };
+type FirstTransaction = { response: SentResponse } | (StepStarted & { now: Date });
 
 async function runFirst(
   options: UnitOfWorkOptions,
@@ -482,11 +531,11 @@ async function runFirst(
   let businessError: ServiceError | undefined;
   let errorUow: UnitOfWork | undefined;
   let defect = false;
-  let first: { response: SentResponse } | { step: ProviderStep<unknown>; recordId: string; lockToken: string } | undefined;
+  let first: { response: SentResponse } | StepStarted | undefined;
   // A stranded claim this run took over (its release rolls back with this transaction), and the claim this run wrote
   // once its closing statement was sent (whether it committed is unknown until the commit answers).
   let tookOver: StrandedClaim | undefined;
-  let written: { claim: StrandedClaim; step: ProviderStep<unknown> } | undefined;
+  let written: { claim: StrandedClaim; step: ProviderStep<unknown>; intent?: HeldIntent } | undefined;
   try {
     first = await db.transaction().execute(async (tx) => {
       const uow = new UnitOfWork(tx, now);
@@ -521,6 +570,10 @@ async function runFirst(
         // First of two transactions: the intent and an in-progress claim on the key, with a lease.
         const lockToken = randomBytes(16).toString("hex");
         const recordId = claim ? newId("idem") : "";
+        const intent = result.intent
+          ? startIntent(result.intent, options, { recordId: claim ? recordId : null, lockToken, now })
+          : undefined;
+        if (intent) uow.defer(intent.write);
         const writes = uow.takeDeferred();
         const guard = claim
           ? insertRecord({
@@ -531,9 +584,9 @@ async function runFirst(
               lockedUntil: new Date(now.getTime() + options.lockSeconds * 1000),
             })
           : undefined;
-        if (claim) written = { claim: { recordId, lockToken }, step: result };
+        if (claim) written = { claim: { recordId, lockToken }, step: result, intent: intent?.held };
         await flush(tx, writes, { guard, final: true }).catch(lostTheKey);
-        return { step: result, recordId, lockToken };
+        return { step: result, recordId, lockToken, intent: intent?.held };
       }
       const response = serialise(result as Outcome);
       await commitFinal(uow, options, response);
@@ -549,6 +602,17 @@ async function runFirst(
   return { ...first, now };
 }
 
+/** The open intent of a reconcilable step; the request holds it as long as the key's claim. */
+function startIntent(spec: ProviderIntentSpec, options: UnitOfWorkOptions, at: { recordId: string | null; lockToken: string; now: Date }) {
+  return openIntent(spec, {
+    idempotencyRecordId: at.recordId,
+    leaseToken: at.lockToken,
+    now: at.now,
+    leaseSeconds: options.lockSeconds,
+    reconcileAfterSeconds: options.reconcileAfterSeconds ?? DEFAULT_RECONCILE_AFTER_SECONDS,
+  });
+}
+
 /**
  * The first transaction failed. If its closing statement (the intent and the claim) was sent and the failure was not
  * the guard's (a lost race writes nothing), its commit may have landed — a cut COMMIT, or a final statement whose answer
@@ -558,11 +622,18 @@ async function runFirst(
 function strandAfterFirst(
   options: UnitOfWorkOptions,
   error: unknown,
-  written: { claim: StrandedClaim; step: ProviderStep<unknown> } | undefined,
+  written: { claim: StrandedClaim; step: ProviderStep<unknown>; intent?: HeldIntent } | undefined,
 ): void {
   if (!written || !options.claimReleases || error instanceof LostKeyRace) return;
-  const { claim, step } = written;
-  options.claimReleases.add({ ...claim, compensate: async (uow) => step.onFailure?.(uow, error) });
+  const { claim, step, intent } = written;
+  options.claimReleases.add({
+    ...claim,
+    compensate: async (uow) => {
+      await step.onFailure?.(uow, error);
+      // Nothing reached the provider: the open intent goes with the attempt it recorded.
+      if (intent) uow.defer(closeIntent(intent));
+    },
+  });
 }
 
 /** Releases `claim` now; when the database does not answer, it is kept and released once it does. */
@@ -599,6 +670,15 @@ function completeClaim(claim: Claim, response: SentResponse, codec: StoredBodyCo
   return templateWrite(completeClaimStatement, { ...responseColumns(response, codec), ...claim });
 }
 
+/** The final answer of a key whose write someone else finished (the reconciler, server/domain/reconcile/): written to
+ * its record whatever its state (in progress after a crash, or completed with the unknown-outcome answer), as sent —
+ * no reconcilable write's answer is sealed. Its lock token goes with it, as on any completed record: a late release or
+ * completion by the request's token (server/db/claim-releases.ts) then finds nothing to act on. */
+export function answerKeyRecord(recordId: string, outcome: Outcome): ClosingWrite {
+  const columns = { ...responseColumns(serialise(outcome), AS_SENT), lockToken: "" };
+  return builtWrite((db) => db.updateTable("IdempotencyRecord").set(columns).where("id", "=", recordId));
+}
+
 function releaseClaim(db: Kysely<DB>, claim: Claim) {
   return db.deleteFrom("IdempotencyRecord").where("id", "=", claim.recordId).where("lockToken", "=", claim.lockToken).returning("id");
 }
@@ -614,10 +694,10 @@ const lostLease = () =>
 async function finishAfterProvider(
   options: UnitOfWorkOptions,
   step: ProviderStep<unknown>,
-  recordId: string,
-  lockToken: string,
+  started: Pick<StepStarted, "recordId" | "lockToken" | "intent">,
   now: Date,
 ): Promise<SentResponse> {
+  const { recordId, lockToken, intent } = started;
   const codec = options.storedBody ?? AS_SENT;
   let result: { ok: true; value: unknown } | { ok: false; error: unknown };
   try {
@@ -625,20 +705,33 @@ async function finishAfterProvider(
   } catch (error) {
     result = { ok: false, error };
   }
+  options.faults?.beforeResult?.();
   const claim = options.claim ? { recordId, lockToken } : undefined;
   let settled: { response: SentResponse; rethrow?: undefined } | { response?: undefined; rethrow: unknown };
   try {
     settled = await options.db.transaction().execute(async (tx) => {
       const uow = new UnitOfWork(tx, now);
-      if (result.ok) {
-        const response = serialise(await step.onResult(uow, result.value));
+      // Whether the reconciler took the intent over (this request outlived its lease): with a key, the claim's guard in
+      // the closing statement tells (the reconciler answers the key first, or finds the intent closed), at no statement
+      // of its own; without one, the intent is locked and its token checked first.
+      if (intent && !claim) await holdIntent(tx, intent);
+      /** The answer, with what becomes of the intent, in the closing statement with the key's completed record. */
+      const answer = async (outcome: Outcome, intentWrite: ClosingWrite | undefined) => {
+        const response = serialise(outcome);
+        if (intentWrite) uow.defer(intentWrite);
         const guard = claim ? completeClaim(claim, response, codec) : undefined;
         await flush(tx, uow.takeDeferred(), { guard, final: true }).catch((error) => {
           throw error instanceof GuardFailed ? lostLease() : error;
         });
         return { response };
+      };
+      if (result.ok) return answer(await step.onResult(uow, result.value), intent && closeIntent(intent));
+      if (intent && step.onUnknown && isUnknownOutcome(result.error)) {
+        // The provider may have executed it: the step records that state and answers it; the reconciler settles it.
+        return answer(await step.onUnknown(uow, result.error), leaveIntentToReconciler(intent, now, String(result.error)));
       }
       await step.onFailure?.(uow, result.error);
+      if (intent) uow.defer(closeIntent(intent));
       const { error } = toServiceError(result.error);
       // A transient failure is not an answer: the claim goes, so a retry executes. The compensation commits whether or
       // not the claim is still this request's (no guard): this request's intent is undone either way.
@@ -654,6 +747,9 @@ async function finishAfterProvider(
     // once — the error as the key's answer, or released when transient — so the key is not held until its lease ends;
     // when the database does not answer, it is released as soon as it does (server/db/claim-releases.ts). What the
     // second transaction would have compensated (the provider call failed or refused) goes with the release.
+    // A reconcilable step's claim is left to the reconciler once its provider may have been called: it writes the key's
+    // answer when it has settled the open intent (released here, a retry would execute the write a second time).
+    if (intent) throw error;
     if (claim) {
       const { error: serviceError } = toServiceError(error);
       const outcome = result;

@@ -14,11 +14,11 @@ import {
 import { webhookSecretsKey } from "../domain/webhooks/secrets-key.ts";
 import { openSecret, sealSecret } from "../lib/webhooks/secret-box.ts";
 import { renderError } from "../middleware/error-handler.ts";
-import { crashAfterCommitIfInjected } from "./fault-injection.ts";
+import { crashAfterCommitIfInjected, stepFaultsFor } from "./fault-injection.ts";
 
 export interface UnitOfWorkDeps {
   db: Database;
-  config: Pick<Config, "idempotencyTtlHours" | "idempotencyLockSeconds" | "faultInjection" | "webhooks">;
+  config: Pick<Config, "idempotencyTtlHours" | "idempotencyLockSeconds" | "reconcileAfterSeconds" | "faultInjection" | "webhooks">;
 }
 
 /** An answer that carries a secret (`x-seal-stored-answer` in the spec) rests sealed in the Idempotency-Key's record. */
@@ -43,6 +43,8 @@ export async function respondWithUnitOfWork(
       lockSeconds: deps.config.idempotencyLockSeconds,
       renderError: (error) => renderError(req, error),
       keyCheckedAtClose: options.keyCheckedAtClose,
+      reconcileAfterSeconds: deps.config.reconcileAfterSeconds,
+      faults: stepFaultsFor(deps.config.faultInjection, req.ctx.operation?.operationId),
       claimReleases: deps.db.claimReleases,
     },
     work,

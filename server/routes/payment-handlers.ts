@@ -1,4 +1,5 @@
 // v2 payments: bank transfers (Sandbox only: simulated), corridor rehearsal and its scheduled workflow runs.
+import { simulatedBankStore } from "../db/simulated-bank-store.ts";
 import { cancelBankTransfer } from "../domain/bank-transfers/cancel-bank-transfer.ts";
 import { createBankTransfer } from "../domain/bank-transfers/create-bank-transfer.ts";
 import { getBankTransferStatus, StaleBankTransferRefresh } from "../domain/bank-transfers/get-bank-transfer-status.ts";
@@ -15,8 +16,8 @@ import { type Routes, route } from "./route.ts";
 const STALE_REFRESH_ATTEMPTS = 5;
 
 export const paymentRoutes: Routes = [
-  route("createBankTransfer", ({ body, auth, requestId, respond }) =>
-    respondOr503(respond, (uow) => createBankTransfer(uow, { auth, request: body, requestId })),
+  route("createBankTransfer", ({ body, auth, requestId, respond, deps }) =>
+    respondOr503(respond, (uow) => createBankTransfer(uow, { auth, request: body, requestId, books: simulatedBankStore(deps.db.kysely) })),
   ),
   route("listBankTransfers", async ({ query, auth, deps }) => ({
     status: 200,

@@ -8,6 +8,7 @@ import { approvalExpiryJob } from "./approval-expiry-job.ts";
 import { eventRetentionJob } from "./event-retention-job.ts";
 import { idempotencyPurgeJob } from "./idempotency-purge-job.ts";
 import { type PeriodicJob, startPeriodicJob } from "./periodic-job.ts";
+import { providerReconcileJob } from "./provider-reconcile-job.ts";
 import { workflowDispatchJob } from "./workflow-dispatch-job.ts";
 
 /** Approval and issuance requests that expired are swept (and their events emitted) at most this often. */
@@ -22,7 +23,7 @@ export interface Scheduler {
 /** The jobs this configuration runs in this process. */
 export function periodicJobs(options: {
   db: Queryable;
-  config: Pick<Config, "schedulerIntervalMs" | "webhooks">;
+  config: Pick<Config, "schedulerIntervalMs" | "webhooks" | "reconcileAfterSeconds">;
   logger?: Logger;
 }): PeriodicJob[] {
   const { db, config, logger } = options;
@@ -32,6 +33,8 @@ export function periodicJobs(options: {
   // The expiry sweep runs where the webhook delivery worker runs (WEBHOOK_POLL_INTERVAL_MS > 0), as it did when the
   // worker ran it on its poll: an instance that delivers no events sweeps none either.
   if (config.webhooks.pollIntervalMs > 0) jobs.push(approvalExpiryJob({ db, intervalMs: SWEEP_INTERVAL_MS }));
+  // Every instance settles provider writes their requests left open (claims are exclusive: the job says how).
+  jobs.push(providerReconcileJob({ db, reconcileAfterSeconds: config.reconcileAfterSeconds, logger }));
   jobs.push(idempotencyPurgeJob({ db, intervalMs: PURGE_INTERVAL_MS }));
   jobs.push(eventRetentionJob({ db, intervalMs: PURGE_INTERVAL_MS, retentionDays: config.webhooks.retentionDays }));
   return jobs;

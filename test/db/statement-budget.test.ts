@@ -68,8 +68,8 @@ describe("statement budgets per request (copies in memory)", () => {
     expect(await cost(() => call("POST", "/api/v1/payments", PAYMENT, idem()), 201)).toEqual(noTransaction(1));
   });
 
-  it("POST /api/v2/agent/payments/bank-transfer: the record read and one closing statement on each side of the provider call", async () => {
-    expect(await cost(() => call("POST", BANK_TRANSFER, SEPA_TRANSFER, idem()), 201)).toEqual(noTransaction(3));
+  it("POST /api/v2/agent/payments/bank-transfer: the record read, one closing statement on each side of the provider call, and the simulated bank's own write (its books)", async () => {
+    expect(await cost(() => call("POST", BANK_TRANSFER, SEPA_TRANSFER, idem()), 201)).toEqual(noTransaction(4));
   });
 
   it.each([
@@ -102,8 +102,8 @@ describe("statement budgets with every copy cold (an organization's first reques
     expect(await cost(() => cold("GET", `/api/v1/wallets/${walletId}`), 200)).toEqual(noTransaction(3));
   });
 
-  it("bank transfer: the key, the record, the connection, the settings, two closing statements, then the key's first use (≤ 6 + 1)", async () => {
+  it("bank transfer: the key, the record, the connection, the settings, two closing statements, the simulated bank's books, then the key's first use (≤ 7 + 1)", async () => {
     const cold = await coldKey("org_budget_cold");
-    expect(await cost(() => cold("POST", BANK_TRANSFER, SEPA_TRANSFER, idem()), 201)).toEqual(noTransaction(7));
+    expect(await cost(() => cold("POST", BANK_TRANSFER, SEPA_TRANSFER, idem()), 201)).toEqual(noTransaction(8));
   });
 });

@@ -78,9 +78,11 @@ describe("GET /metrics", () => {
     ).toBeGreaterThanOrEqual(1 + limited);
   });
 
-  it("reads the gauges when scraped: webhook queue, compiler pool, database pool (PostgreSQL only), event loop", async () => {
+  it("reads the gauges when scraped: webhook queue, compiler pool, reconciler backlog, database pool (PostgreSQL only), event loop", async () => {
     const text = await scrape();
     expect(sample(text, "coinplane_webhook_queue_depth", { state: "due" })).toBe(0);
+    expect(sample(text, "coinplane_provider_intents", { state: "open" })).toBe(0);
+    expect(sample(text, "coinplane_provider_intents", { state: "due" })).toBe(0);
     expect(sample(text, "coinplane_webhook_queue_depth", { state: "scheduled" })).toBe(0);
     expect(sample(text, "coinplane_compile_pool", { state: "size" })).toBe(server.config.compile.workers);
     expect(sample(text, "coinplane_compile_pool", { state: "queued" })).toBe(0);

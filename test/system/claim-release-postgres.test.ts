@@ -106,8 +106,10 @@ async function cutAtFirstCommit(call: ReturnType<typeof api>, ref: string, key: 
 async function expectExecutedOnce(call: ReturnType<typeof api>, ref: string, key: string, final: Res): Promise<void> {
   expect(final.status, final.text).toBe(201);
   expect(final.headers.get("idempotent-replayed")).toBeNull();
-  // Exactly one transfer: the stranded intent went with its claim, the retry's own is the one that exists.
+  // Exactly one transfer: the stranded intent went with its claim, the retry's own is the one that exists; no provider
+  // intent is left open for the reconciler (the stranded one was closed with its transfer, the retry's with its result).
   expect(await transfers(ref)).toHaveLength(1);
+  expect((await direct.query(`SELECT id FROM "ProviderIntent"`)).rows).toEqual([]);
   expect(final.json.reference).toBe(ref);
   expect(await claimOf(key)).toEqual([expect.objectContaining({ state: "completed" })]);
   const replay = await call("POST", BANK_TRANSFER, sepaTransfer(ref), { "idempotency-key": key });

@@ -6,6 +6,7 @@ import { loadServerConfig } from "../../server/config.ts";
 import { createLogger } from "../../server/logger.ts";
 import { PURGE_INTERVAL_MS, periodicJobs, SWEEP_INTERVAL_MS } from "../../server/scheduler/in-process-scheduler.ts";
 import { startPeriodicJob } from "../../server/scheduler/periodic-job.ts";
+import { RECONCILE_INTERVAL_MS } from "../../server/scheduler/provider-reconcile-job.ts";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -105,17 +106,19 @@ describe("periodicJobs", () => {
   const jobsOf = (env: Record<string, string>) =>
     periodicJobs({ db, config: loadServerConfig({ NODE_ENV: "test", ...env }) }).map((job) => [job.name, job.intervalMs]);
 
-  it("runs the dispatch every SCHEDULER_INTERVAL_MS, the expiry sweep where webhooks are delivered, and both purges", () => {
+  it("runs the dispatch every SCHEDULER_INTERVAL_MS, the expiry sweep where webhooks are delivered, the reconciler and both purges", () => {
     expect(jobsOf({ SCHEDULER_INTERVAL_MS: "700", WEBHOOK_POLL_INTERVAL_MS: "250" })).toEqual([
       ["scheduler dispatch", 700],
       ["expired approval sweep", SWEEP_INTERVAL_MS],
+      ["provider reconciler", RECONCILE_INTERVAL_MS],
       ["idempotency purge", PURGE_INTERVAL_MS],
       ["event retention purge", PURGE_INTERVAL_MS],
     ]);
   });
 
-  it("leaves out the dispatch with SCHEDULER_INTERVAL_MS=0 and the sweep with WEBHOOK_POLL_INTERVAL_MS=0; the purges always run", () => {
-    expect(jobsOf({ SCHEDULER_INTERVAL_MS: "0", WEBHOOK_POLL_INTERVAL_MS: "0" })).toEqual([
+  it("leaves out the dispatch with SCHEDULER_INTERVAL_MS=0 and the sweep with WEBHOOK_POLL_INTERVAL_MS=0; the reconciler (at most every RECONCILE_AFTER_SECONDS) and the purges always run", () => {
+    expect(jobsOf({ SCHEDULER_INTERVAL_MS: "0", WEBHOOK_POLL_INTERVAL_MS: "0", RECONCILE_AFTER_SECONDS: "2" })).toEqual([
+      ["provider reconciler", 2_000],
       ["idempotency purge", PURGE_INTERVAL_MS],
       ["event retention purge", PURGE_INTERVAL_MS],
     ]);

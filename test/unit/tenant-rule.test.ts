@@ -85,6 +85,16 @@ const ALLOWED: Array<{ file: string; tables: string[]; why: string }> = [
     tables: ["WebhookEndpoint"],
     why: "operator's key rotation re-seals every endpoint",
   },
+  {
+    file: "server/db/provider-intents.ts",
+    tables: ["ProviderIntent"],
+    why: "the reconciler claims due intents of every organization; a request's own intent by its id or its key's record",
+  },
+  {
+    file: "server/domain/reconcile/invariants.ts",
+    tables: ["ProviderIntent", "BankTransfer", "Event", "IdempotencyRecord"],
+    why: "operator's invariant scan over all organizations (npm run check:invariants)",
+  },
   { file: "server/scheduler/dispatch-due-runs.ts", tables: ["WorkflowRun"], why: "scheduler picks due runs of every organization" },
   { file: "server/scheduler/advance-run.ts", tables: ["WorkflowRun"], why: "scheduler advances a due run by its id" },
   {
@@ -119,6 +129,7 @@ const ALLOWED: Array<{ file: string; tables: string[]; why: string }> = [
   // Writes and re-reads keyed by a row already scoped.
   { file: "server/domain/members/members.ts", tables: ["Member"], why: BY_KEY_OF_SCOPED_ROW },
   { file: "server/domain/approvals/consume-approval.ts", tables: ["ApprovalRequest"], why: BY_KEY_OF_SCOPED_ROW },
+  { file: "server/domain/bank-transfers/bank-transfer-outcome.ts", tables: ["BankTransfer"], why: BY_KEY_OF_SCOPED_ROW },
   { file: "server/domain/bank-transfers/create-bank-transfer.ts", tables: ["BankTransfer"], why: BY_KEY_OF_SCOPED_ROW },
   { file: "server/domain/bank-transfers/find-bank-transfer.ts", tables: ["BankTransfer"], why: BY_KEY_OF_SCOPED_ROW },
   { file: "server/domain/bank-transfers/get-bank-transfer-status.ts", tables: ["BankTransfer"], why: BY_KEY_OF_SCOPED_ROW },

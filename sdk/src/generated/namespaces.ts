@@ -660,6 +660,8 @@ export interface BankTransfersNamespace {
    *
    * Checks, in order: the body schema; the rail, account types and currency fit together (see `BankRail`; `rail` defaults from the destination); in production, a reviewed `bank_transfer` connection (424); screening of both account holders and of the jurisdictions, then the organization's policy (403 `COMPLIANCE_BLOCKED` — nothing reaches the provider); then the transfer is recorded in `pending` and handed to the provider in one database transaction, so a provider failure (502) records nothing and a storage failure (503 `STORAGE_UNAVAILABLE`) sends nothing.
    *
+   * **When the bank's answer is lost** (the call timed out: the bank may have executed it), the transfer is neither deleted nor failed: the request answers **202** with the transfer in `processing` (handed to the bank, outcome being confirmed) and events `bank_transfer.created` and `bank_transfer.submitted`. The server's reconciler then asks the bank by the transfer id — once `RECONCILE_AFTER_SECONDS` (default 30) have passed, and again with backoff while the bank cannot answer — and settles it: executed, it stays `processing` and advances as usual; never executed, it ends `failed` with `failureReason.code` `not_executed` (no money moved); still unconfirmed after the reconciler's last attempt, it ends `failed` with `outcome_unconfirmed`. A request interrupted between recording the transfer and recording the bank's answer is settled the same way. Until then `bank-transfer/status` answers the transfer as stored, without asking the bank. Retrying the same `Idempotency-Key` replays the 202 until the reconciler settled the transfer, then 201 with the transfer as settled (409 `IDEMPOTENCY_IN_PROGRESS` while an interrupted request's outcome is being confirmed).
+   *
    * Follow the transfer with `bank-transfer/status`. The simulator advances a non-terminal transfer by one state on each status call: `pending` → `processing` → `completed` (or `failed` / `returned`, see below).
    *
    * **State machine** (see `BankTransferStatus`):
@@ -679,6 +681,9 @@ export interface BankTransfersNamespace {
    * | `amount` `14.14` | The transfer ends `returned` (`account_closed`, rail code `AC04`; `R02` on `ach`) instead of `completed`. |
    * | `amount` `666.66` | 502 `PROVIDER_EXECUTION_FAILED` (the shared simulator failure amount); nothing is recorded. |
    * | `reference` starting with `TIMEOUT` | 502 `PROVIDER_EXECUTION_FAILED`; nothing is recorded. |
+   * | `amount` `777.77` | The bank executes the transfer, then its answer is lost (a timeout): 202 with the transfer `processing`; the reconciler finds it executed and it advances as usual. |
+   * | `amount` `778.88` | The bank times out and never executes it: 202 with the transfer `processing`; the reconciler finds nothing and the transfer ends `failed` (`not_executed`). |
+   * | `amount` `779.99` | The bank answers after 3 seconds, within the provider timeout: 201 as usual. |
    * | `reference` starting with `UNREACHABLE` | Created normally; every later `bank-transfer/status` refresh and `bank-transfer/cancel` answers 502 `PROVIDER_EXECUTION_FAILED` and leaves the transfer unchanged. |
    * | `KP`, `IR`, `CU` or `SY` in any jurisdiction field | 403 `COMPLIANCE_BLOCKED` (rule `sanctions.jurisdiction`; a screening rule, in every environment). |
    * | An account holder named `Blocked Person` | 403 `COMPLIANCE_BLOCKED` (rule `sanctions.name`). |
@@ -717,7 +722,7 @@ export interface BankTransfersNamespace {
   /**
    * Get (and refresh) a bank transfer
    *
-   * Returns the transfer. When it is not terminal the provider is asked for news first and any change is recorded (a new `statusHistory` entry, a new `updatedAt`); a terminal transfer is returned as stored. It is a POST because it may record a transition.
+   * Returns the transfer. When it is not terminal the provider is asked for news first and any change is recorded (a new `statusHistory` entry, a new `updatedAt`); a terminal transfer, or one whose creation the bank has not confirmed yet (`createBankTransfer` answered 202; the reconciler confirms it), is returned as stored. It is a POST because it may record a transition.
    *
    * **Sandbox only: simulated.** Every transfer is executed by the bank transfer simulator and says `simulated: true`; no money moves. With a production key and no reviewed `bank_transfer` connection the request answers 424 `PROVIDER_NOT_CONNECTED`.
    *

@@ -858,6 +858,8 @@ export interface paths {
          *
          *     Checks, in order: the body schema; the rail, account types and currency fit together (see `BankRail`; `rail` defaults from the destination); in production, a reviewed `bank_transfer` connection (424); screening of both account holders and of the jurisdictions, then the organization's policy (403 `COMPLIANCE_BLOCKED` — nothing reaches the provider); then the transfer is recorded in `pending` and handed to the provider in one database transaction, so a provider failure (502) records nothing and a storage failure (503 `STORAGE_UNAVAILABLE`) sends nothing.
          *
+         *     **When the bank's answer is lost** (the call timed out: the bank may have executed it), the transfer is neither deleted nor failed: the request answers **202** with the transfer in `processing` (handed to the bank, outcome being confirmed) and events `bank_transfer.created` and `bank_transfer.submitted`. The server's reconciler then asks the bank by the transfer id — once `RECONCILE_AFTER_SECONDS` (default 30) have passed, and again with backoff while the bank cannot answer — and settles it: executed, it stays `processing` and advances as usual; never executed, it ends `failed` with `failureReason.code` `not_executed` (no money moved); still unconfirmed after the reconciler's last attempt, it ends `failed` with `outcome_unconfirmed`. A request interrupted between recording the transfer and recording the bank's answer is settled the same way. Until then `bank-transfer/status` answers the transfer as stored, without asking the bank. Retrying the same `Idempotency-Key` replays the 202 until the reconciler settled the transfer, then 201 with the transfer as settled (409 `IDEMPOTENCY_IN_PROGRESS` while an interrupted request's outcome is being confirmed).
+         *
          *     Follow the transfer with `bank-transfer/status`. The simulator advances a non-terminal transfer by one state on each status call: `pending` → `processing` → `completed` (or `failed` / `returned`, see below).
          *
          *     **State machine** (see `BankTransferStatus`):
@@ -877,6 +879,9 @@ export interface paths {
          *     | `amount` `14.14` | The transfer ends `returned` (`account_closed`, rail code `AC04`; `R02` on `ach`) instead of `completed`. |
          *     | `amount` `666.66` | 502 `PROVIDER_EXECUTION_FAILED` (the shared simulator failure amount); nothing is recorded. |
          *     | `reference` starting with `TIMEOUT` | 502 `PROVIDER_EXECUTION_FAILED`; nothing is recorded. |
+         *     | `amount` `777.77` | The bank executes the transfer, then its answer is lost (a timeout): 202 with the transfer `processing`; the reconciler finds it executed and it advances as usual. |
+         *     | `amount` `778.88` | The bank times out and never executes it: 202 with the transfer `processing`; the reconciler finds nothing and the transfer ends `failed` (`not_executed`). |
+         *     | `amount` `779.99` | The bank answers after 3 seconds, within the provider timeout: 201 as usual. |
          *     | `reference` starting with `UNREACHABLE` | Created normally; every later `bank-transfer/status` refresh and `bank-transfer/cancel` answers 502 `PROVIDER_EXECUTION_FAILED` and leaves the transfer unchanged. |
          *     | `KP`, `IR`, `CU` or `SY` in any jurisdiction field | 403 `COMPLIANCE_BLOCKED` (rule `sanctions.jurisdiction`; a screening rule, in every environment). |
          *     | An account holder named `Blocked Person` | 403 `COMPLIANCE_BLOCKED` (rule `sanctions.name`). |
@@ -901,7 +906,7 @@ export interface paths {
         put?: never;
         /**
          * Get (and refresh) a bank transfer
-         * @description Returns the transfer. When it is not terminal the provider is asked for news first and any change is recorded (a new `statusHistory` entry, a new `updatedAt`); a terminal transfer is returned as stored. It is a POST because it may record a transition.
+         * @description Returns the transfer. When it is not terminal the provider is asked for news first and any change is recorded (a new `statusHistory` entry, a new `updatedAt`); a terminal transfer, or one whose creation the bank has not confirmed yet (`createBankTransfer` answered 202; the reconciler confirms it), is returned as stored. It is a POST because it may record a transition.
          *
          *     **Sandbox only: simulated.** Every transfer is executed by the bank transfer simulator and says `simulated: true`; no money moves. With a production key and no reviewed `bank_transfer` connection the request answers 424 `PROVIDER_NOT_CONNECTED`.
          *
@@ -2884,7 +2889,7 @@ export interface webhooks {
         put?: never;
         /**
          * A bank transfer was submitted to the rail (status `processing`).
-         * @description A bank transfer was submitted to the rail (status `processing`). `data` is the `BankTransfer` as the API returns it.
+         * @description A bank transfer was submitted to the rail (status `processing`). `data` is the `BankTransfer` as the API returns it. Also sent, right after `bank_transfer.created`, for a transfer whose creation `createBankTransfer` answered 202: handed to the bank, its outcome being confirmed (a later `bank_transfer.failed` with `failureReason.code` `not_executed` says the bank never executed it).
          *
          *     POSTed to every enabled endpoint of the organization and environment whose `enabledEvents` contain `bank_transfer.submitted` or
          *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
@@ -5352,7 +5357,7 @@ export interface components {
          *     | State | Meaning | Next |
          *     |---|---|---|
          *     | `pending` | Accepted and screened; not yet handed to the rail. | `processing`, `failed` (the provider refused it before the rail), `cancelled` |
-         *     | `processing` | Submitted to the rail; awaiting settlement. | `completed`, `failed`, `returned`, `cancelled` |
+         *     | `processing` | Submitted to the rail; awaiting settlement. Also a transfer whose creation's answer from the bank was lost (202): handed to the bank, outcome being confirmed by the reconciler (`failed` with `not_executed` when the bank never executed it). | `completed`, `failed`, `returned`, `cancelled` |
          *     | `completed` | Settled to the beneficiary bank. Terminal. | — |
          *     | `failed` | Rejected by the rail or a bank before settlement (`failureReason` says why). Terminal. | — |
          *     | `returned` | Accepted by the rail, then returned by the beneficiary bank (`failureReason` carries the return reason). Terminal. | — |
@@ -5461,13 +5466,13 @@ export interface components {
             status: components["schemas"]["BankTransferStatus"];
             at: components["schemas"]["Timestamp"];
         };
-        /** @description Why a transfer `failed` or was `returned`. */
+        /** @description Why a transfer `failed` or was `returned`. Two codes come from the server's reconciler, for a transfer whose creation's answer from the bank was lost (or whose request was interrupted): `not_executed` — the bank has no record of it, no money moved; `outcome_unconfirmed` — the bank could not confirm either way after the reconciler's last attempt (`message` names its last error): check with the bank before retrying. */
         BankTransferFailureReason: {
             /**
              * @example insufficient_funds
              * @enum {string}
              */
-            code: "insufficient_funds" | "account_closed" | "invalid_account" | "account_blocked" | "beneficiary_rejected" | "rail_rejected";
+            code: "insufficient_funds" | "account_closed" | "invalid_account" | "account_blocked" | "beneficiary_rejected" | "rail_rejected" | "not_executed" | "outcome_unconfirmed";
             /** @example The source account has insufficient funds. */
             message: string;
             /**
@@ -12011,8 +12016,25 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The transfer, recorded in `pending`. */
+            /** @description The transfer, recorded in `pending` (or, replayed after the reconciler settled a transfer first answered 202, as it settled). */
             201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankTransfer"];
+                };
+            };
+            /** @description The bank's answer was lost (a timeout): the transfer is `processing` while the reconciler confirms with the bank whether it executed it (see the description). */
+            202: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
@@ -12051,7 +12073,7 @@ export interface operations {
             /**
              * @description Conflict.
              *
-             *     - `IDEMPOTENCY_IN_PROGRESS` — a request with the same `Idempotency-Key` is still being processed; retry later.
+             *     - `IDEMPOTENCY_IN_PROGRESS` — a request with the same `Idempotency-Key` is still being processed, or was interrupted and its outcome is being confirmed with the bank; retry later.
              */
             409: components["responses"]["V2Conflict"];
             413: components["responses"]["V2PayloadTooLarge"];

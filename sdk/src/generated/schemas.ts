@@ -562,7 +562,7 @@ export type ApprovalDecisionRequest = components["schemas"]["ApprovalDecisionReq
  * | State | Meaning | Next |
  * |---|---|---|
  * | `pending` | Accepted and screened; not yet handed to the rail. | `processing`, `failed` (the provider refused it before the rail), `cancelled` |
- * | `processing` | Submitted to the rail; awaiting settlement. | `completed`, `failed`, `returned`, `cancelled` |
+ * | `processing` | Submitted to the rail; awaiting settlement. Also a transfer whose creation's answer from the bank was lost (202): handed to the bank, outcome being confirmed by the reconciler (`failed` with `not_executed` when the bank never executed it). | `completed`, `failed`, `returned`, `cancelled` |
  * | `completed` | Settled to the beneficiary bank. Terminal. | — |
  * | `failed` | Rejected by the rail or a bank before settlement (`failureReason` says why). Terminal. | — |
  * | `returned` | Accepted by the rail, then returned by the beneficiary bank (`failureReason` carries the return reason). Terminal. | — |
@@ -639,7 +639,7 @@ export type PurposeCode = components["schemas"]["PurposeCode"];
 export type BankTransferStatusChange = components["schemas"]["BankTransferStatusChange"];
 
 /**
- * Why a transfer `failed` or was `returned`.
+ * Why a transfer `failed` or was `returned`. Two codes come from the server's reconciler, for a transfer whose creation's answer from the bank was lost (or whose request was interrupted): `not_executed` — the bank has no record of it, no money moved; `outcome_unconfirmed` — the bank could not confirm either way after the reconciler's last attempt (`message` names its last error): check with the bank before retrying.
  */
 export type BankTransferFailureReason = components["schemas"]["BankTransferFailureReason"];
 

@@ -4,7 +4,8 @@ import { emitEvent } from "../events/emit-event.ts";
 import type { EventType } from "../events/event-types.ts";
 import { type BankTransferRow, toBankTransferDto } from "./bank-transfer-dto.ts";
 
-const ENTERED: Readonly<Record<string, EventType>> = {
+/** The event of each state a transfer enters (npm run check:invariants holds events to it). */
+export const BANK_TRANSFER_EVENT_OF: Readonly<Record<string, EventType>> = {
   pending: "bank_transfer.created",
   processing: "bank_transfer.submitted",
   completed: "bank_transfer.completed",
@@ -15,7 +16,7 @@ const ENTERED: Readonly<Record<string, EventType>> = {
 
 /** The event of the state `row` is now in (created for `pending`). */
 export function emitBankTransferEvent(uow: UnitOfWork, row: BankTransferRow): void {
-  const type = ENTERED[row.status];
+  const type = BANK_TRANSFER_EVENT_OF[row.status];
   if (!type) throw new TypeError(`bank transfer status ${row.status} has no event type`);
   emitEvent(uow, {
     organizationId: row.organizationId,

@@ -2,23 +2,30 @@
 // and evaluate policy → record `pending` → hand it to the provider → record the provider's id.
 //
 // Two transactions (server/db/unit-of-work.ts): the provider call must not run inside a transaction. The first records
-// the `pending` transfer (the intent) and the compliance decisions; the provider is called with the transfer id as its
-// idempotency key; the second records the provider's id and the activity event, or deletes the intent when the provider
-// failed (502, nothing recorded). If the transfer cannot be recorded, nothing reaches the provider.
+// the `pending` transfer (the intent) and the compliance decisions, with an open provider intent (issue 26); the
+// provider is called with the transfer id as its idempotency key; the second records the provider's id and the
+// activity event (201), or deletes the transfer when the provider refused (502, nothing recorded). If the transfer
+// cannot be recorded, nothing reaches the provider.
+//
+// When the call's outcome is unknown (it timed out: the bank may have executed it), the transfer is neither deleted nor
+// failed: it moves to `processing` (handed to the bank, outcome being confirmed), answered 202, and the reconciler
+// (reconcile-bank-transfer.ts) asks the bank by the transfer id and settles it. A crash between the two transactions
+// leaves the `pending` transfer and its intent to the reconciler the same way.
 import type { AuthContext } from "../../context.ts";
 import { afterProviderCall, type ProviderStep, type UnitOfWork } from "../../db/unit-of-work.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
 import { newId } from "../../lib/ids.ts";
+import type { SimulatedBankStore } from "../../providers/capabilities/simulated-bank-store.ts";
 import type { OperationOutcome } from "../../spec/operation-types.ts";
-import { recordActivity } from "../activity/record-activity.ts";
 import { enforceCompliance } from "../compliance/enforce-compliance.ts";
-import { formatUsd36, toUsdMinor36 } from "../compliance/usd-rates.ts";
 import { connectProvider, servedBy } from "../providers/connect-provider.ts";
 import { callProvider } from "../providers/provider-call.ts";
 import { validateBankOrder } from "./bank-rails.ts";
 import { type BankTransferRow, toBankTransferDto } from "./bank-transfer-dto.ts";
 import { emitBankTransferEvent } from "./bank-transfer-events.ts";
+import { acceptedByBank, BANK_TRANSFER_CREATE } from "./bank-transfer-outcome.ts";
+import { moveBankTransfer } from "./move-bank-transfer.ts";
 
 type CreateRequest = components["schemas"]["CreateBankTransferRequest"];
 
@@ -26,13 +33,15 @@ export interface CreateBankTransferOptions {
   auth: AuthContext;
   request: CreateRequest;
   requestId: string;
+  /** The sandbox simulator's books (a live bank ignores them). */
+  books: SimulatedBankStore;
 }
 
 export async function createBankTransfer(
   uow: UnitOfWork,
   options: CreateBankTransferOptions,
 ): Promise<ProviderStep<{ providerTransferId: string }, OperationOutcome<"createBankTransfer">>> {
-  const { auth, request, requestId } = options;
+  const { auth, request, requestId, books } = options;
   const { rail, amountMinor, errors } = validateBankOrder(request, {
     amount: "/body/amount",
     currency: "/body/currency",
@@ -104,25 +113,30 @@ export async function createBankTransfer(
     statusHistory: JSON.stringify(row.statusHistory),
   });
 
-  return afterProviderCall({
-    // The transfer id is the provider's idempotency key: a retried call never creates a second transfer there.
+  return afterProviderCall<{ providerTransferId: string }, OperationOutcome<"createBankTransfer">>({
+    // The transfer id is the provider's idempotency key: a retried call never creates a second transfer there, and the
+    // reconciler looks the transfer up by it.
+    intent: {
+      family: BANK_TRANSFER_CREATE,
+      resourceId: id,
+      reference: id,
+      organizationId: auth.organizationId,
+      environment: auth.environment,
+    },
     call: () =>
       callProvider({ provider: "bank_transfer", what: "create the transfer" }, () =>
-        provider.api.create({ config: provider.config, now }, { idempotencyKey: id, amount: request.amount, ...order }),
+        provider.api.create({ config: provider.config, now, books }, { idempotencyKey: id, amount: request.amount, ...order }),
       ),
     async onResult(uow2, { providerTransferId }) {
-      uow2.deferLater((db) => db.updateTable("BankTransfer").set({ providerTransferId, updatedAt: uow2.now }).where("id", "=", id));
-      const usd = toUsdMinor36(request.amount, request.currency);
-      recordActivity(uow2, {
-        organizationId: auth.organizationId,
-        environment: auth.environment,
-        type: "bank_transfer.created",
-        resourceId: id,
-        ...(usd.kind === "ok" ? { amountUsd: formatUsd36(usd.usdMinor) } : {}),
-      });
-      const created = { ...row, providerTransferId };
-      emitBankTransferEvent(uow2, created);
+      const created = acceptedByBank(uow2, row, providerTransferId, { announce: true });
       return { status: 201, body: toBankTransferDto(created) };
+    },
+    // The bank may have executed it: the transfer is announced and shown `processing` until the reconciler confirms.
+    async onUnknown(uow2) {
+      emitBankTransferEvent(uow2, row);
+      const handedOver = await moveBankTransfer(uow2, row, "processing", uow2.now);
+      if (!handedOver) throw new Error(`bank transfer ${id} moved before its creation was answered`);
+      return { status: 202, body: toBankTransferDto(handedOver) };
     },
     // The provider refused or could not be reached: the transfer was never created; nothing stays recorded.
     async onFailure(uow2) {

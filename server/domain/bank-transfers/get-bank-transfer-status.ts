@@ -4,7 +4,8 @@
 // transaction open. The first reads the transfer; the second records what the provider reported, compare-and-set on
 // the version read first. When another refresh recorded a change in between, the report is stale (it answers for a
 // state the transfer has left): the request starts over when it has no Idempotency-Key, else it answers the transfer as
-// now stored. A terminal transfer is answered as stored, in one transaction.
+// now stored. A terminal transfer, or one whose creation the bank has not confirmed yet, is answered as stored, in one
+// transaction.
 import type { AuthContext } from "../../context.ts";
 import { afterProviderCall, type ProviderStep, type UnitOfWork } from "../../db/unit-of-work.ts";
 import { ServiceError } from "../../errors/service-error.ts";
@@ -49,7 +50,9 @@ export async function getBankTransferStatus(
   const { auth, request, restartWhenStale } = options;
   const row = await findBankTransfer(uow.tx, auth, request);
   const provider = await connectProvider(uow.tx, auth, "bank_transfer");
-  if (isTerminalBankStatus(row.status)) return { status: 200, body: toBankTransferDto(row) };
+  // A transfer the bank has not confirmed yet (no bank id: its creation's outcome is being reconciled) is not refreshed
+  // either: a report for a transfer the bank may never have executed would advance it blind.
+  if (isTerminalBankStatus(row.status) || row.providerTransferId === null) return { status: 200, body: toBankTransferDto(row) };
   const now = uow.now;
   return afterProviderCall({
     async call() {

@@ -562,6 +562,42 @@ export type ProviderConnection = {
     config: Generated<unknown>;
     createdAt: Generated<Timestamp>;
 };
+export type ProviderIntent = {
+    id: string;
+    /**
+     * The write, e.g. `bank_transfer.create` (one handler each: server/domain/reconcile/intent-handlers.ts).
+     */
+    family: string;
+    resourceId: string;
+    /**
+     * What the provider was called with as its idempotency key.
+     */
+    reference: string;
+    organizationId: string;
+    environment: string;
+    /**
+     * The Idempotency-Key's record whose stored answer the settlement writes (null: a request without a key).
+     */
+    idempotencyRecordId: string | null;
+    /**
+     * When the reconciler may next look at it (the deadline, then each backoff).
+     */
+    dueAt: Timestamp;
+    /**
+     * The reconciler's attempts so far.
+     */
+    attempts: Generated<number>;
+    /**
+     * Who holds it: the request between its transactions, then a reconciler run. Only the holder of a live lease acts.
+     */
+    leaseToken: string;
+    leaseUntil: Timestamp;
+    /**
+     * The last attempt's failure, for an operator.
+     */
+    lastError: string | null;
+    createdAt: Generated<Timestamp>;
+};
 export type ProviderInvocation = {
     id: string;
     organizationId: string;
@@ -612,6 +648,11 @@ export type SelectionReceipt = {
     simulated: boolean;
     createdAt: Generated<Timestamp>;
     expiresAt: Timestamp;
+};
+export type SimBankTransfer = {
+    idempotencyKey: string;
+    providerTransferId: string;
+    createdAt: Generated<Timestamp>;
 };
 export type SimCustodyTransfer = {
     id: string;
@@ -825,9 +866,11 @@ export type DB = {
     Organization: Organization;
     Payment: Payment;
     ProviderConnection: ProviderConnection;
+    ProviderIntent: ProviderIntent;
     ProviderInvocation: ProviderInvocation;
     SandboxChainTransaction: SandboxChainTransaction;
     SelectionReceipt: SelectionReceipt;
+    SimBankTransfer: SimBankTransfer;
     SimCustodyTransfer: SimCustodyTransfer;
     SimCustodyWallet: SimCustodyWallet;
     Wallet: Wallet;

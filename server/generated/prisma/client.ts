@@ -204,6 +204,20 @@ export type SimCustodyWallet = Prisma.SimCustodyWalletModel
  */
 export type SimCustodyTransfer = Prisma.SimCustodyTransferModel
 /**
+ * Model SimBankTransfer
+ * Sandbox bank transfer simulator: the transfers it executed, by the caller's reference (its idempotency key). Written
+ * by the simulator in a statement of its own (it survives the caller's rollback, as a real bank's books would), so a
+ * reference never executes twice and `lookup` tells whether it executed.
+ */
+export type SimBankTransfer = Prisma.SimBankTransferModel
+/**
+ * Model ProviderIntent
+ * A provider write whose outcome is not recorded yet (issue 26; server/domain/reconcile/). Written with the intent in
+ * the request's first transaction, deleted with the result in the second. One still here after `dueAt` is settled by
+ * the reconciler: it asks the provider by `reference` and moves the resource to its final state.
+ */
+export type ProviderIntent = Prisma.ProviderIntentModel
+/**
  * Model ComplianceDecision
  * A screening or policy decision, recorded whether it allowed or blocked.
  */

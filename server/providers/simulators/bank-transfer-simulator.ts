@@ -1,13 +1,24 @@
 // Sandbox bank transfers: rails per country (providers/invoke), and `capabilities.bankTransfers` for the bank-transfer
-// endpoints and the corridor's bank legs. Stateless and deterministic: the provider id derives from the caller's
-// idempotency key, and each status read advances a transfer by one state from the state the caller last recorded.
+// endpoints and the corridor's bank legs. Deterministic: the provider id derives from the caller's idempotency key, and
+// each status read advances a transfer by one state from the state the caller last recorded. Given its books (the call
+// context's `books`: the bank-transfer endpoints and the reconciler pass them), it records each execution by reference,
+// so a reference never executes twice and `lookup` answers whether it executed; without them (the corridor's legs) it
+// is stateless and `lookup` cannot answer.
 // Magic values (documented in the spec): amount 13.13 → failed, 14.14 → returned, reference TIMEOUT… → create fails,
-// reference UNREACHABLE… → status reads and cancellations fail; plus the shared FAILING_AMOUNT.
+// reference UNREACHABLE… → status reads and cancellations fail; 777.77 → executes then times out, 778.88 → times out
+// without executing, 779.99 → answers after 3 s; plus the shared FAILING_AMOUNT.
 import { createHash } from "node:crypto";
 import type { BankTransferApi, BankTransferFailure, KnownBankTransfer } from "../capabilities/bank-transfers.ts";
 import { type ProviderAdapter, ProviderExecutionError } from "../provider-adapter.ts";
 import { parseObjectConfig } from "./config.ts";
-import { failOnMagic } from "./magic-values.ts";
+import {
+  failOnMagic,
+  SLOW_AMOUNT,
+  SLOW_ANSWER_MS,
+  simulatedTimeout,
+  TIMEOUT_NEVER_EXECUTED_AMOUNT,
+  TIMEOUT_THEN_EXECUTED_AMOUNT,
+} from "./magic-values.ts";
 
 /** Amount that makes a simulated transfer end `failed` (insufficient funds). */
 export const FAILED_AMOUNT = "13.13";
@@ -69,12 +80,25 @@ const bankTransferCapability: BankTransferApi = {
       throw new ProviderExecutionError(`simulated bank timeout (reference ${TIMEOUT_REFERENCE}…)`);
     return { available: true, reason: null };
   },
-  async create(_ctx, order) {
+  async create(ctx, order) {
     failOnMagic({ amount: order.amount });
     if (order.reference?.startsWith(TIMEOUT_REFERENCE)) {
       throw new ProviderExecutionError(`simulated bank timeout (reference ${TIMEOUT_REFERENCE}…)`);
     }
-    return { providerTransferId: `sim_bt_${hash(`bt|${order.idempotencyKey}`).slice(0, 24)}` };
+    const executed = { providerTransferId: `sim_bt_${hash(`bt|${order.idempotencyKey}`).slice(0, 24)}` };
+    // Stateless (no books): as before books existed, and without the unknown-outcome amounts, which need a lookup (the corridor's legs).
+    if (!ctx.books) return executed;
+    if (order.amount === TIMEOUT_NEVER_EXECUTED_AMOUNT) throw simulatedTimeout("The simulated bank");
+    if (order.amount === SLOW_AMOUNT) await new Promise((resolve) => setTimeout(resolve, SLOW_ANSWER_MS));
+    // The first execution under the reference stands; a repeated call answers it.
+    const standing = await ctx.books.execute(order.idempotencyKey, executed);
+    if (order.amount === TIMEOUT_THEN_EXECUTED_AMOUNT) throw simulatedTimeout("The simulated bank");
+    return standing;
+  },
+  async lookup(ctx, idempotencyKey) {
+    if (!ctx.books) throw new ProviderExecutionError("the simulated bank keeps no books here: it cannot tell what it executed");
+    const found = await ctx.books.find(idempotencyKey);
+    return found ? { executed: true, providerTransferId: found.providerTransferId } : { executed: false };
   },
   async get(_ctx, known) {
     failIfUnreachable(known);

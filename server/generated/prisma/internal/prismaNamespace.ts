@@ -421,6 +421,8 @@ export const ModelName = {
   CustodyTransfer: 'CustodyTransfer',
   SimCustodyWallet: 'SimCustodyWallet',
   SimCustodyTransfer: 'SimCustodyTransfer',
+  SimBankTransfer: 'SimBankTransfer',
+  ProviderIntent: 'ProviderIntent',
   ComplianceDecision: 'ComplianceDecision',
   ApprovalRequest: 'ApprovalRequest',
   SelectionReceipt: 'SelectionReceipt',
@@ -444,7 +446,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "cardProgramme" | "cardholder" | "card" | "cardAuthorization" | "cardTransaction" | "cardLedgerEntry" | "contractProject" | "contractStageRun" | "sandboxChainTransaction" | "issuer" | "issuanceRequest" | "organization" | "apiKey" | "wallet" | "walletAsset" | "payment" | "activityEvent" | "idempotencyRecord" | "providerConnection" | "member" | "memberInvitation" | "memberSession" | "apiKeyUsage" | "auditEntry" | "bankTransfer" | "workflowRun" | "workflowStep" | "custodyWallet" | "custodyTransfer" | "simCustodyWallet" | "simCustodyTransfer" | "complianceDecision" | "approvalRequest" | "selectionReceipt" | "providerInvocation" | "event" | "webhookEndpoint" | "webhookDelivery" | "webhookDeliveryAttempt"
+    modelProps: "cardProgramme" | "cardholder" | "card" | "cardAuthorization" | "cardTransaction" | "cardLedgerEntry" | "contractProject" | "contractStageRun" | "sandboxChainTransaction" | "issuer" | "issuanceRequest" | "organization" | "apiKey" | "wallet" | "walletAsset" | "payment" | "activityEvent" | "idempotencyRecord" | "providerConnection" | "member" | "memberInvitation" | "memberSession" | "apiKeyUsage" | "auditEntry" | "bankTransfer" | "workflowRun" | "workflowStep" | "custodyWallet" | "custodyTransfer" | "simCustodyWallet" | "simCustodyTransfer" | "simBankTransfer" | "providerIntent" | "complianceDecision" | "approvalRequest" | "selectionReceipt" | "providerInvocation" | "event" | "webhookEndpoint" | "webhookDelivery" | "webhookDeliveryAttempt"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -2742,6 +2744,154 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    SimBankTransfer: {
+      payload: Prisma.$SimBankTransferPayload<ExtArgs>
+      fields: Prisma.SimBankTransferFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.SimBankTransferFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SimBankTransferPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.SimBankTransferFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SimBankTransferPayload>
+        }
+        findFirst: {
+          args: Prisma.SimBankTransferFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SimBankTransferPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.SimBankTransferFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SimBankTransferPayload>
+        }
+        findMany: {
+          args: Prisma.SimBankTransferFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SimBankTransferPayload>[]
+        }
+        create: {
+          args: Prisma.SimBankTransferCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SimBankTransferPayload>
+        }
+        createMany: {
+          args: Prisma.SimBankTransferCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.SimBankTransferCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SimBankTransferPayload>[]
+        }
+        delete: {
+          args: Prisma.SimBankTransferDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SimBankTransferPayload>
+        }
+        update: {
+          args: Prisma.SimBankTransferUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SimBankTransferPayload>
+        }
+        deleteMany: {
+          args: Prisma.SimBankTransferDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.SimBankTransferUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.SimBankTransferUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SimBankTransferPayload>[]
+        }
+        upsert: {
+          args: Prisma.SimBankTransferUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SimBankTransferPayload>
+        }
+        aggregate: {
+          args: Prisma.SimBankTransferAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateSimBankTransfer>
+        }
+        groupBy: {
+          args: Prisma.SimBankTransferGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SimBankTransferGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.SimBankTransferCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SimBankTransferCountAggregateOutputType> | number
+        }
+      }
+    }
+    ProviderIntent: {
+      payload: Prisma.$ProviderIntentPayload<ExtArgs>
+      fields: Prisma.ProviderIntentFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.ProviderIntentFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProviderIntentPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.ProviderIntentFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProviderIntentPayload>
+        }
+        findFirst: {
+          args: Prisma.ProviderIntentFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProviderIntentPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.ProviderIntentFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProviderIntentPayload>
+        }
+        findMany: {
+          args: Prisma.ProviderIntentFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProviderIntentPayload>[]
+        }
+        create: {
+          args: Prisma.ProviderIntentCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProviderIntentPayload>
+        }
+        createMany: {
+          args: Prisma.ProviderIntentCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.ProviderIntentCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProviderIntentPayload>[]
+        }
+        delete: {
+          args: Prisma.ProviderIntentDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProviderIntentPayload>
+        }
+        update: {
+          args: Prisma.ProviderIntentUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProviderIntentPayload>
+        }
+        deleteMany: {
+          args: Prisma.ProviderIntentDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.ProviderIntentUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.ProviderIntentUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProviderIntentPayload>[]
+        }
+        upsert: {
+          args: Prisma.ProviderIntentUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProviderIntentPayload>
+        }
+        aggregate: {
+          args: Prisma.ProviderIntentAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateProviderIntent>
+        }
+        groupBy: {
+          args: Prisma.ProviderIntentGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ProviderIntentGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.ProviderIntentCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ProviderIntentCountAggregateOutputType> | number
+        }
+      }
+    }
     ComplianceDecision: {
       payload: Prisma.$ComplianceDecisionPayload<ExtArgs>
       fields: Prisma.ComplianceDecisionFieldRefs
@@ -3935,6 +4085,34 @@ export const SimCustodyTransferScalarFieldEnum = {
 export type SimCustodyTransferScalarFieldEnum = (typeof SimCustodyTransferScalarFieldEnum)[keyof typeof SimCustodyTransferScalarFieldEnum]
 
 
+export const SimBankTransferScalarFieldEnum = {
+  idempotencyKey: 'idempotencyKey',
+  providerTransferId: 'providerTransferId',
+  createdAt: 'createdAt'
+} as const
+
+export type SimBankTransferScalarFieldEnum = (typeof SimBankTransferScalarFieldEnum)[keyof typeof SimBankTransferScalarFieldEnum]
+
+
+export const ProviderIntentScalarFieldEnum = {
+  id: 'id',
+  family: 'family',
+  resourceId: 'resourceId',
+  reference: 'reference',
+  organizationId: 'organizationId',
+  environment: 'environment',
+  idempotencyRecordId: 'idempotencyRecordId',
+  dueAt: 'dueAt',
+  attempts: 'attempts',
+  leaseToken: 'leaseToken',
+  leaseUntil: 'leaseUntil',
+  lastError: 'lastError',
+  createdAt: 'createdAt'
+} as const
+
+export type ProviderIntentScalarFieldEnum = (typeof ProviderIntentScalarFieldEnum)[keyof typeof ProviderIntentScalarFieldEnum]
+
+
 export const ComplianceDecisionScalarFieldEnum = {
   id: 'id',
   organizationId: 'organizationId',
@@ -4361,6 +4539,8 @@ export type GlobalOmitConfig = {
   custodyTransfer?: Prisma.CustodyTransferOmit
   simCustodyWallet?: Prisma.SimCustodyWalletOmit
   simCustodyTransfer?: Prisma.SimCustodyTransferOmit
+  simBankTransfer?: Prisma.SimBankTransferOmit
+  providerIntent?: Prisma.ProviderIntentOmit
   complianceDecision?: Prisma.ComplianceDecisionOmit
   approvalRequest?: Prisma.ApprovalRequestOmit
   selectionReceipt?: Prisma.SelectionReceiptOmit

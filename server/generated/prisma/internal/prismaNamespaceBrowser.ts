@@ -80,6 +80,8 @@ export const ModelName = {
   CustodyTransfer: 'CustodyTransfer',
   SimCustodyWallet: 'SimCustodyWallet',
   SimCustodyTransfer: 'SimCustodyTransfer',
+  SimBankTransfer: 'SimBankTransfer',
+  ProviderIntent: 'ProviderIntent',
   ComplianceDecision: 'ComplianceDecision',
   ApprovalRequest: 'ApprovalRequest',
   SelectionReceipt: 'SelectionReceipt',
@@ -666,6 +668,34 @@ export const SimCustodyTransferScalarFieldEnum = {
 } as const
 
 export type SimCustodyTransferScalarFieldEnum = (typeof SimCustodyTransferScalarFieldEnum)[keyof typeof SimCustodyTransferScalarFieldEnum]
+
+
+export const SimBankTransferScalarFieldEnum = {
+  idempotencyKey: 'idempotencyKey',
+  providerTransferId: 'providerTransferId',
+  createdAt: 'createdAt'
+} as const
+
+export type SimBankTransferScalarFieldEnum = (typeof SimBankTransferScalarFieldEnum)[keyof typeof SimBankTransferScalarFieldEnum]
+
+
+export const ProviderIntentScalarFieldEnum = {
+  id: 'id',
+  family: 'family',
+  resourceId: 'resourceId',
+  reference: 'reference',
+  organizationId: 'organizationId',
+  environment: 'environment',
+  idempotencyRecordId: 'idempotencyRecordId',
+  dueAt: 'dueAt',
+  attempts: 'attempts',
+  leaseToken: 'leaseToken',
+  leaseUntil: 'leaseUntil',
+  lastError: 'lastError',
+  createdAt: 'createdAt'
+} as const
+
+export type ProviderIntentScalarFieldEnum = (typeof ProviderIntentScalarFieldEnum)[keyof typeof ProviderIntentScalarFieldEnum]
 
 
 export const ComplianceDecisionScalarFieldEnum = {

@@ -1,0 +1,127 @@
+// What should never stand in a database, whatever failed between two commits (issue 26): `npm run check:invariants`
+// (scripts/check-invariants.ts) runs these checks and names each offender. Read-only; across every organization.
+//   - an open provider intent past its deadline plus a grace (the reconciler should have settled it);
+//   - a bank transfer state without its event, or with more than one (each state of `statusHistory` has exactly one
+//     `bank_transfer.<entered>` event), and an event whose state the transfer never entered — for transfers whose
+//     intent is settled (an open one has not announced itself yet) and newer than the event retention;
+//   - a bank transfer counted in the metric `bank_transfers.volume` (its `bank_transfer.created` activity) other than
+//     once when the bank executed it (it has the bank's id) and never when it did not;
+//   - an Idempotency-Key record in progress past its lease with no open intent to answer it (a claim nothing finishes).
+// Not checked here yet: the card ledger's sums, and the other provider-write families (they have no intents yet).
+import type { Queryable } from "../../db/kysely.ts";
+import { BANK_TRANSFER_EVENT_OF } from "../bank-transfers/bank-transfer-events.ts";
+
+export interface InvariantOptions {
+  now: Date;
+  /** How long past its deadline an open intent may stand (a reconciler run, a provider lookup, its backoff). */
+  graceSeconds: number;
+  /** Events older than this are purged (EVENT_RETENTION_DAYS): older transfers are not checked against them. */
+  eventRetentionDays: number;
+}
+
+export interface Offender {
+  check: "intent_overdue" | "state_without_event" | "event_without_state" | "metric_disagrees" | "claim_abandoned";
+  id: string;
+  detail: string;
+}
+
+export async function checkInvariants(db: Queryable, options: InvariantOptions): Promise<Offender[]> {
+  return [
+    ...(await overdueIntents(db, options)),
+    ...(await bankTransferEvents(db, options)),
+    ...(await bankTransferActivity(db, options)),
+    ...(await abandonedClaims(db, options)),
+  ];
+}
+
+async function overdueIntents(db: Queryable, { now, graceSeconds }: InvariantOptions): Promise<Offender[]> {
+  const rows = await db
+    .selectFrom("ProviderIntent")
+    .select(["id", "family", "resourceId", "dueAt", "attempts", "lastError"])
+    .where("dueAt", "<", new Date(now.getTime() - graceSeconds * 1000))
+    .execute();
+  return rows.map((r) => ({
+    check: "intent_overdue",
+    id: r.id,
+    detail: `${r.family} ${r.resourceId} due since ${r.dueAt.toISOString()}, ${r.attempts} attempt(s)${r.lastError ? `, last error: ${r.lastError}` : ""}`,
+  }));
+}
+
+async function bankTransferEvents(db: Queryable, { now, eventRetentionDays }: InvariantOptions): Promise<Offender[]> {
+  const since = new Date(now.getTime() - eventRetentionDays * 86_400_000);
+  const transfers = await db
+    .selectFrom("BankTransfer as t")
+    .select(["t.id", "t.statusHistory"])
+    .where("t.createdAt", ">", since)
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom("ProviderIntent as i").select("i.id").whereRef("i.resourceId", "=", "t.id"))),
+    )
+    .execute();
+  const events = await db
+    .selectFrom("Event")
+    .select(["resourceId", "type", (eb) => eb.fn.countAll<string>().as("count")])
+    .where("type", "like", "bank_transfer.%")
+    .where("createdAt", ">", since)
+    .groupBy(["resourceId", "type"])
+    .execute();
+  const counted = new Map(events.map((e) => [`${e.resourceId} ${e.type}`, Number(e.count)]));
+  const offenders: Offender[] = [];
+  const known = new Set<string>();
+  for (const transfer of transfers) {
+    const entered = (transfer.statusHistory as unknown as Array<{ status: string }>).map((change) => BANK_TRANSFER_EVENT_OF[change.status]);
+    for (const type of new Set(entered)) {
+      const key = `${transfer.id} ${type}`;
+      known.add(key);
+      const count = counted.get(key) ?? 0;
+      if (count !== 1) offenders.push({ check: "state_without_event", id: transfer.id, detail: `${type}: ${count} event(s), expected 1` });
+    }
+  }
+  const checked = new Set(transfers.map((t) => t.id));
+  for (const event of events) {
+    if (checked.has(event.resourceId) && !known.has(`${event.resourceId} ${event.type}`)) {
+      offenders.push({
+        check: "event_without_state",
+        id: event.resourceId,
+        detail: `${event.type} for a state the transfer never entered`,
+      });
+    }
+  }
+  return offenders;
+}
+
+async function bankTransferActivity(db: Queryable, { now, eventRetentionDays }: InvariantOptions): Promise<Offender[]> {
+  const rows = await db
+    .selectFrom("BankTransfer as t")
+    .leftJoin("ActivityEvent as a", (join) => join.onRef("a.resourceId", "=", "t.id").on("a.type", "=", "bank_transfer.created"))
+    .select(["t.id", "t.providerTransferId", (eb) => eb.fn.count<string>("a.id").as("counted")])
+    .where("t.createdAt", ">", new Date(now.getTime() - eventRetentionDays * 86_400_000))
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom("ProviderIntent as i").select("i.id").whereRef("i.resourceId", "=", "t.id"))),
+    )
+    .groupBy(["t.id", "t.providerTransferId"])
+    .execute();
+  return rows.flatMap((r): Offender[] => {
+    const expected = r.providerTransferId === null ? 0 : 1;
+    return Number(r.counted) === expected
+      ? []
+      : [{ check: "metric_disagrees", id: r.id, detail: `counted ${r.counted} time(s) in bank_transfers.volume, expected ${expected}` }];
+  });
+}
+
+async function abandonedClaims(db: Queryable, { now, graceSeconds }: InvariantOptions): Promise<Offender[]> {
+  const rows = await db
+    .selectFrom("IdempotencyRecord as r")
+    .select(["r.id", "r.method", "r.path", "r.lockedUntil"])
+    .where("r.state", "=", "in_progress")
+    .where("r.lockedUntil", "<", new Date(now.getTime() - graceSeconds * 1000))
+    .where("r.expiresAt", ">", now)
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom("ProviderIntent as i").select("i.id").whereRef("i.idempotencyRecordId", "=", "r.id"))),
+    )
+    .execute();
+  return rows.map((r) => ({
+    check: "claim_abandoned",
+    id: r.id,
+    detail: `${r.method} ${r.path} in progress, lease ended ${r.lockedUntil.toISOString()}`,
+  }));
+}
