@@ -79,12 +79,20 @@ const fanOutToEndpoint = precompiled((db, p: FanOut & { endpointId: string }) =>
 
 let lastCreatedAt = 0;
 
+/** A unit of work whose clock is further than this from the wall clock runs at a chosen time (a job driven at a given
+ * moment, e.g. the reconciler run a minute ahead by a test), not at "now". A request's clock is never that far: a
+ * two-transaction write's second transaction keeps its first's, at most the provider timeout (15 s) behind. */
+export const CHOSEN_TIME_MS = 30_000;
+
 /**
  * The unit of work's clock, made strictly increasing per process: a resource's events sort in the order they happened
  * even when they share a clock (two events of one transaction; a two-transaction write's second transaction keeps its
- * first's clock). It runs ahead of the request clock only by 1 ms per event emitted within the same millisecond.
+ * first's clock). It runs ahead of the request clock only by 1 ms per event emitted within the same millisecond. A
+ * chosen time is taken as it is and leaves the process's clock alone: were it to move it, every later event of the
+ * process would carry that time, and deliveries due "now" would wait for it.
  */
-function eventClock(now: Date): Date {
+export function eventClock(now: Date): Date {
+  if (Math.abs(now.getTime() - Date.now()) > CHOSEN_TIME_MS) return new Date(now);
   lastCreatedAt = Math.max(now.getTime(), lastCreatedAt + 1);
   return new Date(lastCreatedAt);
 }
