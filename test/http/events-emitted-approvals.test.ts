@@ -3,6 +3,7 @@
 // its tick), however often and however concurrently it runs.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sweepExpiredApprovals } from "../../server/domain/approvals/sweep-expired-approvals.ts";
+import { checkInvariants } from "../../server/domain/reconcile/invariants.ts";
 import { HOLDER, type LaunchedToken, launchToken, SIGNER } from "../helpers/contracts.ts";
 import { eventsOf, eventTypesOf, expectOneEvent } from "../helpers/events.ts";
 import { deciderWithKey } from "../helpers/members.ts";
@@ -130,5 +131,35 @@ describe("approval and issuance request events", () => {
     expect(await sweepExpiredApprovals(server.db.kysely, { now: new Date() })).toEqual({ swept: 0, expired: 0 });
     const after = server.db.statements.snapshot();
     expect(after.transactions - before.transactions).toBe(0);
+  });
+});
+
+describe("check:invariants over issuance requests (issue 26)", () => {
+  const invariants = () => checkInvariants(server.db.kysely, { now: new Date(), graceSeconds: 0, eventRetentionDays: 30 });
+  const retype = (resourceId: string, from: string, to: string) =>
+    server.db.kysely.updateTable("Event").set({ type: to }).where("resourceId", "=", resourceId).where("type", "=", from).execute();
+
+  it("finds nothing after every status above; names a status without its event and an event without its status", async () => {
+    expect(await invariants()).toEqual([]);
+    const minted = await mint("6000");
+    const id = minted.issuanceRequestId;
+    await ok(bob("POST", `${APPROVALS}/${minted.approvalRequestId}/approve`, {}));
+    await retype(id, "issuance_request.approved", "issuance_request.rejected");
+    expect(await invariants()).toEqual([
+      { check: "state_without_event", id, detail: "issuance_request.approved: 0 event(s), expected 1" },
+      { check: "event_without_state", id, detail: "issuance_request.rejected for a state the issuance request never entered" },
+    ]);
+    await retype(id, "issuance_request.rejected", "issuance_request.approved");
+    expect(await invariants()).toEqual([]);
+  });
+
+  it("names an undecided request past its expiry that the sweeper has not announced (beyond the grace), until it does", async () => {
+    const minted = await mint("7000");
+    await expire(minted.approvalRequestId);
+    expect(await invariants()).toEqual([
+      { check: "state_without_event", id: minted.issuanceRequestId, detail: "issuance_request.expired: 0 event(s), expected 1" },
+    ]);
+    await sweepExpiredApprovals(server.db.kysely, { now: new Date() });
+    expect(await invariants()).toEqual([]);
   });
 });

@@ -6,10 +6,14 @@
 //     intent is settled (an open one has not announced itself yet) and newer than the event retention;
 //   - a bank transfer counted in the metric `bank_transfers.volume` (its `bank_transfer.created` activity) other than
 //     once when the bank executed it (it has the bank's id) and never when it did not;
+//   - an issuance request whose status has no event, or more than one, and an event whose status it never had
+//     (mint and burn call no provider — see docs/architecture.md — but their status moves with their approval's);
 //   - an Idempotency-Key record in progress past its lease with no open intent to answer it (a claim nothing finishes).
 // Not checked here yet: the card ledger's sums, and the other provider-write families (they have no intents yet).
 import type { Queryable } from "../../db/kysely.ts";
 import { BANK_TRANSFER_EVENT_OF } from "../bank-transfers/bank-transfer-events.ts";
+import type { IssuanceStatus } from "../treasury/issuance-request-dto.ts";
+import { ISSUANCE_EVENT_OF } from "../treasury/issuance-request-events.ts";
 
 export interface InvariantOptions {
   now: Date;
@@ -30,6 +34,7 @@ export async function checkInvariants(db: Queryable, options: InvariantOptions):
     ...(await overdueIntents(db, options)),
     ...(await bankTransferEvents(db, options)),
     ...(await bankTransferActivity(db, options)),
+    ...(await issuanceRequestEvents(db, options)),
     ...(await abandonedClaims(db, options)),
   ];
 }
@@ -57,33 +62,66 @@ async function bankTransferEvents(db: Queryable, { now, eventRetentionDays }: In
       not(exists(selectFrom("ProviderIntent as i").select("i.id").whereRef("i.resourceId", "=", "t.id"))),
     )
     .execute();
+  const entered = new Map(
+    transfers.map((t) => {
+      const history = t.statusHistory as unknown as Array<{ status: string }>;
+      return [t.id, history.map(({ status }) => BANK_TRANSFER_EVENT_OF[status] ?? `bank_transfer.${status}`)];
+    }),
+  );
+  return eventOffenders(db, { prefix: "bank_transfer", noun: "transfer", entered, since });
+}
+
+/** Each issuance request's events: `created`; `approved` or `rejected` once its approval is decided; `expired` once the
+ * sweeper announced its undecided approval's expiry — or should have (past `expiresAt` by more than the grace). Its
+ * status is its approval's (issuance-request-dto.ts), so a decision or a sweep without the issuance event shows here. */
+async function issuanceRequestEvents(db: Queryable, { now, graceSeconds, eventRetentionDays }: InvariantOptions): Promise<Offender[]> {
+  const since = new Date(now.getTime() - eventRetentionDays * 86_400_000);
+  const requests = await db
+    .selectFrom("IssuanceRequest as ir")
+    .innerJoin("ApprovalRequest as ar", "ar.id", "ir.approvalRequestId")
+    .select(["ir.id", "ar.status", "ar.expiresAt", "ar.expirySweptAt"])
+    .where("ir.createdAt", ">", since)
+    .execute();
+  const lateSince = now.getTime() - graceSeconds * 1000;
+  const entered = new Map(
+    requests.map((r) => {
+      const statuses: IssuanceStatus[] = ["pending_approval"];
+      if (r.status === "approved" || r.status === "rejected") statuses.push(r.status);
+      const expired = r.expirySweptAt ? r.expiresAt <= r.expirySweptAt : r.expiresAt.getTime() < lateSince;
+      if (r.status === "pending" && expired) statuses.push("expired");
+      return [r.id, statuses.map((status) => ISSUANCE_EVENT_OF[status])];
+    }),
+  );
+  return eventOffenders(db, { prefix: "issuance_request", noun: "issuance request", entered, since });
+}
+
+/** Of one resource type (`<prefix>.<entered>` events): each type in `entered` (per checked resource, the event of each
+ * state it entered) stands exactly once, and no event of a checked resource names a state it never entered. */
+async function eventOffenders(
+  db: Queryable,
+  { prefix, noun, entered, since }: { prefix: string; noun: string; entered: Map<string, string[]>; since: Date },
+): Promise<Offender[]> {
   const events = await db
     .selectFrom("Event")
     .select(["resourceId", "type", (eb) => eb.fn.countAll<string>().as("count")])
-    .where("type", "like", "bank_transfer.%")
+    .where("type", "like", `${prefix}.%`)
     .where("createdAt", ">", since)
     .groupBy(["resourceId", "type"])
     .execute();
   const counted = new Map(events.map((e) => [`${e.resourceId} ${e.type}`, Number(e.count)]));
   const offenders: Offender[] = [];
   const known = new Set<string>();
-  for (const transfer of transfers) {
-    const entered = (transfer.statusHistory as unknown as Array<{ status: string }>).map((change) => BANK_TRANSFER_EVENT_OF[change.status]);
-    for (const type of new Set(entered)) {
-      const key = `${transfer.id} ${type}`;
+  for (const [id, types] of entered) {
+    for (const type of new Set(types)) {
+      const key = `${id} ${type}`;
       known.add(key);
       const count = counted.get(key) ?? 0;
-      if (count !== 1) offenders.push({ check: "state_without_event", id: transfer.id, detail: `${type}: ${count} event(s), expected 1` });
+      if (count !== 1) offenders.push({ check: "state_without_event", id, detail: `${type}: ${count} event(s), expected 1` });
     }
   }
-  const checked = new Set(transfers.map((t) => t.id));
   for (const event of events) {
-    if (checked.has(event.resourceId) && !known.has(`${event.resourceId} ${event.type}`)) {
-      offenders.push({
-        check: "event_without_state",
-        id: event.resourceId,
-        detail: `${event.type} for a state the transfer never entered`,
-      });
+    if (entered.has(event.resourceId) && !known.has(`${event.resourceId} ${event.type}`)) {
+      offenders.push({ check: "event_without_state", id: event.resourceId, detail: `${event.type} for a state the ${noun} never entered` });
     }
   }
   return offenders;

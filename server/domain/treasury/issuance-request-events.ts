@@ -6,7 +6,8 @@ import { emitEvent } from "../events/emit-event.ts";
 import type { EventType } from "../events/event-types.ts";
 import { type IssuanceRequestDto, joinedToDto, selectIssuanceRequests } from "./issuance-request-dto.ts";
 
-const ISSUANCE_ENTERED = {
+/** The event of each status an issuance request enters (check:invariants counts them: server/domain/reconcile/). */
+export const ISSUANCE_EVENT_OF = {
   pending_approval: "issuance_request.created",
   approved: "issuance_request.approved",
   rejected: "issuance_request.rejected",
@@ -17,7 +18,7 @@ const ISSUANCE_ENTERED = {
 export function emitIssuanceEvent(uow: UnitOfWork, dto: IssuanceRequestDto, scope: { organizationId: string; environment: string }): void {
   emitEvent(uow, {
     ...scope,
-    type: ISSUANCE_ENTERED[dto.status],
+    type: ISSUANCE_EVENT_OF[dto.status],
     resourceId: dto.issuanceRequestId,
     data: dto,
     simulated: dto.simulated,
