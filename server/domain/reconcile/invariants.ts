@@ -6,10 +6,13 @@
 //     intent is settled (an open one has not announced itself yet) and newer than the event retention;
 //   - a bank transfer counted in the metric `bank_transfers.volume` (its `bank_transfer.created` activity) other than
 //     once when the bank executed it (it has the bank's id) and never when it did not;
+//   - a custody transfer state without its event, or with more than one, and an event of a state it never entered
+//     (server/domain/custody/custody-transfer-invariants.ts);
 //   - an Idempotency-Key record in progress past its lease with no open intent to answer it (a claim nothing finishes).
-// Not checked here yet: the card ledger's sums, and the other provider-write families (they have no intents yet).
+// Not checked here yet: the card ledger's sums, and the provider-write families that have no intents yet.
 import type { Queryable } from "../../db/kysely.ts";
 import { BANK_TRANSFER_EVENT_OF } from "../bank-transfers/bank-transfer-events.ts";
+import { custodyTransferEvents } from "../custody/custody-transfer-invariants.ts";
 
 export interface InvariantOptions {
   now: Date;
@@ -30,6 +33,7 @@ export async function checkInvariants(db: Queryable, options: InvariantOptions):
     ...(await overdueIntents(db, options)),
     ...(await bankTransferEvents(db, options)),
     ...(await bankTransferActivity(db, options)),
+    ...(await custodyTransferEvents(db, options)),
     ...(await abandonedClaims(db, options)),
   ];
 }
