@@ -35,7 +35,7 @@ export const corrections: readonly CompatCorrection[] = [
   },
   {
     released: "0.3.0",
-    where: ["POST /api/v2/agent/custody/transfers", "GET /api/v2/agent/custody/transfers", "POST /api/v2/agent/custody/transfers/status"],
+    where: ["POST /api/v2/agent/custody/transfers", "POST /api/v2/agent/custody/transfers/status"],
     reason:
       "CustodyTransferFailureReason.code gains `not_executed` and `outcome_unconfirmed` (issue 26): only the new reconciler " +
       "writes them, on a transfer whose submission's answer was lost or whose request died between its commits — a " +

@@ -5,7 +5,14 @@
 // Checked for transfers whose intent is settled (an open one is the reconciler's) and newer than the event retention.
 import type { Queryable } from "../../db/kysely.ts";
 import type { EventType } from "../events/event-types.ts";
-import type { InvariantOptions, Offender } from "../reconcile/invariants.ts";
+import { eventCounts, intentSettled } from "../reconcile/settled-events.ts";
+
+/** An offender as checkInvariants names it (server/domain/reconcile/invariants.ts, which imports this file). */
+interface Offender {
+  check: "state_without_event" | "event_without_state";
+  id: string;
+  detail: string;
+}
 
 const CREATED: EventType = "custody_transfer.created";
 const APPROVED: EventType = "custody_transfer.approved";
@@ -22,25 +29,18 @@ const EVENTS_BY_STATUS: Readonly<Record<string, { required: EventType[]; optiona
   cancelled: { required: [CREATED, "custody_transfer.cancelled"] },
 };
 
-export async function custodyTransferEvents(db: Queryable, { now, eventRetentionDays }: InvariantOptions): Promise<Offender[]> {
+export async function custodyTransferEvents(
+  db: Queryable,
+  { now, eventRetentionDays }: { now: Date; eventRetentionDays: number },
+): Promise<Offender[]> {
   const since = new Date(now.getTime() - eventRetentionDays * 86_400_000);
   const transfers = await db
     .selectFrom("CustodyTransfer as t")
     .select(["t.id", "t.status"])
     .where("t.createdAt", ">", since)
-    .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom("ProviderIntent as i").select("i.id").whereRef("i.resourceId", "=", "t.id"))),
-    )
+    .where(intentSettled)
     .execute();
-  const events = await db
-    .selectFrom("Event")
-    .select(["resourceId", "type", (eb) => eb.fn.countAll<string>().as("count")])
-    .where("type", "like", "custody_transfer.%")
-    .where("createdAt", ">", since)
-    .groupBy(["resourceId", "type"])
-    .execute();
-  const counted = new Map<string, Map<string, number>>();
-  for (const e of events) counted.set(e.resourceId, (counted.get(e.resourceId) ?? new Map()).set(e.type, Number(e.count)));
+  const counted = await eventCounts(db, "custody_transfer.", since);
   const offenders: Offender[] = [];
   for (const transfer of transfers) {
     const expected = EVENTS_BY_STATUS[transfer.status] ?? { required: [] };

@@ -13,6 +13,7 @@
 import type { Queryable } from "../../db/kysely.ts";
 import { BANK_TRANSFER_EVENT_OF } from "../bank-transfers/bank-transfer-events.ts";
 import { custodyTransferEvents } from "../custody/custody-transfer-invariants.ts";
+import { eventCounts, intentSettled } from "./settled-events.ts";
 
 export interface InvariantOptions {
   now: Date;
@@ -57,37 +58,24 @@ async function bankTransferEvents(db: Queryable, { now, eventRetentionDays }: In
     .selectFrom("BankTransfer as t")
     .select(["t.id", "t.statusHistory"])
     .where("t.createdAt", ">", since)
-    .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom("ProviderIntent as i").select("i.id").whereRef("i.resourceId", "=", "t.id"))),
-    )
+    .where(intentSettled)
     .execute();
-  const events = await db
-    .selectFrom("Event")
-    .select(["resourceId", "type", (eb) => eb.fn.countAll<string>().as("count")])
-    .where("type", "like", "bank_transfer.%")
-    .where("createdAt", ">", since)
-    .groupBy(["resourceId", "type"])
-    .execute();
-  const counted = new Map(events.map((e) => [`${e.resourceId} ${e.type}`, Number(e.count)]));
+  const counted = await eventCounts(db, "bank_transfer.", since);
   const offenders: Offender[] = [];
   const known = new Set<string>();
   for (const transfer of transfers) {
     const entered = (transfer.statusHistory as unknown as Array<{ status: string }>).map((change) => BANK_TRANSFER_EVENT_OF[change.status]);
     for (const type of new Set(entered)) {
-      const key = `${transfer.id} ${type}`;
-      known.add(key);
-      const count = counted.get(key) ?? 0;
+      known.add(`${transfer.id} ${type}`);
+      const count = counted.get(transfer.id)?.get(type as string) ?? 0;
       if (count !== 1) offenders.push({ check: "state_without_event", id: transfer.id, detail: `${type}: ${count} event(s), expected 1` });
     }
   }
-  const checked = new Set(transfers.map((t) => t.id));
-  for (const event of events) {
-    if (checked.has(event.resourceId) && !known.has(`${event.resourceId} ${event.type}`)) {
-      offenders.push({
-        check: "event_without_state",
-        id: event.resourceId,
-        detail: `${event.type} for a state the transfer never entered`,
-      });
+  for (const transfer of transfers) {
+    for (const type of counted.get(transfer.id)?.keys() ?? []) {
+      if (!known.has(`${transfer.id} ${type}`)) {
+        offenders.push({ check: "event_without_state", id: transfer.id, detail: `${type} for a state the transfer never entered` });
+      }
     }
   }
   return offenders;
@@ -99,9 +87,7 @@ async function bankTransferActivity(db: Queryable, { now, eventRetentionDays }: 
     .leftJoin("ActivityEvent as a", (join) => join.onRef("a.resourceId", "=", "t.id").on("a.type", "=", "bank_transfer.created"))
     .select(["t.id", "t.providerTransferId", (eb) => eb.fn.count<string>("a.id").as("counted")])
     .where("t.createdAt", ">", new Date(now.getTime() - eventRetentionDays * 86_400_000))
-    .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom("ProviderIntent as i").select("i.id").whereRef("i.resourceId", "=", "t.id"))),
-    )
+    .where(intentSettled)
     .groupBy(["t.id", "t.providerTransferId"])
     .execute();
   return rows.flatMap((r): Offender[] => {
