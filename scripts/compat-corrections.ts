@@ -33,4 +33,12 @@ export const corrections: readonly CompatCorrection[] = [
       "transfer 0.3.0 deleted (502) or left `pending` for good. No value is removed; a client that switches on the code " +
       "meets them only on that new path (documented with the 202 answer).",
   },
+  {
+    released: "0.3.0",
+    where: ["POST /api/v2/agent/custody/transfers", "POST /api/v2/agent/custody/transfers/status"],
+    reason:
+      "CustodyTransferFailureReason.code gains `not_executed` and `outcome_unconfirmed` (issue 26): only the new reconciler " +
+      "writes them, on a transfer whose submission's answer was lost or whose request died between its commits — a " +
+      "transfer 0.3.0 left `approved` (502). No value is removed; a client meets them only on that new path.",
+  },
 ];

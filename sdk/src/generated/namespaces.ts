@@ -962,6 +962,8 @@ export interface CustodyNamespace {
    *
    * Submissions carry `custodyTransferId` as the provider's idempotency key, so a retry never sends twice.
    *
+   * **When the provider's answer to a submission is lost** (the call timed out: the custodian may have submitted it), shapes 2 and 3 answer **202** with the transfer `submitted` and `transferId` null (submitted, outcome being confirmed; event `custody_transfer.submitted`). The server's reconciler then asks the custodian by `custodyTransferId` — once `RECONCILE_AFTER_SECONDS` (default 30) have passed, and again with backoff while it cannot answer — and settles it: submitted, its `transferId` is recorded (version +1, no new event) and it advances as usual; never submitted, it ends `failed` with `failureReason.code` `not_executed` (nothing was sent); still unconfirmed after the reconciler's last attempt, it ends `failed` with `outcome_unconfirmed`. A request interrupted between using the approval and recording the submission (the transfer left `approved`) is settled the same way (submitted: it moves to `submitted` with its event). Until then shape 3 and `custody/transfers/status` answer the transfer as stored, without asking the provider. Retrying the same `Idempotency-Key` replays the 202 until the reconciler settled the transfer, then 200 with the transfer as settled (409 `IDEMPOTENCY_IN_PROGRESS` while an interrupted request's outcome is being confirmed).
+   *
    * **Fails closed.** Every shape needs a reviewed `custody` provider connection serving the request (the key's organization and environment); without one the answer is 424 `PROVIDER_NOT_CONNECTED`. The custody simulator runs only when it is explicitly connected (`providerSlug: simulator`); its results say `simulated: true`.
    *
    * **State machine** (see `CustodyTransferStatus`; `version` +1 on each change):
@@ -978,6 +980,9 @@ export interface CustodyNamespace {
    * |---|---|
    * | `destination` `0x000000000000000000000000000000000000dEaD` | Submission succeeds; the first reconcile makes the transfer `failed` (`provider_failed`). |
    * | `note` starting with `TIMEOUT` | Every submission answers 502 `PROVIDER_EXECUTION_FAILED`; the transfer stays `approved`. |
+   * | `amountMinor` equal to 777.77 units of `asset` (`777770000` USDC) | The custodian submits it, then its answer is lost (a timeout): 202 with the transfer `submitted` and `transferId` null; the reconciler finds it submitted and records its `transferId`. |
+   * | `amountMinor` equal to 778.88 units of `asset` (`778880000` USDC) | The custodian times out and never submits it: 202 as above; the reconciler finds nothing and the transfer ends `failed` (`not_executed`). |
+   * | `amountMinor` equal to 779.99 units of `asset` (`779990000` USDC) | The custodian answers the submission after 3 seconds, within the provider timeout: 200 `submitted` as usual. |
    * | `amountMinor` above the wallet's available balance (1 000 000 USDC and 10 native units at opening, minus completed and submitted transfers) | Submission succeeds; the first reconcile makes the transfer `failed` (`insufficient_funds`); the balance never goes negative. |
    * | A wallet of `type` `cold` | The first reconcile still reports the transfer pending (unchanged, same version); the second makes it final. |
    * | `KP`, `IR`, `CU` or `SY` in any jurisdiction field | 403 `COMPLIANCE_BLOCKED` (rule `sanctions.jurisdiction`); nothing is created. |

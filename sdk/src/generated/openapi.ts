@@ -1196,6 +1196,8 @@ export interface paths {
          *
          *     Submissions carry `custodyTransferId` as the provider's idempotency key, so a retry never sends twice.
          *
+         *     **When the provider's answer to a submission is lost** (the call timed out: the custodian may have submitted it), shapes 2 and 3 answer **202** with the transfer `submitted` and `transferId` null (submitted, outcome being confirmed; event `custody_transfer.submitted`). The server's reconciler then asks the custodian by `custodyTransferId` — once `RECONCILE_AFTER_SECONDS` (default 30) have passed, and again with backoff while it cannot answer — and settles it: submitted, its `transferId` is recorded (version +1, no new event) and it advances as usual; never submitted, it ends `failed` with `failureReason.code` `not_executed` (nothing was sent); still unconfirmed after the reconciler's last attempt, it ends `failed` with `outcome_unconfirmed`. A request interrupted between using the approval and recording the submission (the transfer left `approved`) is settled the same way (submitted: it moves to `submitted` with its event). Until then shape 3 and `custody/transfers/status` answer the transfer as stored, without asking the provider. Retrying the same `Idempotency-Key` replays the 202 until the reconciler settled the transfer, then 200 with the transfer as settled (409 `IDEMPOTENCY_IN_PROGRESS` while an interrupted request's outcome is being confirmed).
+         *
          *     **Fails closed.** Every shape needs a reviewed `custody` provider connection serving the request (the key's organization and environment); without one the answer is 424 `PROVIDER_NOT_CONNECTED`. The custody simulator runs only when it is explicitly connected (`providerSlug: simulator`); its results say `simulated: true`.
          *
          *     **State machine** (see `CustodyTransferStatus`; `version` +1 on each change):
@@ -1212,6 +1214,9 @@ export interface paths {
          *     |---|---|
          *     | `destination` `0x000000000000000000000000000000000000dEaD` | Submission succeeds; the first reconcile makes the transfer `failed` (`provider_failed`). |
          *     | `note` starting with `TIMEOUT` | Every submission answers 502 `PROVIDER_EXECUTION_FAILED`; the transfer stays `approved`. |
+         *     | `amountMinor` equal to 777.77 units of `asset` (`777770000` USDC) | The custodian submits it, then its answer is lost (a timeout): 202 with the transfer `submitted` and `transferId` null; the reconciler finds it submitted and records its `transferId`. |
+         *     | `amountMinor` equal to 778.88 units of `asset` (`778880000` USDC) | The custodian times out and never submits it: 202 as above; the reconciler finds nothing and the transfer ends `failed` (`not_executed`). |
+         *     | `amountMinor` equal to 779.99 units of `asset` (`779990000` USDC) | The custodian answers the submission after 3 seconds, within the provider timeout: 200 `submitted` as usual. |
          *     | `amountMinor` above the wallet's available balance (1 000 000 USDC and 10 native units at opening, minus completed and submitted transfers) | Submission succeeds; the first reconcile makes the transfer `failed` (`insufficient_funds`); the balance never goes negative. |
          *     | A wallet of `type` `cold` | The first reconcile still reports the transfer pending (unchanged, same version); the second makes it final. |
          *     | `KP`, `IR`, `CU` or `SY` in any jurisdiction field | 403 `COMPLIANCE_BLOCKED` (rule `sanctions.jurisdiction`); nothing is created. |
@@ -3225,7 +3230,7 @@ export interface webhooks {
         put?: never;
         /**
          * A custody transfer was submitted to the custodian (status `submitted`).
-         * @description A custody transfer was submitted to the custodian (status `submitted`). `data` is the `CustodyTransfer` as the API returns it.
+         * @description A custody transfer was submitted to the custodian (status `submitted`). `data` is the `CustodyTransfer` as the API returns it. Also sent, with `transferId` null, for a submission `createCustodyTransfer` answered 202: its outcome being confirmed (a later `custody_transfer.failed` with `failureReason.code` `not_executed` says the custodian never submitted it; otherwise the next event carries the `transferId`).
          *
          *     POSTed to every enabled endpoint of the organization and environment whose `enabledEvents` contain `custody_transfer.submitted` or
          *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
@@ -6120,10 +6125,10 @@ export interface components {
          *     | State | Moved by | Next |
          *     |---|---|---|
          *     | `pending_approval` | Shape 1 creates the transfer and an approval request. | `approved`, `rejected`, `cancelled` |
-         *     | `approved` | Shape 2 with an approved approval request (the approval is used up); the transfer is submitted in the same call and stays `approved` only when the provider submission failed (502) — shape 3 then retries the submission. | `submitted` |
-         *     | `submitted` | Submitted to the custody provider (`transferId` is set). | `completed`, `failed` |
+         *     | `approved` | Shape 2 with an approved approval request (the approval is used up); the transfer is submitted in the same call and stays `approved` only when the provider submission failed (502) — shape 3 then retries the submission — or when the request was interrupted before recording the submission (the reconciler settles it). | `submitted`, `failed` |
+         *     | `submitted` | Submitted to the custody provider (`transferId` is set). With `transferId` null: the provider's answer to the submission was lost (answered 202) and the reconciler is confirming whether it submitted it — it then records `transferId`, or fails the transfer. | `completed`, `failed` |
          *     | `completed` | The provider reports the transaction final on chain (`txHash` set). Terminal. | — |
-         *     | `failed` | The provider reports the transaction failed (`failureReason` says why). Terminal. | — |
+         *     | `failed` | The provider reports the transaction failed, or the reconciler found the submission never executed (`not_executed`) or could not confirm it (`outcome_unconfirmed`); `failureReason` says why. Terminal. | — |
          *     | `rejected` | Shape 2 or shape 3 found the approval request rejected. Terminal. | — |
          *     | `cancelled` | Shape 2 or shape 3 found the approval request expired (undecided, or approved but unused, after its time to live). Terminal. | — |
          *
@@ -6147,13 +6152,13 @@ export interface components {
              * @example provider_failed
              * @enum {string}
              */
-            code: "provider_failed" | "insufficient_funds" | "transaction_reverted" | "policy_rejected_by_provider";
+            code: "provider_failed" | "insufficient_funds" | "transaction_reverted" | "policy_rejected_by_provider" | "not_executed" | "outcome_unconfirmed";
             /** @example The custody provider could not broadcast the transaction. */
             message: string;
         };
         CustodyTransfer: {
             custodyTransferId: components["schemas"]["CustodyTransferId"];
-            /** @description The provider's transfer id; null until `submitted`. */
+            /** @description The provider's transfer id; null until `submitted`, and while the reconciler confirms a submission whose answer was lost. */
             transferId: components["schemas"]["ProviderTransferId"] | null;
             status: components["schemas"]["CustodyTransferStatus"];
             /**
@@ -13071,6 +13076,23 @@ export interface operations {
             };
             /** @description Shape 1: the transfer in `pending_approval`, with its approval request. */
             201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustodyTransfer"];
+                };
+            };
+            /** @description Shapes 2 and 3: the custody provider's answer to the submission was lost (a timeout): the transfer is `submitted` with `transferId` null while the reconciler confirms with the provider whether it submitted it (see the description). */
+            202: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];

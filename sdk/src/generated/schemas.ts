@@ -929,10 +929,10 @@ export type CustodyWalletBalance = components["schemas"]["CustodyWalletBalance"]
  * | State | Moved by | Next |
  * |---|---|---|
  * | `pending_approval` | Shape 1 creates the transfer and an approval request. | `approved`, `rejected`, `cancelled` |
- * | `approved` | Shape 2 with an approved approval request (the approval is used up); the transfer is submitted in the same call and stays `approved` only when the provider submission failed (502) — shape 3 then retries the submission. | `submitted` |
- * | `submitted` | Submitted to the custody provider (`transferId` is set). | `completed`, `failed` |
+ * | `approved` | Shape 2 with an approved approval request (the approval is used up); the transfer is submitted in the same call and stays `approved` only when the provider submission failed (502) — shape 3 then retries the submission — or when the request was interrupted before recording the submission (the reconciler settles it). | `submitted`, `failed` |
+ * | `submitted` | Submitted to the custody provider (`transferId` is set). With `transferId` null: the provider's answer to the submission was lost (answered 202) and the reconciler is confirming whether it submitted it — it then records `transferId`, or fails the transfer. | `completed`, `failed` |
  * | `completed` | The provider reports the transaction final on chain (`txHash` set). Terminal. | — |
- * | `failed` | The provider reports the transaction failed (`failureReason` says why). Terminal. | — |
+ * | `failed` | The provider reports the transaction failed, or the reconciler found the submission never executed (`not_executed`) or could not confirm it (`outcome_unconfirmed`); `failureReason` says why. Terminal. | — |
  * | `rejected` | Shape 2 or shape 3 found the approval request rejected. Terminal. | — |
  * | `cancelled` | Shape 2 or shape 3 found the approval request expired (undecided, or approved but unused, after its time to live). Terminal. | — |
  *

@@ -12,10 +12,9 @@ import type { ClaimedIntent } from "../../db/provider-intents.ts";
 import { simulatedBankStore } from "../../db/simulated-bank-store.ts";
 import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import type { BankTransferLookup } from "../../providers/capabilities/bank-transfers.ts";
-import { findAdapter } from "../../providers/registry.ts";
 import { callProvider } from "../providers/provider-call.ts";
-import { connectionConfig } from "../providers/resolve-provider.ts";
 import type { IntentHandler } from "../reconcile/intent-handler.ts";
+import { servingConnection } from "../reconcile/serving-connection.ts";
 import { type BankTransferRow, toBankTransferDto } from "./bank-transfer-dto.ts";
 import { acceptedByBank, BANK_TRANSFER_CREATE, failUnconfirmed, NOT_EXECUTED, outcomeUnconfirmed } from "./bank-transfer-outcome.ts";
 
@@ -32,20 +31,12 @@ function lockTransfer(uow: UnitOfWork, intent: ClaimedIntent) {
     .executeTakeFirst();
 }
 
-/** The connection that served the transfer, as it was when the request called it (the adapter and its config). */
+/** The bank that served the transfer, as it was when the request called it (the adapter and its config). */
 async function bankOf(db: Queryable, row: Pick<BankTransferRow, "provider" | "connectionId">, intent: ClaimedIntent) {
-  const adapter = findAdapter("bank_transfer", row.provider);
-  const api = adapter?.capabilities?.bankTransfers;
-  if (!adapter || !api) throw new Error(`no bank_transfer adapter "${row.provider}" with bank transfers`);
-  const stored = row.connectionId
-    ? await db
-        .selectFrom("ProviderConnection")
-        .select("config")
-        .where(ownedBy(scopeOf(intent)))
-        .where("id", "=", row.connectionId)
-        .executeTakeFirst()
-    : undefined;
-  return { api, config: connectionConfig(adapter, "bank_transfer", stored?.config ?? {}) };
+  const { adapter, config } = await servingConnection(db, "bank_transfer", row, scopeOf(intent));
+  const api = adapter.capabilities?.bankTransfers;
+  if (!api) throw new Error(`the bank_transfer adapter "${row.provider}" has no bank transfers`);
+  return { api, config };
 }
 
 type Found = BankTransferLookup | { gone: true };

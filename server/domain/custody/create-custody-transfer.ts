@@ -8,7 +8,9 @@
 //              (or shape 2 again) to retry.
 //   3 advance  (custodyTransferId, expectedVersion): only at that version: approved → submit, submitted → reconcile (both
 //              two transactions, the second compares against that version), pending_approval → settle from a
-//              rejected/expired approval (one transaction, row-locked); otherwise 409.
+//              rejected/expired approval (one transaction, row-locked); otherwise 409. A `submitted` transfer whose
+//              submission's outcome is being confirmed (no transferId: the provider's answer was lost) is answered as
+//              stored: the reconciler settles it (reconcile-custody-transfer.ts).
 import type { AuthContext } from "../../context.ts";
 import type { Queryable, Tx } from "../../db/kysely.ts";
 import { ownedBy } from "../../db/owned-by.ts";
@@ -30,7 +32,15 @@ import { type CustodyTransferRow, toCustodyTransferDto } from "./custody-dto.ts"
 import { emitCustodyTransferEvent } from "./custody-events.ts";
 import { type CustodyOutcome, type CustodyProvider, type CustodyWriteOptions, conflict, dispatchCustodyWrite } from "./custody-provider.ts";
 import type { CustodyTransferRequest } from "./custody-requests.ts";
-import { moveTransfer, reconcileStep, settleFromApproval, submitStep, TERMINAL_TRANSFER_STATUSES } from "./custody-transfer-steps.ts";
+import {
+  answer,
+  awaitsConfirmation,
+  moveTransfer,
+  reconcileStep,
+  settleFromApproval,
+  submitStep,
+  TERMINAL_TRANSFER_STATUSES,
+} from "./custody-transfer-steps.ts";
 import { enforceWalletPolicy } from "./wallet-policy.ts";
 
 type RequestShape = Extract<CustodyTransferRequest, { kind: "request" }>;
@@ -183,6 +193,8 @@ async function advanceTransfer(options: TransferOptions, request: AdvanceShape, 
   // A writer that moves the transfer between this request's two transactions wins: this one answers as a stale version.
   const onLost = (current: CustodyTransferRow) => stale(current.version);
   if (row.status === "approved") return submitStep(uow, books, provider, row, onLost);
+  // Its submission's outcome is being confirmed (no `transferId` yet): nothing to ask the provider about; as stored.
+  if (awaitsConfirmation(row)) return answer(row);
   if (row.status === "submitted") return reconcileStep(books, provider, row, onLost);
   if (row.status === "pending_approval") {
     const settled = await settleFromApproval(uow, row);

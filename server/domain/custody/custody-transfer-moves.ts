@@ -45,3 +45,22 @@ export function moveForReport(reported: ReportedCustodyTransfer): ReportedMove |
     failureReason: reported.failure ?? { code: "provider_failed", message: "The custody provider reported the transfer failed." },
   };
 }
+
+/** The provider intent family of a transfer's submission (server/domain/reconcile/intent-handlers.ts; issue 26). */
+export const CUSTODY_TRANSFER_SUBMIT = "custody_transfer.submit";
+
+/** Why the reconciler failed a transfer whose submission the custody provider never executed. */
+export const NOT_EXECUTED = {
+  code: "not_executed",
+  message: "The custody provider has no record of this submission: it was never executed, and nothing was sent.",
+} as const;
+
+/** Why the reconciler failed a transfer whose submission the custody provider could not confirm after its last attempt. */
+export const outcomeUnconfirmed = (attempts: number, lastError: string) => ({
+  code: "outcome_unconfirmed" as const,
+  message:
+    `The custody provider could not confirm whether it executed this submission after ${attempts} attempts (last: ${lastError}). Check with the custodian before retrying.`.slice(
+      0,
+      500,
+    ),
+});

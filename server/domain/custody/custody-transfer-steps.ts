@@ -5,6 +5,11 @@
 // before the provider is called (no transaction stays open across a provider call), and a second one records the
 // provider's answer. The version read in the first is what the second compares against: a writer that moved the
 // transfer in between wins, and this request answers as `onLost` decides.
+//
+// The submission is reconcilable (issue 26): its first transaction also writes an open provider intent, with the
+// transfer id as the provider's idempotency key. When the provider's answer is lost (the call timed out: it may have
+// submitted it), the transfer moves to `submitted` with no `transferId` yet — submitted, outcome being confirmed —
+// answered 202, and the reconciler (reconcile-custody-transfer.ts) asks the provider by the transfer id and settles it.
 
 import { compareAndSet } from "../../db/compare-and-set.ts";
 import type { PendingProviderStep, UnitOfWork } from "../../db/unit-of-work.ts";
@@ -18,7 +23,7 @@ import { callProvider } from "../providers/provider-call.ts";
 import { type CustodyTransferRow, toCustodyTransferDto } from "./custody-dto.ts";
 import { emitCustodyTransferEvent } from "./custody-events.ts";
 import { type CustodyProvider, conflict, custodyStep } from "./custody-provider.ts";
-import { moveForReport, reportMatchesTransfer, statusAfterApproval } from "./custody-transfer-moves.ts";
+import { CUSTODY_TRANSFER_SUBMIT, moveForReport, reportMatchesTransfer, statusAfterApproval } from "./custody-transfer-moves.ts";
 
 export const TERMINAL_TRANSFER_STATUSES = new Set(["completed", "failed", "rejected", "cancelled"]);
 
@@ -56,18 +61,21 @@ export async function moveTransfer(
 
 /** The transfer as both custody transfer operations answer it (200). */
 type TransferOutcome = Extract<OperationOutcome<"getCustodyTransferStatus"> & OperationOutcome<"createCustodyTransfer">, { status: 200 }>;
-const answer = (row: CustodyTransferRow): TransferOutcome => ({ status: 200, body: toCustodyTransferDto(row) });
+export const answer = (row: CustodyTransferRow): TransferOutcome => ({ status: 200, body: toCustodyTransferDto(row) });
+/** A submission whose outcome is being confirmed (shapes 2 and 3 of createCustodyTransfer). */
+type UnconfirmedOutcome = Extract<OperationOutcome<"createCustodyTransfer">, { status: 202 }>;
 const amountOf = (row: CustodyTransferRow) => numericToMinor(row.amountMinor, 0).toString();
 
 /** approved → submitted: the provider accepts the transfer (keyed by custodyTransferId, so a retry never submits twice).
- * Two transactions (see the top of this file); a provider failure leaves the transfer `approved` for a retry. */
+ * Two transactions (see the top of this file); a provider failure leaves the transfer `approved` for a retry; a lost
+ * answer leaves it `submitted` without `transferId` (202) for the reconciler. */
 export async function submitStep(
   uow: UnitOfWork,
   books: SimulatedCustodyStore,
   provider: CustodyProvider,
   row: CustodyTransferRow,
   onLost?: OnLost,
-): Promise<PendingProviderStep<TransferOutcome>> {
+): Promise<PendingProviderStep<TransferOutcome | UnconfirmedOutcome>> {
   const wallet = await uow.tx
     .selectFrom("CustodyWallet")
     .select("providerWalletId")
@@ -75,7 +83,14 @@ export async function submitStep(
     .executeTakeFirstOrThrow();
   const providerWalletId = wallet.providerWalletId;
   if (!providerWalletId) throw conflict("The transfer's wallet has no provider wallet");
-  return custodyStep({
+  return custodyStep<{ providerTransferId: string }, TransferOutcome | UnconfirmedOutcome>({
+    intent: {
+      family: CUSTODY_TRANSFER_SUBMIT,
+      resourceId: row.id,
+      reference: row.id,
+      organizationId: row.organizationId,
+      environment: row.environment,
+    },
     call: () =>
       callProvider({ provider: "custody", what: "submit the transfer" }, () =>
         provider.api.submitTransfer(provider.context({ books }), {
@@ -88,10 +103,18 @@ export async function submitStep(
           note: row.note,
         }),
       ),
-    onResult: async (uow2, { providerTransferId }: { providerTransferId: string }) =>
+    onResult: async (uow2, { providerTransferId }) =>
       answer(await moveTransfer(uow2, row, { status: "submitted", providerTransferId }, onLost)),
+    // The provider may have submitted it: announced `submitted`, its `transferId` unknown until the reconciler confirms.
+    onUnknown: async (uow2) => ({
+      status: 202,
+      body: toCustodyTransferDto(await moveTransfer(uow2, row, { status: "submitted" }, onLost)),
+    }),
   });
 }
+
+/** A submission whose provider answer was lost: `submitted` with no `transferId` until the reconciler confirms it. */
+export const awaitsConfirmation = (row: CustodyTransferRow) => row.status === "submitted" && row.providerTransferId === null;
 
 /** The provider's record of a submitted transfer. One it does not know, or that does not match ours (other amount,
  * asset or destination), is a state clash: 409 CUSTODY_STATE_CONFLICT, nothing recorded. */

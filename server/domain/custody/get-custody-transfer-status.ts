@@ -2,6 +2,8 @@
 // transfer is reconciled with the provider first (version +1 on a final state). That takes two transactions, as no
 // transaction stays open across a provider call: the first reads the transfer, the second records what the provider
 // reported (compare-and-set on the version read). A transfer moved meanwhile by another writer is answered as it now is.
+// A `submitted` transfer without `transferId` (its submission's answer was lost) is answered as stored: the reconciler
+// confirms it with the provider (reconcile-custody-transfer.ts).
 import type { AuthContext } from "../../context.ts";
 import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import type { SimulatedCustodyStore } from "../../providers/capabilities/simulated-custody-store.ts";
@@ -10,7 +12,7 @@ import { findCustodyTransfer } from "./create-custody-transfer.ts";
 import { toCustodyTransferDto } from "./custody-dto.ts";
 import type { CustodyOutcome } from "./custody-provider.ts";
 import type { CustodyTransferStatusRequest } from "./custody-requests.ts";
-import { reconcileStep } from "./custody-transfer-steps.ts";
+import { awaitsConfirmation, reconcileStep } from "./custody-transfer-steps.ts";
 
 export async function getCustodyTransferStatus(
   uow: UnitOfWork,
@@ -27,6 +29,7 @@ export async function getCustodyTransferStatus(
   const provider = await connectProvider(uow.tx, auth, "custody");
   const where = request.kind === "by-custody-transfer-id" ? { id: request.custodyTransferId } : { providerTransferId: request.transferId };
   const row = await findCustodyTransfer(uow.tx, auth, where);
-  if (row.status !== "submitted") return { status: 200, body: toCustodyTransferDto(row) };
+  // Not submitted, or its submission's outcome is being confirmed (the reconciler settles it): answered as stored.
+  if (row.status !== "submitted" || awaitsConfirmation(row)) return { status: 200, body: toCustodyTransferDto(row) };
   return reconcileStep(books, provider, row, (current) => current);
 }

@@ -8,12 +8,16 @@
 //     once when the bank executed it (it has the bank's id) and never when it did not;
 //   - an issuance request whose status has no event, or more than one, and an event whose status it never had
 //     (mint and burn call no provider — see docs/architecture.md — but their status moves with their approval's);
+//   - a custody transfer state without its event, or with more than one, and an event of a state it never entered
+//     (server/domain/custody/custody-transfer-invariants.ts);
 //   - an Idempotency-Key record in progress past its lease with no open intent to answer it (a claim nothing finishes).
-// Not checked here yet: the card ledger's sums, and the other provider-write families (they have no intents yet).
+// Not checked here yet: the card ledger's sums, and the provider-write families that have no intents yet.
 import type { Queryable } from "../../db/kysely.ts";
 import { BANK_TRANSFER_EVENT_OF } from "../bank-transfers/bank-transfer-events.ts";
 import type { IssuanceStatus } from "../treasury/issuance-request-dto.ts";
 import { ISSUANCE_EVENT_OF } from "../treasury/issuance-request-events.ts";
+import { custodyTransferEvents } from "../custody/custody-transfer-invariants.ts";
+import { eventCounts, intentSettled } from "./settled-events.ts";
 
 export interface InvariantOptions {
   now: Date;
@@ -35,6 +39,7 @@ export async function checkInvariants(db: Queryable, options: InvariantOptions):
     ...(await bankTransferEvents(db, options)),
     ...(await bankTransferActivity(db, options)),
     ...(await issuanceRequestEvents(db, options)),
+    ...(await custodyTransferEvents(db, options)),
     ...(await abandonedClaims(db, options)),
   ];
 }
@@ -58,9 +63,7 @@ async function bankTransferEvents(db: Queryable, { now, eventRetentionDays }: In
     .selectFrom("BankTransfer as t")
     .select(["t.id", "t.statusHistory"])
     .where("t.createdAt", ">", since)
-    .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom("ProviderIntent as i").select("i.id").whereRef("i.resourceId", "=", "t.id"))),
-    )
+    .where(intentSettled)
     .execute();
   const entered = new Map(
     transfers.map((t) => {
@@ -101,27 +104,20 @@ async function eventOffenders(
   db: Queryable,
   { prefix, noun, entered, since }: { prefix: string; noun: string; entered: Map<string, string[]>; since: Date },
 ): Promise<Offender[]> {
-  const events = await db
-    .selectFrom("Event")
-    .select(["resourceId", "type", (eb) => eb.fn.countAll<string>().as("count")])
-    .where("type", "like", `${prefix}.%`)
-    .where("createdAt", ">", since)
-    .groupBy(["resourceId", "type"])
-    .execute();
-  const counted = new Map(events.map((e) => [`${e.resourceId} ${e.type}`, Number(e.count)]));
+  const counted = await eventCounts(db, `${prefix}.`, since);
   const offenders: Offender[] = [];
   const known = new Set<string>();
   for (const [id, types] of entered) {
     for (const type of new Set(types)) {
       const key = `${id} ${type}`;
       known.add(key);
-      const count = counted.get(key) ?? 0;
+      const count = counted.get(id)?.get(type) ?? 0;
       if (count !== 1) offenders.push({ check: "state_without_event", id, detail: `${type}: ${count} event(s), expected 1` });
     }
   }
-  for (const event of events) {
-    if (entered.has(event.resourceId) && !known.has(`${event.resourceId} ${event.type}`)) {
-      offenders.push({ check: "event_without_state", id: event.resourceId, detail: `${event.type} for a state the ${noun} never entered` });
+  for (const id of entered.keys()) {
+    for (const type of counted.get(id)?.keys() ?? []) {
+      if (!known.has(`${id} ${type}`)) offenders.push({ check: "event_without_state", id, detail: `${type} for a state the ${noun} never entered` });
     }
   }
   return offenders;
@@ -133,9 +129,7 @@ async function bankTransferActivity(db: Queryable, { now, eventRetentionDays }: 
     .leftJoin("ActivityEvent as a", (join) => join.onRef("a.resourceId", "=", "t.id").on("a.type", "=", "bank_transfer.created"))
     .select(["t.id", "t.providerTransferId", (eb) => eb.fn.count<string>("a.id").as("counted")])
     .where("t.createdAt", ">", new Date(now.getTime() - eventRetentionDays * 86_400_000))
-    .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom("ProviderIntent as i").select("i.id").whereRef("i.resourceId", "=", "t.id"))),
-    )
+    .where(intentSettled)
     .groupBy(["t.id", "t.providerTransferId"])
     .execute();
   return rows.flatMap((r): Offender[] => {

@@ -58,6 +58,9 @@ export interface CustodyApi {
       note: string | null;
     },
   ): Promise<{ providerTransferId: string }>;
+  /** The transfer submitted earlier under this idempotency key, or null: whether a submission whose answer was lost
+   * executed (the reconciler asks it; issue 26). */
+  findTransfer(ctx: CustodyCallContext, input: { idempotencyKey: string }): Promise<{ providerTransferId: string } | null>;
   /** The provider's view of a transfer; null when it does not know the id. */
   getTransfer(ctx: CustodyCallContext, input: { providerTransferId: string }): Promise<ProviderCustodyTransfer | null>;
 }

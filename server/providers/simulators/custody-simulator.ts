@@ -1,8 +1,10 @@
 // Sandbox custody: a simulated custodian. `operations` serve providers/invoke (stateless); `capabilities.custody` serves the
 // custody endpoints and the corridor's custody leg, and keeps the custodian's books in its own tables (SimCustodyWallet,
 // SimCustodyTransfer) so that balances move and transfers settle. It reaches them only through its storage port
-// (capabilities/simulated-custody-store.ts), which the caller hands it in the call context. Deterministic; magic values
-// documented in the spec.
+// (capabilities/simulated-custody-store.ts), which the caller hands it in the call context. A submission's idempotency
+// key is its reference: it executes at most once, and `findTransfer` answers whether (and as which transfer) it did.
+// Deterministic; magic values documented in the spec — an amount (in units of the asset) of 777.77 executes then times
+// out, 778.88 times out without executing, 779.99 answers after 3 s (issue 26; not from the corridor's rehearsal vault).
 import { createHash } from "node:crypto";
 import { base58 } from "@scure/base";
 import { ServiceError } from "../../errors/service-error.ts";
@@ -14,7 +16,15 @@ import { ProviderUnavailableError } from "../capabilities/provider-unavailable.t
 import type { SimulatedCustodyBooks } from "../capabilities/simulated-custody-store.ts";
 import { type ProviderAdapter, ProviderExecutionError } from "../provider-adapter.ts";
 import { parseObjectConfig } from "./config.ts";
-import { FAILING_ADDRESS, failOnMagic } from "./magic-values.ts";
+import {
+  FAILING_ADDRESS,
+  failOnMagic,
+  SLOW_AMOUNT,
+  SLOW_ANSWER_MS,
+  simulatedTimeout,
+  TIMEOUT_NEVER_EXECUTED_AMOUNT,
+  TIMEOUT_THEN_EXECUTED_AMOUNT,
+} from "./magic-values.ts";
 
 /** Every simulated custody wallet starts with this balance of each asset (minor units, 6 decimals). */
 export const SIMULATED_STARTING_BALANCE_MINOR = "1000000000000";
@@ -56,6 +66,15 @@ function startingBalance(chain: string, asset: string): bigint {
   if (asset === "USDC") return BigInt(SIMULATED_STARTING_BALANCE_MINOR);
   if (NATIVE_ASSET[chain] === asset) return SIMULATED_NATIVE_UNITS * 10n ** BigInt(ASSET_DECIMALS[asset] ?? 18);
   return 0n;
+}
+
+/** Which unknown-outcome magic amount (magic-values.ts) `amountMinor` of `asset` is, if any. The corridor's rehearsal
+ * vault never rehearses them: its caller cannot look a submission up. */
+function unknownOutcomeMagic(providerWalletId: string, asset: string, amountMinor: string): string | null {
+  if (providerWalletId === REHEARSAL_VAULT_ID) return null;
+  const decimals = ASSET_DECIMALS[asset] ?? 6;
+  const magic = [TIMEOUT_THEN_EXECUTED_AMOUNT, TIMEOUT_NEVER_EXECUTED_AMOUNT, SLOW_AMOUNT];
+  return magic.find((amount) => numericToMinor(amount, decimals).toString() === amountMinor) ?? null;
 }
 
 const minorOf = (text: string | null | undefined) => (text == null ? 0n : numericToMinor(text, 0));
@@ -108,7 +127,10 @@ const custodyCapability: CustodyApi = {
     const { idempotencyKey, providerWalletId, chain, destination, asset, amountMinor, note } = input;
     if (note?.startsWith(TIMEOUT_PREFIX)) throw new ProviderExecutionError(`simulated custodian timeout (note ${TIMEOUT_PREFIX}…)`);
     const id = `sim_tx_${hex(`transfer|${idempotencyKey}`, 24)}`;
-    return onBooks(
+    const magic = unknownOutcomeMagic(providerWalletId, asset, amountMinor);
+    if (magic === TIMEOUT_NEVER_EXECUTED_AMOUNT) throw simulatedTimeout("The simulated custodian");
+    if (magic === SLOW_AMOUNT) await new Promise((resolve) => setTimeout(resolve, SLOW_ANSWER_MS));
+    const submitted = await onBooks(
       ctx,
       async (books) => {
         const existing = await books.transferIdByKey(idempotencyKey);
@@ -144,7 +166,16 @@ const custodyCapability: CustodyApi = {
       },
       true,
     );
+    // Recorded (committed) first: the answer alone is lost.
+    if (magic === TIMEOUT_THEN_EXECUTED_AMOUNT) throw simulatedTimeout("The simulated custodian");
+    return submitted;
   },
+
+  findTransfer: (ctx, { idempotencyKey }) =>
+    onBooks(ctx, async (books) => {
+      const id = await books.transferIdByKey(idempotencyKey);
+      return id ? { providerTransferId: id } : null;
+    }),
 
   getTransfer: (ctx, { providerTransferId }) =>
     onBooks(
