@@ -14,9 +14,9 @@
 // Not checked here yet: the card ledger's sums, and the provider-write families that have no intents yet.
 import type { Queryable } from "../../db/kysely.ts";
 import { BANK_TRANSFER_EVENT_OF } from "../bank-transfers/bank-transfer-events.ts";
+import { custodyTransferEvents } from "../custody/custody-transfer-invariants.ts";
 import type { IssuanceStatus } from "../treasury/issuance-request-dto.ts";
 import { ISSUANCE_EVENT_OF } from "../treasury/issuance-request-events.ts";
-import { custodyTransferEvents } from "../custody/custody-transfer-invariants.ts";
 import { eventCounts, intentSettled } from "./settled-events.ts";
 
 export interface InvariantOptions {
@@ -117,7 +117,8 @@ async function eventOffenders(
   }
   for (const id of entered.keys()) {
     for (const type of counted.get(id)?.keys() ?? []) {
-      if (!known.has(`${id} ${type}`)) offenders.push({ check: "event_without_state", id, detail: `${type} for a state the ${noun} never entered` });
+      if (!known.has(`${id} ${type}`))
+        offenders.push({ check: "event_without_state", id, detail: `${type} for a state the ${noun} never entered` });
     }
   }
   return offenders;
