@@ -78,6 +78,8 @@ const fanOut = precompiled((db, p: FanOut) => deliveries(db, p, false));
 const fanOutToEndpoint = precompiled((db, p: FanOut & { endpointId: string }) => deliveries(db, p, true));
 
 let lastCreatedAt = 0;
+/** The last event time of each unit of work at a chosen time (below): their events are ordered within it. */
+const lastChosenAt = new WeakMap<object, number>();
 
 /** A unit of work whose clock is further than this from the wall clock runs at a chosen time (a job driven at a given
  * moment, e.g. the reconciler run a minute ahead by a test), not at "now". A request's clock is never that far: a
@@ -87,13 +89,19 @@ export const CHOSEN_TIME_MS = 30_000;
 /**
  * The unit of work's clock, made strictly increasing per process: a resource's events sort in the order they happened
  * even when they share a clock (two events of one transaction; a two-transaction write's second transaction keeps its
- * first's clock). It runs ahead of the request clock only by 1 ms per event emitted within the same millisecond. A
- * chosen time is taken as it is and leaves the process's clock alone: were it to move it, every later event of the
- * process would carry that time, and deliveries due "now" would wait for it.
+ * first's clock). It runs ahead of the request clock only by 1 ms per event emitted within the same millisecond. A unit
+ * of work at a chosen time (`scope`, the unit of work) orders its own events the same way but leaves the process's
+ * clock alone: were it to move it, every later event of the process would carry that time, and deliveries due "now"
+ * would wait for it.
  */
-export function eventClock(now: Date): Date {
-  if (Math.abs(now.getTime() - Date.now()) > CHOSEN_TIME_MS) return new Date(now);
-  lastCreatedAt = Math.max(now.getTime(), lastCreatedAt + 1);
+export function eventClock(now: Date, scope: object): Date {
+  const t = now.getTime();
+  if (Math.abs(t - Date.now()) > CHOSEN_TIME_MS) {
+    const at = Math.max(t, (lastChosenAt.get(scope) ?? Number.NEGATIVE_INFINITY) + 1);
+    lastChosenAt.set(scope, at);
+    return new Date(at);
+  }
+  lastCreatedAt = Math.max(t, lastCreatedAt + 1);
   return new Date(lastCreatedAt);
 }
 
@@ -101,7 +109,7 @@ export function eventClock(now: Date): Date {
 export function emitEvent(uow: UnitOfWork, e: EventInput): EmittedEvent {
   const options = { keepOnError: e.keepOnError };
   const id = newId("evt");
-  const createdAt = eventClock(uow.now);
+  const createdAt = eventClock(uow.now, uow);
   uow.insertLater(
     "Event",
     {
