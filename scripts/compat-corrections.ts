@@ -41,4 +41,30 @@ export const corrections: readonly CompatCorrection[] = [
       "writes them, on a transfer whose submission's answer was lost or whose request died between its commits — a " +
       "transfer 0.3.0 left `approved` (502). No value is removed; a client meets them only on that new path.",
   },
+  {
+    released: "0.3.0",
+    where: ["POST /api/v2/agent/custody/wallets"],
+    reason:
+      "CustodyWalletStatus gains `processing` and `failed`, and CustodyWallet the field `failureReason` (issue 26): a wallet " +
+      "is `processing` only after an activation whose custodian answer was lost (answered with the new 202), and `failed` " +
+      "only when the reconciler found it never created or could not confirm it — a wallet 0.3.0 left `pending_approval` " +
+      "(502). No value is removed; a client meets them only on that new path.",
+  },
+  {
+    released: "0.3.0",
+    where: [
+      "POST /api/v2/agent/webhook-endpoints",
+      "GET /api/v2/agent/webhook-endpoints",
+      "GET /api/v2/agent/webhook-endpoints/{endpointId}",
+      "PATCH /api/v2/agent/webhook-endpoints/{endpointId}",
+      "POST /api/v2/agent/webhook-endpoints/{endpointId}/rotate-secret",
+      "GET /api/v2/agent/webhook-endpoints/{endpointId}/deliveries",
+      "POST /api/v2/agent/webhook-endpoints/{endpointId}/deliveries/{deliveryId}/retry",
+    ],
+    reason:
+      "Two new event types, `custody_wallet.processing` and `custody_wallet.failed` (issue 26): the EventType enum an " +
+      "endpoint's `enabledEvents` and a delivery's `eventType` echo grows by them, and `enabledEvents` takes up to 54 " +
+      "entries. New event types are not breaking (docs/compatibility.md): an endpoint receives them only when it " +
+      "subscribed to them or to `*`.",
+  },
 ];

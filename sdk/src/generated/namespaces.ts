@@ -884,9 +884,11 @@ export interface CustodyNamespace {
    * Creates a custody wallet in two steps under four-eyes control. A custody write requires an approved provider-operation approval.
    *
    * - **Shape 1 — request** (`label`, `chain`, `type`, optional `policy`): the jurisdictions are screened when given (403 `COMPLIANCE_BLOCKED`); the wallet is recorded in `pending_approval` with an approval request (`approvalRequestId`, kind `custody_wallet`, action `custody.wallets.create`, scope `wallets:write`) for a second person of the workspace. No provider call is made. Answers **201**.
-   * - **Shape 2 — activate** (`custodyWalletId`, `approvalRequestId`): reads the approval request. Approved → it is used up (single use) and the wallet is created at the custody provider and becomes `active` with its `address`, all in one transaction (a provider failure leaves the approval unused and the wallet `pending_approval`); rejected or expired → the wallet becomes `rejected` (no provider call). Still pending → 403 `FORBIDDEN` (a custody write needs an approved approval). Answers **200**.
+   * - **Shape 2 — activate** (`custodyWalletId`, `approvalRequestId`): reads the approval request. Approved → it is used up (single use) and the wallet is created at the custody provider and becomes `active` with its `address` (a provider failure, 502, leaves the approval unused again and the wallet `pending_approval`); rejected or expired → the wallet becomes `rejected` (no provider call). Still pending → 403 `FORBIDDEN` (a custody write needs an approved approval). Answers **200** (**202** when the custodian's answer is lost, below).
    *
    * The provider creates the wallet under the idempotency key `custodyWalletId`, and shape 2 first asks the provider for a vault created under that key, so a retry after a crash never opens a second vault.
+   *
+   * **When the custodian's answer to the creation is lost** (the call timed out: it may have created the vault), shape 2 answers **202** with the wallet `processing` (no `address` yet; event `custody_wallet.processing`), the approval used up. The server's reconciler then asks the custodian by `custodyWalletId` — once `RECONCILE_AFTER_SECONDS` (default 30) have passed, and again with backoff while it cannot answer — and settles it: created, the wallet becomes `active` with its `address` (event `custody_wallet.activated`); never created, it ends `failed` with `failureReason.code` `not_executed` (event `custody_wallet.failed`; request a new wallet); still unconfirmed after the reconciler's last attempt, `failed` with `outcome_unconfirmed`. An activation interrupted between using the approval and recording the custodian's answer (the wallet left `pending_approval`) is settled the same way. Retrying the same `Idempotency-Key` replays the 202 until the reconciler settled the wallet, then 200 with the wallet as settled (409 `IDEMPOTENCY_IN_PROGRESS` while an interrupted request's outcome is being confirmed).
    *
    * The body must match exactly one shape (unknown fields are rejected, so the shapes never overlap).
    *
@@ -896,7 +898,8 @@ export interface CustodyNamespace {
    *
    * ```
    * (shape 1) ──▶ pending_approval ──(shape 2, approval approved)──────────────▶ active
-   *                      └──────────(shape 2, approval rejected/cancelled/expired)─▶ rejected
+   *                      ├──────────(shape 2, approval rejected/cancelled/expired)─▶ rejected
+   *                      └──(shape 2, custodian's answer lost: 202)──▶ processing ──(reconciler)──▶ active | failed
    * ```
    *
    * **Simulator magic values** (deterministic):
@@ -904,8 +907,13 @@ export interface CustodyNamespace {
    * | Input | Outcome |
    * |---|---|
    * | Shape 1 `label` starting with `TIMEOUT` | Shape 2 for that wallet answers 502 `PROVIDER_EXECUTION_FAILED`; the wallet stays `pending_approval` and the approval unused. |
+   * | Shape 1 `label` starting with `777.77` | The custodian creates the vault, then its answer is lost (a timeout): shape 2 answers 202 with the wallet `processing`; the reconciler finds the vault and makes the wallet `active`. |
+   * | Shape 1 `label` starting with `778.88` | The custodian times out and never creates the vault: 202 as above; the reconciler finds nothing and the wallet ends `failed` (`not_executed`). |
+   * | Shape 1 `label` starting with `779.99` | The custodian answers after 3 seconds, within the provider timeout: 200 `active` as usual. |
    * | `KP`, `IR`, `CU` or `SY` in `jurisdiction` or `operatorJurisdiction` | 403 `COMPLIANCE_BLOCKED` (rule `sanctions.jurisdiction`); nothing is created. |
    * | Anything else | Shape 2 activates the wallet; its `address` is derived from `custodyWalletId` (same id → same address). |
+   *
+   * A wallet has no amount, so the sandbox's magic amounts 777.77, 778.88 and 779.99 of the other provider writes do not apply as amounts here: the same three values rehearse the same outcomes as the start of the wallet's `label`.
    *
    * The simulator keeps its books (vaults, transfers) in the server's database; when they cannot be read, shape 2 answers 503 `SOURCE_NOT_AVAILABLE`.
    *
@@ -919,8 +927,8 @@ export interface CustodyNamespace {
   /**
    * List custody wallets
    *
-   * Lists the custody wallets of the key's organization and environment: requested (`pending_approval`), `active` and
-   * `rejected`. Filter by `status`.
+   * Lists the custody wallets of the key's organization and environment: requested (`pending_approval`), `processing`,
+   * `active`, `rejected` and `failed`. Filter by `status`.
    * Reads Coinplane's own records: no provider is called, so it answers without a custody connection too (unlike the custody writes and balance, which fail closed with 424). Requires an organization-bound key; another organization's or environment's wallets never appear. Requires `wallets:read`.
    *
    * Cursor pagination, newest first (`createdAt`, then id): pass the previous page's `nextCursor` as `startingAfter`

@@ -1093,8 +1093,8 @@ export interface paths {
         };
         /**
          * List custody wallets
-         * @description Lists the custody wallets of the key's organization and environment: requested (`pending_approval`), `active` and
-         *     `rejected`. Filter by `status`.
+         * @description Lists the custody wallets of the key's organization and environment: requested (`pending_approval`), `processing`,
+         *     `active`, `rejected` and `failed`. Filter by `status`.
          *     Reads Coinplane's own records: no provider is called, so it answers without a custody connection too (unlike the custody writes and balance, which fail closed with 424). Requires an organization-bound key; another organization's or environment's wallets never appear. Requires `wallets:read`.
          *
          *     Cursor pagination, newest first (`createdAt`, then id): pass the previous page's `nextCursor` as `startingAfter`
@@ -1109,9 +1109,11 @@ export interface paths {
          * @description Creates a custody wallet in two steps under four-eyes control. A custody write requires an approved provider-operation approval.
          *
          *     - **Shape 1 — request** (`label`, `chain`, `type`, optional `policy`): the jurisdictions are screened when given (403 `COMPLIANCE_BLOCKED`); the wallet is recorded in `pending_approval` with an approval request (`approvalRequestId`, kind `custody_wallet`, action `custody.wallets.create`, scope `wallets:write`) for a second person of the workspace. No provider call is made. Answers **201**.
-         *     - **Shape 2 — activate** (`custodyWalletId`, `approvalRequestId`): reads the approval request. Approved → it is used up (single use) and the wallet is created at the custody provider and becomes `active` with its `address`, all in one transaction (a provider failure leaves the approval unused and the wallet `pending_approval`); rejected or expired → the wallet becomes `rejected` (no provider call). Still pending → 403 `FORBIDDEN` (a custody write needs an approved approval). Answers **200**.
+         *     - **Shape 2 — activate** (`custodyWalletId`, `approvalRequestId`): reads the approval request. Approved → it is used up (single use) and the wallet is created at the custody provider and becomes `active` with its `address` (a provider failure, 502, leaves the approval unused again and the wallet `pending_approval`); rejected or expired → the wallet becomes `rejected` (no provider call). Still pending → 403 `FORBIDDEN` (a custody write needs an approved approval). Answers **200** (**202** when the custodian's answer is lost, below).
          *
          *     The provider creates the wallet under the idempotency key `custodyWalletId`, and shape 2 first asks the provider for a vault created under that key, so a retry after a crash never opens a second vault.
+         *
+         *     **When the custodian's answer to the creation is lost** (the call timed out: it may have created the vault), shape 2 answers **202** with the wallet `processing` (no `address` yet; event `custody_wallet.processing`), the approval used up. The server's reconciler then asks the custodian by `custodyWalletId` — once `RECONCILE_AFTER_SECONDS` (default 30) have passed, and again with backoff while it cannot answer — and settles it: created, the wallet becomes `active` with its `address` (event `custody_wallet.activated`); never created, it ends `failed` with `failureReason.code` `not_executed` (event `custody_wallet.failed`; request a new wallet); still unconfirmed after the reconciler's last attempt, `failed` with `outcome_unconfirmed`. An activation interrupted between using the approval and recording the custodian's answer (the wallet left `pending_approval`) is settled the same way. Retrying the same `Idempotency-Key` replays the 202 until the reconciler settled the wallet, then 200 with the wallet as settled (409 `IDEMPOTENCY_IN_PROGRESS` while an interrupted request's outcome is being confirmed).
          *
          *     The body must match exactly one shape (unknown fields are rejected, so the shapes never overlap).
          *
@@ -1121,7 +1123,8 @@ export interface paths {
          *
          *     ```
          *     (shape 1) ──▶ pending_approval ──(shape 2, approval approved)──────────────▶ active
-         *                          └──────────(shape 2, approval rejected/cancelled/expired)─▶ rejected
+         *                          ├──────────(shape 2, approval rejected/cancelled/expired)─▶ rejected
+         *                          └──(shape 2, custodian's answer lost: 202)──▶ processing ──(reconciler)──▶ active | failed
          *     ```
          *
          *     **Simulator magic values** (deterministic):
@@ -1129,8 +1132,13 @@ export interface paths {
          *     | Input | Outcome |
          *     |---|---|
          *     | Shape 1 `label` starting with `TIMEOUT` | Shape 2 for that wallet answers 502 `PROVIDER_EXECUTION_FAILED`; the wallet stays `pending_approval` and the approval unused. |
+         *     | Shape 1 `label` starting with `777.77` | The custodian creates the vault, then its answer is lost (a timeout): shape 2 answers 202 with the wallet `processing`; the reconciler finds the vault and makes the wallet `active`. |
+         *     | Shape 1 `label` starting with `778.88` | The custodian times out and never creates the vault: 202 as above; the reconciler finds nothing and the wallet ends `failed` (`not_executed`). |
+         *     | Shape 1 `label` starting with `779.99` | The custodian answers after 3 seconds, within the provider timeout: 200 `active` as usual. |
          *     | `KP`, `IR`, `CU` or `SY` in `jurisdiction` or `operatorJurisdiction` | 403 `COMPLIANCE_BLOCKED` (rule `sanctions.jurisdiction`); nothing is created. |
          *     | Anything else | Shape 2 activates the wallet; its `address` is derived from `custodyWalletId` (same id → same address). |
+         *
+         *     A wallet has no amount, so the sandbox's magic amounts 777.77, 778.88 and 779.99 of the other provider writes do not apply as amounts here: the same three values rehearse the same outcomes as the start of the wallet's `label`.
          *
          *     The simulator keeps its books (vaults, transfers) in the server's database; when they cannot be read, shape 2 answers 503 `SOURCE_NOT_AVAILABLE`.
          */
@@ -3165,6 +3173,54 @@ export interface webhooks {
          *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
          */
         post: operations["custodyWalletRejected"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "custody_wallet.processing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A custody wallet's creation is being confirmed with the custodian (status `processing`).
+         * @description A custody wallet's creation is being confirmed with the custodian (status `processing`): shape 2 of `createCustodyWallet` used the approval but the custodian's answer was lost (answered 202). The next event is `custody_wallet.activated` (the custodian created it) or `custody_wallet.failed`. `data` is the `CustodyWallet` as the API returns it.
+         *
+         *     POSTed to every enabled endpoint of the organization and environment whose `enabledEvents` contain `custody_wallet.processing` or
+         *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
+         *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
+         */
+        post: operations["custodyWalletProcessing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "custody_wallet.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A custody wallet's creation failed (status `failed`).
+         * @description A custody wallet's creation failed (status `failed`): the reconciler found the custodian never created the vault (`failureReason.code` `not_executed`) or could not confirm it (`outcome_unconfirmed`). `data` is the `CustodyWallet` as the API returns it.
+         *
+         *     POSTed to every enabled endpoint of the organization and environment whose `enabledEvents` contain `custody_wallet.failed` or
+         *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
+         *     schedule in docs/webhooks.md. Deliveries are at least once: deduplicate on `webhook-id` (the event id).
+         */
+        post: operations["custodyWalletFailed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5931,13 +5987,15 @@ export interface components {
          *
          *     | State | Meaning | Next |
          *     |---|---|---|
-         *     | `pending_approval` | Requested (shape 1); an approval request awaits a second person. No provider wallet, no address. | `active`, `rejected` |
-         *     | `active` | The approval was approved and the wallet was created at the custody provider (shape 2); `address` is set. Terminal. | — |
+         *     | `pending_approval` | Requested (shape 1); an approval request awaits a second person. No provider wallet, no address. Also while an activation interrupted between using the approval and recording the custodian's answer is being confirmed by the reconciler. | `processing`, `active`, `rejected`, `failed` |
+         *     | `processing` | Shape 2 used the approval, but the custodian's answer to the creation was lost (a timeout: it may have created the vault); answered 202. No address yet. The reconciler asks the custodian by `custodyWalletId` and moves it on. | `active`, `failed` |
+         *     | `active` | The approval was approved and the wallet was created at the custody provider (shape 2, or the reconciler once the custodian confirmed it); `address` is set. Terminal. | — |
          *     | `rejected` | The approval request was rejected, cancelled or expired (recorded by shape 2). Terminal. | — |
+         *     | `failed` | The reconciler found the custodian never created the vault (`not_executed`), or could not confirm it after its last attempt (`outcome_unconfirmed`); `failureReason` says why. The approval is used up: request a new wallet. Terminal. | — |
          * @example active
          * @enum {string}
          */
-        CustodyWalletStatus: "pending_approval" | "active" | "rejected";
+        CustodyWalletStatus: "pending_approval" | "processing" | "active" | "rejected" | "failed";
         /**
          * @description Key management model of the wallet.
          *
@@ -6014,6 +6072,17 @@ export interface components {
              */
             limits?: components["schemas"]["CustodyAssetLimit"][];
         };
+        /** @description Why a custody wallet is `failed`. */
+        CustodyWalletFailureReason: {
+            /**
+             * @description `not_executed`: the custodian has no vault under `custodyWalletId` (it never created it). `outcome_unconfirmed`: the custodian could not say whether it created it by the reconciler's last attempt; check with the custodian.
+             * @example not_executed
+             * @enum {string}
+             */
+            code: "not_executed" | "outcome_unconfirmed";
+            /** @example The custody provider has no vault under this wallet's id. It was never created. */
+            message: string;
+        };
         CustodyWallet: {
             custodyWalletId: components["schemas"]["CustodyWalletId"];
             status: components["schemas"]["CustodyWalletStatus"];
@@ -6036,6 +6105,8 @@ export interface components {
              * @example sim_vault_2Qw5Er8Ty1Ui4Op7As0Df3
              */
             providerWalletId: string | null;
+            /** @description Why the wallet is `failed`; null in every other state. */
+            failureReason: components["schemas"]["CustodyWalletFailureReason"] | null;
             simulated: components["schemas"]["Simulated"];
             /**
              * @description Incremented on every change of state.
@@ -7200,14 +7271,14 @@ export interface components {
          * @example bank_transfer.completed
          * @enum {string}
          */
-        EventType: "bank_transfer.created" | "bank_transfer.submitted" | "bank_transfer.completed" | "bank_transfer.failed" | "bank_transfer.returned" | "bank_transfer.cancelled" | "workflow_run.created" | "workflow_run.started" | "workflow_run.completed" | "workflow_run.failed" | "custody_wallet.created" | "custody_wallet.activated" | "custody_wallet.rejected" | "custody_transfer.created" | "custody_transfer.approved" | "custody_transfer.submitted" | "custody_transfer.completed" | "custody_transfer.failed" | "custody_transfer.rejected" | "custody_transfer.cancelled" | "approval_request.created" | "approval_request.approved" | "approval_request.rejected" | "approval_request.expired" | "issuance_request.created" | "issuance_request.approved" | "issuance_request.rejected" | "issuance_request.expired" | "contract.created" | "contract.compiled" | "contract.validated" | "contract.simulated" | "contract.deployed" | "contract.verified" | "contract.launched" | "contract.stage_failed" | "card_programme.created" | "card.issued" | "card.funded" | "card.frozen" | "card.unfrozen" | "card.deactivated" | "card.limits_updated" | "card.authorization.approved" | "card.authorization.declined" | "card.authorization.captured" | "card.authorization.reversed" | "wallet.created" | "payment.created" | "webhook_endpoint.disabled" | "webhook_endpoint.tested";
+        EventType: "bank_transfer.created" | "bank_transfer.submitted" | "bank_transfer.completed" | "bank_transfer.failed" | "bank_transfer.returned" | "bank_transfer.cancelled" | "workflow_run.created" | "workflow_run.started" | "workflow_run.completed" | "workflow_run.failed" | "custody_wallet.created" | "custody_wallet.activated" | "custody_wallet.rejected" | "custody_wallet.processing" | "custody_wallet.failed" | "custody_transfer.created" | "custody_transfer.approved" | "custody_transfer.submitted" | "custody_transfer.completed" | "custody_transfer.failed" | "custody_transfer.rejected" | "custody_transfer.cancelled" | "approval_request.created" | "approval_request.approved" | "approval_request.rejected" | "approval_request.expired" | "issuance_request.created" | "issuance_request.approved" | "issuance_request.rejected" | "issuance_request.expired" | "contract.created" | "contract.compiled" | "contract.validated" | "contract.simulated" | "contract.deployed" | "contract.verified" | "contract.launched" | "contract.stage_failed" | "card_programme.created" | "card.issued" | "card.funded" | "card.frozen" | "card.unfrozen" | "card.deactivated" | "card.limits_updated" | "card.authorization.approved" | "card.authorization.declined" | "card.authorization.captured" | "card.authorization.reversed" | "wallet.created" | "payment.created" | "webhook_endpoint.disabled" | "webhook_endpoint.tested";
         /**
          * @description An event type, or `*` for every type (including types added later).
          * @example bank_transfer.completed
          */
         EnabledEvent: components["schemas"]["EventType"] | "*";
         /**
-         * @description The event types sent to this endpoint; `["*"]` sends all. 1–52 distinct entries.
+         * @description The event types sent to this endpoint; `["*"]` sends all. 1–54 distinct entries.
          * @example [
          *       "bank_transfer.completed",
          *       "bank_transfer.failed"
@@ -7576,6 +7647,44 @@ export interface components {
              * @enum {string}
              */
             type: "custody_wallet.rejected";
+        });
+        /**
+         * @description The `type` tag of `CustodyWalletProcessingEvent`.
+         * @constant
+         */
+        CustodyWalletProcessingEventType: "custody_wallet.processing";
+        /**
+         * custody_wallet.processing
+         * @description A custody wallet's creation is being confirmed with the custodian (status `processing`). `data` is the `CustodyWallet`.
+         */
+        CustodyWalletProcessingEvent: {
+            type: components["schemas"]["CustodyWalletProcessingEventType"];
+            data: components["schemas"]["CustodyWallet"];
+        } & (components["schemas"]["EventEnvelope"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "custody_wallet.processing";
+        });
+        /**
+         * @description The `type` tag of `CustodyWalletFailedEvent`.
+         * @constant
+         */
+        CustodyWalletFailedEventType: "custody_wallet.failed";
+        /**
+         * custody_wallet.failed
+         * @description A custody wallet's creation failed (status `failed`). `data` is the `CustodyWallet`.
+         */
+        CustodyWalletFailedEvent: {
+            type: components["schemas"]["CustodyWalletFailedEventType"];
+            data: components["schemas"]["CustodyWallet"];
+        } & (components["schemas"]["EventEnvelope"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "custody_wallet.failed";
         });
         /**
          * @description The `type` tag of `CustodyTransferCreatedEvent`.
@@ -8306,7 +8415,7 @@ export interface components {
          *     returns it from its GET at the time of the change. New event types may be added; ignore a `type` you do not know.
          *     `Event` is the same union under its earlier name.
          */
-        WebhookEvent: components["schemas"]["BankTransferCreatedEvent"] | components["schemas"]["BankTransferSubmittedEvent"] | components["schemas"]["BankTransferCompletedEvent"] | components["schemas"]["BankTransferFailedEvent"] | components["schemas"]["BankTransferReturnedEvent"] | components["schemas"]["BankTransferCancelledEvent"] | components["schemas"]["WorkflowRunCreatedEvent"] | components["schemas"]["WorkflowRunStartedEvent"] | components["schemas"]["WorkflowRunCompletedEvent"] | components["schemas"]["WorkflowRunFailedEvent"] | components["schemas"]["CustodyWalletCreatedEvent"] | components["schemas"]["CustodyWalletActivatedEvent"] | components["schemas"]["CustodyWalletRejectedEvent"] | components["schemas"]["CustodyTransferCreatedEvent"] | components["schemas"]["CustodyTransferApprovedEvent"] | components["schemas"]["CustodyTransferSubmittedEvent"] | components["schemas"]["CustodyTransferCompletedEvent"] | components["schemas"]["CustodyTransferFailedEvent"] | components["schemas"]["CustodyTransferRejectedEvent"] | components["schemas"]["CustodyTransferCancelledEvent"] | components["schemas"]["ApprovalRequestCreatedEvent"] | components["schemas"]["ApprovalRequestApprovedEvent"] | components["schemas"]["ApprovalRequestRejectedEvent"] | components["schemas"]["ApprovalRequestExpiredEvent"] | components["schemas"]["IssuanceRequestCreatedEvent"] | components["schemas"]["IssuanceRequestApprovedEvent"] | components["schemas"]["IssuanceRequestRejectedEvent"] | components["schemas"]["IssuanceRequestExpiredEvent"] | components["schemas"]["ContractCreatedEvent"] | components["schemas"]["ContractCompiledEvent"] | components["schemas"]["ContractValidatedEvent"] | components["schemas"]["ContractSimulatedEvent"] | components["schemas"]["ContractDeployedEvent"] | components["schemas"]["ContractVerifiedEvent"] | components["schemas"]["ContractLaunchedEvent"] | components["schemas"]["ContractStageFailedEvent"] | components["schemas"]["CardProgrammeCreatedEvent"] | components["schemas"]["CardIssuedEvent"] | components["schemas"]["CardFundedEvent"] | components["schemas"]["CardFrozenEvent"] | components["schemas"]["CardUnfrozenEvent"] | components["schemas"]["CardDeactivatedEvent"] | components["schemas"]["CardLimitsUpdatedEvent"] | components["schemas"]["CardAuthorizationApprovedEvent"] | components["schemas"]["CardAuthorizationDeclinedEvent"] | components["schemas"]["CardAuthorizationCapturedEvent"] | components["schemas"]["CardAuthorizationReversedEvent"] | components["schemas"]["WalletCreatedEvent"] | components["schemas"]["PaymentCreatedEvent"] | components["schemas"]["WebhookEndpointDisabledEvent"] | components["schemas"]["WebhookEndpointTestedEvent"];
+        WebhookEvent: components["schemas"]["BankTransferCreatedEvent"] | components["schemas"]["BankTransferSubmittedEvent"] | components["schemas"]["BankTransferCompletedEvent"] | components["schemas"]["BankTransferFailedEvent"] | components["schemas"]["BankTransferReturnedEvent"] | components["schemas"]["BankTransferCancelledEvent"] | components["schemas"]["WorkflowRunCreatedEvent"] | components["schemas"]["WorkflowRunStartedEvent"] | components["schemas"]["WorkflowRunCompletedEvent"] | components["schemas"]["WorkflowRunFailedEvent"] | components["schemas"]["CustodyWalletCreatedEvent"] | components["schemas"]["CustodyWalletActivatedEvent"] | components["schemas"]["CustodyWalletRejectedEvent"] | components["schemas"]["CustodyWalletProcessingEvent"] | components["schemas"]["CustodyWalletFailedEvent"] | components["schemas"]["CustodyTransferCreatedEvent"] | components["schemas"]["CustodyTransferApprovedEvent"] | components["schemas"]["CustodyTransferSubmittedEvent"] | components["schemas"]["CustodyTransferCompletedEvent"] | components["schemas"]["CustodyTransferFailedEvent"] | components["schemas"]["CustodyTransferRejectedEvent"] | components["schemas"]["CustodyTransferCancelledEvent"] | components["schemas"]["ApprovalRequestCreatedEvent"] | components["schemas"]["ApprovalRequestApprovedEvent"] | components["schemas"]["ApprovalRequestRejectedEvent"] | components["schemas"]["ApprovalRequestExpiredEvent"] | components["schemas"]["IssuanceRequestCreatedEvent"] | components["schemas"]["IssuanceRequestApprovedEvent"] | components["schemas"]["IssuanceRequestRejectedEvent"] | components["schemas"]["IssuanceRequestExpiredEvent"] | components["schemas"]["ContractCreatedEvent"] | components["schemas"]["ContractCompiledEvent"] | components["schemas"]["ContractValidatedEvent"] | components["schemas"]["ContractSimulatedEvent"] | components["schemas"]["ContractDeployedEvent"] | components["schemas"]["ContractVerifiedEvent"] | components["schemas"]["ContractLaunchedEvent"] | components["schemas"]["ContractStageFailedEvent"] | components["schemas"]["CardProgrammeCreatedEvent"] | components["schemas"]["CardIssuedEvent"] | components["schemas"]["CardFundedEvent"] | components["schemas"]["CardFrozenEvent"] | components["schemas"]["CardUnfrozenEvent"] | components["schemas"]["CardDeactivatedEvent"] | components["schemas"]["CardLimitsUpdatedEvent"] | components["schemas"]["CardAuthorizationApprovedEvent"] | components["schemas"]["CardAuthorizationDeclinedEvent"] | components["schemas"]["CardAuthorizationCapturedEvent"] | components["schemas"]["CardAuthorizationReversedEvent"] | components["schemas"]["WalletCreatedEvent"] | components["schemas"]["PaymentCreatedEvent"] | components["schemas"]["WebhookEndpointDisabledEvent"] | components["schemas"]["WebhookEndpointTestedEvent"];
         /**
          * @description An event (`WebhookEvent`, under the name the API gave it first): the envelope with its `type` and, in `data`, the
          *     resource of that type as the API returns it from its GET at the time of the change.
@@ -12746,6 +12855,23 @@ export interface operations {
                     "application/json": components["schemas"]["CustodyWallet"];
                 };
             };
+            /** @description Shape 2: the custodian's answer to the creation was lost (a timeout): the wallet is `processing`, the approval used up, while the reconciler confirms with the custodian whether it created the vault (see the description). */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustodyWallet"];
+                };
+            };
             /**
              * @description Bad request.
              *
@@ -12775,8 +12901,8 @@ export interface operations {
             /**
              * @description Conflict.
              *
-             *     - `CUSTODY_STATE_CONFLICT` — shape 2: the wallet is not `pending_approval` (already `active` or `rejected`), or the approval request belongs to another wallet or operation. Nothing changed.
-             *     - `IDEMPOTENCY_IN_PROGRESS` — a request with the same `Idempotency-Key` is still being processed; retry later.
+             *     - `CUSTODY_STATE_CONFLICT` — shape 2: the wallet is not `pending_approval` (already `processing`, `active`, `rejected` or `failed`), or the approval request belongs to another wallet or operation. Nothing changed.
+             *     - `IDEMPOTENCY_IN_PROGRESS` — a request with the same `Idempotency-Key` is still being processed, or the custodian's outcome of an interrupted activation is being confirmed; retry later.
              */
             409: components["responses"]["V2Conflict"];
             413: components["responses"]["V2PayloadTooLarge"];
@@ -19214,6 +19340,102 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["CustodyWalletRejectedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. The delivery succeeded; nothing is sent again. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status (3xx included), a timeout or a refused connection fails the attempt; it is retried. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    custodyWalletProcessing: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_…`). The same on every retry of the event to this endpoint; deduplicate on it.
+                 * @example evt_7Kc3Xm9Qd1Vr5Tn8Bw2Hs
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description When this attempt was signed, in Unix seconds. Reject a delivery whose timestamp is more than 5 minutes away from your
+                 *     clock (replay protection); the SDK's `webhooks.verify` does.
+                 * @example 1795342530
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint secret after `whsec_`. One signature normally; two during a secret rotation's
+                 *     overlap (the new and the previous secret): accept the delivery when any one matches, comparing in constant time.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustodyWalletProcessingEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. The delivery succeeded; nothing is sent again. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status (3xx included), a timeout or a refused connection fails the attempt; it is retried. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    custodyWalletFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_…`). The same on every retry of the event to this endpoint; deduplicate on it.
+                 * @example evt_7Kc3Xm9Qd1Vr5Tn8Bw2Hs
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description When this attempt was signed, in Unix seconds. Reject a delivery whose timestamp is more than 5 minutes away from your
+                 *     clock (replay protection); the SDK's `webhooks.verify` does.
+                 * @example 1795342530
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint secret after `whsec_`. One signature normally; two during a secret rotation's
+                 *     overlap (the new and the previous secret): accept the delivery when any one matches, comparing in constant time.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustodyWalletFailedEvent"];
             };
         };
         responses: {

@@ -826,9 +826,11 @@ export type DispatchResult = components["schemas"]["DispatchResult"];
  *
  * | State | Meaning | Next |
  * |---|---|---|
- * | `pending_approval` | Requested (shape 1); an approval request awaits a second person. No provider wallet, no address. | `active`, `rejected` |
- * | `active` | The approval was approved and the wallet was created at the custody provider (shape 2); `address` is set. Terminal. | — |
+ * | `pending_approval` | Requested (shape 1); an approval request awaits a second person. No provider wallet, no address. Also while an activation interrupted between using the approval and recording the custodian's answer is being confirmed by the reconciler. | `processing`, `active`, `rejected`, `failed` |
+ * | `processing` | Shape 2 used the approval, but the custodian's answer to the creation was lost (a timeout: it may have created the vault); answered 202. No address yet. The reconciler asks the custodian by `custodyWalletId` and moves it on. | `active`, `failed` |
+ * | `active` | The approval was approved and the wallet was created at the custody provider (shape 2, or the reconciler once the custodian confirmed it); `address` is set. Terminal. | — |
  * | `rejected` | The approval request was rejected, cancelled or expired (recorded by shape 2). Terminal. | — |
+ * | `failed` | The reconciler found the custodian never created the vault (`not_executed`), or could not confirm it after its last attempt (`outcome_unconfirmed`); `failureReason` says why. The approval is used up: request a new wallet. Terminal. | — |
  */
 export type CustodyWalletStatus = components["schemas"]["CustodyWalletStatus"];
 
@@ -877,6 +879,11 @@ export type CustodyAssetLimit = components["schemas"]["CustodyAssetLimit"];
  * nothing: compare the `policy` of the answer with the rules above to see what is enforced.
  */
 export type CustodyWalletPolicy = components["schemas"]["CustodyWalletPolicy"];
+
+/**
+ * Why a custody wallet is `failed`.
+ */
+export type CustodyWalletFailureReason = components["schemas"]["CustodyWalletFailureReason"];
 
 /**
  * Returned by `coinplane.custody.createWallet`.
@@ -1463,7 +1470,7 @@ export type EventType = components["schemas"]["EventType"];
 export type EnabledEvent = components["schemas"]["EnabledEvent"];
 
 /**
- * The event types sent to this endpoint; `["*"]` sends all. 1–52 distinct entries.
+ * The event types sent to this endpoint; `["*"]` sends all. 1–54 distinct entries.
  */
 export type EnabledEvents = components["schemas"]["EnabledEvents"];
 
@@ -1681,6 +1688,28 @@ export type CustodyWalletRejectedEventType = components["schemas"]["CustodyWalle
  * A custody wallet request was rejected. `data` is the `CustodyWallet`.
  */
 export type CustodyWalletRejectedEvent = components["schemas"]["CustodyWalletRejectedEvent"];
+
+/**
+ * The `type` tag of `CustodyWalletProcessingEvent`.
+ */
+export type CustodyWalletProcessingEventType = components["schemas"]["CustodyWalletProcessingEventType"];
+
+/**
+ * custody_wallet.processing
+ * A custody wallet's creation is being confirmed with the custodian (status `processing`). `data` is the `CustodyWallet`.
+ */
+export type CustodyWalletProcessingEvent = components["schemas"]["CustodyWalletProcessingEvent"];
+
+/**
+ * The `type` tag of `CustodyWalletFailedEvent`.
+ */
+export type CustodyWalletFailedEventType = components["schemas"]["CustodyWalletFailedEventType"];
+
+/**
+ * custody_wallet.failed
+ * A custody wallet's creation failed (status `failed`). `data` is the `CustodyWallet`.
+ */
+export type CustodyWalletFailedEvent = components["schemas"]["CustodyWalletFailedEvent"];
 
 /**
  * The `type` tag of `CustodyTransferCreatedEvent`.

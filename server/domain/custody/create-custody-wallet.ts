@@ -1,21 +1,24 @@
 // POST custody/wallets. Shape 1 requests a wallet (pending_approval + an approval request; no provider call): one
 // transaction. Shape 2 activates it once a second actor approved: the wallet is created at the provider (keyed by
-// custodyWalletId, so a retry finds the vault instead of creating another), then the approval is consumed and the
-// wallet made active. That takes two transactions, as no transaction stays open across a provider call: the first
-// checks the wallet and its approval and writes nothing, the second consumes the approval and activates the wallet
-// (compare-and-set on the version read in the first). A provider failure leaves the wallet pending_approval and the
-// approval unused. A rejected or expired approval makes the wallet rejected in one transaction (no provider call).
+// custodyWalletId, so a retry finds the vault instead of creating another). That takes two transactions, as no
+// transaction stays open across a provider call: the first checks the wallet and uses its approval, and commits that
+// with an open provider intent (issue 26) before the provider is called; the second makes the wallet active
+// (compare-and-set on the version read in the first). A provider refusal releases the approval (unused again) and leaves
+// the wallet pending_approval. A lost answer (the call timed out: the custodian may have created the vault) makes the
+// wallet `processing`, answered 202, and the reconciler (reconcile-custody-wallet.ts) asks the custodian by the wallet id
+// and settles it; so does a crash between the two transactions. A rejected or expired approval makes the wallet rejected
+// in one transaction (no provider call).
 import type { AuthContext } from "../../context.ts";
-import { compareAndSet } from "../../db/compare-and-set.ts";
 import type { Queryable, Tx } from "../../db/kysely.ts";
 import { ownedBy } from "../../db/owned-by.ts";
 import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import { notFound, ServiceError } from "../../errors/service-error.ts";
 import { newId } from "../../lib/ids.ts";
 import type { ProviderWallet } from "../../providers/capabilities/custody.ts";
+import type { OperationOutcome } from "../../spec/operation-types.ts";
 import { recordActivity } from "../activity/record-activity.ts";
 import { approvalStillPending } from "../approvals/approval-rules.ts";
-import { consumeApproval } from "../approvals/consume-approval.ts";
+import { consumeApproval, releaseApproval } from "../approvals/consume-approval.ts";
 import { createApprovalRequest } from "../approvals/create-approval-request.ts";
 import { enforceCompliance } from "../compliance/enforce-compliance.ts";
 import { servedBy } from "../providers/connect-provider.ts";
@@ -28,11 +31,11 @@ import {
   type CustodyOutcome,
   type CustodyProvider,
   type CustodyWriteOptions,
-  conflict,
   custodyStep,
   dispatchCustodyWrite,
 } from "./custody-provider.ts";
 import type { CustodyWalletRequest } from "./custody-requests.ts";
+import { CUSTODY_WALLET_ACTIVATE, moveWallet, notPending } from "./custody-wallet-moves.ts";
 import { policyRules } from "./wallet-policy-rules.ts";
 
 type RequestShape = Extract<CustodyWalletRequest, { kind: "request" }>;
@@ -127,9 +130,6 @@ export async function findCustodyWallet(
   return row;
 }
 
-const notPending = (wallet: CustodyWalletRow) =>
-  conflict(`The wallet is ${wallet.status}; only a pending_approval wallet can be activated`);
-
 async function activateWallet(options: WalletOptions, request: ActivateShape, provider: CustodyProvider): Promise<WalletOutcome> {
   const { uow, books, auth } = options;
   const wallet = await findCustodyWallet(uow.tx, auth, request.custodyWalletId, { lock: true });
@@ -140,8 +140,23 @@ async function activateWallet(options: WalletOptions, request: ActivateShape, pr
     const row = await moveWallet(uow, wallet, { status: "rejected" });
     return { status: 200, body: toCustodyWalletDto(row) };
   }
+  // Used up in the first transaction, with the intent, before the provider is called: whatever happens next, the
+  // approval cannot activate the wallet twice. A refusal releases it (onFailure).
+  const consumed = await consumeApproval(uow, {
+    auth,
+    approvalRequestId: request.approvalRequestId,
+    action: WALLET_ACTION,
+    payload: walletApprovalPayload(wallet),
+  });
   const ctx = provider.context({ books });
-  return custodyStep({
+  return custodyStep<ProviderWallet, WalletAnswer>({
+    intent: {
+      family: CUSTODY_WALLET_ACTIVATE,
+      resourceId: wallet.id,
+      reference: wallet.id,
+      organizationId: wallet.organizationId,
+      environment: wallet.environment,
+    },
     // Look for a vault created under this key first (a retry after a failure or crash), then create one.
     call: async () =>
       (await callProvider({ provider: "custody", what: "look up the wallet" }, () =>
@@ -150,41 +165,39 @@ async function activateWallet(options: WalletOptions, request: ActivateShape, pr
       callProvider({ provider: "custody", what: "create the wallet" }, () =>
         provider.api.createWallet(ctx, { idempotencyKey: wallet.id, chain: wallet.chain, type: wallet.type, label: wallet.label }),
       ),
-    async onResult(uow2, vault: ProviderWallet) {
-      // The compare-and-set first: a concurrent activation that won answers 409 with the wallet's status.
-      const row = await moveWallet(uow2, wallet, {
-        status: "active",
-        address: vault.address,
-        providerWalletId: vault.providerWalletId,
-        ...servedBy(provider),
-      });
-      await consumeApproval(uow2, {
-        auth,
-        approvalRequestId: request.approvalRequestId,
-        action: WALLET_ACTION,
-        payload: walletApprovalPayload(wallet),
-      });
-      recordActivity(uow2, {
-        organizationId: auth.organizationId,
-        environment: auth.environment,
-        type: "custody_wallet.created",
-        resourceId: row.id,
-      });
+    async onResult(uow2, vault) {
+      // A compare-and-set on the version the first transaction read: a writer that moved the wallet since wins (409).
+      const row = await activateWith(uow2, wallet, vault, servedBy(provider));
       return { status: 200, body: toCustodyWalletDto(row) };
     },
+    onFailure: (uow2) => releaseApproval(uow2, consumed),
+    // The custodian may have created it: `processing` (announced), until the reconciler confirms.
+    onUnknown: async (uow2) => ({ status: 202, body: toCustodyWalletDto(await moveWallet(uow2, wallet, { status: "processing" })) }),
   });
 }
 
-type WalletMove = Partial<Pick<CustodyWalletRow, "status" | "address" | "providerWalletId" | "provider" | "connectionId" | "simulated">>;
+/** Shape 2's answers once the provider was called: 200 active, or 202 processing. */
+type WalletAnswer = Extract<OperationOutcome<"createCustodyWallet">, { status: 200 | 202 }>;
 
-/** Compare-and-set on the version read; 409 with the wallet's current status when another writer moved it first. Emits
- * the move's event. */
-async function moveWallet(uow: UnitOfWork, wallet: CustodyWalletRow, data: WalletMove): Promise<CustodyWalletRow> {
-  const row = await compareAndSet(uow.tx, "CustodyWallet", wallet, { ...data, updatedAt: uow.now });
-  if (row) {
-    emitCustodyWalletEvent(uow, row);
-    return row;
-  }
-  const current = await uow.tx.selectFrom("CustodyWallet").select("status").where("id", "=", wallet.id).executeTakeFirstOrThrow();
-  throw notPending({ ...wallet, status: current.status });
+/** The wallet active with the provider's vault, its `custody_wallet.activated` event and the activity the metrics count
+ * (once per wallet: check:invariants holds it). The request's second transaction and the reconciler both end here. */
+export async function activateWith(
+  uow: UnitOfWork,
+  wallet: CustodyWalletRow,
+  vault: ProviderWallet,
+  served?: Pick<CustodyWalletRow, "provider" | "connectionId" | "simulated">,
+): Promise<CustodyWalletRow> {
+  const row = await moveWallet(uow, wallet, {
+    status: "active",
+    address: vault.address,
+    providerWalletId: vault.providerWalletId,
+    ...served,
+  });
+  recordActivity(uow, {
+    organizationId: row.organizationId,
+    environment: row.environment,
+    type: "custody_wallet.created",
+    resourceId: row.id,
+  });
+  return row;
 }

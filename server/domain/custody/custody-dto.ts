@@ -26,6 +26,7 @@ export function toCustodyWalletDto(row: CustodyWalletRow): CustodyWalletDto {
     approvalRequestId: row.approvalRequestId,
     provider: row.provider,
     providerWalletId: row.providerWalletId,
+    failureReason: (row.failureReason ?? null) as CustodyWalletDto["failureReason"],
     simulated: row.simulated,
     version: row.version,
     createdAt: row.createdAt.toISOString(),

@@ -6,8 +6,10 @@ import { type CustodyTransferRow, type CustodyWalletRow, toCustodyTransferDto, t
 
 const WALLET_ENTERED: Readonly<Record<string, EventType>> = {
   pending_approval: "custody_wallet.created",
+  processing: "custody_wallet.processing",
   active: "custody_wallet.activated",
   rejected: "custody_wallet.rejected",
+  failed: "custody_wallet.failed",
 };
 
 const TRANSFER_ENTERED: Readonly<Record<string, EventType>> = {

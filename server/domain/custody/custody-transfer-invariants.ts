@@ -3,6 +3,7 @@
 // entered. A custody transfer keeps no history of its states, but its path to each state is fixed (CustodyTransferStatus):
 // the states before it are known — save `submitted` before `failed`, which a submission never executed skips.
 // Checked for transfers whose intent is settled (an open one is the reconciler's) and newer than the event retention.
+// `statusEventOffenders` is that comparison for any such resource (custody wallets too: custody-wallet-invariants.ts).
 import type { Queryable } from "../../db/kysely.ts";
 import type { EventType } from "../events/event-types.ts";
 import { eventCounts, intentSettled } from "../reconcile/settled-events.ts";
@@ -40,25 +41,46 @@ export async function custodyTransferEvents(
     .where("t.createdAt", ">", since)
     .where(intentSettled)
     .execute();
-  const counted = await eventCounts(db, "custody_transfer.", since);
+  return statusEventOffenders(db, {
+    prefix: "custody_transfer.",
+    noun: "transfer",
+    rows: transfers,
+    eventsByStatus: EVENTS_BY_STATUS,
+    since,
+  });
+}
+
+/** The events each resource's status requires (`required` exactly once each, `optional` at most once), and no event of
+ * a state it never entered. For resources that keep no history of their states but whose path to each is fixed. */
+export async function statusEventOffenders(
+  db: Queryable,
+  options: {
+    prefix: string;
+    noun: string;
+    rows: Array<{ id: string; status: string }>;
+    eventsByStatus: Readonly<Record<string, { required: EventType[]; optional?: EventType[] }>>;
+    since: Date;
+  },
+): Promise<Offender[]> {
+  const counted = await eventCounts(db, options.prefix, options.since);
   const offenders: Offender[] = [];
-  for (const transfer of transfers) {
-    const expected = EVENTS_BY_STATUS[transfer.status] ?? { required: [] };
-    const seen = counted.get(transfer.id) ?? new Map<string, number>();
+  for (const row of options.rows) {
+    const expected = options.eventsByStatus[row.status] ?? { required: [] };
+    const seen = counted.get(row.id) ?? new Map<string, number>();
     for (const type of expected.required) {
       const count = seen.get(type) ?? 0;
-      if (count !== 1) offenders.push({ check: "state_without_event", id: transfer.id, detail: `${type}: ${count} event(s), expected 1` });
+      if (count !== 1) offenders.push({ check: "state_without_event", id: row.id, detail: `${type}: ${count} event(s), expected 1` });
     }
     for (const type of expected.optional ?? []) {
       const count = seen.get(type) ?? 0;
-      if (count > 1) offenders.push({ check: "state_without_event", id: transfer.id, detail: `${type}: ${count} event(s), expected 1` });
+      if (count > 1) offenders.push({ check: "state_without_event", id: row.id, detail: `${type}: ${count} event(s), expected 1` });
     }
     for (const type of seen.keys()) {
       if (!expected.required.includes(type as EventType) && !expected.optional?.includes(type as EventType)) {
         offenders.push({
           check: "event_without_state",
-          id: transfer.id,
-          detail: `${type} for a state the transfer (${transfer.status}) never entered`,
+          id: row.id,
+          detail: `${type} for a state the ${options.noun} (${row.status}) never entered`,
         });
       }
     }

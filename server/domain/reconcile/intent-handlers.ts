@@ -2,8 +2,13 @@
 // (intent-handler.ts) and by declaring `intent` (and `onUnknown`) on its provider step (server/db/unit-of-work.ts).
 import { bankTransferCreateHandler } from "../bank-transfers/reconcile-bank-transfer.ts";
 import { custodyTransferSubmitHandler } from "../custody/reconcile-custody-transfer.ts";
+import { custodyWalletActivateHandler } from "../custody/reconcile-custody-wallet.ts";
 import type { IntentHandler } from "./intent-handler.ts";
 
 export const INTENT_HANDLERS: ReadonlyMap<string, IntentHandler> = new Map(
-  [bankTransferCreateHandler as IntentHandler, custodyTransferSubmitHandler as IntentHandler].map((handler) => [handler.family, handler]),
+  [
+    bankTransferCreateHandler as IntentHandler,
+    custodyTransferSubmitHandler as IntentHandler,
+    custodyWalletActivateHandler as IntentHandler,
+  ].map((handler) => [handler.family, handler]),
 );

@@ -10,11 +10,15 @@
 //     (mint and burn call no provider — see docs/architecture.md — but their status moves with their approval's);
 //   - a custody transfer state without its event, or with more than one, and an event of a state it never entered
 //     (server/domain/custody/custody-transfer-invariants.ts);
+//   - a custody wallet state without its event, or with more than one, and an event of a state it never entered; a
+//     custody transfer not counted once in `custody.transfers`, a wallet's activation counted other than once when
+//     active and never otherwise (server/domain/custody/custody-wallet-invariants.ts);
 //   - an Idempotency-Key record in progress past its lease with no open intent to answer it (a claim nothing finishes).
 // Not checked here yet: the card ledger's sums, and the provider-write families that have no intents yet.
 import type { Queryable } from "../../db/kysely.ts";
 import { BANK_TRANSFER_EVENT_OF } from "../bank-transfers/bank-transfer-events.ts";
 import { custodyTransferEvents } from "../custody/custody-transfer-invariants.ts";
+import { custodyMetrics, custodyWalletEvents } from "../custody/custody-wallet-invariants.ts";
 import type { IssuanceStatus } from "../treasury/issuance-request-dto.ts";
 import { ISSUANCE_EVENT_OF } from "../treasury/issuance-request-events.ts";
 import { eventCounts, intentSettled } from "./settled-events.ts";
@@ -40,6 +44,8 @@ export async function checkInvariants(db: Queryable, options: InvariantOptions):
     ...(await bankTransferActivity(db, options)),
     ...(await issuanceRequestEvents(db, options)),
     ...(await custodyTransferEvents(db, options)),
+    ...(await custodyWalletEvents(db, options)),
+    ...(await custodyMetrics(db, options)),
     ...(await abandonedClaims(db, options)),
   ];
 }

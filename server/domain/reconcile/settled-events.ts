@@ -20,3 +20,16 @@ export async function eventCounts(db: Queryable, prefix: string, since: Date): P
   for (const r of rows) counted.set(r.resourceId, (counted.get(r.resourceId) ?? new Map()).set(r.type, Number(r.count)));
   return counted;
 }
+
+/** How many `type` activity rows (what the metrics catalogue counts: server/domain/metrics/catalogue.ts) each resource
+ * has since `since`: resource id → count. */
+export async function activityCounts(db: Queryable, type: string, since: Date): Promise<Map<string, number>> {
+  const rows = await db
+    .selectFrom("ActivityEvent")
+    .select(["resourceId", (eb) => eb.fn.countAll<string>().as("count")])
+    .where("type", "=", type)
+    .where("createdAt", ">", since)
+    .groupBy("resourceId")
+    .execute();
+  return new Map(rows.map((r) => [r.resourceId, Number(r.count)]));
+}

@@ -391,7 +391,7 @@ export type CustodyWallet = {
     organizationId: string;
     environment: string;
     /**
-     * pending_approval | active | rejected
+     * pending_approval | processing | active | rejected | failed
      */
     status: string;
     label: string;
@@ -403,6 +403,10 @@ export type CustodyWallet = {
     provider: string;
     connectionId: string | null;
     providerWalletId: string | null;
+    /**
+     * Why the wallet is `failed` (the reconciler: `not_executed`, `outcome_unconfirmed`); `{code, message}`.
+     */
+    failureReason: unknown | null;
     simulated: boolean;
     jurisdiction: string[];
     operatorJurisdiction: string | null;

@@ -4,7 +4,9 @@
 // (capabilities/simulated-custody-store.ts), which the caller hands it in the call context. A submission's idempotency
 // key is its reference: it executes at most once, and `findTransfer` answers whether (and as which transfer) it did.
 // Deterministic; magic values documented in the spec — an amount (in units of the asset) of 777.77 executes then times
-// out, 778.88 times out without executing, 779.99 answers after 3 s (issue 26; not from the corridor's rehearsal vault).
+// out, 778.88 times out without executing, 779.99 answers after 3 s (issue 26; not from the corridor's rehearsal vault);
+// a wallet, which has no amount, rehearses the same three as the start of its label. A vault's idempotency key (the
+// wallet id) is its reference: it opens once, and `findWallet` answers whether it did.
 import { createHash } from "node:crypto";
 import { base58 } from "@scure/base";
 import { ServiceError } from "../../errors/service-error.ts";
@@ -77,6 +79,13 @@ function unknownOutcomeMagic(providerWalletId: string, asset: string, amountMino
   return magic.find((amount) => numericToMinor(amount, decimals).toString() === amountMinor) ?? null;
 }
 
+/** A wallet has no amount: the unknown-outcome magic values (magic-values.ts) rehearse its creation as the start of its
+ * label instead (`777.77 …`). */
+function unknownOutcomeLabel(label: string): string | null {
+  const magic = [TIMEOUT_THEN_EXECUTED_AMOUNT, TIMEOUT_NEVER_EXECUTED_AMOUNT, SLOW_AMOUNT];
+  return magic.find((value) => label.startsWith(value)) ?? null;
+}
+
 const minorOf = (text: string | null | undefined) => (text == null ? 0n : numericToMinor(text, 0));
 
 /** Settled (completed) and reserved (submitted, not yet failed) totals of a vault's asset. */
@@ -99,7 +108,10 @@ const custodyCapability: CustodyApi = {
 
   async createWallet(ctx, { idempotencyKey, chain, type, label }) {
     if (label.startsWith(TIMEOUT_PREFIX)) throw new ProviderExecutionError(`simulated custodian timeout (label ${TIMEOUT_PREFIX}…)`);
-    return onBooks(ctx, async (books) => {
+    const magic = unknownOutcomeLabel(label);
+    if (magic === TIMEOUT_NEVER_EXECUTED_AMOUNT) throw simulatedTimeout("The simulated custodian");
+    if (magic === SLOW_AMOUNT) await new Promise((resolve) => setTimeout(resolve, SLOW_ANSWER_MS));
+    const opened = await onBooks(ctx, async (books) => {
       const id = `sim_vault_${hex(`vault|${idempotencyKey}`, 24)}`;
       const address = deterministicAddress(chain, idempotencyKey);
       const created = await books.openVault({ id, idempotencyKey, chain, type, label, address, createdAt: ctx.now });
@@ -108,6 +120,9 @@ const custodyCapability: CustodyApi = {
       if (!row) throw new Error(`the simulated custodian's vault under ${idempotencyKey} vanished`);
       return { providerWalletId: row.id, address: row.address };
     });
+    // Recorded (committed) first: the answer alone is lost.
+    if (magic === TIMEOUT_THEN_EXECUTED_AMOUNT) throw simulatedTimeout("The simulated custodian");
+    return opened;
   },
 
   getBalances: (ctx, { providerWalletId }) =>

@@ -597,6 +597,7 @@ export const CustodyWalletScalarFieldEnum = {
   provider: 'provider',
   connectionId: 'connectionId',
   providerWalletId: 'providerWalletId',
+  failureReason: 'failureReason',
   simulated: 'simulated',
   jurisdiction: 'jurisdiction',
   operatorJurisdiction: 'operatorJurisdiction',

@@ -88,6 +88,7 @@ export type CustodyWalletCountAggregateOutputType = {
   provider: number
   connectionId: number
   providerWalletId: number
+  failureReason: number
   simulated: number
   jurisdiction: number
   operatorJurisdiction: number
@@ -160,6 +161,7 @@ export type CustodyWalletCountAggregateInputType = {
   provider?: true
   connectionId?: true
   providerWalletId?: true
+  failureReason?: true
   simulated?: true
   jurisdiction?: true
   operatorJurisdiction?: true
@@ -269,6 +271,7 @@ export type CustodyWalletGroupByOutputType = {
   provider: string
   connectionId: string | null
   providerWalletId: string | null
+  failureReason: runtime.JsonValue | null
   simulated: boolean
   jurisdiction: string[]
   operatorJurisdiction: string | null
@@ -314,6 +317,7 @@ export type CustodyWalletWhereInput = {
   provider?: Prisma.StringFilter<"CustodyWallet"> | string
   connectionId?: Prisma.StringNullableFilter<"CustodyWallet"> | string | null
   providerWalletId?: Prisma.StringNullableFilter<"CustodyWallet"> | string | null
+  failureReason?: Prisma.JsonNullableFilter<"CustodyWallet">
   simulated?: Prisma.BoolFilter<"CustodyWallet"> | boolean
   jurisdiction?: Prisma.StringNullableListFilter<"CustodyWallet">
   operatorJurisdiction?: Prisma.StringNullableFilter<"CustodyWallet"> | string | null
@@ -336,6 +340,7 @@ export type CustodyWalletOrderByWithRelationInput = {
   provider?: Prisma.SortOrder
   connectionId?: Prisma.SortOrderInput | Prisma.SortOrder
   providerWalletId?: Prisma.SortOrderInput | Prisma.SortOrder
+  failureReason?: Prisma.SortOrderInput | Prisma.SortOrder
   simulated?: Prisma.SortOrder
   jurisdiction?: Prisma.SortOrder
   operatorJurisdiction?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -361,6 +366,7 @@ export type CustodyWalletWhereUniqueInput = Prisma.AtLeast<{
   provider?: Prisma.StringFilter<"CustodyWallet"> | string
   connectionId?: Prisma.StringNullableFilter<"CustodyWallet"> | string | null
   providerWalletId?: Prisma.StringNullableFilter<"CustodyWallet"> | string | null
+  failureReason?: Prisma.JsonNullableFilter<"CustodyWallet">
   simulated?: Prisma.BoolFilter<"CustodyWallet"> | boolean
   jurisdiction?: Prisma.StringNullableListFilter<"CustodyWallet">
   operatorJurisdiction?: Prisma.StringNullableFilter<"CustodyWallet"> | string | null
@@ -383,6 +389,7 @@ export type CustodyWalletOrderByWithAggregationInput = {
   provider?: Prisma.SortOrder
   connectionId?: Prisma.SortOrderInput | Prisma.SortOrder
   providerWalletId?: Prisma.SortOrderInput | Prisma.SortOrder
+  failureReason?: Prisma.SortOrderInput | Prisma.SortOrder
   simulated?: Prisma.SortOrder
   jurisdiction?: Prisma.SortOrder
   operatorJurisdiction?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -413,6 +420,7 @@ export type CustodyWalletScalarWhereWithAggregatesInput = {
   provider?: Prisma.StringWithAggregatesFilter<"CustodyWallet"> | string
   connectionId?: Prisma.StringNullableWithAggregatesFilter<"CustodyWallet"> | string | null
   providerWalletId?: Prisma.StringNullableWithAggregatesFilter<"CustodyWallet"> | string | null
+  failureReason?: Prisma.JsonNullableWithAggregatesFilter<"CustodyWallet">
   simulated?: Prisma.BoolWithAggregatesFilter<"CustodyWallet"> | boolean
   jurisdiction?: Prisma.StringNullableListFilter<"CustodyWallet">
   operatorJurisdiction?: Prisma.StringNullableWithAggregatesFilter<"CustodyWallet"> | string | null
@@ -435,6 +443,7 @@ export type CustodyWalletCreateInput = {
   provider: string
   connectionId?: string | null
   providerWalletId?: string | null
+  failureReason?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   simulated: boolean
   jurisdiction?: Prisma.CustodyWalletCreatejurisdictionInput | string[]
   operatorJurisdiction?: string | null
@@ -457,6 +466,7 @@ export type CustodyWalletUncheckedCreateInput = {
   provider: string
   connectionId?: string | null
   providerWalletId?: string | null
+  failureReason?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   simulated: boolean
   jurisdiction?: Prisma.CustodyWalletCreatejurisdictionInput | string[]
   operatorJurisdiction?: string | null
@@ -479,6 +489,7 @@ export type CustodyWalletUpdateInput = {
   provider?: Prisma.StringFieldUpdateOperationsInput | string
   connectionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   providerWalletId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  failureReason?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   simulated?: Prisma.BoolFieldUpdateOperationsInput | boolean
   jurisdiction?: Prisma.CustodyWalletUpdatejurisdictionInput | string[]
   operatorJurisdiction?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -501,6 +512,7 @@ export type CustodyWalletUncheckedUpdateInput = {
   provider?: Prisma.StringFieldUpdateOperationsInput | string
   connectionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   providerWalletId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  failureReason?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   simulated?: Prisma.BoolFieldUpdateOperationsInput | boolean
   jurisdiction?: Prisma.CustodyWalletUpdatejurisdictionInput | string[]
   operatorJurisdiction?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -523,6 +535,7 @@ export type CustodyWalletCreateManyInput = {
   provider: string
   connectionId?: string | null
   providerWalletId?: string | null
+  failureReason?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   simulated: boolean
   jurisdiction?: Prisma.CustodyWalletCreatejurisdictionInput | string[]
   operatorJurisdiction?: string | null
@@ -545,6 +558,7 @@ export type CustodyWalletUpdateManyMutationInput = {
   provider?: Prisma.StringFieldUpdateOperationsInput | string
   connectionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   providerWalletId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  failureReason?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   simulated?: Prisma.BoolFieldUpdateOperationsInput | boolean
   jurisdiction?: Prisma.CustodyWalletUpdatejurisdictionInput | string[]
   operatorJurisdiction?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -567,6 +581,7 @@ export type CustodyWalletUncheckedUpdateManyInput = {
   provider?: Prisma.StringFieldUpdateOperationsInput | string
   connectionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   providerWalletId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  failureReason?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   simulated?: Prisma.BoolFieldUpdateOperationsInput | boolean
   jurisdiction?: Prisma.CustodyWalletUpdatejurisdictionInput | string[]
   operatorJurisdiction?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -589,6 +604,7 @@ export type CustodyWalletCountOrderByAggregateInput = {
   provider?: Prisma.SortOrder
   connectionId?: Prisma.SortOrder
   providerWalletId?: Prisma.SortOrder
+  failureReason?: Prisma.SortOrder
   simulated?: Prisma.SortOrder
   jurisdiction?: Prisma.SortOrder
   operatorJurisdiction?: Prisma.SortOrder
@@ -670,6 +686,7 @@ export type CustodyWalletSelect<ExtArgs extends runtime.Types.Extensions.Interna
   provider?: boolean
   connectionId?: boolean
   providerWalletId?: boolean
+  failureReason?: boolean
   simulated?: boolean
   jurisdiction?: boolean
   operatorJurisdiction?: boolean
@@ -692,6 +709,7 @@ export type CustodyWalletSelectCreateManyAndReturn<ExtArgs extends runtime.Types
   provider?: boolean
   connectionId?: boolean
   providerWalletId?: boolean
+  failureReason?: boolean
   simulated?: boolean
   jurisdiction?: boolean
   operatorJurisdiction?: boolean
@@ -714,6 +732,7 @@ export type CustodyWalletSelectUpdateManyAndReturn<ExtArgs extends runtime.Types
   provider?: boolean
   connectionId?: boolean
   providerWalletId?: boolean
+  failureReason?: boolean
   simulated?: boolean
   jurisdiction?: boolean
   operatorJurisdiction?: boolean
@@ -736,6 +755,7 @@ export type CustodyWalletSelectScalar = {
   provider?: boolean
   connectionId?: boolean
   providerWalletId?: boolean
+  failureReason?: boolean
   simulated?: boolean
   jurisdiction?: boolean
   operatorJurisdiction?: boolean
@@ -744,7 +764,7 @@ export type CustodyWalletSelectScalar = {
   updatedAt?: boolean
 }
 
-export type CustodyWalletOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "organizationId" | "environment" | "status" | "label" | "chain" | "type" | "policy" | "address" | "approvalRequestId" | "provider" | "connectionId" | "providerWalletId" | "simulated" | "jurisdiction" | "operatorJurisdiction" | "version" | "createdAt" | "updatedAt", ExtArgs["result"]["custodyWallet"]>
+export type CustodyWalletOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "organizationId" | "environment" | "status" | "label" | "chain" | "type" | "policy" | "address" | "approvalRequestId" | "provider" | "connectionId" | "providerWalletId" | "failureReason" | "simulated" | "jurisdiction" | "operatorJurisdiction" | "version" | "createdAt" | "updatedAt", ExtArgs["result"]["custodyWallet"]>
 
 export type $CustodyWalletPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "CustodyWallet"
@@ -754,7 +774,7 @@ export type $CustodyWalletPayload<ExtArgs extends runtime.Types.Extensions.Inter
     organizationId: string
     environment: string
     /**
-     * pending_approval | active | rejected
+     * pending_approval | processing | active | rejected | failed
      */
     status: string
     label: string
@@ -766,6 +786,10 @@ export type $CustodyWalletPayload<ExtArgs extends runtime.Types.Extensions.Inter
     provider: string
     connectionId: string | null
     providerWalletId: string | null
+    /**
+     * Why the wallet is `failed` (the reconciler: `not_executed`, `outcome_unconfirmed`); `{code, message}`.
+     */
+    failureReason: runtime.JsonValue | null
     simulated: boolean
     jurisdiction: string[]
     operatorJurisdiction: string | null
@@ -1208,6 +1232,7 @@ export interface CustodyWalletFieldRefs {
   readonly provider: Prisma.FieldRef<"CustodyWallet", 'String'>
   readonly connectionId: Prisma.FieldRef<"CustodyWallet", 'String'>
   readonly providerWalletId: Prisma.FieldRef<"CustodyWallet", 'String'>
+  readonly failureReason: Prisma.FieldRef<"CustodyWallet", 'Json'>
   readonly simulated: Prisma.FieldRef<"CustodyWallet", 'Boolean'>
   readonly jurisdiction: Prisma.FieldRef<"CustodyWallet", 'String[]'>
   readonly operatorJurisdiction: Prisma.FieldRef<"CustodyWallet", 'String'>

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "CustodyWallet" ADD COLUMN     "failureReason" JSONB;
