@@ -6,10 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { custodyTransferSubmitHandler } from "../../server/domain/custody/reconcile-custody-transfer.ts";
 import type { IntentHandler } from "../../server/domain/reconcile/intent-handler.ts";
 import { checkInvariants } from "../../server/domain/reconcile/invariants.ts";
-import { RECONCILE_MAX_ATTEMPTS, reconcileDueIntents } from "../../server/domain/reconcile/reconcile-intents.ts";
 import { providerReconcileJob } from "../../server/scheduler/provider-reconcile-job.ts";
 import { eventsOf } from "../helpers/events.ts";
 import { deciderWithKey } from "../helpers/members.ts";
+import { reconcileWithProviderDown, strandKey } from "../helpers/reconcile.ts";
 import { api, startTestServer, type TestServer } from "../helpers/test-server.ts";
 import { connect, idem } from "../helpers/v2.ts";
 
@@ -151,25 +151,11 @@ describe("the reconciler", () => {
   it("backs off while the custodian cannot answer, then fails the transfer `outcome_unconfirmed` after its last attempt", async () => {
     const { id, submit } = await approvedTransfer(EXECUTED_THEN_LOST);
     expect((await submit()).status).toBe(202);
-    const down: IntentHandler = {
-      ...(custodyTransferSubmitHandler as IntentHandler),
-      lookup: async () => {
-        throw new Error("the custodian is down");
-      },
-    };
-    const handlers = new Map([[down.family, down]]);
-    let at = Date.now() + 60_000;
-    for (let attempt = 1; attempt < RECONCILE_MAX_ATTEMPTS; attempt++) {
-      expect(await reconcileDueIntents(server.db.kysely, { now: new Date(at), reconcileAfterSeconds: AFTER, handlers })).toMatchObject({
-        retried: 1,
-      });
-      const [intent] = await intentsOf(id);
-      if (!intent) throw new Error("the intent is gone");
-      expect(intent.lastError).toBe("the custodian is down");
-      at = intent.dueAt.getTime();
-    }
-    expect(await reconcileDueIntents(server.db.kysely, { now: new Date(at), reconcileAfterSeconds: AFTER, handlers })).toMatchObject({
-      gaveUp: 1,
+    await reconcileWithProviderDown(server, {
+      handler: custodyTransferSubmitHandler as IntentHandler,
+      resourceId: id,
+      error: "the custodian is down",
+      reconcileAfterSeconds: AFTER,
     });
     const settled = await submit();
     expect([settled.status, settled.json.status]).toEqual([200, "failed"]);
@@ -186,11 +172,7 @@ describe("the reconciler", () => {
     // the claim in progress with its lease ended, the intent open.
     await server.db.kysely.updateTable("CustodyTransfer").set({ status: "approved", version: 2 }).where("id", "=", id).execute();
     await server.db.kysely.deleteFrom("Event").where("resourceId", "=", id).where("type", "=", "custody_transfer.submitted").execute();
-    await server.db.kysely
-      .updateTable("IdempotencyRecord")
-      .set({ state: "in_progress", lockedUntil: new Date(Date.now() - 1_000), responseStatus: null, responseBody: null })
-      .where("key", "=", key["idempotency-key"])
-      .execute();
+    await strandKey(server, key["idempotency-key"]);
     const held = await submit();
     expect([held.status, held.json.code]).toEqual([409, "IDEMPOTENCY_IN_PROGRESS"]);
 

@@ -11,16 +11,13 @@
 import { compareAndSet } from "../../db/compare-and-set.ts";
 import { ownedBy } from "../../db/owned-by.ts";
 import type { ClaimedIntent } from "../../db/provider-intents.ts";
-import { simulatedCustodyStore } from "../../db/simulated-custody-store.ts";
 import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import { callProvider } from "../providers/provider-call.ts";
 import type { IntentHandler } from "../reconcile/intent-handler.ts";
-import { servingConnection } from "../reconcile/serving-connection.ts";
 import type { CustodyTransferRow } from "./custody-dto.ts";
 import { CUSTODY_TRANSFER_SUBMIT, NOT_EXECUTED, outcomeUnconfirmed } from "./custody-transfer-moves.ts";
 import { answer, moveTransfer } from "./custody-transfer-steps.ts";
-
-const scopeOf = (intent: ClaimedIntent) => ({ organizationId: intent.organizationId, environment: intent.environment });
+import { scopeOf, servingCustodian } from "./serving-custodian.ts";
 
 /** The submission's outcome is still open: `approved` (its request died) or `submitted` without the provider's id. */
 const unsettled = (row: CustodyTransferRow) => row.providerTransferId === null && (row.status === "approved" || row.status === "submitted");
@@ -41,17 +38,9 @@ type Found = { executed: true; providerTransferId: string } | { executed: false 
 export const custodyTransferSubmitHandler: IntentHandler<Found> = {
   family: CUSTODY_TRANSFER_SUBMIT,
   async lookup(db, intent) {
-    const row = await db
-      .selectFrom("CustodyTransfer")
-      .select(["provider", "connectionId"])
-      .where(ownedBy(scopeOf(intent)))
-      .where("id", "=", intent.resourceId)
-      .executeTakeFirst();
-    if (!row) return { gone: true };
-    const { adapter, config } = await servingConnection(db, "custody", row, scopeOf(intent));
-    const api = adapter.capabilities?.custody;
-    if (!api) throw new Error(`the custody adapter "${row.provider}" has no custody capability`);
-    const ctx = { config, now: new Date(), books: simulatedCustodyStore(db) };
+    const custodian = await servingCustodian(db, "CustodyTransfer", intent);
+    if (!custodian) return { gone: true };
+    const { api, ctx } = custodian;
     const found = await callProvider({ provider: "custody", what: "look the submission up" }, () =>
       api.findTransfer(ctx, { idempotencyKey: intent.reference }),
     );

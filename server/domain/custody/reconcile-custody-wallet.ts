@@ -9,17 +9,14 @@
 // The key's final answer is 200 with the wallet as it now stands (what shape 2 answers).
 import { ownedBy } from "../../db/owned-by.ts";
 import type { ClaimedIntent } from "../../db/provider-intents.ts";
-import { simulatedCustodyStore } from "../../db/simulated-custody-store.ts";
 import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import type { ProviderWallet } from "../../providers/capabilities/custody.ts";
 import { callProvider } from "../providers/provider-call.ts";
 import type { IntentHandler } from "../reconcile/intent-handler.ts";
-import { servingConnection } from "../reconcile/serving-connection.ts";
 import { activateWith } from "./create-custody-wallet.ts";
 import { type CustodyWalletRow, toCustodyWalletDto } from "./custody-dto.ts";
 import { CUSTODY_WALLET_ACTIVATE, moveWallet, WALLET_NOT_EXECUTED, walletOutcomeUnconfirmed } from "./custody-wallet-moves.ts";
-
-const scopeOf = (intent: ClaimedIntent) => ({ organizationId: intent.organizationId, environment: intent.environment });
+import { scopeOf, servingCustodian } from "./serving-custodian.ts";
 
 /** The activation's outcome is still open: `processing` (answered 202) or `pending_approval` (its request died). */
 const unsettled = (row: CustodyWalletRow) => row.status === "processing" || row.status === "pending_approval";
@@ -42,17 +39,9 @@ type Found = { vault: ProviderWallet | null } | { gone: true };
 export const custodyWalletActivateHandler: IntentHandler<Found> = {
   family: CUSTODY_WALLET_ACTIVATE,
   async lookup(db, intent) {
-    const row = await db
-      .selectFrom("CustodyWallet")
-      .select(["provider", "connectionId"])
-      .where(ownedBy(scopeOf(intent)))
-      .where("id", "=", intent.resourceId)
-      .executeTakeFirst();
-    if (!row) return { gone: true };
-    const { adapter, config } = await servingConnection(db, "custody", row, scopeOf(intent));
-    const api = adapter.capabilities?.custody;
-    if (!api) throw new Error(`the custody adapter "${row.provider}" has no custody capability`);
-    const ctx = { config, now: new Date(), books: simulatedCustodyStore(db) };
+    const custodian = await servingCustodian(db, "CustodyWallet", intent);
+    if (!custodian) return { gone: true };
+    const { api, ctx } = custodian;
     const vault = await callProvider({ provider: "custody", what: "look the wallet up" }, () =>
       api.findWallet(ctx, { idempotencyKey: intent.reference }),
     );
