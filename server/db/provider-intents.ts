@@ -13,8 +13,9 @@
 import { ServiceError } from "../errors/service-error.ts";
 import { newId } from "../lib/ids.ts";
 import { IoTimeoutError } from "../lib/with-io-timeout.ts";
-import { builtWrite, type ClosingWrite, insertWrite } from "./closing-statement.ts";
+import { builtWrite, type ClosingWrite, insertWrite, templateWrite } from "./closing-statement.ts";
 import type { Queryable } from "./kysely.ts";
+import { precompiled } from "./precompiled-query.ts";
 
 /** Default of RECONCILE_AFTER_SECONDS: how long after its intent a write is left to its request. */
 export const DEFAULT_RECONCILE_AFTER_SECONDS = 30;
@@ -77,8 +78,11 @@ export async function holdIntent(tx: Queryable, held: HeldIntent): Promise<void>
 }
 
 /** The intent settled (with the result, or the compensation of a refused call). */
+/** Precompiled: every reconcilable write's second transaction closes its intent. */
+const deleteIntent = precompiled((db, p: { id: string }) => db.deleteFrom("ProviderIntent").where("id", "=", p.id));
+
 export function closeIntent(held: Pick<HeldIntent, "id">): ClosingWrite {
-  return builtWrite((db) => db.deleteFrom("ProviderIntent").where("id", "=", held.id));
+  return templateWrite(deleteIntent, { id: held.id });
 }
 
 /** The outcome is unknown: the request lets go of the intent, which the reconciler takes at its deadline. */
