@@ -107,6 +107,18 @@ export async function keyHeldByOpenIntent(db: Queryable, idempotencyRecordId: st
   return row !== undefined;
 }
 
+/** Precompiled: every status refresh of a live bank transfer asks it. */
+const openIntentOf = precompiled((db, p: { family: string; resourceId: string }) =>
+  db.selectFrom("ProviderIntent").select("id").where("resourceId", "=", p.resourceId).where("family", "=", p.family).limit(1),
+);
+
+/** Whether a write of `family` on `resourceId` is open (in flight, or its outcome being confirmed): a reader that would
+ * move the resource blind (a status refresh while a cancellation is unconfirmed) leaves it alone. The table holds only
+ * open intents, so it stays small. */
+export async function hasOpenIntent(db: Queryable, family: string, resourceId: string): Promise<boolean> {
+  return (await openIntentOf.execute(db, { family, resourceId })).length > 0;
+}
+
 /** A provider call whose outcome is unknown: it timed out (the provider may have executed it). A refusal, or a
  * provider that could not be reached at all, is known: nothing happened there. */
 export function isUnknownOutcome(error: unknown): boolean {

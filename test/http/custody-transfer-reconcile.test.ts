@@ -6,10 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { custodyTransferSubmitHandler } from "../../server/domain/custody/reconcile-custody-transfer.ts";
 import type { IntentHandler } from "../../server/domain/reconcile/intent-handler.ts";
 import { checkInvariants } from "../../server/domain/reconcile/invariants.ts";
-import { RECONCILE_MAX_ATTEMPTS, reconcileDueIntents } from "../../server/domain/reconcile/reconcile-intents.ts";
 import { providerReconcileJob } from "../../server/scheduler/provider-reconcile-job.ts";
 import { eventsOf } from "../helpers/events.ts";
 import { deciderWithKey } from "../helpers/members.ts";
+import { reconcileUntilGiveUp } from "../helpers/reconcile.ts";
 import { api, startTestServer, type TestServer } from "../helpers/test-server.ts";
 import { connect, idem } from "../helpers/v2.ts";
 
@@ -151,25 +151,11 @@ describe("the reconciler", () => {
   it("backs off while the custodian cannot answer, then fails the transfer `outcome_unconfirmed` after its last attempt", async () => {
     const { id, submit } = await approvedTransfer(EXECUTED_THEN_LOST);
     expect((await submit()).status).toBe(202);
-    const down: IntentHandler = {
-      ...(custodyTransferSubmitHandler as IntentHandler),
-      lookup: async () => {
-        throw new Error("the custodian is down");
-      },
-    };
-    const handlers = new Map([[down.family, down]]);
-    let at = Date.now() + 60_000;
-    for (let attempt = 1; attempt < RECONCILE_MAX_ATTEMPTS; attempt++) {
-      expect(await reconcileDueIntents(server.db.kysely, { now: new Date(at), reconcileAfterSeconds: AFTER, handlers })).toMatchObject({
-        retried: 1,
-      });
-      const [intent] = await intentsOf(id);
-      if (!intent) throw new Error("the intent is gone");
-      expect(intent.lastError).toBe("the custodian is down");
-      at = intent.dueAt.getTime();
-    }
-    expect(await reconcileDueIntents(server.db.kysely, { now: new Date(at), reconcileAfterSeconds: AFTER, handlers })).toMatchObject({
-      gaveUp: 1,
+    await reconcileUntilGiveUp(server.db.kysely, {
+      handler: custodyTransferSubmitHandler as IntentHandler,
+      resourceId: id,
+      providerError: "the custodian is down",
+      reconcileAfterSeconds: AFTER,
     });
     const settled = await submit();
     expect([settled.status, settled.json.status]).toEqual([200, "failed"]);

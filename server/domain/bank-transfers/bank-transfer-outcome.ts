@@ -11,6 +11,10 @@ import { moveBankTransfer } from "./move-bank-transfer.ts";
 
 /** The provider intent family of a transfer's creation (server/domain/reconcile/intent-handlers.ts). */
 export const BANK_TRANSFER_CREATE = "bank_transfer.create";
+/** The provider intent family of a transfer's cancellation (reconcile-bank-transfer-cancel.ts). */
+export const BANK_TRANSFER_CANCEL = "bank_transfer.cancel";
+/** The bank's idempotency key for the cancellation of transfer `id`: one cancellation per transfer. */
+export const cancelReference = (id: string) => `${id}:cancel`;
 
 type FailureReason = components["schemas"]["BankTransferFailureReason"];
 
