@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import LongFilesFirstSequencer from "./test/long-files-first-sequencer.ts";
 
 // `npm test` runs every file below on a 2-core machine in ≤ 15 min (docs/performance.md "The test suite"):
 //
@@ -79,6 +80,8 @@ export default defineConfig({
     // Migrated templates made once per project: a PGlite dump and a PostgreSQL template database.
     globalSetup: ["test/global-setup.ts"],
     reporters: ["default", "./test/slowest-files-reporter.ts"],
+    // Files known to run long start first in their project, on a clean clone too (test/long-files-first-sequencer.ts).
+    sequence: { sequencer: LongFilesFirstSequencer },
     projects: [
       {
         extends: true,

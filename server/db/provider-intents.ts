@@ -13,8 +13,9 @@
 import { ServiceError } from "../errors/service-error.ts";
 import { newId } from "../lib/ids.ts";
 import { IoTimeoutError } from "../lib/with-io-timeout.ts";
-import { builtWrite, type ClosingWrite, insertWrite } from "./closing-statement.ts";
+import { builtWrite, type ClosingWrite, insertWrite, templateWrite } from "./closing-statement.ts";
 import type { Queryable } from "./kysely.ts";
+import { precompiled } from "./precompiled-query.ts";
 
 /** Default of RECONCILE_AFTER_SECONDS: how long after its intent a write is left to its request. */
 export const DEFAULT_RECONCILE_AFTER_SECONDS = 30;
@@ -77,8 +78,11 @@ export async function holdIntent(tx: Queryable, held: HeldIntent): Promise<void>
 }
 
 /** The intent settled (with the result, or the compensation of a refused call). */
+/** Precompiled: every reconcilable write's second transaction closes its intent. */
+const deleteIntent = precompiled((db, p: { id: string }) => db.deleteFrom("ProviderIntent").where("id", "=", p.id));
+
 export function closeIntent(held: Pick<HeldIntent, "id">): ClosingWrite {
-  return builtWrite((db) => db.deleteFrom("ProviderIntent").where("id", "=", held.id));
+  return templateWrite(deleteIntent, { id: held.id });
 }
 
 /** The outcome is unknown: the request lets go of the intent, which the reconciler takes at its deadline. */
@@ -101,6 +105,18 @@ export async function keyHeldByOpenIntent(db: Queryable, idempotencyRecordId: st
     .limit(1)
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/** Precompiled: every status refresh of a live bank transfer asks it. */
+const openIntentOf = precompiled((db, p: { family: string; resourceId: string }) =>
+  db.selectFrom("ProviderIntent").select("id").where("resourceId", "=", p.resourceId).where("family", "=", p.family).limit(1),
+);
+
+/** Whether a write of `family` on `resourceId` is open (in flight, or its outcome being confirmed): a reader that would
+ * move the resource blind (a status refresh while a cancellation is unconfirmed) leaves it alone. The table holds only
+ * open intents, so it stays small. */
+export async function hasOpenIntent(db: Queryable, family: string, resourceId: string): Promise<boolean> {
+  return (await openIntentOf.execute(db, { family, resourceId })).length > 0;
 }
 
 /** A provider call whose outcome is unknown: it timed out (the provider may have executed it). A refusal, or a

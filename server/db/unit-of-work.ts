@@ -97,6 +97,8 @@ export interface Outcome {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
+  /** JSON unless said (an error answered by the reconciler is a problem+json body). */
+  contentType?: string;
 }
 
 /** The answer as sent: fresh, or replayed from the key's record. */
@@ -306,7 +308,13 @@ function isTransient(error: ServiceError): boolean {
 }
 
 function serialise(outcome: Outcome, replayed = false): SentResponse {
-  return { status: outcome.status, contentType: JSON_TYPE, body: JSON.stringify(outcome.body), headers: outcome.headers ?? {}, replayed };
+  return {
+    status: outcome.status,
+    contentType: outcome.contentType ?? JSON_TYPE,
+    body: JSON.stringify(outcome.body),
+    headers: outcome.headers ?? {},
+    replayed,
+  };
 }
 
 // The first statement of every keyed write: the key's record, a plain read (it runs before any BEGIN).

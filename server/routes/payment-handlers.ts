@@ -31,8 +31,8 @@ export const paymentRoutes: Routes = [
       (lastAttempt) => respond((uow) => getBankTransferStatus(uow, { auth, request: body, restartWhenStale: !idempotent && !lastAttempt })),
     );
   }),
-  route("cancelBankTransfer", ({ body, auth, respond }) =>
-    respondOr503(respond, (uow) => cancelBankTransfer(uow, { auth, request: body })),
+  route("cancelBankTransfer", ({ body, auth, respond, deps }) =>
+    respondOr503(respond, (uow) => cancelBankTransfer(uow, { auth, request: body, books: simulatedBankStore(deps.db.kysely) })),
   ),
   route("simulateCorridor", ({ body, auth, requestId, respond }) =>
     respondOr503(respond, (uow) => simulateCorridor(uow, { auth, request: body, requestId })),

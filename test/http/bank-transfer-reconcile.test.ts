@@ -1,14 +1,16 @@
 // Issue 26 for bank transfer creation: an unknown outcome is a state (202 `processing`), the simulator executes a
 // reference at most once and can be asked about it, and the reconciler (driven directly, at a chosen time) settles the
 // transfer in one unit of work — its final state, exactly one event per state, the activity once, and the key's
-// answer, which the key then replays. The magic amounts 777.77, 778.88 and 779.99 rehearse it.
+// answer, which the key then replays. The magic amounts 777.77, 778.88 and 779.99 rehearse it; for a cancellation
+// (family `bank_transfer.cancel`), the transfer's references CANCEL-LOST-EXECUTED… and CANCEL-LOST….
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bankTransferCreateHandler } from "../../server/domain/bank-transfers/reconcile-bank-transfer.ts";
+import { bankTransferCancelHandler } from "../../server/domain/bank-transfers/reconcile-bank-transfer-cancel.ts";
 import type { IntentHandler } from "../../server/domain/reconcile/intent-handler.ts";
 import { checkInvariants } from "../../server/domain/reconcile/invariants.ts";
-import { RECONCILE_MAX_ATTEMPTS, reconcileDueIntents } from "../../server/domain/reconcile/reconcile-intents.ts";
 import { providerReconcileJob } from "../../server/scheduler/provider-reconcile-job.ts";
 import { eventsOf } from "../helpers/events.ts";
+import { reconcileUntilGiveUp } from "../helpers/reconcile.ts";
 import { api, startTestServer, type TestServer } from "../helpers/test-server.ts";
 import { idem } from "../helpers/v2.ts";
 import { sepaTransfer } from "../system/bodies.ts";
@@ -119,29 +121,11 @@ describe("the reconciler", () => {
     const first = await call("POST", CREATE, sepaTransfer("REC-DOWN", "777.77"), key);
     expect(first.status, first.text).toBe(202);
     const id = first.json.id as string;
-    const down: IntentHandler = {
-      ...(bankTransferCreateHandler as IntentHandler),
-      lookup: async () => {
-        throw new Error("the bank is down");
-      },
-    };
-    const handlers = new Map([[down.family, down]]);
-    let at = Date.now() + 60_000;
-    for (let attempt = 1; attempt < RECONCILE_MAX_ATTEMPTS; attempt++) {
-      expect(await reconcileDueIntents(server.db.kysely, { now: new Date(at), reconcileAfterSeconds: AFTER, handlers })).toMatchObject({
-        retried: 1,
-      });
-      // Not due again before its backoff.
-      expect(
-        (await reconcileDueIntents(server.db.kysely, { now: new Date(at + 500), reconcileAfterSeconds: AFTER, handlers })).claimed,
-      ).toBe(0);
-      const [intent] = await intentsOf(id);
-      if (!intent) throw new Error("the intent is gone");
-      expect(intent.lastError).toBe("the bank is down");
-      at = intent.dueAt.getTime();
-    }
-    expect(await reconcileDueIntents(server.db.kysely, { now: new Date(at), reconcileAfterSeconds: AFTER, handlers })).toMatchObject({
-      gaveUp: 1,
+    await reconcileUntilGiveUp(server.db.kysely, {
+      handler: bankTransferCreateHandler as IntentHandler,
+      resourceId: id,
+      providerError: "the bank is down",
+      reconcileAfterSeconds: AFTER,
     });
     const settled = await call("POST", CREATE, sepaTransfer("REC-DOWN", "777.77"), key);
     expect(settled.json.status).toBe("failed");
@@ -158,6 +142,92 @@ describe("the reconciler", () => {
     expect(runs.map((r) => r.settled).sort()).toEqual([0, 1]);
     expect(await activities(id)).toHaveLength(1);
     expect(await eventTypes(id)).toEqual(["bank_transfer.created", "bank_transfer.submitted"]);
+  });
+});
+
+const CANCEL = `${CREATE}/cancel`;
+const lookupBody = (transferId: string) => ({ transferId, senderJurisdiction: "DE", receiverJurisdiction: "FR" });
+const cancellations = (transferId: string) =>
+  server.db.kysely.selectFrom("SimBankTransfer").selectAll().where("idempotencyKey", "=", `${transferId}:cancel`).execute();
+/** A transfer created normally (201 pending) whose reference decides how its cancellation goes. */
+async function createdTransfer(reference: string): Promise<string> {
+  const res = await call("POST", CREATE, sepaTransfer(reference), idem());
+  expect(res.status, res.text).toBe(201);
+  return res.json.id as string;
+}
+
+describe("a lost answer to a cancellation (family bank_transfer.cancel)", () => {
+  it("answered: 200 cancelled, the intent closed, the bank cancelled under `<id>:cancel` once", async () => {
+    const id = await createdTransfer("REC-CANCEL-OK");
+    const res = await call("POST", CANCEL, lookupBody(id), idem());
+    expect([res.status, res.json.status]).toEqual([200, "cancelled"]);
+    expect(await intentsOf(id)).toHaveLength(0);
+    expect(await cancellations(id)).toHaveLength(1);
+  });
+
+  it("CANCEL-LOST-EXECUTED: 202 unchanged, status refreshes leave it alone, the reconciler records `cancelled` once, the key replays 200", async () => {
+    const id = await createdTransfer("CANCEL-LOST-EXECUTED 1");
+    const key = idem();
+    const first = await call("POST", CANCEL, lookupBody(id), key);
+    expect([first.status, first.json.status], first.text).toEqual([202, "pending"]);
+    const replay = await call("POST", CANCEL, lookupBody(id), key);
+    expect([replay.status, replay.headers.get("idempotent-replayed"), replay.json]).toEqual([202, "true", first.json]);
+    expect((await intentsOf(id)).map((i) => [i.family, i.reference])).toEqual([["bank_transfer.cancel", `${id}:cancel`]]);
+    expect(await cancellations(id)).toHaveLength(1);
+    // The bank may have cancelled it: a refresh does not advance it meanwhile (the simulator would report `processing`).
+    const status = await call("POST", `${CREATE}/status`, lookupBody(id), idem());
+    expect([status.status, status.json.status]).toEqual([200, "pending"]);
+
+    expect(await reconcile()).toMatchObject({ settled: 1, errors: [] });
+    expect(await eventTypes(id)).toEqual(["bank_transfer.cancelled", "bank_transfer.created"]);
+    expect(await intentsOf(id)).toHaveLength(0);
+    const settled = await call("POST", CANCEL, lookupBody(id), key);
+    expect([settled.status, settled.headers.get("idempotent-replayed"), settled.json.status]).toEqual([200, "true", "cancelled"]);
+    expect(settled.json.statusHistory.map((c: { status: string }) => c.status)).toEqual(["pending", "cancelled"]);
+    expect((await reconcile()).claimed).toBe(0);
+    expect(await cancellations(id)).toHaveLength(1);
+  });
+
+  it("CANCEL-LOST: 202, the bank never cancelled it: the transfer unchanged, no event, the key replays 502", async () => {
+    const id = await createdTransfer("CANCEL-LOST 1");
+    const key = idem();
+    const first = await call("POST", CANCEL, lookupBody(id), key);
+    expect(first.status, first.text).toBe(202);
+    expect(await cancellations(id)).toHaveLength(0);
+
+    expect(await reconcile()).toMatchObject({ settled: 1, errors: [] });
+    const settled = await call("POST", CANCEL, lookupBody(id), key);
+    expect([settled.status, settled.headers.get("idempotent-replayed"), settled.headers.get("content-type")]).toEqual([
+      502,
+      "true",
+      "application/problem+json; charset=utf-8",
+    ]);
+    expect(settled.json).toMatchObject({ code: "PROVIDER_EXECUTION_FAILED", status: 502 });
+    expect(settled.json.detail).toContain("did not cancel the transfer");
+    expect(await eventTypes(id)).toEqual(["bank_transfer.created"]);
+    expect(await intentsOf(id)).toHaveLength(0);
+    // Left as it was, it advances as usual again.
+    const status = await call("POST", `${CREATE}/status`, lookupBody(id), idem());
+    expect([status.status, status.json.status]).toEqual([200, "processing"]);
+  });
+
+  it("the bank unable to answer: after the last attempt the transfer is unchanged and the key answers 502 naming the last error", async () => {
+    const id = await createdTransfer("CANCEL-LOST 2");
+    const key = idem();
+    expect((await call("POST", CANCEL, lookupBody(id), key)).status).toBe(202);
+    await reconcileUntilGiveUp(server.db.kysely, {
+      handler: bankTransferCancelHandler as IntentHandler,
+      resourceId: id,
+      providerError: "the bank is down",
+      reconcileAfterSeconds: AFTER,
+    });
+    const settled = await call("POST", CANCEL, lookupBody(id), key);
+    expect([settled.status, settled.json.code]).toEqual([502, "PROVIDER_EXECUTION_FAILED"]);
+    expect(settled.json.detail).toContain("could not confirm whether it cancelled the transfer");
+    expect(settled.json.detail).toContain("the bank is down");
+    const row = await server.db.kysely.selectFrom("BankTransfer").select("status").where("id", "=", id).executeTakeFirstOrThrow();
+    expect(row.status).toBe("pending");
+    expect(await eventTypes(id)).toEqual(["bank_transfer.created"]);
   });
 });
 

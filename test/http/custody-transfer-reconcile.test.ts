@@ -9,7 +9,7 @@ import { checkInvariants } from "../../server/domain/reconcile/invariants.ts";
 import { providerReconcileJob } from "../../server/scheduler/provider-reconcile-job.ts";
 import { eventsOf } from "../helpers/events.ts";
 import { deciderWithKey } from "../helpers/members.ts";
-import { reconcileWithProviderDown, strandKey } from "../helpers/reconcile.ts";
+import { reconcileUntilGiveUp, strandKey } from "../helpers/reconcile.ts";
 import { api, startTestServer, type TestServer } from "../helpers/test-server.ts";
 import { connect, idem } from "../helpers/v2.ts";
 
@@ -151,10 +151,10 @@ describe("the reconciler", () => {
   it("backs off while the custodian cannot answer, then fails the transfer `outcome_unconfirmed` after its last attempt", async () => {
     const { id, submit } = await approvedTransfer(EXECUTED_THEN_LOST);
     expect((await submit()).status).toBe(202);
-    await reconcileWithProviderDown(server, {
+    await reconcileUntilGiveUp(server.db.kysely, {
       handler: custodyTransferSubmitHandler as IntentHandler,
       resourceId: id,
-      error: "the custodian is down",
+      providerError: "the custodian is down",
       reconcileAfterSeconds: AFTER,
     });
     const settled = await submit();
@@ -172,7 +172,7 @@ describe("the reconciler", () => {
     // the claim in progress with its lease ended, the intent open.
     await server.db.kysely.updateTable("CustodyTransfer").set({ status: "approved", version: 2 }).where("id", "=", id).execute();
     await server.db.kysely.deleteFrom("Event").where("resourceId", "=", id).where("type", "=", "custody_transfer.submitted").execute();
-    await strandKey(server, key["idempotency-key"]);
+    await strandKey(server.db.kysely, key["idempotency-key"]);
     const held = await submit();
     expect([held.status, held.json.code]).toEqual([409, "IDEMPOTENCY_IN_PROGRESS"]);
 

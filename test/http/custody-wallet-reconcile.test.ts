@@ -10,7 +10,7 @@ import { checkInvariants } from "../../server/domain/reconcile/invariants.ts";
 import { providerReconcileJob } from "../../server/scheduler/provider-reconcile-job.ts";
 import { eventsOf } from "../helpers/events.ts";
 import { deciderWithKey } from "../helpers/members.ts";
-import { reconcileWithProviderDown, strandKey } from "../helpers/reconcile.ts";
+import { reconcileUntilGiveUp, strandKey } from "../helpers/reconcile.ts";
 import { api, startTestServer, type TestServer } from "../helpers/test-server.ts";
 import { connect, idem } from "../helpers/v2.ts";
 
@@ -154,10 +154,10 @@ describe("the reconciler", () => {
   it("backs off while the custodian cannot answer, then fails the wallet `outcome_unconfirmed` after its last attempt", async () => {
     const { id, activate } = await approvedWallet("777.77 custodian down");
     expect((await activate()).status).toBe(202);
-    await reconcileWithProviderDown(server, {
+    await reconcileUntilGiveUp(server.db.kysely, {
       handler: custodyWalletActivateHandler as IntentHandler,
       resourceId: id,
-      error: "the custodian is down",
+      providerError: "the custodian is down",
       reconcileAfterSeconds: AFTER,
     });
     const settled = await activate();
@@ -176,7 +176,7 @@ describe("the reconciler", () => {
     // processing), the approval used, the claim in progress with its lease ended, the intent open.
     await server.db.kysely.updateTable("CustodyWallet").set({ status: "pending_approval", version: 1 }).where("id", "=", id).execute();
     await server.db.kysely.deleteFrom("Event").where("resourceId", "=", id).where("type", "=", "custody_wallet.processing").execute();
-    await strandKey(server, key["idempotency-key"]);
+    await strandKey(server.db.kysely, key["idempotency-key"]);
     const held = await activate();
     expect([held.status, held.json.code]).toEqual([409, "IDEMPOTENCY_IN_PROGRESS"]);
 

@@ -71,6 +71,28 @@ describe("the bank transfer simulator's books", () => {
   });
 });
 
+describe("the simulator's cancellation, by its reference", () => {
+  const known = (reference: string | null) =>
+    ({ providerTransferId: "sim_bt_x", status: "pending", amount: "1250.00", rail: "sepa", reference }) as const;
+
+  it("cancels a reference once; lookup finds it; the CANCEL-LOST references make an unknown outcome, executed or not", async () => {
+    const { books, rows } = memoryBooks();
+    const ctx = { config: {}, now: new Date(), books };
+    await api.cancel(ctx, known("INV-1"), "bt_1:cancel");
+    await api.cancel(ctx, known("INV-1"), "bt_1:cancel");
+    expect(rows.size).toBe(1);
+    expect(await api.lookup(ctx, "bt_1:cancel")).toEqual({ executed: true, providerTransferId: "sim_bt_x" });
+    await expect(api.cancel(ctx, known("CANCEL-LOST-EXECUTED 1"), "bt_2:cancel")).rejects.toBeInstanceOf(IoTimeoutError);
+    await expect(api.cancel(ctx, known("CANCEL-LOST 1"), "bt_3:cancel")).rejects.toBeInstanceOf(IoTimeoutError);
+    expect(await api.lookup(ctx, "bt_2:cancel")).toMatchObject({ executed: true });
+    expect(await api.lookup(ctx, "bt_3:cancel")).toEqual({ executed: false });
+  });
+
+  it("without books: grants it as before (no unknown outcome to rehearse)", async () => {
+    await expect(api.cancel({ config: {}, now: new Date() }, known("CANCEL-LOST 1"), "bt_4:cancel")).resolves.toBeUndefined();
+  });
+});
+
 describe("isUnknownOutcome", () => {
   it("is a timeout, also as the cause of the problem callProvider answers; a refusal is known", async () => {
     const timedOut = await callProvider({ provider: "bank_transfer" }, async () => {

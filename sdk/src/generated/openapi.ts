@@ -941,7 +941,17 @@ export interface paths {
         put?: never;
         /**
          * Cancel a bank transfer
-         * @description Cancels a transfer that is `pending` or `processing`; it becomes `cancelled` (terminal). For a `processing` transfer this is a recall request to the rail (SEPA recall, ACH reversal); the simulator grants it unless the transfer's `reference` starts with `UNREACHABLE` (502). The cancellation is recorded first and the provider asked in the same database transaction: if it cannot be recorded (503 `STORAGE_UNAVAILABLE`) the provider is not asked; if the provider refuses (502) nothing is recorded. A `completed`, `failed`, `returned` or already `cancelled` transfer answers 409 `STATE_CONFLICT` (a retry with the same `Idempotency-Key` replays the first answer instead).
+         * @description Cancels a transfer that is `pending` or `processing`; it becomes `cancelled` (terminal). For a `processing` transfer this is a recall request to the rail (SEPA recall, ACH reversal). The transfer is checked first (if that fails, 503 `STORAGE_UNAVAILABLE`, the bank is not asked); the bank is then asked to cancel it under a reference derived from the transfer id, so it cancels at most once however often it is asked; the cancellation is recorded after its answer. If the bank refuses (502) nothing is recorded. A `completed`, `failed`, `returned` or already `cancelled` transfer answers 409 `STATE_CONFLICT` (a retry with the same `Idempotency-Key` replays the first answer instead).
+         *
+         *     **When the bank's answer is lost** (a timeout: it may have cancelled the transfer), the request answers **202** with the transfer as it stands — its status unchanged, nothing recorded — and the server's reconciler asks the bank by the cancellation's reference once `RECONCILE_AFTER_SECONDS` (default 30) have passed. Cancelled there: the transfer becomes `cancelled` (with its `bank_transfer.cancelled` event, once) and the key's final answer is 200 with it. Not cancelled there: the transfer stays as it was and the key's final answer is 502 `PROVIDER_EXECUTION_FAILED` saying so (a new request with a new key may cancel it again). The bank unable to answer after the reconciler's last attempt: the transfer stays as it was and the key answers 502 naming the last error — check with the bank. The key replays the 202 until then; while the cancellation is being confirmed, `bank-transfer/status` answers the transfer as stored without asking the bank. A request interrupted between its two commits is settled the same way (its key answers 409 `IDEMPOTENCY_IN_PROGRESS` until then).
+         *
+         *     **Simulator magic values** (the transfer's own `reference`, chosen at creation; the amounts `777.77`, `778.88` and `779.99` apply to the creation only):
+         *
+         *     | Transfer `reference` | Outcome of the cancellation |
+         *     |---|---|
+         *     | starting with `UNREACHABLE` | 502 `PROVIDER_EXECUTION_FAILED`; the transfer is unchanged. |
+         *     | starting with `CANCEL-LOST-EXECUTED` | The bank cancels the transfer, then its answer is lost: 202; the reconciler finds it cancelled and the transfer becomes `cancelled`. |
+         *     | starting with `CANCEL-LOST` (otherwise) | The bank times out and never cancels it: 202; the reconciler finds nothing, the transfer stays as it was, the key answers 502. |
          *
          *     **Sandbox only: simulated.** Every transfer is executed by the bank transfer simulator and says `simulated: true`; no money moves. With a production key and no reviewed `bank_transfer` connection the request answers 424 `PROVIDER_NOT_CONNECTED`.
          *
@@ -12396,6 +12406,23 @@ export interface operations {
                     "application/json": components["schemas"]["BankTransfer"];
                 };
             };
+            /** @description The bank's answer was lost (a timeout): the transfer as it stands, its status unchanged, while the reconciler confirms with the bank whether it cancelled it (see the description). */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankTransfer"];
+                };
+            };
             /**
              * @description Bad request.
              *
@@ -12458,7 +12485,7 @@ export interface operations {
             /**
              * @description Bad gateway.
              *
-             *     - `PROVIDER_EXECUTION_FAILED` — the provider failed or refused the cancellation; the transfer is unchanged (simulator: `reference` starting with `UNREACHABLE`).
+             *     - `PROVIDER_EXECUTION_FAILED` — the provider failed or refused the cancellation; the transfer is unchanged (simulator: `reference` starting with `UNREACHABLE`). Also the final answer of a key whose 202 the reconciler settled without a cancellation (the bank has none, or could not confirm it).
              */
             502: components["responses"]["V2BadGateway"];
             /**

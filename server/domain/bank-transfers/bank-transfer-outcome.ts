@@ -1,5 +1,6 @@
 // What a bank transfer's creation ends in once the bank's answer is known — whoever learns it: the request that called
 // the bank (create-bank-transfer.ts), or the reconciler that asked it later (reconcile-bank-transfer.ts).
+import { precompiled } from "../../db/precompiled-query.ts";
 import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import type { components } from "../../generated/openapi.ts";
 import { recordActivity } from "../activity/record-activity.ts";
@@ -10,8 +11,17 @@ import { moveBankTransfer } from "./move-bank-transfer.ts";
 
 /** The provider intent family of a transfer's creation (server/domain/reconcile/intent-handlers.ts). */
 export const BANK_TRANSFER_CREATE = "bank_transfer.create";
+/** The provider intent family of a transfer's cancellation (reconcile-bank-transfer-cancel.ts). */
+export const BANK_TRANSFER_CANCEL = "bank_transfer.cancel";
+/** The bank's idempotency key for the cancellation of transfer `id`: one cancellation per transfer. */
+export const cancelReference = (id: string) => `${id}:cancel`;
 
 type FailureReason = components["schemas"]["BankTransferFailureReason"];
+
+/** Precompiled: every accepted transfer records the bank's id (not built by Kysely per request). */
+const recordProviderTransferId = precompiled((db, p: { id: string; providerTransferId: string; updatedAt: Date }) =>
+  db.updateTable("BankTransfer").set({ providerTransferId: p.providerTransferId, updatedAt: p.updatedAt }).where("id", "=", p.id),
+);
 
 /** The bank executed it: its id recorded, the creation counted (activity, metric `bank_transfers.volume`) — once, here —
  * and, when the transfer was not announced yet (`announce`: still `pending` with no event), `bank_transfer.created`. */
@@ -21,7 +31,7 @@ export function acceptedByBank(
   providerTransferId: string,
   options: { announce: boolean },
 ): BankTransferRow {
-  uow.deferLater((db) => db.updateTable("BankTransfer").set({ providerTransferId, updatedAt: uow.now }).where("id", "=", row.id));
+  uow.deferPrecompiled(recordProviderTransferId, { id: row.id, providerTransferId, updatedAt: uow.now });
   const accepted = { ...row, providerTransferId, updatedAt: uow.now };
   const usd = toUsdMinor36(toBankTransferDto(accepted).amount, row.currency);
   recordActivity(uow, {

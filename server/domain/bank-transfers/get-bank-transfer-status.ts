@@ -4,9 +4,10 @@
 // transaction open. The first reads the transfer; the second records what the provider reported, compare-and-set on
 // the version read first. When another refresh recorded a change in between, the report is stale (it answers for a
 // state the transfer has left): the request starts over when it has no Idempotency-Key, else it answers the transfer as
-// now stored. A terminal transfer, or one whose creation the bank has not confirmed yet, is answered as stored, in one
-// transaction.
+// now stored. A terminal transfer, or one whose creation or cancellation the bank has not confirmed yet, is answered as
+// stored, in one transaction.
 import type { AuthContext } from "../../context.ts";
+import { hasOpenIntent } from "../../db/provider-intents.ts";
 import { afterProviderCall, type ProviderStep, type UnitOfWork } from "../../db/unit-of-work.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
@@ -17,6 +18,7 @@ import { connectProvider } from "../providers/connect-provider.ts";
 import { callProvider } from "../providers/provider-call.ts";
 import { formatCurrencyAmount } from "./bank-rails.ts";
 import { type BankTransferRow, toBankTransferDto } from "./bank-transfer-dto.ts";
+import { BANK_TRANSFER_CANCEL } from "./bank-transfer-outcome.ts";
 import { isAcceptedProviderReport, isTerminalBankStatus } from "./bank-transfer-statuses.ts";
 import { findBankTransfer } from "./find-bank-transfer.ts";
 import { moveBankTransfer } from "./move-bank-transfer.ts";
@@ -53,6 +55,9 @@ export async function getBankTransferStatus(
   // A transfer the bank has not confirmed yet (no bank id: its creation's outcome is being reconciled) is not refreshed
   // either: a report for a transfer the bank may never have executed would advance it blind.
   if (isTerminalBankStatus(row.status) || row.providerTransferId === null) return { status: 200, body: toBankTransferDto(row) };
+  // Nor one whose cancellation's outcome is being confirmed (cancel-bank-transfer.ts): the bank may have cancelled it, and
+  // a report advancing it meanwhile would contradict what the reconciler then finds.
+  if (await hasOpenIntent(uow.tx, BANK_TRANSFER_CANCEL, row.id)) return { status: 200, body: toBankTransferDto(row) };
   const now = uow.now;
   return afterProviderCall({
     async call() {

@@ -20,8 +20,8 @@ import { acceptedByBank, BANK_TRANSFER_CREATE, failUnconfirmed, NOT_EXECUTED, ou
 
 const scopeOf = (intent: ClaimedIntent) => ({ organizationId: intent.organizationId, environment: intent.environment });
 
-/** The transfer the intent created, locked for the settling transaction. */
-function lockTransfer(uow: UnitOfWork, intent: ClaimedIntent) {
+/** The transfer the intent acts on, locked for the settling transaction. */
+export function lockTransfer(uow: UnitOfWork, intent: ClaimedIntent) {
   return uow.tx
     .selectFrom("BankTransfer")
     .selectAll()
@@ -39,22 +39,26 @@ async function bankOf(db: Queryable, row: Pick<BankTransferRow, "provider" | "co
   return { api, config };
 }
 
-type Found = BankTransferLookup | { gone: true };
+export type Found = BankTransferLookup | { gone: true };
+
+/** Asks the bank that served the transfer whether it executed the call with the intent's reference (a creation, or a
+ * cancellation: reconcile-bank-transfer-cancel.ts). */
+export async function lookUpByReference(db: Queryable, intent: ClaimedIntent): Promise<Found> {
+  const row = await db
+    .selectFrom("BankTransfer")
+    .select(["provider", "connectionId"])
+    .where(ownedBy(scopeOf(intent)))
+    .where("id", "=", intent.resourceId)
+    .executeTakeFirst();
+  if (!row) return { gone: true };
+  const { api, config } = await bankOf(db, row, intent);
+  const ctx = { config, now: new Date(), books: simulatedBankStore(db) };
+  return callProvider({ provider: "bank_transfer", what: "look the transfer up" }, () => api.lookup(ctx, intent.reference));
+}
 
 export const bankTransferCreateHandler: IntentHandler<Found> = {
   family: BANK_TRANSFER_CREATE,
-  async lookup(db, intent) {
-    const row = await db
-      .selectFrom("BankTransfer")
-      .select(["provider", "connectionId"])
-      .where(ownedBy(scopeOf(intent)))
-      .where("id", "=", intent.resourceId)
-      .executeTakeFirst();
-    if (!row) return { gone: true };
-    const { api, config } = await bankOf(db, row, intent);
-    const ctx = { config, now: new Date(), books: simulatedBankStore(db) };
-    return callProvider({ provider: "bank_transfer", what: "look the transfer up" }, () => api.lookup(ctx, intent.reference));
-  },
+  lookup: lookUpByReference,
   async settle(uow, intent, found) {
     const row = await lockTransfer(uow, intent);
     if (!row || "gone" in found) return undefined;

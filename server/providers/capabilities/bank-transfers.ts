@@ -55,10 +55,12 @@ export interface BankTransferApi {
   ): Promise<{ available: boolean; reason: string | null }>;
   /** Executes the order once per `idempotencyKey`: a repeated call answers the transfer the first one created. */
   create(ctx: BankCallContext, order: BankTransferOrder): Promise<{ providerTransferId: string }>;
-  /** Whether the order with this idempotency key was executed, and as which transfer (the reconciler asks this after an
-   * unknown outcome: server/domain/reconcile/). Throws when the provider cannot answer (the reconciler tries again). */
+  /** Whether the order (or the cancellation) with this idempotency key was executed, and as which transfer (the
+   * reconciler asks this after an unknown outcome: server/domain/reconcile/). Throws when the provider cannot answer (the reconciler tries again). */
   lookup(ctx: BankCallContext, idempotencyKey: string): Promise<BankTransferLookup>;
   get(ctx: BankCallContext, known: KnownBankTransfer): Promise<ProviderBankTransferState>;
-  /** Cancels a pending or processing transfer; throws ProviderExecutionError when the provider refuses. */
-  cancel(ctx: BankCallContext, known: KnownBankTransfer): Promise<void>;
+  /** Cancels a pending or processing transfer, once per `reference` (the cancellation's idempotency key: a repeated call
+   * cancels nothing more, and `lookup(reference)` answers whether it executed — the reconciler asks that after an
+   * unknown outcome). Throws ProviderExecutionError when the provider refuses. */
+  cancel(ctx: BankCallContext, known: KnownBankTransfer, reference: string): Promise<void>;
 }

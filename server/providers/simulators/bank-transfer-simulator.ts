@@ -6,7 +6,9 @@
 // is stateless and `lookup` cannot answer.
 // Magic values (documented in the spec): amount 13.13 → failed, 14.14 → returned, reference TIMEOUT… → create fails,
 // reference UNREACHABLE… → status reads and cancellations fail; 777.77 → executes then times out, 778.88 → times out
-// without executing, 779.99 → answers after 3 s; plus the shared FAILING_AMOUNT.
+// without executing, 779.99 → answers after 3 s; plus the shared FAILING_AMOUNT. A cancellation's unknown outcome is
+// rehearsed by the transfer's reference (the amounts already decide its creation): CANCEL-LOST-EXECUTED… → the
+// cancellation executes, then times out; CANCEL-LOST… (otherwise) → it times out without executing.
 import { createHash } from "node:crypto";
 import type { BankTransferApi, BankTransferFailure, KnownBankTransfer } from "../capabilities/bank-transfers.ts";
 import { type ProviderAdapter, ProviderExecutionError } from "../provider-adapter.ts";
@@ -28,6 +30,12 @@ export const RETURNED_AMOUNT = "14.14";
 export const TIMEOUT_REFERENCE = "TIMEOUT";
 /** A reference starting with this makes every later status read and cancellation of the transfer fail. */
 export const UNREACHABLE_REFERENCE = "UNREACHABLE";
+/** A reference starting with this makes the bank cancel the transfer, then time out (books only: the reconciler finds
+ * the cancellation executed). Checked before CANCEL_LOST_REFERENCE, which it starts with. */
+export const CANCEL_LOST_EXECUTED_REFERENCE = "CANCEL-LOST-EXECUTED";
+/** A reference starting with this (and not CANCEL_LOST_EXECUTED_REFERENCE) makes the bank time out on a cancellation
+ * without executing it (books only: the reconciler finds nothing, the transfer stays as it was). */
+export const CANCEL_LOST_REFERENCE = "CANCEL-LOST";
 
 const SANDBOX_RAILS: Record<string, string[]> = {
   US: ["ach", "wire"],
@@ -117,8 +125,15 @@ const bankTransferCapability: BankTransferApi = {
         return { status: known.status, providerReference: known.status === "cancelled" ? null : railReference(known), failureReason: null };
     }
   },
-  async cancel(_ctx, known) {
+  async cancel(ctx, known, reference) {
     failIfUnreachable(known);
+    // Stateless (no books: the corridor's legs): nothing to record, and no unknown outcome to rehearse.
+    if (!ctx.books) return;
+    const lost = known.reference?.startsWith(CANCEL_LOST_REFERENCE) ?? false;
+    const executes = !lost || (known.reference?.startsWith(CANCEL_LOST_EXECUTED_REFERENCE) ?? false);
+    // Recorded under the cancellation's own reference (the first one stands), so `lookup(reference)` answers it.
+    if (executes) await ctx.books.execute(reference, { providerTransferId: known.providerTransferId });
+    if (lost) throw simulatedTimeout("The simulated bank");
   },
 };
 
