@@ -41,4 +41,12 @@ export const corrections: readonly CompatCorrection[] = [
       "writes them, on a transfer whose submission's answer was lost or whose request died between its commits — a " +
       "transfer 0.3.0 left `approved` (502). No value is removed; a client meets them only on that new path.",
   },
+  {
+    released: "0.3.0",
+    where: ["GET /api/v2/agent/cards/{cardId}/transactions"],
+    reason:
+      "CardTransaction.status gains `failed` (issue 26): only the new reconciler writes it, on a funding whose card issuer " +
+      "answer was lost and that the issuer never executed (or could not confirm) — a funding 0.3.0 deleted (502). No value " +
+      "is removed; a client meets it only on that new path (documented with fundCard's 202).",
+  },
 ];

@@ -1,7 +1,9 @@
 // Cards (v2, Sandbox only: simulated). Thin: read the request, call one domain function, answer. Every write is the
 // request's unit of work (two transactions around the card issuer's call: see afterCardIssuerCall), run again on a
-// transient database conflict (retryCardWrite).
+// transient database conflict (retryCardWrite). The reconcilable writes (issue 26) hand the card issuing simulator its
+// books (its storage port) on the database itself, never inside the request's transaction.
 import type { AuthContext } from "../context.ts";
+import { simulatedCardIssuerStore } from "../db/simulated-card-issuer-store.ts";
 import { changeCardStatus } from "../domain/cards/change-card-status.ts";
 import { createCardProgramme } from "../domain/cards/create-card-programme.ts";
 import { fundCard } from "../domain/cards/fund-card.ts";
@@ -74,7 +76,12 @@ export const cardRoutes: Routes = [
   })),
   route("fundCard", (context) =>
     cardWrite(context.respond, "CARD_LEDGER_CONFLICT", (uow) =>
-      fundCard(uow, { ...common(context), cardId: context.path.cardId, request: context.body }),
+      fundCard(uow, {
+        ...common(context),
+        cardId: context.path.cardId,
+        request: context.body,
+        books: simulatedCardIssuerStore(context.deps.db.kysely),
+      }),
     ),
   ),
   route("freezeCard", (c) =>

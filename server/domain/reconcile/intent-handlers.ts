@@ -1,9 +1,14 @@
 // Every family of reconcilable provider writes, by the `family` its intents carry. A family joins with one handler
 // (intent-handler.ts) and by declaring `intent` (and `onUnknown`) on its provider step (server/db/unit-of-work.ts).
 import { bankTransferCreateHandler } from "../bank-transfers/reconcile-bank-transfer.ts";
+import { cardFundingHandler } from "../cards/reconcile-card-funding.ts";
 import { custodyTransferSubmitHandler } from "../custody/reconcile-custody-transfer.ts";
 import type { IntentHandler } from "./intent-handler.ts";
 
 export const INTENT_HANDLERS: ReadonlyMap<string, IntentHandler> = new Map(
-  [bankTransferCreateHandler as IntentHandler, custodyTransferSubmitHandler as IntentHandler].map((handler) => [handler.family, handler]),
+  [
+    bankTransferCreateHandler as IntentHandler,
+    custodyTransferSubmitHandler as IntentHandler,
+    cardFundingHandler as IntentHandler,
+  ].map((handler) => [handler.family, handler]),
 );
