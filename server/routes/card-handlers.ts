@@ -58,7 +58,7 @@ export const cardRoutes: Routes = [
   })),
   route("issueCard", (context) =>
     cardWrite(context.respond, "CARD_RECORD_CONFLICT", (uow) =>
-      issueCard(uow, { ...common(context), request: issueCardRequest(context.body) }),
+      issueCard(uow, { ...common(context), request: issueCardRequest(context.body), books: simulatedCardIssuerStore(context.deps.db.kysely) }),
     ),
   ),
   route("getCard", async (context) => ({

@@ -106,8 +106,8 @@ const ALLOWED: Array<{ file: string; tables: string[]; why: string }> = [
     why: "operator's invariant scan over all organizations (npm run check:invariants)",
   },
   {
-    file: "server/domain/cards/card-ledger-invariants.ts",
-    tables: ["CardLedgerEntry", "CardTransaction"],
+    file: "server/domain/cards/card-invariants.ts",
+    tables: ["Card", "CardLedgerEntry", "CardTransaction"],
     why: "operator's invariant scan over all organizations (npm run check:invariants)",
   },
   { file: "server/scheduler/dispatch-due-runs.ts", tables: ["WorkflowRun"], why: "scheduler picks due runs of every organization" },

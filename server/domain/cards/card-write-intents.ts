@@ -21,3 +21,15 @@ export const fundingUnconfirmed = (attempts: number, lastError: string): Funding
       600,
     ),
 });
+
+/** issueCard: the intent's resource and reference are the card's id. */
+export const CARD_ISSUE = "card.issue";
+
+/** A `failed` card's `statusReason`: why its issuing failed, the code first (the Card schema documents both). */
+export const ISSUE_NOT_EXECUTED = "not_executed: the card issuer has no record of this card; it never issued it.";
+
+export const issueUnconfirmed = (attempts: number, lastError: string): string =>
+  `outcome_unconfirmed: the card issuer could not confirm whether it issued this card after ${attempts} attempts (last: ${lastError}).`.slice(
+    0,
+    500,
+  );

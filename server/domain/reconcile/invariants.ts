@@ -11,12 +11,13 @@
 //   - a custody transfer state without its event, or with more than one, and an event of a state it never entered
 //     (server/domain/custody/custody-transfer-invariants.ts);
 //   - an Idempotency-Key record in progress past its lease with no open intent to answer it (a claim nothing finishes);
-//   - a card ledger that does not sum (a posting whose debits and credits differ), a card funding whose posting, metric
-//     or `card.funded` events disagree with its state (server/domain/cards/card-ledger-invariants.ts).
+//   - a card state without its event (`card.issued` once per issued card, none for a `failed` one), a card ledger that
+//     does not sum (a posting whose debits and credits differ), a card funding whose posting, metric or `card.funded`
+//     events disagree with its state (server/domain/cards/card-invariants.ts).
 // Not checked here yet: the provider-write families that have no intents yet.
 import type { Queryable } from "../../db/kysely.ts";
 import { BANK_TRANSFER_EVENT_OF } from "../bank-transfers/bank-transfer-events.ts";
-import { cardLedgerInvariants } from "../cards/card-ledger-invariants.ts";
+import { cardInvariants } from "../cards/card-invariants.ts";
 import { custodyTransferEvents } from "../custody/custody-transfer-invariants.ts";
 import type { IssuanceStatus } from "../treasury/issuance-request-dto.ts";
 import { ISSUANCE_EVENT_OF } from "../treasury/issuance-request-events.ts";
@@ -51,7 +52,7 @@ export async function checkInvariants(db: Queryable, options: InvariantOptions):
     ...(await issuanceRequestEvents(db, options)),
     ...(await custodyTransferEvents(db, options)),
     ...(await abandonedClaims(db, options)),
-    ...(await cardLedgerInvariants(db, options)),
+    ...(await cardInvariants(db, options)),
   ];
 }
 

@@ -57,7 +57,8 @@ export interface CardIssuerApi {
   issueCard(
     ctx: CardIssuerContext,
     // `cardholderName` is null for a card issued with no cardholder.
-    input: { cardId: string; programmeReference: string; network: string; cardholderName: string | null },
+    // `perAuthorization`: the card's per-authorization limit, if any (the simulator's unknown-outcome magic amounts).
+    input: { cardId: string; programmeReference: string; network: string; cardholderName: string | null; perAuthorization?: string },
   ): Promise<IssuedCard>;
   /** Reads of a card and of its transactions. */
   retrieveCard(ctx: CardIssuerContext, input: { reference: string }): Promise<void>;

@@ -3,8 +3,9 @@
 // reconciler pass them), the simulator records each write it executes under the caller's idempotency key, so a key
 // never executes twice and `lookup` answers whether (and how) it executed (issue 26); without them it is stateless.
 // Magic values (documented in the card operations of the spec): amounts 403.03 / 429.29 / 501.01 / 666.66 on fund,
-// authorization, capture and reversal, and the `Sandbox-Simulate-Error` header on every card endpoint; on fund, with
-// books, 777.77 → executes then times out, 778.88 → times out without executing, 779.99 → answers after 3 s.
+// authorization, capture and reversal, and the `Sandbox-Simulate-Error` header on every card endpoint; with books, on
+// fund's amount and issue's `limits.perAuthorization`: 777.77 → executes then times out, 778.88 → times out without
+// executing, 779.99 → answers after 3 s.
 import { createHash } from "node:crypto";
 import { type CardIssuerApi, type CardIssuerContext, CardIssuerError, type CardIssuerFailure } from "../capabilities/card-issuing.ts";
 import { type ProviderAdapter, ProviderExecutionError } from "../provider-adapter.ts";
@@ -66,15 +67,16 @@ export const simulatedCardIssuer: CardIssuerApi = {
     checkMagic(ctx);
     return executeOnce(ctx, "create_programme", () => ({ reference: `sim_prg_${digest(programmeId).toString("hex").slice(0, 16)}` }));
   },
-  async issueCard(ctx, { cardId }) {
+  async issueCard(ctx, { cardId, perAuthorization }) {
     checkMagic(ctx);
     const hash = digest(cardId);
-    return executeOnce(ctx, "issue_card", () => ({
+    const issued = () => ({
       reference: `sim_card_${hash.toString("hex").slice(0, 16)}`,
       last4: String(hash.readUInt32BE(0) % 10_000).padStart(4, "0"),
       expMonth: (hash.readUInt8(4) % 12) + 1,
       expYear: ctx.now.getUTCFullYear() + SIMULATED_CARD_VALIDITY_YEARS,
-    }));
+    });
+    return executeOnce(ctx, "issue_card", issued, perAuthorization);
   },
   async retrieveCard(ctx) {
     checkMagic(ctx);

@@ -1,11 +1,13 @@
-// check:invariants for the card ledger and card fundings (issue 26; server/domain/reconcile/invariants.ts lists the
-// checks). Read-only; across every organization.
+// check:invariants for cards, the card ledger and card fundings (issue 26; server/domain/reconcile/invariants.ts lists
+// the checks). Read-only; across every organization.
+//   - a card state without its event: an issued card (`active`, `frozen`, `deactivated`) has exactly one `card.issued`
+//     event, a `failed` one none, and a `pending` one has an open intent (else nothing will ever settle it);
 //   - a card ledger that does not sum: a posting (journal) whose debits and credits differ, per asset;
 //   - a funding whose posting disagrees with its state: `posted` credits the card's available account with its amount,
 //     `failed` nets to zero (written back), and a `pending` one has an open intent (else nothing will ever settle it);
 //   - a funding counted in the metric cards.funding.volume (its `card.funded` activity) other than once when posted and
 //     never otherwise; and per card, as many `card.funded` events as posted fundings.
-// Fundings whose intent is open are the reconciler's and are not held to the last three yet.
+// Cards and fundings whose intent is open are the reconciler's and are not held to these yet.
 import { type SqlBool, sql } from "kysely";
 import type { Queryable } from "../../db/kysely.ts";
 import { eventCounts, intentSettled } from "../reconcile/settled-events.ts";
@@ -20,8 +22,36 @@ interface Offender {
 
 type InvariantOptions = { now: Date; eventRetentionDays: number };
 
-export async function cardLedgerInvariants(db: Queryable, options: InvariantOptions): Promise<Offender[]> {
-  return [...(await unbalancedJournals(db)), ...(await fundings(db, options))];
+export async function cardInvariants(db: Queryable, options: InvariantOptions): Promise<Offender[]> {
+  return [...(await issuedCards(db, options)), ...(await unbalancedJournals(db)), ...(await fundings(db, options))];
+}
+
+async function issuedCards(db: Queryable, { now, eventRetentionDays }: InvariantOptions): Promise<Offender[]> {
+  const since = new Date(now.getTime() - eventRetentionDays * 86_400_000);
+  const cards = await db.selectFrom("Card as t").select(["t.id", "t.status"]).where("t.createdAt", ">", since).where(intentSettled).execute();
+  const events = await eventCounts(db, "card.issued", since);
+  const offenders: Offender[] = [];
+  const checked = new Set<string>();
+  for (const card of cards) {
+    checked.add(card.id);
+    if (card.status === "pending") {
+      offenders.push({ check: "state_without_event", id: card.id, detail: "card pending with no open intent: nothing will settle it" });
+      continue;
+    }
+    const sent = events.get(card.id)?.get("card.issued") ?? 0;
+    const expected = card.status === "failed" ? 0 : 1;
+    if (sent !== expected) {
+      offenders.push({
+        check: sent < expected ? "state_without_event" : "event_without_state",
+        id: card.id,
+        detail: `card.issued: ${sent} event(s), expected ${expected} (${card.status})`,
+      });
+    }
+  }
+  for (const id of events.keys()) {
+    if (!checked.has(id)) offenders.push({ check: "event_without_state", id, detail: "card.issued for a card that does not stand" });
+  }
+  return offenders;
 }
 
 /** credit − debit of the entries in the group, as numeric text. */
