@@ -46,7 +46,9 @@ function cardWrite<K extends OperationId>(
 
 export const cardRoutes: Routes = [
   route("createCardProgramme", (context) =>
-    cardWrite(context.respond, "CARD_RECORD_CONFLICT", (uow) => createCardProgramme(uow, { ...common(context), request: context.body })),
+    cardWrite(context.respond, "CARD_RECORD_CONFLICT", (uow) =>
+      createCardProgramme(uow, { ...common(context), request: context.body, books: simulatedCardIssuerStore(context.deps.db.kysely) }),
+    ),
   ),
   route("listCardProgrammes", async ({ query, auth, deps }) => ({
     status: 200,

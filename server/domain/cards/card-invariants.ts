@@ -1,7 +1,8 @@
 // check:invariants for cards, the card ledger and card fundings (issue 26; server/domain/reconcile/invariants.ts lists
 // the checks). Read-only; across every organization.
 //   - a card state without its event: an issued card (`active`, `frozen`, `deactivated`) has exactly one `card.issued`
-//     event, a `failed` one none, and a `pending` one has an open intent (else nothing will ever settle it);
+//     event, a `failed` one none, and a `pending` one has an open intent (else nothing will ever settle it); the same for
+//     card programmes and `card_programme.created` (`active`: one; `failed`: none);
 //   - a card ledger that does not sum: a posting (journal) whose debits and credits differ, per asset;
 //   - a funding whose posting disagrees with its state: `posted` credits the card's available account with its amount,
 //     `failed` nets to zero (written back), and a `pending` one has an open intent (else nothing will ever settle it);
@@ -23,33 +24,50 @@ interface Offender {
 type InvariantOptions = { now: Date; eventRetentionDays: number };
 
 export async function cardInvariants(db: Queryable, options: InvariantOptions): Promise<Offender[]> {
-  return [...(await issuedCards(db, options)), ...(await unbalancedJournals(db)), ...(await fundings(db, options))];
+  const since = new Date(options.now.getTime() - options.eventRetentionDays * 86_400_000);
+  const programmes = await db
+    .selectFrom("CardProgramme as t")
+    .select(["t.id", "t.status"])
+    .where("t.createdAt", ">", since)
+    .where(intentSettled)
+    .execute();
+  const cards = await db.selectFrom("Card as t").select(["t.id", "t.status"]).where("t.createdAt", ">", since).where(intentSettled).execute();
+  return [
+    ...createdOnce(programmes, "programme", "card_programme.created", await eventCounts(db, "card_programme.created", since)),
+    ...createdOnce(cards, "card", "card.issued", await eventCounts(db, "card.issued", since)),
+    ...(await unbalancedJournals(db)),
+    ...(await fundings(db, options)),
+  ];
 }
 
-async function issuedCards(db: Queryable, { now, eventRetentionDays }: InvariantOptions): Promise<Offender[]> {
-  const since = new Date(now.getTime() - eventRetentionDays * 86_400_000);
-  const cards = await db.selectFrom("Card as t").select(["t.id", "t.status"]).where("t.createdAt", ">", since).where(intentSettled).execute();
-  const events = await eventCounts(db, "card.issued", since);
+/** Each settled resource's creation event `type` stands once when the issuer created it, never when it `failed`; a
+ * `pending` one needs an open intent. `events`: the counts of `type` per resource. */
+function createdOnce(
+  resources: Array<{ id: string; status: string }>,
+  noun: string,
+  type: string,
+  events: Map<string, Map<string, number>>,
+): Offender[] {
   const offenders: Offender[] = [];
   const checked = new Set<string>();
-  for (const card of cards) {
-    checked.add(card.id);
-    if (card.status === "pending") {
-      offenders.push({ check: "state_without_event", id: card.id, detail: "card pending with no open intent: nothing will settle it" });
+  for (const { id, status } of resources) {
+    checked.add(id);
+    if (status === "pending") {
+      offenders.push({ check: "state_without_event", id, detail: `${noun} pending with no open intent: nothing will settle it` });
       continue;
     }
-    const sent = events.get(card.id)?.get("card.issued") ?? 0;
-    const expected = card.status === "failed" ? 0 : 1;
+    const sent = events.get(id)?.get(type) ?? 0;
+    const expected = status === "failed" ? 0 : 1;
     if (sent !== expected) {
       offenders.push({
         check: sent < expected ? "state_without_event" : "event_without_state",
-        id: card.id,
-        detail: `card.issued: ${sent} event(s), expected ${expected} (${card.status})`,
+        id,
+        detail: `${type}: ${sent} event(s), expected ${expected} (${status})`,
       });
     }
   }
   for (const id of events.keys()) {
-    if (!checked.has(id)) offenders.push({ check: "event_without_state", id, detail: "card.issued for a card that does not stand" });
+    if (!checked.has(id)) offenders.push({ check: "event_without_state", id, detail: `${type} for a ${noun} that does not stand` });
   }
   return offenders;
 }

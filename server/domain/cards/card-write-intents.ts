@@ -25,11 +25,14 @@ export const fundingUnconfirmed = (attempts: number, lastError: string): Funding
 /** issueCard: the intent's resource and reference are the card's id. */
 export const CARD_ISSUE = "card.issue";
 
-/** A `failed` card's `statusReason`: why its issuing failed, the code first (the Card schema documents both). */
-export const ISSUE_NOT_EXECUTED = "not_executed: the card issuer has no record of this card; it never issued it.";
+/** A `failed` card's `statusReason` (or a `failed` programme's `failureReason`): why the write failed, the code first. */
+export const notExecuted = (what: string) => `not_executed: the card issuer has no record of this ${what}; it never executed it.`;
 
-export const issueUnconfirmed = (attempts: number, lastError: string): string =>
-  `outcome_unconfirmed: the card issuer could not confirm whether it issued this card after ${attempts} attempts (last: ${lastError}).`.slice(
+export const unconfirmed = (what: string, attempts: number, lastError: string): string =>
+  `outcome_unconfirmed: the card issuer could not confirm whether it executed this ${what} after ${attempts} attempts (last: ${lastError}).`.slice(
     0,
     500,
   );
+
+/** createCardProgramme: the intent's resource and reference are the programme's id. */
+export const CARD_PROGRAMME_CREATE = "card_programme.create";

@@ -15,9 +15,17 @@ export interface LedgerTransfer {
 export interface LedgerJournal {
   /** The posting's id: the CardTransaction it belongs to, or the programme for its sandbox test funds. */
   journalId: string;
-  /** `funding_reversal`: a funding the card issuer never executed (or could not confirm), written back by the
-   * reconciler (reconcile-card-funding.ts) under the funding's journal id. */
-  kind: "funding" | "funding_reversal" | "sandbox_test_funds" | "authorization_hold" | "capture" | "release";
+  /** `funding_reversal` / `sandbox_test_funds_reversal`: a funding, or a programme's opening test funds, whose issuer
+   * call never executed (or could not be confirmed), written back by the reconciler (reconcile-card-funding.ts,
+   * reconcile-card-programme.ts) under the same journal id. */
+  kind:
+    | "funding"
+    | "funding_reversal"
+    | "sandbox_test_funds"
+    | "sandbox_test_funds_reversal"
+    | "authorization_hold"
+    | "capture"
+    | "release";
   programmeId: string;
   cardId: string | null;
   asset: string;

@@ -17,7 +17,7 @@ import type { IntentHandler } from "../reconcile/intent-handler.ts";
 import { bumpCardVersion } from "./bump-card-version.ts";
 import { toCardDto } from "./card-dto.ts";
 import { emitCardEvent } from "./card-events.ts";
-import { CARD_ISSUE, ISSUE_NOT_EXECUTED, issueUnconfirmed } from "./card-write-intents.ts";
+import { CARD_ISSUE, notExecuted, unconfirmed } from "./card-write-intents.ts";
 import { lookUpCardWrite, scopeOf } from "./look-up-card-write.ts";
 import { readCardBalance } from "./read-card-balance.ts";
 
@@ -38,8 +38,8 @@ export const cardIssueHandler: IntentHandler<Found> = {
   settle: (uow, intent, found) =>
     "gone" in found
       ? Promise.resolve(undefined)
-      : settleIssue(uow, intent, found.executed ? (found.result as unknown as IssuedCard) : ISSUE_NOT_EXECUTED),
-  giveUp: (uow, intent, lastError) => settleIssue(uow, intent, issueUnconfirmed(intent.attempts, lastError)),
+      : settleIssue(uow, intent, found.executed ? (found.result as unknown as IssuedCard) : notExecuted("card")),
+  giveUp: (uow, intent, lastError) => settleIssue(uow, intent, unconfirmed("card", intent.attempts, lastError)),
 };
 
 /** Activates the card with the issuer's details, or fails it with `reason`, if it is still `pending`; returns the key's

@@ -3,6 +3,7 @@
 import { bankTransferCreateHandler } from "../bank-transfers/reconcile-bank-transfer.ts";
 import { cardFundingHandler } from "../cards/reconcile-card-funding.ts";
 import { cardIssueHandler } from "../cards/reconcile-card-issue.ts";
+import { cardProgrammeCreateHandler } from "../cards/reconcile-card-programme.ts";
 import { custodyTransferSubmitHandler } from "../custody/reconcile-custody-transfer.ts";
 import type { IntentHandler } from "./intent-handler.ts";
 
@@ -12,5 +13,6 @@ export const INTENT_HANDLERS: ReadonlyMap<string, IntentHandler> = new Map(
     custodyTransferSubmitHandler as IntentHandler,
     cardFundingHandler as IntentHandler,
     cardIssueHandler as IntentHandler,
+    cardProgrammeCreateHandler as IntentHandler,
   ].map((handler) => [handler.family, handler]),
 );

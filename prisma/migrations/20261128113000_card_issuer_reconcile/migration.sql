@@ -1,3 +1,6 @@
+-- AlterTable
+ALTER TABLE "CardProgramme" ADD COLUMN     "failureReason" TEXT;
+
 -- CreateTable
 CREATE TABLE "SimCardIssuerCall" (
     "idempotencyKey" TEXT NOT NULL,
