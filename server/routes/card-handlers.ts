@@ -60,7 +60,11 @@ export const cardRoutes: Routes = [
   })),
   route("issueCard", (context) =>
     cardWrite(context.respond, "CARD_RECORD_CONFLICT", (uow) =>
-      issueCard(uow, { ...common(context), request: issueCardRequest(context.body), books: simulatedCardIssuerStore(context.deps.db.kysely) }),
+      issueCard(uow, {
+        ...common(context),
+        request: issueCardRequest(context.body),
+        books: simulatedCardIssuerStore(context.deps.db.kysely),
+      }),
     ),
   ),
   route("getCard", async (context) => ({

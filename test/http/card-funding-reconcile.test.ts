@@ -102,7 +102,11 @@ describe("a lost answer from the card issuer (unknown outcome)", () => {
     const listed = await call("GET", cardPath(cardId, "/transactions"));
     expect(listed.json.data.map((t: { transactionId: string; status: string }) => [t.transactionId, t.status])).toEqual([[id, "failed"]]);
     // Written back by a reversing posting under the funding's journal id (the ledger sums; the card holds nothing).
-    const entries = await server.db.kysely.selectFrom("CardLedgerEntry").select(["kind", "direction"]).where("journalId", "=", id).execute();
+    const entries = await server.db.kysely
+      .selectFrom("CardLedgerEntry")
+      .select(["kind", "direction"])
+      .where("journalId", "=", id)
+      .execute();
     expect(entries.map((e) => `${e.kind} ${e.direction}`).sort()).toEqual([
       "funding credit",
       "funding debit",
@@ -198,13 +202,21 @@ describe("check:invariants", () => {
     expect(res.status, res.text).toBe(200);
     const id = res.json.transactionId as string;
     await server.db.kysely.deleteFrom("Event").where("resourceId", "=", cardId).where("type", "=", "card.funded").execute();
-    await server.db.kysely.updateTable("CardLedgerEntry").set({ amountMinor: "24000000" }).where("id", "=", res.json.ledgerEntryId).execute();
+    await server.db.kysely
+      .updateTable("CardLedgerEntry")
+      .set({ amountMinor: "24000000" })
+      .where("id", "=", res.json.ledgerEntryId)
+      .execute();
     expect(await checkInvariants(server.db.kysely, options)).toEqual([
       { check: "ledger_unbalanced", id, detail: "USDC posting does not balance: credits − debits = -1000000 (minor units)" },
       { check: "ledger_disagrees", id, detail: "posted funding credits the card 24000000, expected 25000000 (minor units)" },
       { check: "state_without_event", id: cardId, detail: "card.funded: 0 event(s), 1 posted funding(s)" },
     ]);
-    await server.db.kysely.updateTable("CardLedgerEntry").set({ amountMinor: "25000000" }).where("id", "=", res.json.ledgerEntryId).execute();
+    await server.db.kysely
+      .updateTable("CardLedgerEntry")
+      .set({ amountMinor: "25000000" })
+      .where("id", "=", res.json.ledgerEntryId)
+      .execute();
     await server.db.kysely.updateTable("CardTransaction").set({ status: "pending" }).where("id", "=", id).execute();
     expect(await checkInvariants(server.db.kysely, options)).toEqual([
       { check: "ledger_disagrees", id, detail: "funding pending with no open intent: nothing will settle it" },

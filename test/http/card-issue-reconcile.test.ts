@@ -65,7 +65,12 @@ describe("a lost answer from the card issuer (unknown outcome)", () => {
     const [executed] = await executions(cardId);
     const settled = await issue();
     expect([settled.status, settled.headers.get("idempotent-replayed")]).toEqual([201, "true"]);
-    expect(settled.json).toMatchObject({ cardId, status: "active", statusReason: null, ...pick(executed?.result, ["last4", "expMonth", "expYear"]) });
+    expect(settled.json).toMatchObject({
+      cardId,
+      status: "active",
+      statusReason: null,
+      ...pick(executed?.result, ["last4", "expMonth", "expYear"]),
+    });
     expect(settled.json.last4).toMatch(/^[0-9]{4}$/);
     expect([await issuedEvents(cardId), (await activities(cardId)).length]).toEqual([1, 1]);
     expect((await eventsOf(server, cardId, "card.issued"))[0]?.data).toEqual(settled.json);
@@ -155,7 +160,10 @@ describe("check:invariants", () => {
     expect(res.status, res.text).toBe(201);
     const cardId = res.json.cardId as string;
     const [event] = await eventsOf(server, cardId, "card.issued");
-    await server.db.kysely.deleteFrom("Event").where("id", "=", event?.id as string).execute();
+    await server.db.kysely
+      .deleteFrom("Event")
+      .where("id", "=", event?.id as string)
+      .execute();
     expect(await checkInvariants(server.db.kysely, options)).toEqual([
       { check: "state_without_event", id: cardId, detail: "card.issued: 0 event(s), expected 1 (active)" },
     ]);

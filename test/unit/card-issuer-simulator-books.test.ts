@@ -24,13 +24,21 @@ const fund = (ctx: CardIssuerContext, amount: string) => issuer.fundCard(ctx, { 
 describe("the simulated card issuer's books", () => {
   it("executes a key once and answers the first execution to a repeat; lookup tells what it executed", async () => {
     const { calls, ctx } = memoryBooks();
-    const first = await issuer.issueCard(ctx("card_a"), { cardId: "card_a", programmeReference: "p", network: "visa", cardholderName: null });
-    const again = await issuer.issueCard({ ...ctx("card_a"), now: new Date("2040-01-01") }, {
+    const first = await issuer.issueCard(ctx("card_a"), {
       cardId: "card_a",
       programmeReference: "p",
       network: "visa",
       cardholderName: null,
     });
+    const again = await issuer.issueCard(
+      { ...ctx("card_a"), now: new Date("2040-01-01") },
+      {
+        cardId: "card_a",
+        programmeReference: "p",
+        network: "visa",
+        cardholderName: null,
+      },
+    );
     expect(again).toEqual(first);
     await fund(ctx("ctx_a"), "10.00");
     await fund(ctx("ctx_a"), "10.00");

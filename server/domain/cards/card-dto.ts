@@ -28,7 +28,9 @@ export function toCardDto(card: CardRow, asset: string, balance: CardBalanceMino
     status: card.status as CardDto["status"],
     statusReason: card.statusReason,
     // Not issued (`pending`: its issuer's answer is being confirmed; `failed`): the issuer's details are unknown.
-    ...(isIssued(card) ? { last4: card.last4, expMonth: card.expMonth, expYear: card.expYear } : { last4: null, expMonth: null, expYear: null }),
+    ...(isIssued(card)
+      ? { last4: card.last4, expMonth: card.expMonth, expYear: card.expYear }
+      : { last4: null, expMonth: null, expYear: null }),
     brand: card.brand as CardDto["brand"],
     limits: storedLimits(card.limits),
     balance: toCardBalanceDto(balance, asset),

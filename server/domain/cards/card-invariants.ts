@@ -31,7 +31,12 @@ export async function cardInvariants(db: Queryable, options: InvariantOptions): 
     .where("t.createdAt", ">", since)
     .where(intentSettled)
     .execute();
-  const cards = await db.selectFrom("Card as t").select(["t.id", "t.status"]).where("t.createdAt", ">", since).where(intentSettled).execute();
+  const cards = await db
+    .selectFrom("Card as t")
+    .select(["t.id", "t.status"])
+    .where("t.createdAt", ">", since)
+    .where(intentSettled)
+    .execute();
   return [
     ...createdOnce(programmes, "programme", "card_programme.created", await eventCounts(db, "card_programme.created", since)),
     ...createdOnce(cards, "card", "card.issued", await eventCounts(db, "card.issued", since)),
@@ -124,13 +129,21 @@ async function fundings(db: Queryable, { now, eventRetentionDays }: InvariantOpt
     const expected = posted ? decimalToMinor(r.amountMinor) : 0n;
     const credited = r.credited === null ? 0n : decimalToMinor(r.credited);
     if (credited !== expected) {
-      offenders.push({ check: "ledger_disagrees", id: r.id, detail: `${r.status} funding credits the card ${credited}, expected ${expected} (minor units)` });
+      offenders.push({
+        check: "ledger_disagrees",
+        id: r.id,
+        detail: `${r.status} funding credits the card ${credited}, expected ${expected} (minor units)`,
+      });
     }
     // The joins repeat the entries per activity row: `credited` is exact while the activity stands at most once (the
     // check below names the funding otherwise); the count of distinct activities is exact.
     const counted = Number(r.counted);
     if (counted !== (posted ? 1 : 0)) {
-      offenders.push({ check: "metric_disagrees", id: r.id, detail: `counted ${counted} time(s) in cards.funding.volume, expected ${posted ? 1 : 0}` });
+      offenders.push({
+        check: "metric_disagrees",
+        id: r.id,
+        detail: `counted ${counted} time(s) in cards.funding.volume, expected ${posted ? 1 : 0}`,
+      });
     }
   }
   const events = await eventCounts(db, "card.funded", since);

@@ -51,7 +51,8 @@ export const cardFundingHandler: IntentHandler<Found> = {
     if (!funding) return { gone: true };
     return (await lookUpCardWrite(db, intent, funding.programmeId)) ?? { gone: true };
   },
-  settle: (uow, intent, found) => ("gone" in found ? Promise.resolve(undefined) : settleFunding(uow, intent, found.executed || FUNDING_NOT_EXECUTED)),
+  settle: (uow, intent, found) =>
+    "gone" in found ? Promise.resolve(undefined) : settleFunding(uow, intent, found.executed || FUNDING_NOT_EXECUTED),
   giveUp: (uow, intent, lastError) => settleFunding(uow, intent, fundingUnconfirmed(intent.attempts, lastError)),
 };
 
@@ -96,7 +97,13 @@ async function settleFunding(
         programmeId,
         cardId,
         asset: transaction.asset,
-        transfers: [{ from: cardAvailableAccount(cardId), to: programmeFundingAccount(programmeId), amountMinor: decimalToMinor(transaction.amountMinor) }],
+        transfers: [
+          {
+            from: cardAvailableAccount(cardId),
+            to: programmeFundingAccount(programmeId),
+            amountMinor: decimalToMinor(transaction.amountMinor),
+          },
+        ],
       });
       card = await bumpCardVersion(uow, card);
     }

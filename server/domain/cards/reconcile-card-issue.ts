@@ -44,7 +44,11 @@ export const cardIssueHandler: IntentHandler<Found> = {
 
 /** Activates the card with the issuer's details, or fails it with `reason`, if it is still `pending`; returns the key's
  * answer. */
-async function settleIssue(uow: UnitOfWork, intent: ClaimedIntent, outcome: IssuedCard | string): Promise<OperationOutcome<"issueCard"> | undefined> {
+async function settleIssue(
+  uow: UnitOfWork,
+  intent: ClaimedIntent,
+  outcome: IssuedCard | string,
+): Promise<OperationOutcome<"issueCard"> | undefined> {
   const scope = scopeOf(intent);
   const row = await uow.tx
     .selectFrom("Card as c")

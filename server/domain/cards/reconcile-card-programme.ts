@@ -32,7 +32,11 @@ export const cardProgrammeCreateHandler: IntentHandler<Found> = {
   settle: (uow, intent, found) =>
     "gone" in found
       ? Promise.resolve(undefined)
-      : settleProgramme(uow, intent, found.executed ? { reference: String(found.result.reference) } : { failure: notExecuted("programme") }),
+      : settleProgramme(
+          uow,
+          intent,
+          found.executed ? { reference: String(found.result.reference) } : { failure: notExecuted("programme") },
+        ),
   giveUp: (uow, intent, lastError) => settleProgramme(uow, intent, { failure: unconfirmed("programme", intent.attempts, lastError) }),
 };
 
