@@ -7176,7 +7176,7 @@ export interface components {
              */
             code: "not_executed" | "outcome_unconfirmed";
             /**
-             * @description For a person to read (the issuer's last error
+             * @description For a person to read (with the issuer's last error for `outcome_unconfirmed`).
              * @example The card issuer never executed the funding.
              */
             message: string;
