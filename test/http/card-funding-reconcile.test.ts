@@ -7,10 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cardFundingHandler } from "../../server/domain/cards/reconcile-card-funding.ts";
 import type { IntentHandler } from "../../server/domain/reconcile/intent-handler.ts";
 import { checkInvariants } from "../../server/domain/reconcile/invariants.ts";
-import { RECONCILE_MAX_ATTEMPTS, reconcileDueIntents } from "../../server/domain/reconcile/reconcile-intents.ts";
 import { providerReconcileJob } from "../../server/scheduler/provider-reconcile-job.ts";
 import { authorizationsPath, type Call, cardPath, checkLedgerInvariants, createProgramme, issueCard } from "../helpers/cards.ts";
 import { eventsOf } from "../helpers/events.ts";
+import { reconcileUntilGivenUp } from "../helpers/reconcile.ts";
 import { api, startTestServer, type TestServer } from "../helpers/test-server.ts";
 import { idem } from "../helpers/v2.ts";
 
@@ -144,25 +144,11 @@ describe("the reconciler", () => {
     const first = await fund();
     expect(first.status, first.text).toBe(202);
     const id = first.json.transactionId as string;
-    const down: IntentHandler = {
-      ...(cardFundingHandler as IntentHandler),
-      lookup: async () => {
-        throw new Error("the issuer is down");
-      },
-    };
-    const handlers = new Map([[down.family, down]]);
-    let at = Date.now() + 60_000;
-    for (let attempt = 1; attempt < RECONCILE_MAX_ATTEMPTS; attempt++) {
-      expect(await reconcileDueIntents(server.db.kysely, { now: new Date(at), reconcileAfterSeconds: AFTER, handlers })).toMatchObject({
-        retried: 1,
-      });
-      const [intent] = await intentsOf(id);
-      if (!intent) throw new Error("the intent is gone");
-      expect(intent.lastError).toBe("the issuer is down");
-      at = intent.dueAt.getTime();
-    }
-    expect(await reconcileDueIntents(server.db.kysely, { now: new Date(at), reconcileAfterSeconds: AFTER, handlers })).toMatchObject({
-      gaveUp: 1,
+    await reconcileUntilGivenUp(server.db.kysely, {
+      handler: cardFundingHandler as IntentHandler,
+      resourceId: id,
+      error: "the issuer is down",
+      reconcileAfterSeconds: AFTER,
     });
     const settled = await fund();
     expect([settled.status, settled.json.status, settled.json.failureReason.code]).toEqual([200, "failed", "outcome_unconfirmed"]);

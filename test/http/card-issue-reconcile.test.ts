@@ -7,10 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cardIssueHandler } from "../../server/domain/cards/reconcile-card-issue.ts";
 import type { IntentHandler } from "../../server/domain/reconcile/intent-handler.ts";
 import { checkInvariants } from "../../server/domain/reconcile/invariants.ts";
-import { RECONCILE_MAX_ATTEMPTS, reconcileDueIntents } from "../../server/domain/reconcile/reconcile-intents.ts";
 import { providerReconcileJob } from "../../server/scheduler/provider-reconcile-job.ts";
 import { CARDS, type Call, cardholderBody, cardPath, createProgramme } from "../helpers/cards.ts";
 import { eventsOf } from "../helpers/events.ts";
+import { reconcileUntilGivenUp } from "../helpers/reconcile.ts";
 import { api, startTestServer, type TestServer } from "../helpers/test-server.ts";
 import { idem } from "../helpers/v2.ts";
 
@@ -126,24 +126,11 @@ describe("the reconciler", () => {
     const first = await issue();
     expect(first.status, first.text).toBe(202);
     const cardId = first.json.cardId as string;
-    const down: IntentHandler = {
-      ...(cardIssueHandler as IntentHandler),
-      lookup: async () => {
-        throw new Error("the issuer is down");
-      },
-    };
-    const handlers = new Map([[down.family, down]]);
-    let at = Date.now() + 60_000;
-    for (let attempt = 1; attempt < RECONCILE_MAX_ATTEMPTS; attempt++) {
-      expect(await reconcileDueIntents(server.db.kysely, { now: new Date(at), reconcileAfterSeconds: AFTER, handlers })).toMatchObject({
-        retried: 1,
-      });
-      const [intent] = await intentsOf(cardId);
-      if (!intent) throw new Error("the intent is gone");
-      at = intent.dueAt.getTime();
-    }
-    expect(await reconcileDueIntents(server.db.kysely, { now: new Date(at), reconcileAfterSeconds: AFTER, handlers })).toMatchObject({
-      gaveUp: 1,
+    await reconcileUntilGivenUp(server.db.kysely, {
+      handler: cardIssueHandler as IntentHandler,
+      resourceId: cardId,
+      error: "the issuer is down",
+      reconcileAfterSeconds: AFTER,
     });
     const settled = await issue();
     expect([settled.status, settled.json.status]).toEqual([201, "failed"]);

@@ -9,10 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cardProgrammeCreateHandler } from "../../server/domain/cards/reconcile-card-programme.ts";
 import type { IntentHandler } from "../../server/domain/reconcile/intent-handler.ts";
 import { checkInvariants } from "../../server/domain/reconcile/invariants.ts";
-import { RECONCILE_MAX_ATTEMPTS, reconcileDueIntents } from "../../server/domain/reconcile/reconcile-intents.ts";
 import { providerReconcileJob } from "../../server/scheduler/provider-reconcile-job.ts";
 import { CARDS, type Call, checkLedgerInvariants, programmeBody } from "../helpers/cards.ts";
 import { eventsOf } from "../helpers/events.ts";
+import { reconcileUntilGivenUp } from "../helpers/reconcile.ts";
 import { api, startTestServer, type TestServer } from "../helpers/test-server.ts";
 import { idem } from "../helpers/v2.ts";
 
@@ -114,24 +114,11 @@ describe("a programme whose request died between its commits", () => {
 describe("the reconciler", () => {
   it("backs off while the issuer cannot answer, then fails the programme `outcome_unconfirmed` after its last attempt", async () => {
     const { id, create } = await interrupted(true);
-    const down: IntentHandler = {
-      ...(cardProgrammeCreateHandler as IntentHandler),
-      lookup: async () => {
-        throw new Error("the issuer is down");
-      },
-    };
-    const handlers = new Map([[down.family, down]]);
-    let at = Date.now() + 60_000;
-    for (let attempt = 1; attempt < RECONCILE_MAX_ATTEMPTS; attempt++) {
-      expect(await reconcileDueIntents(server.db.kysely, { now: new Date(at), reconcileAfterSeconds: AFTER, handlers })).toMatchObject({
-        retried: 1,
-      });
-      const [intent] = await intentsOf(id);
-      if (!intent) throw new Error("the intent is gone");
-      at = intent.dueAt.getTime();
-    }
-    expect(await reconcileDueIntents(server.db.kysely, { now: new Date(at), reconcileAfterSeconds: AFTER, handlers })).toMatchObject({
-      gaveUp: 1,
+    await reconcileUntilGivenUp(server.db.kysely, {
+      handler: cardProgrammeCreateHandler as IntentHandler,
+      resourceId: id,
+      error: "the issuer is down",
+      reconcileAfterSeconds: AFTER,
     });
     expect((await create()).json.status).toBe("failed");
     const row = await server.db.kysely.selectFrom("CardProgramme").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
