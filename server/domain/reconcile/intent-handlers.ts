@@ -2,6 +2,9 @@
 // (intent-handler.ts) and by declaring `intent` (and `onUnknown`) on its provider step (server/db/unit-of-work.ts).
 import { bankTransferCreateHandler } from "../bank-transfers/reconcile-bank-transfer.ts";
 import { bankTransferCancelHandler } from "../bank-transfers/reconcile-bank-transfer-cancel.ts";
+import { cardFundingHandler } from "../cards/reconcile-card-funding.ts";
+import { cardIssueHandler } from "../cards/reconcile-card-issue.ts";
+import { cardProgrammeCreateHandler } from "../cards/reconcile-card-programme.ts";
 import { custodyTransferSubmitHandler } from "../custody/reconcile-custody-transfer.ts";
 import type { IntentHandler } from "./intent-handler.ts";
 
@@ -10,5 +13,8 @@ export const INTENT_HANDLERS: ReadonlyMap<string, IntentHandler> = new Map(
     bankTransferCreateHandler as IntentHandler,
     bankTransferCancelHandler as IntentHandler,
     custodyTransferSubmitHandler as IntentHandler,
+    cardFundingHandler as IntentHandler,
+    cardIssueHandler as IntentHandler,
+    cardProgrammeCreateHandler as IntentHandler,
   ].map((handler) => [handler.family, handler]),
 );
