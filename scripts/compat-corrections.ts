@@ -53,6 +53,20 @@ export const corrections: readonly CompatCorrection[] = [
   {
     released: "0.3.0",
     where: [
+      "GET /api/v2/agent/cards/{cardId}/transactions",
+      "POST /api/v2/agent/cards/{cardId}/test-helpers/authorizations",
+      "POST /api/v2/agent/cards/{cardId}/test-helpers/authorizations/{authorizationId}/capture",
+      "POST /api/v2/agent/cards/{cardId}/test-helpers/authorizations/{authorizationId}/reverse",
+    ],
+    reason:
+      "CardTransaction.status gains `failed` (issue 26): only the new reconciler writes it, on a funding whose card issuer " +
+      "answer was lost and that the issuer never executed (or could not confirm) — a funding 0.3.0 deleted (502). No value " +
+      "is removed; a client meets it only on that new path (documented with fundCard's 202); an authorization's own " +
+      "transactions are never `failed`.",
+  },
+  {
+    released: "0.3.0",
+    where: [
       "POST /api/v2/agent/webhook-endpoints",
       "GET /api/v2/agent/webhook-endpoints",
       "GET /api/v2/agent/webhook-endpoints/{endpointId}",
@@ -66,5 +80,23 @@ export const corrections: readonly CompatCorrection[] = [
       "endpoint's `enabledEvents` and a delivery's `eventType` echo grows by them, and `enabledEvents` takes up to 54 " +
       "entries. New event types are not breaking (docs/compatibility.md): an endpoint receives them only when it " +
       "subscribed to them or to `*`.",
+  },
+  {
+    released: "0.3.0",
+    where: [
+      "POST /api/v2/agent/cards/programmes",
+      "POST /api/v2/agent/cards/issue",
+      "GET /api/v2/agent/cards/{cardId}",
+      "POST /api/v2/agent/cards/{cardId}/fund",
+      "POST /api/v2/agent/cards/{cardId}/freeze",
+      "POST /api/v2/agent/cards/{cardId}/unfreeze",
+      "POST /api/v2/agent/cards/{cardId}/deactivate",
+      "POST /api/v2/agent/cards/{cardId}/limits",
+    ],
+    reason:
+      "CardProgramme.status and Card.status gain `pending` and `failed`, and a card's `last4`, `expMonth` and `expYear` " +
+      "are null while it is not issued (issue 26): only a programme or card whose card issuer answer was lost, or whose " +
+      "request died between its commits — one 0.3.0 deleted (502) or left invisible for good — is ever in those states, " +
+      "and no write reaches a card in them (404), so fund, freeze, unfreeze, deactivate and limits never answer them.",
   },
 ];

@@ -1,7 +1,9 @@
 // Cards (v2, Sandbox only: simulated). Thin: read the request, call one domain function, answer. Every write is the
 // request's unit of work (two transactions around the card issuer's call: see afterCardIssuerCall), run again on a
-// transient database conflict (retryCardWrite).
+// transient database conflict (retryCardWrite). The reconcilable writes (issue 26) hand the card issuing simulator its
+// books (its storage port) on the database itself, never inside the request's transaction.
 import type { AuthContext } from "../context.ts";
+import { simulatedCardIssuerStore } from "../db/simulated-card-issuer-store.ts";
 import { changeCardStatus } from "../domain/cards/change-card-status.ts";
 import { createCardProgramme } from "../domain/cards/create-card-programme.ts";
 import { fundCard } from "../domain/cards/fund-card.ts";
@@ -44,7 +46,9 @@ function cardWrite<K extends OperationId>(
 
 export const cardRoutes: Routes = [
   route("createCardProgramme", (context) =>
-    cardWrite(context.respond, "CARD_RECORD_CONFLICT", (uow) => createCardProgramme(uow, { ...common(context), request: context.body })),
+    cardWrite(context.respond, "CARD_RECORD_CONFLICT", (uow) =>
+      createCardProgramme(uow, { ...common(context), request: context.body, books: simulatedCardIssuerStore(context.deps.db.kysely) }),
+    ),
   ),
   route("listCardProgrammes", async ({ query, auth, deps }) => ({
     status: 200,
@@ -56,7 +60,11 @@ export const cardRoutes: Routes = [
   })),
   route("issueCard", (context) =>
     cardWrite(context.respond, "CARD_RECORD_CONFLICT", (uow) =>
-      issueCard(uow, { ...common(context), request: issueCardRequest(context.body) }),
+      issueCard(uow, {
+        ...common(context),
+        request: issueCardRequest(context.body),
+        books: simulatedCardIssuerStore(context.deps.db.kysely),
+      }),
     ),
   ),
   route("getCard", async (context) => ({
@@ -74,7 +82,12 @@ export const cardRoutes: Routes = [
   })),
   route("fundCard", (context) =>
     cardWrite(context.respond, "CARD_LEDGER_CONFLICT", (uow) =>
-      fundCard(uow, { ...common(context), cardId: context.path.cardId, request: context.body }),
+      fundCard(uow, {
+        ...common(context),
+        cardId: context.path.cardId,
+        request: context.body,
+        books: simulatedCardIssuerStore(context.deps.db.kysely),
+      }),
     ),
   ),
   route("freezeCard", (c) =>

@@ -1,17 +1,21 @@
 // Issue 26 on PostgreSQL with real server processes: a process SIGKILLed between the two commits of a provider write
 // (FAULT_INJECT crash-after-intent, crash-before-result) — a bank transfer's creation, a custody transfer's submission,
-// a custody wallet's activation — leaves an open intent and an in-progress key; after the restart of two instances,
-// their reconcilers (RECONCILE_AFTER_SECONDS=2) settle each write within 30 s — exactly one event per state, delivered
-// once to a real webhook endpoint (a local receiver), the provider executed it at most once, the metrics' rows counted
-// once, the key replays the final answer (409 until then, never a second execution) — and `npm run check:invariants`
-// exits 0. Every server process costs ~10 s of CPU to start, so the custody families take one fault point each (the
-// custody transfer crash-before-result: the custodian submitted it; the wallet crash-after-intent: nothing was created;
-// test/http/custody-*-reconcile.test.ts cover the other paths) and all four crashes share one restart.
+// a custody wallet's activation, a card funding — leaves an open intent and an in-progress key; after the restart of
+// two instances, their reconcilers (RECONCILE_AFTER_SECONDS=2) settle each write within 30 s — exactly one event per
+// state (for bank and custody: delivered once to a real webhook endpoint, a local receiver), the provider executed it at
+// most once, the metrics' rows counted once, the key replays the final answer (409 until then, never a second
+// execution) — and `npm run check:invariants` exits 0 (for the cards: its checks, in process). Card fundings with the
+// magic amounts 777.77 and 778.88 (answered 202) are settled by the same instances. Every server process costs ~10 s of
+// CPU to start, so the custody families take one fault point each (the custody transfer crash-before-result: the
+// custodian submitted it; the wallet crash-after-intent: nothing was created; test/http/custody-*-reconcile.test.ts
+// cover the other paths), and the bank and custody crashes share one restart.
 import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { promisify } from "node:util";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase } from "../../server/db/open-database.ts";
+import { checkInvariants } from "../../server/domain/reconcile/invariants.ts";
 import { joinMember } from "../helpers/members.ts";
 import {
   ADMIN_TOKEN,
@@ -48,6 +52,13 @@ const run = promisify(execFile);
 let fixture: SystemFixture;
 let direct: pg.Client;
 let receiver: WebhookReceiver;
+/** The two restarted instances (delivering webhooks), shared by the families' tests (started by the first that needs
+ * them). */
+let running: ServerProcess[] | undefined;
+const restartedInstances = async () => {
+  running ??= await Promise.all([fixture.start({ env: DELIVERING }), fixture.start({ env: DELIVERING })]);
+  return running;
+};
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
@@ -172,7 +183,7 @@ describe("a crash between the two commits of each provider write", () => {
     expect(await rows(`SELECT 1 FROM "SimBankTransfer" WHERE "idempotencyKey" = $1`, [notCalled.id])).toHaveLength(0);
     expect(await rows(`SELECT 1 FROM "SimBankTransfer" WHERE "idempotencyKey" = $1`, [answered.id])).toHaveLength(1);
 
-    const restarted = await Promise.all([fixture.start({ env: DELIVERING }), fixture.start({ env: DELIVERING })]);
+    const restarted = await restartedInstances();
     const healed = Date.now();
     const retry = (crashed: Crashed, i: number) =>
       api((restarted[i % 2] as ServerProcess).url, apiKey)("POST", BANK_TRANSFER, sepaTransfer(crashed.reference), {
@@ -276,5 +287,126 @@ describe("a crash between the two commits of each provider write", () => {
       timeout: 120_000,
     });
     expect(check.stdout).toContain("0 offender(s)");
+  });
+});
+
+const CARDS = "/api/v2/agent/cards";
+const fundPath = (cardId: string) => `${CARDS}/${cardId}/fund`;
+
+/** A card of a new prefunded programme, issued through `server`. */
+async function newCard(server: ServerProcess, apiKey: string): Promise<string> {
+  const call = api(server.url, apiKey);
+  const programme = await call(
+    "POST",
+    `${CARDS}/programmes`,
+    {
+      name: `Programme ${randomUUID()}`,
+      network: "visa",
+      binSponsor: "Sutton Bank",
+      jurisdictions: ["US"],
+      fundingAsset: "USDC",
+      fundingModel: "prefunded",
+    },
+    { "idempotency-key": randomUUID() },
+  );
+  expect(programme.status, programme.text).toBe(201);
+  const card = await call("POST", `${CARDS}/issue`, { programmeId: programme.json.programmeId }, { "idempotency-key": randomUUID() });
+  expect(card.status, card.text).toBe(201);
+  return card.json.cardId;
+}
+
+describe("a crash between the two commits of fundCard, and its magic amounts", () => {
+  it("crash-after-intent, crash-before-result, 777.77 and 778.88: the instances settle all four within 30 s, once each", async () => {
+    const [afterIntent, beforeResult] = await Promise.all([
+      fixture.start({ env: { ...FAST, FAULT_INJECT: "crash-after-intent:fundCard" } }),
+      fixture.start({ env: { ...FAST, FAULT_INJECT: "crash-before-result:fundCard" } }),
+    ]);
+    const apiKey = await createKey(afterIntent, { organizationId: `${ORG}_cards`, scopes: ["cards:write"] });
+    const fundings: Array<{ cardId: string; key: string; amount: string }> = [];
+    for (const [server, amount] of [
+      [afterIntent, "40.00"],
+      [beforeResult, "41.00"],
+    ] as const) {
+      const cardId = await newCard(server, apiKey);
+      const key = randomUUID();
+      await expect(
+        api(server.url, apiKey)("POST", fundPath(cardId), { amount, asset: "USDC" }, { "idempotency-key": key }),
+      ).rejects.toThrow();
+      expect(await server.exited).toEqual({ code: null, signal: "SIGKILL" });
+      fundings.push({ cardId, key, amount });
+    }
+    const restarted = await restartedInstances();
+    for (const amount of ["777.77", "778.88"]) {
+      const cardId = await newCard(restarted[0] as ServerProcess, apiKey);
+      const key = randomUUID();
+      const first = await api((restarted[0] as ServerProcess).url, apiKey)(
+        "POST",
+        fundPath(cardId),
+        { amount, asset: "USDC" },
+        { "idempotency-key": key },
+      );
+      expect([first.status, first.json.status]).toEqual([202, "pending"]);
+      fundings.push({ cardId, key, amount });
+    }
+    const healedAt = Date.now();
+    const finals = new Map<
+      string,
+      { status: number; json: { transactionId: string; status: string; failureReason: { code: string } | null } }
+    >();
+    for (const [i, f] of fundings.entries()) {
+      const settled = await waitFor(async () => {
+        const res = await api((restarted[i % 2] as ServerProcess).url, apiKey)(
+          "POST",
+          fundPath(f.cardId),
+          { amount: f.amount, asset: "USDC" },
+          {
+            "idempotency-key": f.key,
+          },
+        );
+        // 409 while a crashed request's intent is open, 202 replayed until the reconciler answered the key.
+        if (res.status !== 200) return false;
+        finals.set(f.cardId, res);
+        return true;
+      }, 30_000);
+      expect(settled, `funding of ${f.amount} settled`).toBe(true);
+    }
+    expect(Date.now() - healedAt).toBeLessThan(30_000);
+
+    // Never called, never executed: failed `not_executed`; executed (after the crash, or behind a lost answer): posted.
+    const outcome = (f: (typeof fundings)[0]) => [
+      finals.get(f.cardId)?.json.status,
+      finals.get(f.cardId)?.json.failureReason?.code ?? null,
+    ];
+    expect(fundings.map(outcome)).toEqual([
+      ["failed", "not_executed"],
+      ["posted", null],
+      ["posted", null],
+      ["failed", "not_executed"],
+    ]);
+    for (const [f, executed] of fundings.map((f, i) => [f, i === 1 || i === 2] as const)) {
+      const transactionId = finals.get(f.cardId)?.json.transactionId;
+      expect(await rows(`SELECT 1 FROM "SimCardIssuerCall" WHERE "idempotencyKey" = $1`, [transactionId]), f.amount).toHaveLength(
+        executed ? 1 : 0,
+      );
+      expect(await rows(`SELECT 1 FROM "Event" WHERE "resourceId" = $1 AND type = 'card.funded'`, [f.cardId]), f.amount).toHaveLength(
+        executed ? 1 : 0,
+      );
+      expect(await rows(`SELECT 1 FROM "ActivityEvent" WHERE "resourceId" = $1`, [transactionId]), f.amount).toHaveLength(executed ? 1 : 0);
+      const [balance] = await rows(
+        `SELECT coalesce(sum(CASE WHEN direction = 'credit' THEN "amountMinor" ELSE -"amountMinor" END), 0)::text AS minor FROM "CardLedgerEntry" WHERE account = $1`,
+        [`card:${f.cardId}:available`],
+      );
+      expect(balance?.minor, f.amount).toBe(executed ? `${f.amount.replace(".", "")}0000` : "0");
+    }
+    expect(await rows(`SELECT id FROM "ProviderIntent"`, [])).toEqual([]);
+
+    // What `npm run check:invariants` runs (the test above runs the script itself), in process: the card ledger sums,
+    // each card and funding has its events and metric once — no second tsx start for the serial group.
+    const db = await openDatabase({ url: fixture.db.url, poolSize: 1, migrate: false });
+    try {
+      expect(await checkInvariants(db.kysely, { now: new Date(), graceSeconds: 60, eventRetentionDays: 30 })).toEqual([]);
+    } finally {
+      await db.close();
+    }
   });
 });

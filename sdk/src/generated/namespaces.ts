@@ -1245,6 +1245,16 @@ export interface CardsNamespace {
    * `PROVIDER_AUTHORIZATION_DENIED`, 422 `CARD_REQUEST_REJECTED`, 429 `PROVIDER_RATE_LIMITED`, 501
    * `CARD_OPERATION_NOT_SUPPORTED` or 502 `PROVIDER_EXECUTION_FAILED`, with nothing recorded.
    *
+   * **When the card issuer's answer is lost** (the call timed out: the issuer may have created the programme), the
+   * programme is not deleted blind: the answer is **202** with the programme `pending` (listed; no card is issued under it
+   * yet). The server's reconciler asks the issuer by `programmeId` (the issuer call's idempotency key) — once
+   * `RECONCILE_AFTER_SECONDS` (default 30) have passed, and again with backoff while it cannot answer — and settles it:
+   * created, it turns `active`, the activity and the event `card_programme.created` are recorded once; never created (or
+   * unconfirmed after the reconciler's last attempt), it ends `failed` with its sandbox test funds written back and no
+   * event. A request interrupted between its two commits is settled the same way. Retrying the same `Idempotency-Key`
+   * replays the 202 until then, and then 201 with the programme as settled; 409 `IDEMPOTENCY_IN_PROGRESS` while an
+   * interrupted request's outcome is being confirmed. No sandbox magic value produces it (the request carries no amount).
+   *
    * Sandbox only: simulated. The card issuing simulator is the only `card_issuance` adapter: sandbox keys are served by it
    * (no connection needed) and every response carries `simulated: true`. In production, without a reviewed card issuer
    * connection, the request answers 424 `PROVIDER_NOT_CONNECTED` (a production key also needs a reviewed
@@ -1302,6 +1312,26 @@ export interface CardsNamespace {
    * Sandbox magic value: the `Sandbox-Simulate-Error` header makes the simulated issuer answer 403
    * `PROVIDER_AUTHORIZATION_DENIED`, 422 `CARD_REQUEST_REJECTED`, 429 `PROVIDER_RATE_LIMITED`, 501
    * `CARD_OPERATION_NOT_SUPPORTED` or 502 `PROVIDER_EXECUTION_FAILED`, with nothing recorded.
+   *
+   * **When the card issuer's answer is lost** (the call timed out: the issuer may have issued the card), the card is not
+   * deleted blind: the answer is **202** with the card `pending` (`last4`, `expMonth`, `expYear` null). It can be read
+   * (`GET /cards/{cardId}`, the list) but takes no write (404 `NOT_FOUND` as for an unknown card) until the server's
+   * reconciler has asked the issuer by `cardId` (the issuer call's idempotency key) — once `RECONCILE_AFTER_SECONDS`
+   * (default 30) have passed, and again with backoff while it cannot answer — and settled it: issued, the card turns
+   * `active` with the issuer's details, the activity `card.issued` is recorded and the event `card.issued` sent (once);
+   * never issued, it ends `failed` (`statusReason` `not_executed: …`; a new cardholder created with it stays, reusable by
+   * `cardholderId`), no event; still unconfirmed after the reconciler's last attempt, `failed` (`outcome_unconfirmed: …`).
+   * A request interrupted between its two commits is settled the same way. Retrying the same `Idempotency-Key` replays the
+   * 202 until then, and then 201 with the card as settled (`active` or `failed`); 409 `IDEMPOTENCY_IN_PROGRESS` while an
+   * interrupted request's outcome is being confirmed.
+   *
+   * Sandbox magic amounts for this path (exact string of `limits.perAuthorization`):
+   *
+   * | `limits.perAuthorization` | Result |
+   * |---|---|
+   * | `777.77` | The issuer issues the card, then its answer is lost: 202 `pending`; the reconciler finds it issued (`active`, `card.issued`). |
+   * | `778.88` | The issuer times out and never issues it: 202 `pending`; the reconciler finds nothing (`failed`). |
+   * | `779.99` | The issuer answers after 3 seconds, within the provider timeout: 201 `active` as usual. |
    *
    * Sandbox only: simulated. The card issuing simulator is the only `card_issuance` adapter: sandbox keys are served by it
    * (no connection needed) and every response carries `simulated: true`. In production, without a reviewed card issuer
@@ -1419,6 +1449,25 @@ export interface CardsNamespace {
    * | `666.66` | 502 `PROVIDER_EXECUTION_FAILED` |
    *
    * The `Sandbox-Simulate-Error` header produces the same failures (and 422 `CARD_REQUEST_REJECTED`) with any amount.
+   *
+   * **When the card issuer's answer is lost** (the call timed out: the issuer may have funded the card), nothing is
+   * written back blind: the answer is **202** with `status` `pending` — the `funding` transaction stays `pending`, its
+   * posting on the card's ledger but not spendable. The server's reconciler then asks the issuer by `transactionId` (the
+   * issuer call's idempotency key) — once `RECONCILE_AFTER_SECONDS` (default 30) have passed, and again with backoff while
+   * it cannot answer — and settles it in one transaction: funded, the transaction turns `posted`, the activity `card.funded`
+   * is recorded and the event `card.funded` sent (once); never funded, it ends `failed` (`failureReason.code`
+   * `not_executed`) with a reversing posting, no event; still unconfirmed after the reconciler's last attempt, `failed`
+   * with `outcome_unconfirmed`. A request interrupted between its two commits is settled the same way. Retrying the same
+   * `Idempotency-Key` replays the 202 until then, and then 200 with the funding as settled (`status` `posted` or
+   * `failed`); 409 `IDEMPOTENCY_IN_PROGRESS` while an interrupted request's outcome is being confirmed.
+   *
+   * Sandbox magic amounts for this path (exact string of `amount`):
+   *
+   * | `amount` | Result |
+   * |---|---|
+   * | `777.77` | The issuer funds the card, then its answer is lost: 202 `pending`; the reconciler finds it funded (`posted`, `card.funded`). |
+   * | `778.88` | The issuer times out and never funds the card: 202 `pending`; the reconciler finds nothing (`failed`, `not_executed`). |
+   * | `779.99` | The issuer answers after 3 seconds, within the provider timeout: 200 `posted` as usual. |
    *
    * Sandbox only: simulated. The card issuing simulator is the only `card_issuance` adapter: sandbox keys are served by it
    * (no connection needed) and every response carries `simulated: true`. In production, without a reviewed card issuer

@@ -1555,6 +1555,16 @@ export interface paths {
          *     `PROVIDER_AUTHORIZATION_DENIED`, 422 `CARD_REQUEST_REJECTED`, 429 `PROVIDER_RATE_LIMITED`, 501
          *     `CARD_OPERATION_NOT_SUPPORTED` or 502 `PROVIDER_EXECUTION_FAILED`, with nothing recorded.
          *
+         *     **When the card issuer's answer is lost** (the call timed out: the issuer may have created the programme), the
+         *     programme is not deleted blind: the answer is **202** with the programme `pending` (listed; no card is issued under it
+         *     yet). The server's reconciler asks the issuer by `programmeId` (the issuer call's idempotency key) — once
+         *     `RECONCILE_AFTER_SECONDS` (default 30) have passed, and again with backoff while it cannot answer — and settles it:
+         *     created, it turns `active`, the activity and the event `card_programme.created` are recorded once; never created (or
+         *     unconfirmed after the reconciler's last attempt), it ends `failed` with its sandbox test funds written back and no
+         *     event. A request interrupted between its two commits is settled the same way. Retrying the same `Idempotency-Key`
+         *     replays the 202 until then, and then 201 with the programme as settled; 409 `IDEMPOTENCY_IN_PROGRESS` while an
+         *     interrupted request's outcome is being confirmed. No sandbox magic value produces it (the request carries no amount).
+         *
          *     Sandbox only: simulated. The card issuing simulator is the only `card_issuance` adapter: sandbox keys are served by it
          *     (no connection needed) and every response carries `simulated: true`. In production, without a reviewed card issuer
          *     connection, the request answers 424 `PROVIDER_NOT_CONNECTED` (a production key also needs a reviewed
@@ -1600,6 +1610,26 @@ export interface paths {
          *     Sandbox magic value: the `Sandbox-Simulate-Error` header makes the simulated issuer answer 403
          *     `PROVIDER_AUTHORIZATION_DENIED`, 422 `CARD_REQUEST_REJECTED`, 429 `PROVIDER_RATE_LIMITED`, 501
          *     `CARD_OPERATION_NOT_SUPPORTED` or 502 `PROVIDER_EXECUTION_FAILED`, with nothing recorded.
+         *
+         *     **When the card issuer's answer is lost** (the call timed out: the issuer may have issued the card), the card is not
+         *     deleted blind: the answer is **202** with the card `pending` (`last4`, `expMonth`, `expYear` null). It can be read
+         *     (`GET /cards/{cardId}`, the list) but takes no write (404 `NOT_FOUND` as for an unknown card) until the server's
+         *     reconciler has asked the issuer by `cardId` (the issuer call's idempotency key) — once `RECONCILE_AFTER_SECONDS`
+         *     (default 30) have passed, and again with backoff while it cannot answer — and settled it: issued, the card turns
+         *     `active` with the issuer's details, the activity `card.issued` is recorded and the event `card.issued` sent (once);
+         *     never issued, it ends `failed` (`statusReason` `not_executed: …`; a new cardholder created with it stays, reusable by
+         *     `cardholderId`), no event; still unconfirmed after the reconciler's last attempt, `failed` (`outcome_unconfirmed: …`).
+         *     A request interrupted between its two commits is settled the same way. Retrying the same `Idempotency-Key` replays the
+         *     202 until then, and then 201 with the card as settled (`active` or `failed`); 409 `IDEMPOTENCY_IN_PROGRESS` while an
+         *     interrupted request's outcome is being confirmed.
+         *
+         *     Sandbox magic amounts for this path (exact string of `limits.perAuthorization`):
+         *
+         *     | `limits.perAuthorization` | Result |
+         *     |---|---|
+         *     | `777.77` | The issuer issues the card, then its answer is lost: 202 `pending`; the reconciler finds it issued (`active`, `card.issued`). |
+         *     | `778.88` | The issuer times out and never issues it: 202 `pending`; the reconciler finds nothing (`failed`). |
+         *     | `779.99` | The issuer answers after 3 seconds, within the provider timeout: 201 `active` as usual. |
          *
          *     Sandbox only: simulated. The card issuing simulator is the only `card_issuance` adapter: sandbox keys are served by it
          *     (no connection needed) and every response carries `simulated: true`. In production, without a reviewed card issuer
@@ -1737,6 +1767,25 @@ export interface paths {
          *     | `666.66` | 502 `PROVIDER_EXECUTION_FAILED` |
          *
          *     The `Sandbox-Simulate-Error` header produces the same failures (and 422 `CARD_REQUEST_REJECTED`) with any amount.
+         *
+         *     **When the card issuer's answer is lost** (the call timed out: the issuer may have funded the card), nothing is
+         *     written back blind: the answer is **202** with `status` `pending` — the `funding` transaction stays `pending`, its
+         *     posting on the card's ledger but not spendable. The server's reconciler then asks the issuer by `transactionId` (the
+         *     issuer call's idempotency key) — once `RECONCILE_AFTER_SECONDS` (default 30) have passed, and again with backoff while
+         *     it cannot answer — and settles it in one transaction: funded, the transaction turns `posted`, the activity `card.funded`
+         *     is recorded and the event `card.funded` sent (once); never funded, it ends `failed` (`failureReason.code`
+         *     `not_executed`) with a reversing posting, no event; still unconfirmed after the reconciler's last attempt, `failed`
+         *     with `outcome_unconfirmed`. A request interrupted between its two commits is settled the same way. Retrying the same
+         *     `Idempotency-Key` replays the 202 until then, and then 200 with the funding as settled (`status` `posted` or
+         *     `failed`); 409 `IDEMPOTENCY_IN_PROGRESS` while an interrupted request's outcome is being confirmed.
+         *
+         *     Sandbox magic amounts for this path (exact string of `amount`):
+         *
+         *     | `amount` | Result |
+         *     |---|---|
+         *     | `777.77` | The issuer funds the card, then its answer is lost: 202 `pending`; the reconciler finds it funded (`posted`, `card.funded`). |
+         *     | `778.88` | The issuer times out and never funds the card: 202 `pending`; the reconciler finds nothing (`failed`, `not_executed`). |
+         *     | `779.99` | The issuer answers after 3 seconds, within the provider timeout: 200 `posted` as usual. |
          *
          *     Sandbox only: simulated. The card issuing simulator is the only `card_issuance` adapter: sandbox keys are served by it
          *     (no connection needed) and every response carries `simulated: true`. In production, without a reviewed card issuer
@@ -3800,7 +3849,9 @@ export interface webhooks {
         put?: never;
         /**
          * A card programme was created.
-         * @description A card programme was created. `data` is the `CardProgramme` as the API returns it.
+         * @description A card programme was created. `data` is the `CardProgramme` as the API returns it. For a programme answered 202
+         *     `pending` (the issuer's answer was lost), sent once the reconciler confirmed the issuer created it; never for one
+         *     that ended `failed`.
          *
          *     POSTed to every enabled endpoint of the organization and environment whose `enabledEvents` contain `card_programme.created` or
          *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
@@ -3824,7 +3875,9 @@ export interface webhooks {
         put?: never;
         /**
          * A card was issued (status `active`).
-         * @description A card was issued (status `active`). `data` is the `Card` as the API returns it.
+         * @description A card was issued (status `active`). `data` is the `Card` as the API returns it. For a card answered 202 `pending`
+         *     (the issuer's answer was lost), sent once the reconciler confirmed the issuer issued it; never for one that ended
+         *     `failed`.
          *
          *     POSTed to every enabled endpoint of the organization and environment whose `enabledEvents` contain `card.issued` or
          *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
@@ -3848,7 +3901,9 @@ export interface webhooks {
         put?: never;
         /**
          * A card was funded (its balance changed).
-         * @description A card was funded (its balance changed). `data` is the `Card` as the API returns it.
+         * @description A card was funded (its balance changed). `data` is the `Card` as the API returns it. For a funding answered 202
+         *     (the issuer's answer was lost), sent once the reconciler confirmed the issuer funded the card; never for one that
+         *     ended `failed`.
          *
          *     POSTed to every enabled endpoint of the organization and environment whose `enabledEvents` contain `card.funded` or
          *     `*`, signed per Standard Webhooks. Answer 2xx within 10 s; anything else (a redirect included) is retried on the
@@ -6757,6 +6812,9 @@ export interface components {
          *     | From | Operation | To |
          *     |---|---|---|
          *     | (none) | `POST /cards/issue` | `active` |
+         *     | (none) | `POST /cards/issue` whose card issuer answer was lost (202) | `pending` |
+         *     | `pending` | the server's reconciler finds the issuer issued it | `active` |
+         *     | `pending` | the reconciler finds the issuer never issued it, or cannot confirm it after its last attempt (`statusReason` says which) | `failed` (terminal) |
          *     | `active` | `POST /cards/{cardId}/freeze` | `frozen` |
          *     | `frozen` | `POST /cards/{cardId}/unfreeze` | `active` |
          *     | `active` or `frozen` | `POST /cards/{cardId}/deactivate` | `deactivated` (terminal) |
@@ -6765,11 +6823,12 @@ export interface components {
          *     `CARD_RECORD_CONFLICT`. Only `active` cards authorize spend; a `frozen` card declines authorizations (`card_frozen`) but
          *     can be funded and have its limits changed; a `deactivated` card declines authorizations (`card_deactivated`) and accepts
          *     no fund, limit or state change. Holds placed before a freeze or deactivation can still be captured or reversed (the
-         *     network settles them).
+         *     network settles them). A `pending` or `failed` card is not issued: it is read (`GET /cards/{cardId}`, the list) with
+         *     `last4`, `expMonth` and `expYear` null, and every write on it answers 404 `NOT_FOUND` as for an unknown card.
          * @example active
          * @enum {string}
          */
-        CardStatus: "active" | "frozen" | "deactivated";
+        CardStatus: "active" | "frozen" | "deactivated" | "pending" | "failed";
         /**
          * @description Card programme id.
          * @example cprg_6Hd2Kq8Wn3Tb5Lz9Rx1Vf
@@ -6849,25 +6908,25 @@ export interface components {
             cardholderId: components["schemas"]["CardholderId"] | null;
             status: components["schemas"]["CardStatus"];
             /**
-             * @description Reason given with the last freeze, unfreeze or deactivate; `null` before any.
+             * @description Reason given with the last freeze, unfreeze or deactivate; `null` before any. For a `failed` card, why its issuing failed (`not_executed: …` or `outcome_unconfirmed: …`).
              * @example null
              */
             statusReason: string | null;
             /**
-             * @description Last four digits of the card number.
+             * @description Last four digits of the card number; `null` while `pending` and when `failed` (not issued).
              * @example 4242
              */
-            last4: string;
+            last4: string | null;
             /**
-             * @description Expiry month (1–12).
+             * @description Expiry month (1–12); `null` while `pending` and when `failed`.
              * @example 11
              */
-            expMonth: number;
+            expMonth: number | null;
             /**
-             * @description Expiry year (four digits).
+             * @description Expiry year (four digits); `null` while `pending` and when `failed`.
              * @example 2029
              */
-            expYear: number;
+            expYear: number | null;
             brand: components["schemas"]["CardNetwork"];
             limits: components["schemas"]["CardLimits"];
             balance: components["schemas"]["CardBalance"];
@@ -6928,10 +6987,15 @@ export interface components {
             fundingAsset: components["schemas"]["Stablecoin"];
             fundingModel: components["schemas"]["FundingModel"];
             /**
-             * @description A created programme is `active` and can issue cards at once.
+             * @description A created programme is `active` and can issue cards at once. `pending`: the card issuer's answer to its creation
+             *     was lost (answered 202) and the server's reconciler is confirming whether the issuer created it — it then turns
+             *     `active`, or `failed` (terminal: the issuer never created it, or it could not be confirmed after the reconciler's
+             *     last attempt; its sandbox test funds are written back and its name stays taken). Cards are issued only under an
+             *     `active` programme (otherwise 404 `NOT_FOUND`).
+             * @example active
              * @enum {string}
              */
-            status: "active";
+            status: "active" | "pending" | "failed";
             /**
              * @description Always `true`: the card issuing simulator produced this programme.
              * @constant
@@ -7121,6 +7185,8 @@ export interface components {
          *     | `type` | `status` | Meaning | Ledger |
          *     |---|---|---|---|
          *     | `funding` | `posted` | the card was funded | programme funding → card available |
+         *     | `funding` | `pending` | the card issuer's answer was lost; the reconciler is confirming it (see `CardFundingStatus`) | programme funding → card available, not spendable yet |
+         *     | `funding` | `failed` | the issuer never funded the card, or it could not be confirmed | the posting written back (net zero) |
          *     | `authorization` | `pending` | a hold on the card is open | card available (or programme funding, `just_in_time`) → card pending |
          *     | `authorization` | `closed` | the hold was fully captured and/or reversed | — |
          *     | `authorization` | `declined` | the authorization was refused (`declineReason`) | no effect |
@@ -7138,7 +7204,7 @@ export interface components {
              * @description See above.
              * @enum {string}
              */
-            status: "pending" | "closed" | "posted" | "declined";
+            status: "pending" | "closed" | "posted" | "declined" | "failed";
             amount: components["schemas"]["DecimalAmount"];
             /** @description Asset of `amount` (the programme's funding asset). */
             asset: components["schemas"]["Stablecoin"];
@@ -7170,6 +7236,32 @@ export interface components {
             /** @description Must equal the programme's `fundingAsset` (else 422 `CARD_REQUEST_REJECTED`). */
             asset: components["schemas"]["Stablecoin"];
         };
+        /**
+         * @description The state of a funding (its `funding` transaction's `status`):
+         *
+         *     | `status` | Meaning | Next |
+         *     |---|---|---|
+         *     | `posted` | The card issuer funded the card: the amount is spendable. | — |
+         *     | `pending` | The issuer's answer was lost (a timeout: it may have funded the card; answered 202). The posting is on the card's ledger (`balance.available` shows it) but not spendable while the server's reconciler confirms with the issuer. | `posted`, `failed` |
+         *     | `failed` | The reconciler found the issuer never funded the card (`not_executed`), or could not confirm it after its last attempt (`outcome_unconfirmed`): the posting is written back (a reversing posting; the balance is as before the funding) and `failureReason` says why. Terminal. | — |
+         * @example posted
+         * @enum {string}
+         */
+        CardFundingStatus: "posted" | "pending" | "failed";
+        /** @description Why a funding ended `failed`. */
+        CardFundingFailureReason: {
+            /**
+             * @description `not_executed`: the card issuer never executed the funding. `outcome_unconfirmed`: the issuer could not tell after the reconciler's last attempt; the funding is written back.
+             * @example not_executed
+             * @enum {string}
+             */
+            code: "not_executed" | "outcome_unconfirmed";
+            /**
+             * @description For a person to read (with the issuer's last error for `outcome_unconfirmed`).
+             * @example The card issuer never executed the funding.
+             */
+            message: string;
+        };
         FundCardResult: {
             /** @description The card with its new balance. */
             card: components["schemas"]["Card"];
@@ -7180,6 +7272,10 @@ export interface components {
             ledgerEntryId: string;
             /** @description Id of the `funding` transaction now listed under the card's transactions. */
             transactionId: components["schemas"]["CardTransactionId"];
+            /** @description `posted` (200), `pending` (202: the outcome is being confirmed), or `failed` (the key's final answer once the reconciler found the funding never executed). */
+            status: components["schemas"]["CardFundingStatus"];
+            /** @description Set when `status` is `failed`; null otherwise. */
+            failureReason: components["schemas"]["CardFundingFailureReason"] | null;
             /**
              * @description Always `true` (card issuing simulator).
              * @constant
@@ -14291,6 +14387,23 @@ export interface operations {
                     "application/json": components["schemas"]["CardProgramme"];
                 };
             };
+            /** @description The card issuer's answer was lost (a timeout): the programme is `pending` while the reconciler confirms with the issuer whether it created it (see the description). */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CardProgramme"];
+                };
+            };
             /**
              * @description Bad request.
              *
@@ -14429,6 +14542,23 @@ export interface operations {
         responses: {
             /** @description The card, `active`, with a zero balance. */
             201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Card"];
+                };
+            };
+            /** @description The card issuer's answer was lost (a timeout): the card is `pending` while the reconciler confirms with the issuer whether it issued it (see the description). */
+            202: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
@@ -14848,6 +14978,23 @@ export interface operations {
         responses: {
             /** @description The card with its new balance, and the ledger entry and transaction that funded it. */
             200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FundCardResult"];
+                };
+            };
+            /** @description The card issuer's answer was lost (a timeout): the funding is `pending` while the reconciler confirms with the issuer whether it funded the card (see the description). */
+            202: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];

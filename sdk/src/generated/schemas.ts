@@ -1199,6 +1199,9 @@ export type IssuanceRequestList = components["schemas"]["IssuanceRequestList"];
  * | From | Operation | To |
  * |---|---|---|
  * | (none) | `POST /cards/issue` | `active` |
+ * | (none) | `POST /cards/issue` whose card issuer answer was lost (202) | `pending` |
+ * | `pending` | the server's reconciler finds the issuer issued it | `active` |
+ * | `pending` | the reconciler finds the issuer never issued it, or cannot confirm it after its last attempt (`statusReason` says which) | `failed` (terminal) |
  * | `active` | `POST /cards/{cardId}/freeze` | `frozen` |
  * | `frozen` | `POST /cards/{cardId}/unfreeze` | `active` |
  * | `active` or `frozen` | `POST /cards/{cardId}/deactivate` | `deactivated` (terminal) |
@@ -1207,7 +1210,8 @@ export type IssuanceRequestList = components["schemas"]["IssuanceRequestList"];
  * `CARD_RECORD_CONFLICT`. Only `active` cards authorize spend; a `frozen` card declines authorizations (`card_frozen`) but
  * can be funded and have its limits changed; a `deactivated` card declines authorizations (`card_deactivated`) and accepts
  * no fund, limit or state change. Holds placed before a freeze or deactivation can still be captured or reversed (the
- * network settles them).
+ * network settles them). A `pending` or `failed` card is not issued: it is read (`GET /cards/{cardId}`, the list) with
+ * `last4`, `expMonth` and `expYear` null, and every write on it answers 404 `NOT_FOUND` as for an unknown card.
  */
 export type CardStatus = components["schemas"]["CardStatus"];
 
@@ -1371,6 +1375,8 @@ export type DeclineReason = components["schemas"]["DeclineReason"];
  * | `type` | `status` | Meaning | Ledger |
  * |---|---|---|---|
  * | `funding` | `posted` | the card was funded | programme funding → card available |
+ * | `funding` | `pending` | the card issuer's answer was lost; the reconciler is confirming it (see `CardFundingStatus`) | programme funding → card available, not spendable yet |
+ * | `funding` | `failed` | the issuer never funded the card, or it could not be confirmed | the posting written back (net zero) |
  * | `authorization` | `pending` | a hold on the card is open | card available (or programme funding, `just_in_time`) → card pending |
  * | `authorization` | `closed` | the hold was fully captured and/or reversed | — |
  * | `authorization` | `declined` | the authorization was refused (`declineReason`) | no effect |
@@ -1390,6 +1396,22 @@ export type CardTransactionList = components["schemas"]["CardTransactionList"];
  * Request body of `coinplane.cards.fund`.
  */
 export type FundCardRequest = components["schemas"]["FundCardRequest"];
+
+/**
+ * The state of a funding (its `funding` transaction's `status`):
+ *
+ * | `status` | Meaning | Next |
+ * |---|---|---|
+ * | `posted` | The card issuer funded the card: the amount is spendable. | — |
+ * | `pending` | The issuer's answer was lost (a timeout: it may have funded the card; answered 202). The posting is on the card's ledger (`balance.available` shows it) but not spendable while the server's reconciler confirms with the issuer. | `posted`, `failed` |
+ * | `failed` | The reconciler found the issuer never funded the card (`not_executed`), or could not confirm it after its last attempt (`outcome_unconfirmed`): the posting is written back (a reversing posting; the balance is as before the funding) and `failureReason` says why. Terminal. | — |
+ */
+export type CardFundingStatus = components["schemas"]["CardFundingStatus"];
+
+/**
+ * Why a funding ended `failed`.
+ */
+export type CardFundingFailureReason = components["schemas"]["CardFundingFailureReason"];
 
 /**
  * Returned by `coinplane.cards.fund`.

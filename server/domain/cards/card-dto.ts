@@ -16,6 +16,9 @@ export function toCardBalanceDto(balance: CardBalanceMinor, asset: string): Card
   };
 }
 
+/** Whether the issuer issued the card: not `pending` (its issuing unconfirmed) nor `failed` (never issued). */
+export const isIssued = (card: Pick<CardRow, "status">): boolean => card.status !== "pending" && card.status !== "failed";
+
 /** The card as the API shows it: never a card number or CVC (none is stored). */
 export function toCardDto(card: CardRow, asset: string, balance: CardBalanceMinor): CardDto {
   return {
@@ -24,9 +27,10 @@ export function toCardDto(card: CardRow, asset: string, balance: CardBalanceMino
     cardholderId: card.cardholderId,
     status: card.status as CardDto["status"],
     statusReason: card.statusReason,
-    last4: card.last4,
-    expMonth: card.expMonth,
-    expYear: card.expYear,
+    // Not issued (`pending`: its issuer's answer is being confirmed; `failed`): the issuer's details are unknown.
+    ...(isIssued(card)
+      ? { last4: card.last4, expMonth: card.expMonth, expYear: card.expYear }
+      : { last4: null, expMonth: null, expYear: null }),
     brand: card.brand as CardDto["brand"],
     limits: storedLimits(card.limits),
     balance: toCardBalanceDto(balance, asset),

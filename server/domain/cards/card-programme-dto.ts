@@ -12,7 +12,8 @@ export function toCardProgrammeDto(programme: CardProgrammeRow): CardProgrammeDt
     jurisdictions: programme.jurisdictions,
     fundingAsset: programme.fundingAsset as CardProgrammeDto["fundingAsset"],
     fundingModel: programme.fundingModel as CardProgrammeDto["fundingModel"],
-    status: "active",
+    // `pending` while its creation is being confirmed, `failed` when the issuer never created it (issue 26).
+    status: programme.status as CardProgrammeDto["status"],
     simulated: true,
     createdAt: programme.createdAt.toISOString(),
   };

@@ -6,6 +6,7 @@ import { ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
 import { newId } from "../../lib/ids.ts";
 import type { CardIssuerFailure } from "../../providers/capabilities/card-issuing.ts";
+import type { SimulatedCardIssuerStore } from "../../providers/capabilities/simulated-card-issuer-store.ts";
 import type { OperationOutcome } from "../../spec/operation-types.ts";
 import { recordActivity } from "../activity/record-activity.ts";
 import { enforceCompliance } from "../compliance/enforce-compliance.ts";
@@ -16,6 +17,7 @@ import { programmeFundingAccount, SANDBOX_TEST_FUNDS_ACCOUNT } from "./card-acco
 import { cardComplianceSubject } from "./card-compliance-subject.ts";
 import { emitCardEvent } from "./card-events.ts";
 import { toCardProgrammeDto } from "./card-programme-dto.ts";
+import { CARD_PROGRAMME_CREATE } from "./card-write-intents.ts";
 import { guardCardWrite } from "./guard-card-write.ts";
 import { deleteLedgerJournals, postLedgerJournal } from "./post-ledger-journal.ts";
 import { SANDBOX_PROGRAMME_FUNDS_UNITS } from "./sandbox-programme-funds.ts";
@@ -27,7 +29,13 @@ const nameTaken = (name: string) =>
 
 /** Creates an active programme and credits its funding account with the sandbox test funds, after screening its
  * jurisdictions. Two transactions (see afterCardIssuerCall): the programme is written `pending` with its opening
- * posting, the issuer creates it, then it turns `active` with the issuer's reference — or is deleted again. */
+ * posting, the issuer creates it, then it turns `active` with the issuer's reference — or, when the issuer refused, is
+ * deleted again.
+ *
+ * Reconcilable (issue 26): the first transaction also opens a `card_programme.create` intent, the programme id being the
+ * issuer's idempotency key. When the issuer's answer is lost (a timeout: it may have created it) the programme stays
+ * `pending` and is answered 202; the reconciler (reconcile-card-programme.ts) asks the issuer by the programme id and
+ * activates it or fails it. A crash between the two transactions leaves it to the reconciler the same way. */
 export async function createCardProgramme(
   uow: UnitOfWork,
   options: {
@@ -35,9 +43,11 @@ export async function createCardProgramme(
     request: Request;
     simulate?: CardIssuerFailure;
     requestId: string;
+    /** The sandbox simulator's books (a live issuer ignores them). */
+    books: SimulatedCardIssuerStore;
   },
 ): Promise<PendingProviderStep<OperationOutcome<"createCardProgramme">>> {
-  const { auth, request, simulate, requestId } = options;
+  const { auth, request, simulate, requestId, books } = options;
   const issuer = await connectProvider(uow.tx, auth, "card_issuance", { now: uow.now });
   const subdivisions = request.jurisdictions.filter((j) => j.includes("-"));
   if (subdivisions.length > 0) {
@@ -107,8 +117,9 @@ export async function createCardProgramme(
     failAs: "record",
   });
 
-  return afterCardIssuerCall({
-    call: () => issuer.api.createProgramme(issuer.context({ simulate, idempotencyKey: id }), { programmeId: id, ...request }),
+  return afterCardIssuerCall<{ reference: string }, OperationOutcome<"createCardProgramme">>({
+    intent: { family: CARD_PROGRAMME_CREATE, resourceId: id, reference: id, ...scope },
+    call: () => issuer.api.createProgramme(issuer.context({ simulate, idempotencyKey: id, books }), { programmeId: id, ...request }),
     async confirm(uow2, { reference }) {
       uow2.deferLater((db) =>
         db
@@ -118,10 +129,13 @@ export async function createCardProgramme(
           .where("status", "=", "pending"),
       );
       recordActivity(uow2, { ...scope, type: "card_programme.created", resourceId: id });
-      const body = toCardProgrammeDto(programme);
+      const body = toCardProgrammeDto({ ...programme, status: "active" });
       emitCardEvent(uow2, scope, "card_programme.created", id, body);
       return { status: 201, body };
     },
+    // The issuer may have created it: the programme stays `pending` (listed, no card issued under it), no event, until
+    // the reconciler confirms it.
+    unknown: async () => ({ status: 202, body: toCardProgrammeDto(programme) }),
     async compensate(uow2) {
       await deleteLedgerJournals(uow2.tx, [id]);
       await uow2.tx.deleteFrom("CardProgramme").where("id", "=", id).execute();

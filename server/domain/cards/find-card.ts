@@ -12,12 +12,13 @@ export type CardWithRelations = CardRow & {
 
 /** A card of the caller's organization and environment, with what the card endpoints use of its programme and
  * cardholder (one statement); else 404 NOT_FOUND. `forUpdate` also takes the card row's lock (see lockCard) — only for
- * writes that lock no programme, since the programme's lock comes first. */
+ * writes that lock no programme, since the programme's lock comes first. A card not issued (`pending`: its issuing not
+ * confirmed yet; `failed`) is found only by reads (`includeUnissued`): every write answers 404 for it. */
 export async function findCard(
   db: Queryable,
   auth: AuthContext,
   cardId: string,
-  options: { forUpdate?: boolean } = {},
+  options: { forUpdate?: boolean; includeUnissued?: boolean } = {},
 ): Promise<CardWithRelations> {
   let query = db
     .selectFrom("Card as c")
@@ -34,8 +35,7 @@ export async function findCard(
     ])
     .where("c.id", "=", cardId)
     .where(ownedBy(auth, "c"))
-    // A card still `pending` is an issuing intent whose issuer call has not been confirmed: not a card yet.
-    .where("c.status", "!=", "pending");
+    .$if(!options.includeUnissued, (q) => q.where("c.status", "not in", ["pending", "failed"]));
   if (options.forUpdate) query = query.forUpdate("c");
   const row = await query.executeTakeFirst();
   if (!row) throw notFound("Card");

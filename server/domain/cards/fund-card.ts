@@ -4,6 +4,7 @@ import { ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
 import { newId } from "../../lib/ids.ts";
 import type { CardIssuerFailure } from "../../providers/capabilities/card-issuing.ts";
+import type { SimulatedCardIssuerStore } from "../../providers/capabilities/simulated-card-issuer-store.ts";
 import type { OperationOutcome } from "../../spec/operation-types.ts";
 import { recordActivity } from "../activity/record-activity.ts";
 import { enforceCompliance } from "../compliance/enforce-compliance.ts";
@@ -15,6 +16,7 @@ import { formatCardAmount, parseCardAmount } from "./card-amount.ts";
 import { cardComplianceSubject } from "./card-compliance-subject.ts";
 import { toCardDto } from "./card-dto.ts";
 import { emitCardEvent } from "./card-events.ts";
+import { CARD_FUND } from "./card-write-intents.ts";
 import { findCard } from "./find-card.ts";
 import { guardCardWrite } from "./guard-card-write.ts";
 import { lockCard } from "./lock-card.ts";
@@ -31,7 +33,12 @@ const deactivated = () => new ServiceError("CARD_RECORD_CONFLICT", "The card is 
 /** Moves funds from the programme's funding account to a prefunded card: one balanced posting and a `funding`
  * transaction, serialized per programme and card. Two transactions (see afterCardIssuerCall): the posting is written
  * with its transaction `pending` (not spendable yet: readSpendableBalance), the issuer funds the card, then the
- * transaction turns `posted` — or the posting and the transaction are deleted again. */
+ * transaction turns `posted` — or, when the issuer refused, the posting and the transaction are deleted again.
+ *
+ * Reconcilable (issue 26): the first transaction also opens a `card.fund` intent, the transaction id being the issuer's
+ * idempotency key. When the issuer's answer is lost (a timeout: it may have funded the card) the funding stays `pending`
+ * and is answered 202; the reconciler (reconcile-card-funding.ts) asks the issuer by the transaction id and posts it, or
+ * writes it back. A crash between the two transactions leaves it to the reconciler the same way. */
 export async function fundCard(
   uow: UnitOfWork,
   options: {
@@ -40,9 +47,11 @@ export async function fundCard(
     request: Request;
     simulate?: CardIssuerFailure;
     requestId: string;
+    /** The sandbox simulator's books (a live issuer ignores them). */
+    books: SimulatedCardIssuerStore;
   },
 ): Promise<PendingProviderStep<OperationOutcome<"fundCard">>> {
-  const { auth, cardId, request, simulate, requestId } = options;
+  const { auth, cardId, request, simulate, requestId, books } = options;
   const issuer = await connectProvider(uow.tx, auth, "card_issuance", { now: uow.now });
   const found = await findCard(uow.tx, auth, cardId);
   const { programme } = found;
@@ -115,12 +124,15 @@ export async function fundCard(
     card: toCardDto(updated, programme.fundingAsset, balance),
     ledgerEntryId: creditId,
     transactionId,
+    status: "posted",
+    failureReason: null,
     simulated: true,
   };
 
-  return afterCardIssuerCall({
+  return afterCardIssuerCall<void, OperationOutcome<"fundCard">>({
+    intent: { family: CARD_FUND, resourceId: transactionId, reference: transactionId, ...scope },
     call: () =>
-      issuer.api.fundCard(issuer.context({ simulate, idempotencyKey: transactionId }), {
+      issuer.api.fundCard(issuer.context({ simulate, idempotencyKey: transactionId, books }), {
         reference: card.providerReference,
         amount: request.amount,
         asset: request.asset,
@@ -133,6 +145,9 @@ export async function fundCard(
       emitCardEvent(uow2, scope, "card.funded", cardId, result.card);
       return { status: 200, body: result };
     },
+    // The issuer may have funded the card: the funding stays `pending` (not spendable), no event, until the reconciler
+    // confirms it.
+    unknown: async () => ({ status: 202, body: { ...result, status: "pending" } }),
     async compensate(uow2) {
       await deleteLedgerJournals(uow2.tx, [transactionId]);
       await uow2.tx.deleteFrom("CardTransaction").where("id", "=", transactionId).execute();

@@ -18,7 +18,7 @@ export async function getCard(
 ): Promise<CardDto> {
   const { auth, cardId, simulate } = options;
   const issuer = await connectProvider(db, auth, "card_issuance");
-  const card = await findCard(db, auth, cardId);
+  const card = await findCard(db, auth, cardId, { includeUnissued: true });
   await callProvider({ provider: "card_issuance" }, () =>
     issuer.api.retrieveCard(issuer.context({ simulate }), { reference: card.providerReference }),
   );

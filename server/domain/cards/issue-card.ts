@@ -5,7 +5,8 @@ import { isUniqueViolation } from "../../errors/classify-failure.ts";
 import { notFound, ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
 import { newId } from "../../lib/ids.ts";
-import type { CardIssuerFailure } from "../../providers/capabilities/card-issuing.ts";
+import type { CardIssuerFailure, IssuedCard } from "../../providers/capabilities/card-issuing.ts";
+import type { SimulatedCardIssuerStore } from "../../providers/capabilities/simulated-card-issuer-store.ts";
 import type { OperationOutcome } from "../../spec/operation-types.ts";
 import { recordActivity } from "../activity/record-activity.ts";
 import { enforceCompliance } from "../compliance/enforce-compliance.ts";
@@ -15,6 +16,7 @@ import { cardComplianceSubject } from "./card-compliance-subject.ts";
 import { toCardDto } from "./card-dto.ts";
 import { emitCardEvent } from "./card-events.ts";
 import type { CardholderRow } from "./card-rows.ts";
+import { CARD_ISSUE } from "./card-write-intents.ts";
 import { guardCardWrite } from "./guard-card-write.ts";
 import type { IssueCardRequest } from "./issue-card-request.ts";
 import { validateCardLimits } from "./validate-card-limits.ts";
@@ -32,8 +34,13 @@ const emailTaken = (email: string) =>
 
 /** Issues an active card with a zero balance to an existing cardholder, a new one or none, after screening the
  * cardholder (when there is one), the programme's jurisdictions and the per-authorization limit. Two transactions (see afterCardIssuerCall): the card (and
- * a new cardholder) is written `pending`, the issuer issues it, then it turns `active` with the issuer's details — or
- * is deleted again. */
+ * a new cardholder) is written `pending`, the issuer issues it, then it turns `active` with the issuer's details — or,
+ * when the issuer refused, is deleted again.
+ *
+ * Reconcilable (issue 26): the first transaction also opens a `card.issue` intent, the card id being the issuer's
+ * idempotency key. When the issuer's answer is lost (a timeout: it may have issued the card) the card stays `pending`
+ * (readable, not writable) and is answered 202; the reconciler (reconcile-card-issue.ts) asks the issuer by the card id
+ * and activates it or fails it. A crash between the two transactions leaves it to the reconciler the same way. */
 export async function issueCard(
   uow: UnitOfWork,
   options: {
@@ -42,9 +49,11 @@ export async function issueCard(
     request: IssueCardRequest;
     simulate?: CardIssuerFailure;
     requestId: string;
+    /** The sandbox simulator's books (a live issuer ignores them). */
+    books: SimulatedCardIssuerStore;
   },
 ): Promise<PendingProviderStep<OperationOutcome<"issueCard">>> {
-  const { auth, request, simulate, requestId } = options;
+  const { auth, request, simulate, requestId, books } = options;
   const issuer = await connectProvider(uow.tx, auth, "card_issuance", { now: uow.now });
   const scope = { organizationId: auth.organizationId, environment: auth.environment };
   const programme = await uow.tx
@@ -156,13 +165,15 @@ export async function issueCard(
       .executeTakeFirstOrThrow(),
   );
 
-  return afterCardIssuerCall({
+  return afterCardIssuerCall<IssuedCard, OperationOutcome<"issueCard">>({
+    intent: { family: CARD_ISSUE, resourceId: cardId, reference: cardId, ...scope },
     call: () =>
-      issuer.api.issueCard(issuer.context({ simulate, idempotencyKey: cardId }), {
+      issuer.api.issueCard(issuer.context({ simulate, idempotencyKey: cardId, books }), {
         cardId,
         programmeReference: programme.providerReference,
         network: programme.network,
         cardholderName: holder?.name ?? null,
+        perAuthorization: limits.perAuthorization,
       }),
     async confirm(uow2, issued) {
       const details = {
@@ -184,6 +195,12 @@ export async function issueCard(
       emitCardEvent(uow2, scope, "card.issued", cardId, body);
       return { status: 201, body };
     },
+    // The issuer may have issued it: the card stays `pending` (readable, no write), no event, until the reconciler
+    // confirms it.
+    unknown: async () => ({
+      status: 202,
+      body: toCardDto(card, programme.fundingAsset, { availableMinor: 0n, pendingMinor: 0n }),
+    }),
     async compensate(uow2) {
       await uow2.tx.deleteFrom("Card").where("id", "=", cardId).execute();
       if (created && cardholderId) await uow2.tx.deleteFrom("Cardholder").where("id", "=", cardholderId).execute();

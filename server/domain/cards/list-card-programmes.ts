@@ -18,9 +18,8 @@ export async function listCardProgrammes(
   const scoped = db
     .selectFrom("CardProgramme")
     .selectAll()
-    .where(ownedBy(auth))
-    // A programme still `pending` is a creation intent whose issuer call has not been confirmed: not a programme yet.
-    .where("status", "!=", "pending");
+    // Every programme, those whose creation is being confirmed (`pending`) or `failed` too (CardProgramme.status).
+    .where(ownedBy(auth));
   const page = await newestFirstPage(scoped, {
     ...window,
     unknownCursor: unknownCursor("a card programme"),

@@ -23,7 +23,7 @@ export async function listCardTransactions(
 ): Promise<Page> {
   const { auth, cardId, limit, startingAfter, simulate } = options;
   const issuer = await connectProvider(db, auth, "card_issuance");
-  const card = await findCard(db, auth, cardId);
+  const card = await findCard(db, auth, cardId, { includeUnissued: true });
   let before: string | undefined;
   if (startingAfter !== undefined) {
     const cursor = await db

@@ -31,9 +31,8 @@ export async function listCards(
         .whereRef("CardProgramme.id", "=", "Card.programmeId")
         .as("fundingAsset"),
     )
-    .where(ownedBy(auth))
-    // A card still `pending` is an issuing intent whose issuer call has not been confirmed: not a card yet (as findCard).
-    .where("status", "!=", "pending");
+    // Every card, those not issued too (`pending`, `failed`: CardStatus).
+    .where(ownedBy(auth));
   const page = await newestFirstPage(scoped, {
     ...window,
     unknownCursor: unknownCursor("a card"),

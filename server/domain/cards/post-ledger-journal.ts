@@ -1,5 +1,5 @@
-import type { AuthContext } from "../../context.ts";
 import type { Tx } from "../../db/kysely.ts";
+import type { Owner } from "../../db/owned-by.ts";
 import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import { newId } from "../../lib/ids.ts";
 import { type CardWriteTarget, guardCardWrite } from "./guard-card-write.ts";
@@ -15,7 +15,17 @@ export interface LedgerTransfer {
 export interface LedgerJournal {
   /** The posting's id: the CardTransaction it belongs to, or the programme for its sandbox test funds. */
   journalId: string;
-  kind: "funding" | "sandbox_test_funds" | "authorization_hold" | "capture" | "release";
+  /** `funding_reversal` / `sandbox_test_funds_reversal`: a funding, or a programme's opening test funds, whose issuer
+   * call never executed (or could not be confirmed), written back by the reconciler (reconcile-card-funding.ts,
+   * reconcile-card-programme.ts) under the same journal id. */
+  kind:
+    | "funding"
+    | "funding_reversal"
+    | "sandbox_test_funds"
+    | "sandbox_test_funds_reversal"
+    | "authorization_hold"
+    | "capture"
+    | "release";
   programmeId: string;
   cardId: string | null;
   asset: string;
@@ -27,7 +37,7 @@ export interface LedgerJournal {
 /** Appends one balanced posting: a debit entry and a credit entry of the same amount per transfer. Returns the entry
  * ids as [debit, credit] per transfer. A failure is 500 CARD_LEDGER_WRITE_FAILED (or `failAs`); the caller's transaction
  * then rolls back. */
-export async function postLedgerJournal(uow: UnitOfWork, auth: AuthContext, journal: LedgerJournal): Promise<Array<[string, string]>> {
+export async function postLedgerJournal(uow: UnitOfWork, auth: Owner, journal: LedgerJournal): Promise<Array<[string, string]>> {
   const ids: Array<[string, string]> = [];
   const rows = journal.transfers.flatMap((transfer) => {
     if (transfer.amountMinor <= 0n) throw new Error(`ledger transfer amounts must be positive (${transfer.amountMinor})`);

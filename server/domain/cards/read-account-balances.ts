@@ -1,11 +1,11 @@
 import type { AuthContext } from "../../context.ts";
 import type { Queryable } from "../../db/kysely.ts";
-import { ownedBy } from "../../db/owned-by.ts";
+import { type Owner, ownedBy } from "../../db/owned-by.ts";
 import { numericToMinor } from "../../lib/money/minor-units.ts";
 
 /** Balances derived from the ledger: per account, the sum of its credits minus the sum of its debits (minor units;
  * 0 for an account without entries). Inside a write, call it after locking the card so no other posting interleaves. */
-export async function readAccountBalances(db: Queryable, auth: AuthContext, accounts: string[]): Promise<Map<string, bigint>> {
+export async function readAccountBalances(db: Queryable, auth: Owner, accounts: string[]): Promise<Map<string, bigint>> {
   const rows = await db
     .selectFrom("CardLedgerEntry")
     .where(ownedBy(auth))

@@ -1,5 +1,5 @@
-import type { AuthContext } from "../../context.ts";
 import type { Queryable } from "../../db/kysely.ts";
+import type { Owner } from "../../db/owned-by.ts";
 import { cardAvailableAccount, cardPendingAccount } from "./card-accounts.ts";
 import { readAccountBalances } from "./read-account-balances.ts";
 
@@ -9,7 +9,7 @@ export interface CardBalanceMinor {
 }
 
 /** A card's balance, derived from its ledger accounts (never a stored counter). */
-export async function readCardBalance(db: Queryable, auth: AuthContext, cardId: string): Promise<CardBalanceMinor> {
+export async function readCardBalance(db: Queryable, auth: Owner, cardId: string): Promise<CardBalanceMinor> {
   const available = cardAvailableAccount(cardId);
   const pending = cardPendingAccount(cardId);
   const balances = await readAccountBalances(db, auth, [available, pending]);

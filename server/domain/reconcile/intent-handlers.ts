@@ -2,6 +2,9 @@
 // (intent-handler.ts) and by declaring `intent` (and `onUnknown`) on its provider step (server/db/unit-of-work.ts).
 import { bankTransferCreateHandler } from "../bank-transfers/reconcile-bank-transfer.ts";
 import { bankTransferCancelHandler } from "../bank-transfers/reconcile-bank-transfer-cancel.ts";
+import { cardFundingHandler } from "../cards/reconcile-card-funding.ts";
+import { cardIssueHandler } from "../cards/reconcile-card-issue.ts";
+import { cardProgrammeCreateHandler } from "../cards/reconcile-card-programme.ts";
 import { custodyTransferSubmitHandler } from "../custody/reconcile-custody-transfer.ts";
 import { custodyWalletActivateHandler } from "../custody/reconcile-custody-wallet.ts";
 import type { IntentHandler } from "./intent-handler.ts";
@@ -12,5 +15,8 @@ export const INTENT_HANDLERS: ReadonlyMap<string, IntentHandler> = new Map(
     bankTransferCancelHandler as IntentHandler,
     custodyTransferSubmitHandler as IntentHandler,
     custodyWalletActivateHandler as IntentHandler,
+    cardFundingHandler as IntentHandler,
+    cardIssueHandler as IntentHandler,
+    cardProgrammeCreateHandler as IntentHandler,
   ].map((handler) => [handler.family, handler]),
 );

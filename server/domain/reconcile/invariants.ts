@@ -13,10 +13,14 @@
 //   - a custody wallet state without its event, or with more than one, and an event of a state it never entered; a
 //     custody transfer not counted once in `custody.transfers`, a wallet's activation counted other than once when
 //     active and never otherwise (server/domain/custody/custody-wallet-invariants.ts);
-//   - an Idempotency-Key record in progress past its lease with no open intent to answer it (a claim nothing finishes).
-// Not checked here yet: the card ledger's sums, and the provider-write families that have no intents yet.
+//   - an Idempotency-Key record in progress past its lease with no open intent to answer it (a claim nothing finishes);
+//   - a card state without its event (`card.issued` once per issued card, none for a `failed` one), a card ledger that
+//     does not sum (a posting whose debits and credits differ), a card funding whose posting, metric or `card.funded`
+//     events disagree with its state (server/domain/cards/card-invariants.ts).
+// Not checked here yet: the provider-write families that have no intents yet.
 import type { Queryable } from "../../db/kysely.ts";
 import { BANK_TRANSFER_EVENT_OF } from "../bank-transfers/bank-transfer-events.ts";
+import { cardInvariants } from "../cards/card-invariants.ts";
 import { custodyTransferEvents } from "../custody/custody-transfer-invariants.ts";
 import { custodyMetrics, custodyWalletEvents } from "../custody/custody-wallet-invariants.ts";
 import type { IssuanceStatus } from "../treasury/issuance-request-dto.ts";
@@ -32,7 +36,14 @@ export interface InvariantOptions {
 }
 
 export interface Offender {
-  check: "intent_overdue" | "state_without_event" | "event_without_state" | "metric_disagrees" | "claim_abandoned";
+  check:
+    | "intent_overdue"
+    | "state_without_event"
+    | "event_without_state"
+    | "metric_disagrees"
+    | "claim_abandoned"
+    | "ledger_unbalanced"
+    | "ledger_disagrees";
   id: string;
   detail: string;
 }
@@ -47,6 +58,7 @@ export async function checkInvariants(db: Queryable, options: InvariantOptions):
     ...(await custodyWalletEvents(db, options)),
     ...(await custodyMetrics(db, options)),
     ...(await abandonedClaims(db, options)),
+    ...(await cardInvariants(db, options)),
   ];
 }
 

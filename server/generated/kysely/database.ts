@@ -145,7 +145,7 @@ export type Card = {
      */
     cardholderId: string | null;
     /**
-     * active | frozen | deactivated
+     * active | frozen | deactivated | pending (issuing unconfirmed) | failed (never issued: issue 26)
      */
     status: string;
     statusReason: string | null;
@@ -212,7 +212,7 @@ export type CardLedgerEntry = {
      */
     journalId: string;
     /**
-     * funding | sandbox_test_funds | authorization_hold | capture | release
+     * funding | funding_reversal | sandbox_test_funds | sandbox_test_funds_reversal | authorization_hold | capture | release
      */
     kind: string;
     programmeId: string;
@@ -240,9 +240,13 @@ export type CardProgramme = {
      */
     fundingModel: string;
     /**
-     * active
+     * active | pending (its creation unconfirmed) | failed (never created: issue 26)
      */
     status: string;
+    /**
+     * Why a `failed` programme failed, for an operator (`not_executed: …` / `outcome_unconfirmed: …`); not in the API.
+     */
+    failureReason: string | null;
     /**
      * The card_issuance adapter that created the programme, its reference there, and the connection used (null: sandbox fallback).
      */
@@ -269,7 +273,7 @@ export type CardTransaction = {
      */
     type: string;
     /**
-     * pending | closed | posted | declined
+     * pending | closed | posted | declined | failed (a funding the issuer never executed: issue 26)
      */
     status: string;
     declineReason: string | null;
@@ -658,6 +662,18 @@ export type SimBankTransfer = {
     providerTransferId: string;
     createdAt: Generated<Timestamp>;
 };
+export type SimCardIssuerCall = {
+    idempotencyKey: string;
+    /**
+     * create_programme | issue_card | fund_card | set_card_status | set_card_limits
+     */
+    operation: string;
+    /**
+     * What the issuer answered (the programme's or card's reference and details; `{}` when it answers nothing).
+     */
+    result: unknown;
+    createdAt: Generated<Timestamp>;
+};
 export type SimCustodyTransfer = {
     id: string;
     idempotencyKey: string;
@@ -875,6 +891,7 @@ export type DB = {
     SandboxChainTransaction: SandboxChainTransaction;
     SelectionReceipt: SelectionReceipt;
     SimBankTransfer: SimBankTransfer;
+    SimCardIssuerCall: SimCardIssuerCall;
     SimCustodyTransfer: SimCustodyTransfer;
     SimCustodyWallet: SimCustodyWallet;
     Wallet: Wallet;

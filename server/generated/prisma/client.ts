@@ -74,6 +74,14 @@ export type CardTransaction = Prisma.CardTransactionModel
  */
 export type CardLedgerEntry = Prisma.CardLedgerEntryModel
 /**
+ * Model SimCardIssuerCall
+ * Sandbox card issuing simulator: the writes it executed, by the caller's reference (its idempotency key: the programme,
+ * card or card transaction id, or `<cardId>:<requestId>` for a status or limits change), with what it answered. Written
+ * by the simulator in a statement of its own (it survives the caller's rollback, as a real issuer's books would), so a
+ * reference never executes twice and a lookup by reference tells whether (and how) it executed (issue 26).
+ */
+export type SimCardIssuerCall = Prisma.SimCardIssuerCallModel
+/**
  * Model ContractProject
  * A contract project (generate → compile → validate → simulate → deploy → verify → launch).
  */

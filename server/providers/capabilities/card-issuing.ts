@@ -1,5 +1,6 @@
 // The card issuing provider API the card endpoints use (`ProviderCapabilities.cards`), and the failures an issuer answers.
 // The sandbox card issuing simulator implements it; a live issuer adapter would too.
+import type { SimulatedCardIssuerStore } from "./simulated-card-issuer-store.ts";
 
 /** Failures a card issuer can answer; the simulator produces them on its documented magic values. */
 export const CARD_ISSUER_FAILURES = [
@@ -32,7 +33,13 @@ export interface CardIssuerContext {
    * call; the card and the request for a status or limits change): a live issuer forwards it as its idempotency key,
    * so a repeated call has one effect. Absent on reads. */
   idempotencyKey?: string;
+  /** The sandbox simulator's books (a live issuer ignores them): given, the simulator records each write under its
+   * `idempotencyKey`, so a key never executes twice and `lookup` answers whether it executed (issue 26). */
+  books?: SimulatedCardIssuerStore;
 }
+
+/** What became of a write sent with an idempotency key: executed (with what the issuer answered), or never. */
+export type CardIssuerLookup = { executed: true; result: Record<string, unknown> } | { executed: false };
 
 export interface IssuedCard {
   /** The issuer's reference for the card. Never a card number. */
@@ -50,13 +57,17 @@ export interface CardIssuerApi {
   issueCard(
     ctx: CardIssuerContext,
     // `cardholderName` is null for a card issued with no cardholder.
-    input: { cardId: string; programmeReference: string; network: string; cardholderName: string | null },
+    // `perAuthorization`: the card's per-authorization limit, if any (the simulator's unknown-outcome magic amounts).
+    input: { cardId: string; programmeReference: string; network: string; cardholderName: string | null; perAuthorization?: string },
   ): Promise<IssuedCard>;
   /** Reads of a card and of its transactions. */
   retrieveCard(ctx: CardIssuerContext, input: { reference: string }): Promise<void>;
   fundCard(ctx: CardIssuerContext, input: { reference: string; amount: string; asset: string }): Promise<void>;
   setCardStatus(ctx: CardIssuerContext, input: { reference: string; status: "active" | "frozen" | "deactivated" }): Promise<void>;
   setCardLimits(ctx: CardIssuerContext, input: { reference: string; limits: object }): Promise<void>;
+  /** What became of the write sent with `reference` as its idempotency key (the reconciler asks: issue 26). Throws when
+   * the issuer cannot tell. */
+  lookup(ctx: CardIssuerContext, input: { reference: string }): Promise<CardIssuerLookup>;
   /** Sandbox test helpers: the simulated network's authorization, capture and reversal. */
   authorize(ctx: CardIssuerContext, input: { reference: string; amount: string; merchantCategory: string }): Promise<void>;
   capture(ctx: CardIssuerContext, input: { reference: string; authorizationId: string; amount?: string }): Promise<void>;

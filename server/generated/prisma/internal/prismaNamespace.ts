@@ -396,6 +396,7 @@ export const ModelName = {
   CardAuthorization: 'CardAuthorization',
   CardTransaction: 'CardTransaction',
   CardLedgerEntry: 'CardLedgerEntry',
+  SimCardIssuerCall: 'SimCardIssuerCall',
   ContractProject: 'ContractProject',
   ContractStageRun: 'ContractStageRun',
   SandboxChainTransaction: 'SandboxChainTransaction',
@@ -446,7 +447,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "cardProgramme" | "cardholder" | "card" | "cardAuthorization" | "cardTransaction" | "cardLedgerEntry" | "contractProject" | "contractStageRun" | "sandboxChainTransaction" | "issuer" | "issuanceRequest" | "organization" | "apiKey" | "wallet" | "walletAsset" | "payment" | "activityEvent" | "idempotencyRecord" | "providerConnection" | "member" | "memberInvitation" | "memberSession" | "apiKeyUsage" | "auditEntry" | "bankTransfer" | "workflowRun" | "workflowStep" | "custodyWallet" | "custodyTransfer" | "simCustodyWallet" | "simCustodyTransfer" | "simBankTransfer" | "providerIntent" | "complianceDecision" | "approvalRequest" | "selectionReceipt" | "providerInvocation" | "event" | "webhookEndpoint" | "webhookDelivery" | "webhookDeliveryAttempt"
+    modelProps: "cardProgramme" | "cardholder" | "card" | "cardAuthorization" | "cardTransaction" | "cardLedgerEntry" | "simCardIssuerCall" | "contractProject" | "contractStageRun" | "sandboxChainTransaction" | "issuer" | "issuanceRequest" | "organization" | "apiKey" | "wallet" | "walletAsset" | "payment" | "activityEvent" | "idempotencyRecord" | "providerConnection" | "member" | "memberInvitation" | "memberSession" | "apiKeyUsage" | "auditEntry" | "bankTransfer" | "workflowRun" | "workflowStep" | "custodyWallet" | "custodyTransfer" | "simCustodyWallet" | "simCustodyTransfer" | "simBankTransfer" | "providerIntent" | "complianceDecision" | "approvalRequest" | "selectionReceipt" | "providerInvocation" | "event" | "webhookEndpoint" | "webhookDelivery" | "webhookDeliveryAttempt"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -891,6 +892,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         count: {
           args: Prisma.CardLedgerEntryCountArgs<ExtArgs>
           result: runtime.Types.Utils.Optional<Prisma.CardLedgerEntryCountAggregateOutputType> | number
+        }
+      }
+    }
+    SimCardIssuerCall: {
+      payload: Prisma.$SimCardIssuerCallPayload<ExtArgs>
+      fields: Prisma.SimCardIssuerCallFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.SimCardIssuerCallFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SimCardIssuerCallPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.SimCardIssuerCallFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SimCardIssuerCallPayload>
+        }
+        findFirst: {
+          args: Prisma.SimCardIssuerCallFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SimCardIssuerCallPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.SimCardIssuerCallFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SimCardIssuerCallPayload>
+        }
+        findMany: {
+          args: Prisma.SimCardIssuerCallFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SimCardIssuerCallPayload>[]
+        }
+        create: {
+          args: Prisma.SimCardIssuerCallCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SimCardIssuerCallPayload>
+        }
+        createMany: {
+          args: Prisma.SimCardIssuerCallCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.SimCardIssuerCallCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SimCardIssuerCallPayload>[]
+        }
+        delete: {
+          args: Prisma.SimCardIssuerCallDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SimCardIssuerCallPayload>
+        }
+        update: {
+          args: Prisma.SimCardIssuerCallUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SimCardIssuerCallPayload>
+        }
+        deleteMany: {
+          args: Prisma.SimCardIssuerCallDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.SimCardIssuerCallUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.SimCardIssuerCallUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SimCardIssuerCallPayload>[]
+        }
+        upsert: {
+          args: Prisma.SimCardIssuerCallUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SimCardIssuerCallPayload>
+        }
+        aggregate: {
+          args: Prisma.SimCardIssuerCallAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateSimCardIssuerCall>
+        }
+        groupBy: {
+          args: Prisma.SimCardIssuerCallGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SimCardIssuerCallGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.SimCardIssuerCallCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SimCardIssuerCallCountAggregateOutputType> | number
         }
       }
     }
@@ -3534,6 +3609,7 @@ export const CardProgrammeScalarFieldEnum = {
   fundingAsset: 'fundingAsset',
   fundingModel: 'fundingModel',
   status: 'status',
+  failureReason: 'failureReason',
   providerSlug: 'providerSlug',
   providerReference: 'providerReference',
   connectionId: 'connectionId',
@@ -3646,6 +3722,16 @@ export const CardLedgerEntryScalarFieldEnum = {
 } as const
 
 export type CardLedgerEntryScalarFieldEnum = (typeof CardLedgerEntryScalarFieldEnum)[keyof typeof CardLedgerEntryScalarFieldEnum]
+
+
+export const SimCardIssuerCallScalarFieldEnum = {
+  idempotencyKey: 'idempotencyKey',
+  operation: 'operation',
+  result: 'result',
+  createdAt: 'createdAt'
+} as const
+
+export type SimCardIssuerCallScalarFieldEnum = (typeof SimCardIssuerCallScalarFieldEnum)[keyof typeof SimCardIssuerCallScalarFieldEnum]
 
 
 export const ContractProjectScalarFieldEnum = {
@@ -4515,6 +4601,7 @@ export type GlobalOmitConfig = {
   cardAuthorization?: Prisma.CardAuthorizationOmit
   cardTransaction?: Prisma.CardTransactionOmit
   cardLedgerEntry?: Prisma.CardLedgerEntryOmit
+  simCardIssuerCall?: Prisma.SimCardIssuerCallOmit
   contractProject?: Prisma.ContractProjectOmit
   contractStageRun?: Prisma.ContractStageRunOmit
   sandboxChainTransaction?: Prisma.SandboxChainTransactionOmit

@@ -55,6 +55,7 @@ export const ModelName = {
   CardAuthorization: 'CardAuthorization',
   CardTransaction: 'CardTransaction',
   CardLedgerEntry: 'CardLedgerEntry',
+  SimCardIssuerCall: 'SimCardIssuerCall',
   ContractProject: 'ContractProject',
   ContractStageRun: 'ContractStageRun',
   SandboxChainTransaction: 'SandboxChainTransaction',
@@ -119,6 +120,7 @@ export const CardProgrammeScalarFieldEnum = {
   fundingAsset: 'fundingAsset',
   fundingModel: 'fundingModel',
   status: 'status',
+  failureReason: 'failureReason',
   providerSlug: 'providerSlug',
   providerReference: 'providerReference',
   connectionId: 'connectionId',
@@ -231,6 +233,16 @@ export const CardLedgerEntryScalarFieldEnum = {
 } as const
 
 export type CardLedgerEntryScalarFieldEnum = (typeof CardLedgerEntryScalarFieldEnum)[keyof typeof CardLedgerEntryScalarFieldEnum]
+
+
+export const SimCardIssuerCallScalarFieldEnum = {
+  idempotencyKey: 'idempotencyKey',
+  operation: 'operation',
+  result: 'result',
+  createdAt: 'createdAt'
+} as const
+
+export type SimCardIssuerCallScalarFieldEnum = (typeof SimCardIssuerCallScalarFieldEnum)[keyof typeof SimCardIssuerCallScalarFieldEnum]
 
 
 export const ContractProjectScalarFieldEnum = {

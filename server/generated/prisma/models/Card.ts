@@ -1447,7 +1447,7 @@ export type $CardPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs =
      */
     cardholderId: string | null
     /**
-     * active | frozen | deactivated
+     * active | frozen | deactivated | pending (issuing unconfirmed) | failed (never issued: issue 26)
      */
     status: string
     statusReason: string | null

@@ -581,7 +581,7 @@ export type $CardLedgerEntryPayload<ExtArgs extends runtime.Types.Extensions.Int
      */
     journalId: string
     /**
-     * funding | sandbox_test_funds | authorization_hold | capture | release
+     * funding | funding_reversal | sandbox_test_funds | sandbox_test_funds_reversal | authorization_hold | capture | release
      */
     kind: string
     programmeId: string

@@ -44,6 +44,7 @@ export type CardProgrammeMinAggregateOutputType = {
   fundingAsset: string | null
   fundingModel: string | null
   status: string | null
+  failureReason: string | null
   providerSlug: string | null
   providerReference: string | null
   connectionId: string | null
@@ -63,6 +64,7 @@ export type CardProgrammeMaxAggregateOutputType = {
   fundingAsset: string | null
   fundingModel: string | null
   status: string | null
+  failureReason: string | null
   providerSlug: string | null
   providerReference: string | null
   connectionId: string | null
@@ -83,6 +85,7 @@ export type CardProgrammeCountAggregateOutputType = {
   fundingAsset: number
   fundingModel: number
   status: number
+  failureReason: number
   providerSlug: number
   providerReference: number
   connectionId: number
@@ -112,6 +115,7 @@ export type CardProgrammeMinAggregateInputType = {
   fundingAsset?: true
   fundingModel?: true
   status?: true
+  failureReason?: true
   providerSlug?: true
   providerReference?: true
   connectionId?: true
@@ -131,6 +135,7 @@ export type CardProgrammeMaxAggregateInputType = {
   fundingAsset?: true
   fundingModel?: true
   status?: true
+  failureReason?: true
   providerSlug?: true
   providerReference?: true
   connectionId?: true
@@ -151,6 +156,7 @@ export type CardProgrammeCountAggregateInputType = {
   fundingAsset?: true
   fundingModel?: true
   status?: true
+  failureReason?: true
   providerSlug?: true
   providerReference?: true
   connectionId?: true
@@ -258,6 +264,7 @@ export type CardProgrammeGroupByOutputType = {
   fundingAsset: string
   fundingModel: string
   status: string
+  failureReason: string | null
   providerSlug: string
   providerReference: string
   connectionId: string | null
@@ -301,6 +308,7 @@ export type CardProgrammeWhereInput = {
   fundingAsset?: Prisma.StringFilter<"CardProgramme"> | string
   fundingModel?: Prisma.StringFilter<"CardProgramme"> | string
   status?: Prisma.StringFilter<"CardProgramme"> | string
+  failureReason?: Prisma.StringNullableFilter<"CardProgramme"> | string | null
   providerSlug?: Prisma.StringFilter<"CardProgramme"> | string
   providerReference?: Prisma.StringFilter<"CardProgramme"> | string
   connectionId?: Prisma.StringNullableFilter<"CardProgramme"> | string | null
@@ -322,6 +330,7 @@ export type CardProgrammeOrderByWithRelationInput = {
   fundingAsset?: Prisma.SortOrder
   fundingModel?: Prisma.SortOrder
   status?: Prisma.SortOrder
+  failureReason?: Prisma.SortOrderInput | Prisma.SortOrder
   providerSlug?: Prisma.SortOrder
   providerReference?: Prisma.SortOrder
   connectionId?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -347,6 +356,7 @@ export type CardProgrammeWhereUniqueInput = Prisma.AtLeast<{
   fundingAsset?: Prisma.StringFilter<"CardProgramme"> | string
   fundingModel?: Prisma.StringFilter<"CardProgramme"> | string
   status?: Prisma.StringFilter<"CardProgramme"> | string
+  failureReason?: Prisma.StringNullableFilter<"CardProgramme"> | string | null
   providerSlug?: Prisma.StringFilter<"CardProgramme"> | string
   providerReference?: Prisma.StringFilter<"CardProgramme"> | string
   connectionId?: Prisma.StringNullableFilter<"CardProgramme"> | string | null
@@ -368,6 +378,7 @@ export type CardProgrammeOrderByWithAggregationInput = {
   fundingAsset?: Prisma.SortOrder
   fundingModel?: Prisma.SortOrder
   status?: Prisma.SortOrder
+  failureReason?: Prisma.SortOrderInput | Prisma.SortOrder
   providerSlug?: Prisma.SortOrder
   providerReference?: Prisma.SortOrder
   connectionId?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -396,6 +407,7 @@ export type CardProgrammeScalarWhereWithAggregatesInput = {
   fundingAsset?: Prisma.StringWithAggregatesFilter<"CardProgramme"> | string
   fundingModel?: Prisma.StringWithAggregatesFilter<"CardProgramme"> | string
   status?: Prisma.StringWithAggregatesFilter<"CardProgramme"> | string
+  failureReason?: Prisma.StringNullableWithAggregatesFilter<"CardProgramme"> | string | null
   providerSlug?: Prisma.StringWithAggregatesFilter<"CardProgramme"> | string
   providerReference?: Prisma.StringWithAggregatesFilter<"CardProgramme"> | string
   connectionId?: Prisma.StringNullableWithAggregatesFilter<"CardProgramme"> | string | null
@@ -416,6 +428,7 @@ export type CardProgrammeCreateInput = {
   fundingAsset: string
   fundingModel: string
   status: string
+  failureReason?: string | null
   providerSlug: string
   providerReference: string
   connectionId?: string | null
@@ -437,6 +450,7 @@ export type CardProgrammeUncheckedCreateInput = {
   fundingAsset: string
   fundingModel: string
   status: string
+  failureReason?: string | null
   providerSlug: string
   providerReference: string
   connectionId?: string | null
@@ -458,6 +472,7 @@ export type CardProgrammeUpdateInput = {
   fundingAsset?: Prisma.StringFieldUpdateOperationsInput | string
   fundingModel?: Prisma.StringFieldUpdateOperationsInput | string
   status?: Prisma.StringFieldUpdateOperationsInput | string
+  failureReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   providerSlug?: Prisma.StringFieldUpdateOperationsInput | string
   providerReference?: Prisma.StringFieldUpdateOperationsInput | string
   connectionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -479,6 +494,7 @@ export type CardProgrammeUncheckedUpdateInput = {
   fundingAsset?: Prisma.StringFieldUpdateOperationsInput | string
   fundingModel?: Prisma.StringFieldUpdateOperationsInput | string
   status?: Prisma.StringFieldUpdateOperationsInput | string
+  failureReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   providerSlug?: Prisma.StringFieldUpdateOperationsInput | string
   providerReference?: Prisma.StringFieldUpdateOperationsInput | string
   connectionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -500,6 +516,7 @@ export type CardProgrammeCreateManyInput = {
   fundingAsset: string
   fundingModel: string
   status: string
+  failureReason?: string | null
   providerSlug: string
   providerReference: string
   connectionId?: string | null
@@ -520,6 +537,7 @@ export type CardProgrammeUpdateManyMutationInput = {
   fundingAsset?: Prisma.StringFieldUpdateOperationsInput | string
   fundingModel?: Prisma.StringFieldUpdateOperationsInput | string
   status?: Prisma.StringFieldUpdateOperationsInput | string
+  failureReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   providerSlug?: Prisma.StringFieldUpdateOperationsInput | string
   providerReference?: Prisma.StringFieldUpdateOperationsInput | string
   connectionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -540,6 +558,7 @@ export type CardProgrammeUncheckedUpdateManyInput = {
   fundingAsset?: Prisma.StringFieldUpdateOperationsInput | string
   fundingModel?: Prisma.StringFieldUpdateOperationsInput | string
   status?: Prisma.StringFieldUpdateOperationsInput | string
+  failureReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   providerSlug?: Prisma.StringFieldUpdateOperationsInput | string
   providerReference?: Prisma.StringFieldUpdateOperationsInput | string
   connectionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -574,6 +593,7 @@ export type CardProgrammeCountOrderByAggregateInput = {
   fundingAsset?: Prisma.SortOrder
   fundingModel?: Prisma.SortOrder
   status?: Prisma.SortOrder
+  failureReason?: Prisma.SortOrder
   providerSlug?: Prisma.SortOrder
   providerReference?: Prisma.SortOrder
   connectionId?: Prisma.SortOrder
@@ -597,6 +617,7 @@ export type CardProgrammeMaxOrderByAggregateInput = {
   fundingAsset?: Prisma.SortOrder
   fundingModel?: Prisma.SortOrder
   status?: Prisma.SortOrder
+  failureReason?: Prisma.SortOrder
   providerSlug?: Prisma.SortOrder
   providerReference?: Prisma.SortOrder
   connectionId?: Prisma.SortOrder
@@ -616,6 +637,7 @@ export type CardProgrammeMinOrderByAggregateInput = {
   fundingAsset?: Prisma.SortOrder
   fundingModel?: Prisma.SortOrder
   status?: Prisma.SortOrder
+  failureReason?: Prisma.SortOrder
   providerSlug?: Prisma.SortOrder
   providerReference?: Prisma.SortOrder
   connectionId?: Prisma.SortOrder
@@ -692,6 +714,7 @@ export type CardProgrammeCreateWithoutCardsInput = {
   fundingAsset: string
   fundingModel: string
   status: string
+  failureReason?: string | null
   providerSlug: string
   providerReference: string
   connectionId?: string | null
@@ -712,6 +735,7 @@ export type CardProgrammeUncheckedCreateWithoutCardsInput = {
   fundingAsset: string
   fundingModel: string
   status: string
+  failureReason?: string | null
   providerSlug: string
   providerReference: string
   connectionId?: string | null
@@ -748,6 +772,7 @@ export type CardProgrammeUpdateWithoutCardsInput = {
   fundingAsset?: Prisma.StringFieldUpdateOperationsInput | string
   fundingModel?: Prisma.StringFieldUpdateOperationsInput | string
   status?: Prisma.StringFieldUpdateOperationsInput | string
+  failureReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   providerSlug?: Prisma.StringFieldUpdateOperationsInput | string
   providerReference?: Prisma.StringFieldUpdateOperationsInput | string
   connectionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -768,6 +793,7 @@ export type CardProgrammeUncheckedUpdateWithoutCardsInput = {
   fundingAsset?: Prisma.StringFieldUpdateOperationsInput | string
   fundingModel?: Prisma.StringFieldUpdateOperationsInput | string
   status?: Prisma.StringFieldUpdateOperationsInput | string
+  failureReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   providerSlug?: Prisma.StringFieldUpdateOperationsInput | string
   providerReference?: Prisma.StringFieldUpdateOperationsInput | string
   connectionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -819,6 +845,7 @@ export type CardProgrammeSelect<ExtArgs extends runtime.Types.Extensions.Interna
   fundingAsset?: boolean
   fundingModel?: boolean
   status?: boolean
+  failureReason?: boolean
   providerSlug?: boolean
   providerReference?: boolean
   connectionId?: boolean
@@ -841,6 +868,7 @@ export type CardProgrammeSelectCreateManyAndReturn<ExtArgs extends runtime.Types
   fundingAsset?: boolean
   fundingModel?: boolean
   status?: boolean
+  failureReason?: boolean
   providerSlug?: boolean
   providerReference?: boolean
   connectionId?: boolean
@@ -861,6 +889,7 @@ export type CardProgrammeSelectUpdateManyAndReturn<ExtArgs extends runtime.Types
   fundingAsset?: boolean
   fundingModel?: boolean
   status?: boolean
+  failureReason?: boolean
   providerSlug?: boolean
   providerReference?: boolean
   connectionId?: boolean
@@ -881,6 +910,7 @@ export type CardProgrammeSelectScalar = {
   fundingAsset?: boolean
   fundingModel?: boolean
   status?: boolean
+  failureReason?: boolean
   providerSlug?: boolean
   providerReference?: boolean
   connectionId?: boolean
@@ -890,7 +920,7 @@ export type CardProgrammeSelectScalar = {
   updatedAt?: boolean
 }
 
-export type CardProgrammeOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "organizationId" | "environment" | "name" | "network" | "binSponsor" | "jurisdictions" | "fundingAsset" | "fundingModel" | "status" | "providerSlug" | "providerReference" | "connectionId" | "simulated" | "version" | "createdAt" | "updatedAt", ExtArgs["result"]["cardProgramme"]>
+export type CardProgrammeOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "organizationId" | "environment" | "name" | "network" | "binSponsor" | "jurisdictions" | "fundingAsset" | "fundingModel" | "status" | "failureReason" | "providerSlug" | "providerReference" | "connectionId" | "simulated" | "version" | "createdAt" | "updatedAt", ExtArgs["result"]["cardProgramme"]>
 export type CardProgrammeInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   cards?: boolean | Prisma.CardProgramme$cardsArgs<ExtArgs>
   _count?: boolean | Prisma.CardProgrammeCountOutputTypeDefaultArgs<ExtArgs>
@@ -917,9 +947,13 @@ export type $CardProgrammePayload<ExtArgs extends runtime.Types.Extensions.Inter
      */
     fundingModel: string
     /**
-     * active
+     * active | pending (its creation unconfirmed) | failed (never created: issue 26)
      */
     status: string
+    /**
+     * Why a `failed` programme failed, for an operator (`not_executed: …` / `outcome_unconfirmed: …`); not in the API.
+     */
+    failureReason: string | null
     /**
      * The card_issuance adapter that created the programme, its reference there, and the connection used (null: sandbox fallback).
      */
@@ -1364,6 +1398,7 @@ export interface CardProgrammeFieldRefs {
   readonly fundingAsset: Prisma.FieldRef<"CardProgramme", 'String'>
   readonly fundingModel: Prisma.FieldRef<"CardProgramme", 'String'>
   readonly status: Prisma.FieldRef<"CardProgramme", 'String'>
+  readonly failureReason: Prisma.FieldRef<"CardProgramme", 'String'>
   readonly providerSlug: Prisma.FieldRef<"CardProgramme", 'String'>
   readonly providerReference: Prisma.FieldRef<"CardProgramme", 'String'>
   readonly connectionId: Prisma.FieldRef<"CardProgramme", 'String'>

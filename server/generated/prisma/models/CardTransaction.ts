@@ -927,7 +927,7 @@ export type $CardTransactionPayload<ExtArgs extends runtime.Types.Extensions.Int
      */
     type: string
     /**
-     * pending | closed | posted | declined
+     * pending | closed | posted | declined | failed (a funding the issuer never executed: issue 26)
      */
     status: string
     declineReason: string | null
