@@ -11,6 +11,7 @@ export const LONG_FILES = [
   "test/browser/console-journey.test.ts",
   "test/security/fuzz.test.ts",
   "test/system/operations.test.ts",
+  "test/system/provider-reconcile.test.ts",
   "test/docs/code-samples.test.ts",
   "test/system/upgrade.test.ts",
   "test/system/start-and-stop.test.ts",
