@@ -77,10 +77,10 @@ export async function holdIntent(tx: Queryable, held: HeldIntent): Promise<void>
   if (!row) throw new IntentTakenOver();
 }
 
-/** The intent settled (with the result, or the compensation of a refused call). */
 /** Precompiled: every reconcilable write's second transaction closes its intent. */
 const deleteIntent = precompiled((db, p: { id: string }) => db.deleteFrom("ProviderIntent").where("id", "=", p.id));
 
+/** The intent settled (with the result, or the compensation of a refused call). */
 export function closeIntent(held: Pick<HeldIntent, "id">): ClosingWrite {
   return templateWrite(deleteIntent, { id: held.id });
 }
