@@ -1,0 +1,3 @@
+-- CreateIndex
+CREATE INDEX "ProviderIntent_resourceId_idx" ON "ProviderIntent"("resourceId");
+
