@@ -13,12 +13,10 @@ import { simulatedBankStore } from "../../db/simulated-bank-store.ts";
 import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import type { BankTransferLookup } from "../../providers/capabilities/bank-transfers.ts";
 import { callProvider } from "../providers/provider-call.ts";
-import type { IntentHandler } from "../reconcile/intent-handler.ts";
+import { type IntentHandler, scopeOf } from "../reconcile/intent-handler.ts";
 import { servingConnection } from "../reconcile/serving-connection.ts";
 import { type BankTransferRow, toBankTransferDto } from "./bank-transfer-dto.ts";
 import { acceptedByBank, BANK_TRANSFER_CREATE, failUnconfirmed, NOT_EXECUTED, outcomeUnconfirmed } from "./bank-transfer-outcome.ts";
-
-const scopeOf = (intent: ClaimedIntent) => ({ organizationId: intent.organizationId, environment: intent.environment });
 
 /** The transfer the intent acts on, locked for the settling transaction. */
 export function lockTransfer(uow: UnitOfWork, intent: ClaimedIntent) {

@@ -6,9 +6,8 @@ import type { ClaimedIntent } from "../../db/provider-intents.ts";
 import { simulatedCardIssuerStore } from "../../db/simulated-card-issuer-store.ts";
 import type { CardIssuerLookup } from "../../providers/capabilities/card-issuing.ts";
 import { callProvider } from "../providers/provider-call.ts";
+import { scopeOf } from "../reconcile/intent-handler.ts";
 import { servingConnection } from "../reconcile/serving-connection.ts";
-
-export const scopeOf = (intent: ClaimedIntent) => ({ organizationId: intent.organizationId, environment: intent.environment });
 
 /** Asks the issuer of `programmeId` by the intent's reference, with no transaction open; throws when it cannot answer.
  * undefined: the programme is gone (nothing to settle). */

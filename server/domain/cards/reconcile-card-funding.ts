@@ -16,7 +16,7 @@ import type { components } from "../../generated/openapi.ts";
 import type { CardIssuerLookup } from "../../providers/capabilities/card-issuing.ts";
 import type { OperationOutcome } from "../../spec/operation-types.ts";
 import { recordActivity } from "../activity/record-activity.ts";
-import type { IntentHandler } from "../reconcile/intent-handler.ts";
+import { type IntentHandler, scopeOf } from "../reconcile/intent-handler.ts";
 import { bumpCardVersion } from "./bump-card-version.ts";
 import { cardAvailableAccount, programmeFundingAccount } from "./card-accounts.ts";
 import { decimalToMinor, formatCardAmount } from "./card-amount.ts";
@@ -25,7 +25,7 @@ import { emitCardEvent } from "./card-events.ts";
 import { CARD_FUND, FUNDING_NOT_EXECUTED, fundingUnconfirmed } from "./card-write-intents.ts";
 import { lockCard } from "./lock-card.ts";
 import { lockProgramme } from "./lock-programme.ts";
-import { lookUpCardWrite, scopeOf } from "./look-up-card-write.ts";
+import { lookUpCardWrite } from "./look-up-card-write.ts";
 import { postLedgerJournal } from "./post-ledger-journal.ts";
 import { readCardBalance } from "./read-card-balance.ts";
 

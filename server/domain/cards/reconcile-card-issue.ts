@@ -13,12 +13,12 @@ import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import type { CardIssuerLookup, IssuedCard } from "../../providers/capabilities/card-issuing.ts";
 import type { OperationOutcome } from "../../spec/operation-types.ts";
 import { recordActivity } from "../activity/record-activity.ts";
-import type { IntentHandler } from "../reconcile/intent-handler.ts";
+import { type IntentHandler, scopeOf } from "../reconcile/intent-handler.ts";
 import { bumpCardVersion } from "./bump-card-version.ts";
 import { toCardDto } from "./card-dto.ts";
 import { emitCardEvent } from "./card-events.ts";
 import { CARD_ISSUE, notExecuted, unconfirmed } from "./card-write-intents.ts";
-import { lookUpCardWrite, scopeOf } from "./look-up-card-write.ts";
+import { lookUpCardWrite } from "./look-up-card-write.ts";
 import { readCardBalance } from "./read-card-balance.ts";
 
 type Found = CardIssuerLookup | { gone: true };

@@ -13,12 +13,12 @@ import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import type { CardIssuerLookup } from "../../providers/capabilities/card-issuing.ts";
 import type { OperationOutcome } from "../../spec/operation-types.ts";
 import { recordActivity } from "../activity/record-activity.ts";
-import type { IntentHandler } from "../reconcile/intent-handler.ts";
+import { type IntentHandler, scopeOf } from "../reconcile/intent-handler.ts";
 import { programmeFundingAccount, SANDBOX_TEST_FUNDS_ACCOUNT } from "./card-accounts.ts";
 import { emitCardEvent } from "./card-events.ts";
 import { toCardProgrammeDto } from "./card-programme-dto.ts";
 import { CARD_PROGRAMME_CREATE, notExecuted, unconfirmed } from "./card-write-intents.ts";
-import { lookUpCardWrite, scopeOf } from "./look-up-card-write.ts";
+import { lookUpCardWrite } from "./look-up-card-write.ts";
 import { postLedgerJournal } from "./post-ledger-journal.ts";
 import { readAccountBalances } from "./read-account-balances.ts";
 

@@ -13,11 +13,11 @@ import { ownedBy } from "../../db/owned-by.ts";
 import type { ClaimedIntent } from "../../db/provider-intents.ts";
 import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import { callProvider } from "../providers/provider-call.ts";
-import type { IntentHandler } from "../reconcile/intent-handler.ts";
+import { type IntentHandler, scopeOf } from "../reconcile/intent-handler.ts";
 import type { CustodyTransferRow } from "./custody-dto.ts";
 import { CUSTODY_TRANSFER_SUBMIT, NOT_EXECUTED, outcomeUnconfirmed } from "./custody-transfer-moves.ts";
 import { answer, moveTransfer } from "./custody-transfer-steps.ts";
-import { scopeOf, servingCustodian } from "./serving-custodian.ts";
+import { servingCustodian } from "./serving-custodian.ts";
 
 /** The submission's outcome is still open: `approved` (its request died) or `submitted` without the provider's id. */
 const unsettled = (row: CustodyTransferRow) => row.providerTransferId === null && (row.status === "approved" || row.status === "submitted");

@@ -12,11 +12,11 @@ import type { ClaimedIntent } from "../../db/provider-intents.ts";
 import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import type { ProviderWallet } from "../../providers/capabilities/custody.ts";
 import { callProvider } from "../providers/provider-call.ts";
-import type { IntentHandler } from "../reconcile/intent-handler.ts";
+import { type IntentHandler, scopeOf } from "../reconcile/intent-handler.ts";
 import { activateWith } from "./create-custody-wallet.ts";
 import { type CustodyWalletRow, toCustodyWalletDto } from "./custody-dto.ts";
 import { CUSTODY_WALLET_ACTIVATE, moveWallet, WALLET_NOT_EXECUTED, walletOutcomeUnconfirmed } from "./custody-wallet-moves.ts";
-import { scopeOf, servingCustodian } from "./serving-custodian.ts";
+import { servingCustodian } from "./serving-custodian.ts";
 
 /** The activation's outcome is still open: `processing` (answered 202) or `pending_approval` (its request died). */
 const unsettled = (row: CustodyWalletRow) => row.status === "processing" || row.status === "pending_approval";

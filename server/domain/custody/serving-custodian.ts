@@ -5,10 +5,8 @@ import type { Queryable } from "../../db/kysely.ts";
 import { ownedBy } from "../../db/owned-by.ts";
 import type { ClaimedIntent } from "../../db/provider-intents.ts";
 import { simulatedCustodyStore } from "../../db/simulated-custody-store.ts";
+import { scopeOf } from "../reconcile/intent-handler.ts";
 import { servingConnection } from "../reconcile/serving-connection.ts";
-
-/** The organization and environment an intent acts in. */
-export const scopeOf = (intent: ClaimedIntent) => ({ organizationId: intent.organizationId, environment: intent.environment });
 
 /** The custodian that served the intent's resource (a row of `table`), or undefined when the resource is gone. */
 export async function servingCustodian(db: Queryable, table: "CustodyWallet" | "CustodyTransfer", intent: ClaimedIntent) {

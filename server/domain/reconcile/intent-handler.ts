@@ -18,3 +18,6 @@ export interface IntentHandler<Found = unknown> {
    * reads (`lastError` is the provider's last failure). */
   giveUp(uow: UnitOfWork, intent: ClaimedIntent, lastError: string): Promise<Outcome | undefined>;
 }
+
+/** The organization and environment an intent acts in: every handler's tenant filter (ownedBy) on the resource. */
+export const scopeOf = (intent: ClaimedIntent) => ({ organizationId: intent.organizationId, environment: intent.environment });
