@@ -4,6 +4,7 @@
 import { expect } from "vitest";
 import type { IntentHandler } from "../../server/domain/reconcile/intent-handler.ts";
 import { RECONCILE_MAX_ATTEMPTS, reconcileDueIntents } from "../../server/domain/reconcile/reconcile-intents.ts";
+import { providerReconcileJob } from "../../server/scheduler/provider-reconcile-job.ts";
 
 export async function reconcileUntilGiveUp(
   db: Parameters<typeof reconcileDueIntents>[0],
@@ -41,4 +42,15 @@ export async function strandKey(db: Parameters<typeof reconcileDueIntents>[0], k
     .set({ state: "in_progress", lockedUntil: new Date(Date.now() - 1_000), responseStatus: null, responseBody: null })
     .where("key", "=", key)
     .execute();
+}
+
+/** A reconciler run as the scheduler's, at a time past every deadline (no request of the calling file is in flight
+ * then): every open intent is due. */
+export function reconcilePastDeadlines(db: Parameters<typeof reconcileDueIntents>[0], reconcileAfterSeconds: number) {
+  return providerReconcileJob({ db, reconcileAfterSeconds }).runAt(new Date(Date.now() + 60_000));
+}
+
+/** The open intents on a resource. */
+export function intentsOnResource(db: Parameters<typeof reconcileDueIntents>[0], resourceId: string) {
+  return db.selectFrom("ProviderIntent").selectAll().where("resourceId", "=", resourceId).execute();
 }

@@ -8,9 +8,8 @@ import { bankTransferCreateHandler } from "../../server/domain/bank-transfers/re
 import { bankTransferCancelHandler } from "../../server/domain/bank-transfers/reconcile-bank-transfer-cancel.ts";
 import type { IntentHandler } from "../../server/domain/reconcile/intent-handler.ts";
 import { checkInvariants } from "../../server/domain/reconcile/invariants.ts";
-import { providerReconcileJob } from "../../server/scheduler/provider-reconcile-job.ts";
 import { eventsOf } from "../helpers/events.ts";
-import { reconcileUntilGiveUp } from "../helpers/reconcile.ts";
+import { intentsOnResource, reconcilePastDeadlines, reconcileUntilGiveUp } from "../helpers/reconcile.ts";
 import { api, startTestServer, type TestServer } from "../helpers/test-server.ts";
 import { idem } from "../helpers/v2.ts";
 import { sepaTransfer } from "../system/bodies.ts";
@@ -23,10 +22,8 @@ const AFTER = 1;
 let server: TestServer;
 let call: ReturnType<typeof api>;
 
-/** A reconciler run as the scheduler's, at a time past every deadline (no request of this file is in flight then). */
-const reconcile = () => providerReconcileJob({ db: server.db.kysely, reconcileAfterSeconds: AFTER }).runAt(new Date(Date.now() + 60_000));
-const intentsOf = (transferId: string) =>
-  server.db.kysely.selectFrom("ProviderIntent").selectAll().where("resourceId", "=", transferId).execute();
+const reconcile = () => reconcilePastDeadlines(server.db.kysely, AFTER);
+const intentsOf = (transferId: string) => intentsOnResource(server.db.kysely, transferId);
 const executions = (transferId: string) =>
   server.db.kysely.selectFrom("SimBankTransfer").selectAll().where("idempotencyKey", "=", transferId).execute();
 const activities = (transferId: string) =>

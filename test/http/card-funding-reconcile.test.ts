@@ -7,10 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cardFundingHandler } from "../../server/domain/cards/reconcile-card-funding.ts";
 import type { IntentHandler } from "../../server/domain/reconcile/intent-handler.ts";
 import { checkInvariants } from "../../server/domain/reconcile/invariants.ts";
-import { providerReconcileJob } from "../../server/scheduler/provider-reconcile-job.ts";
 import { authorizationsPath, type Call, cardPath, checkLedgerInvariants, createProgramme, issueCard } from "../helpers/cards.ts";
 import { eventsOf } from "../helpers/events.ts";
-import { reconcileUntilGiveUp } from "../helpers/reconcile.ts";
+import { intentsOnResource, reconcilePastDeadlines, reconcileUntilGiveUp } from "../helpers/reconcile.ts";
 import { api, startTestServer, type TestServer } from "../helpers/test-server.ts";
 import { idem } from "../helpers/v2.ts";
 
@@ -22,9 +21,8 @@ let server: TestServer;
 let call: Call;
 let programmeId: string;
 
-/** A reconciler run as the scheduler's, at a time past every deadline (no request of this file is in flight then). */
-const reconcile = () => providerReconcileJob({ db: server.db.kysely, reconcileAfterSeconds: AFTER }).runAt(new Date(Date.now() + 60_000));
-const intentsOf = (id: string) => server.db.kysely.selectFrom("ProviderIntent").selectAll().where("resourceId", "=", id).execute();
+const reconcile = () => reconcilePastDeadlines(server.db.kysely, AFTER);
+const intentsOf = (id: string) => intentsOnResource(server.db.kysely, id);
 const executions = (id: string) => server.db.kysely.selectFrom("SimCardIssuerCall").selectAll().where("idempotencyKey", "=", id).execute();
 const activities = (id: string) =>
   server.db.kysely.selectFrom("ActivityEvent").select("id").where("resourceId", "=", id).where("type", "=", "card.funded").execute();

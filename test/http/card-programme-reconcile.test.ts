@@ -9,10 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cardProgrammeCreateHandler } from "../../server/domain/cards/reconcile-card-programme.ts";
 import type { IntentHandler } from "../../server/domain/reconcile/intent-handler.ts";
 import { checkInvariants } from "../../server/domain/reconcile/invariants.ts";
-import { providerReconcileJob } from "../../server/scheduler/provider-reconcile-job.ts";
 import { CARDS, type Call, checkLedgerInvariants, programmeBody } from "../helpers/cards.ts";
 import { eventsOf } from "../helpers/events.ts";
-import { reconcileUntilGiveUp } from "../helpers/reconcile.ts";
+import { intentsOnResource, reconcilePastDeadlines, reconcileUntilGiveUp } from "../helpers/reconcile.ts";
 import { api, startTestServer, type TestServer } from "../helpers/test-server.ts";
 import { idem } from "../helpers/v2.ts";
 
@@ -22,8 +21,8 @@ const AFTER = 1;
 let server: TestServer;
 let call: Call;
 
-const reconcile = () => providerReconcileJob({ db: server.db.kysely, reconcileAfterSeconds: AFTER }).runAt(new Date(Date.now() + 60_000));
-const intentsOf = (id: string) => server.db.kysely.selectFrom("ProviderIntent").selectAll().where("resourceId", "=", id).execute();
+const reconcile = () => reconcilePastDeadlines(server.db.kysely, AFTER);
+const intentsOf = (id: string) => intentsOnResource(server.db.kysely, id);
 const createdEvents = async (id: string) => (await eventsOf(server, id, "card_programme.created")).length;
 const activities = (id: string) => server.db.kysely.selectFrom("ActivityEvent").select("id").where("resourceId", "=", id).execute();
 

@@ -6,10 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { custodyTransferSubmitHandler } from "../../server/domain/custody/reconcile-custody-transfer.ts";
 import type { IntentHandler } from "../../server/domain/reconcile/intent-handler.ts";
 import { checkInvariants } from "../../server/domain/reconcile/invariants.ts";
-import { providerReconcileJob } from "../../server/scheduler/provider-reconcile-job.ts";
 import { eventsOf } from "../helpers/events.ts";
 import { deciderWithKey } from "../helpers/members.ts";
-import { reconcileUntilGiveUp, strandKey } from "../helpers/reconcile.ts";
+import { intentsOnResource, reconcilePastDeadlines, reconcileUntilGiveUp, strandKey } from "../helpers/reconcile.ts";
 import { api, startTestServer, type TestServer } from "../helpers/test-server.ts";
 import { connect, idem } from "../helpers/v2.ts";
 
@@ -32,8 +31,8 @@ let alice: Call;
 let bob: Call;
 let walletId: string;
 
-const reconcile = () => providerReconcileJob({ db: server.db.kysely, reconcileAfterSeconds: AFTER }).runAt(new Date(Date.now() + 60_000));
-const intentsOf = (id: string) => server.db.kysely.selectFrom("ProviderIntent").selectAll().where("resourceId", "=", id).execute();
+const reconcile = () => reconcilePastDeadlines(server.db.kysely, AFTER);
+const intentsOf = (id: string) => intentsOnResource(server.db.kysely, id);
 const submissions = (id: string) =>
   server.db.kysely.selectFrom("SimCustodyTransfer").selectAll().where("idempotencyKey", "=", id).execute();
 const stored = (id: string) => server.db.kysely.selectFrom("CustodyTransfer").selectAll().where("id", "=", id).executeTakeFirstOrThrow();

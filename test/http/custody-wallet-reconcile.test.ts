@@ -7,10 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { custodyWalletActivateHandler } from "../../server/domain/custody/reconcile-custody-wallet.ts";
 import type { IntentHandler } from "../../server/domain/reconcile/intent-handler.ts";
 import { checkInvariants } from "../../server/domain/reconcile/invariants.ts";
-import { providerReconcileJob } from "../../server/scheduler/provider-reconcile-job.ts";
 import { eventsOf } from "../helpers/events.ts";
 import { deciderWithKey } from "../helpers/members.ts";
-import { reconcileUntilGiveUp, strandKey } from "../helpers/reconcile.ts";
+import { intentsOnResource, reconcilePastDeadlines, reconcileUntilGiveUp, strandKey } from "../helpers/reconcile.ts";
 import { api, startTestServer, type TestServer } from "../helpers/test-server.ts";
 import { connect, idem } from "../helpers/v2.ts";
 
@@ -27,8 +26,8 @@ let server: TestServer;
 let alice: Call;
 let bob: Call;
 
-const reconcile = () => providerReconcileJob({ db: server.db.kysely, reconcileAfterSeconds: AFTER }).runAt(new Date(Date.now() + 60_000));
-const intentsOf = (id: string) => server.db.kysely.selectFrom("ProviderIntent").selectAll().where("resourceId", "=", id).execute();
+const reconcile = () => reconcilePastDeadlines(server.db.kysely, AFTER);
+const intentsOf = (id: string) => intentsOnResource(server.db.kysely, id);
 const vaults = (id: string) => server.db.kysely.selectFrom("SimCustodyWallet").selectAll().where("idempotencyKey", "=", id).execute();
 const stored = (id: string) => server.db.kysely.selectFrom("CustodyWallet").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
 const eventTypes = async (id: string) => (await eventsOf(server, id)).map((e) => e.type).sort();
