@@ -92,22 +92,45 @@ export const cardRoutes: Routes = [
   ),
   route("freezeCard", (c) =>
     cardWrite(c.respond, "CARD_RECORD_CONFLICT", (uow) =>
-      changeCardStatus(uow, { ...common(c), cardId: c.path.cardId, action: "freeze", reason: c.body.reason }),
+      changeCardStatus(uow, {
+        ...common(c),
+        cardId: c.path.cardId,
+        action: "freeze",
+        reason: c.body.reason,
+        books: simulatedCardIssuerStore(c.deps.db.kysely),
+      }),
     ),
   ),
   route("unfreezeCard", (c) =>
     cardWrite(c.respond, "CARD_RECORD_CONFLICT", (uow) =>
-      changeCardStatus(uow, { ...common(c), cardId: c.path.cardId, action: "unfreeze", reason: c.body.reason }),
+      changeCardStatus(uow, {
+        ...common(c),
+        cardId: c.path.cardId,
+        action: "unfreeze",
+        reason: c.body.reason,
+        books: simulatedCardIssuerStore(c.deps.db.kysely),
+      }),
     ),
   ),
   route("deactivateCard", (c) =>
     cardWrite(c.respond, "CARD_RECORD_CONFLICT", (uow) =>
-      changeCardStatus(uow, { ...common(c), cardId: c.path.cardId, action: "deactivate", reason: c.body.reason }),
+      changeCardStatus(uow, {
+        ...common(c),
+        cardId: c.path.cardId,
+        action: "deactivate",
+        reason: c.body.reason,
+        books: simulatedCardIssuerStore(c.deps.db.kysely),
+      }),
     ),
   ),
   route("updateCardLimits", (context) =>
     cardWrite(context.respond, "CARD_RECORD_CONFLICT", (uow) =>
-      updateCardLimits(uow, { ...common(context), cardId: context.path.cardId, limits: context.body.limits }),
+      updateCardLimits(uow, {
+        ...common(context),
+        cardId: context.path.cardId,
+        limits: context.body.limits,
+        books: simulatedCardIssuerStore(context.deps.db.kysely),
+      }),
     ),
   ),
   route("simulateCardAuthorization", (context) =>

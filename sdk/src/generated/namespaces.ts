@@ -1495,6 +1495,26 @@ export interface CardsNamespace {
    * `PROVIDER_AUTHORIZATION_DENIED`, 422 `CARD_REQUEST_REJECTED`, 429 `PROVIDER_RATE_LIMITED`, 501
    * `CARD_OPERATION_NOT_SUPPORTED` or 502 `PROVIDER_EXECUTION_FAILED`, with nothing recorded.
    *
+   * **When the card issuer's answer is lost** (the call timed out: the issuer may have applied the freeze), nothing is put
+   * back blind: the answer is **202** with the card showing the requested `status` (`frozen`) and `statusReason` and `pendingUpdate` set
+   * (`type` `status`; see `CardPendingUpdate`). While it is set the card takes no other status or limits change (409
+   * `CARD_RECORD_CONFLICT`). The server's reconciler asks the issuer by the call's reference — once
+   * `RECONCILE_AFTER_SECONDS` (default 30) have passed, and again with backoff while it cannot answer — and settles it:
+   * applied, `pendingUpdate` clears, the activity and the event `card.frozen` are recorded (once), and the key's final answer
+   * is 200 with the card; never applied, the card returns to its previous `status` and `statusReason`, no event, and the key's final
+   * answer is 502 `PROVIDER_EXECUTION_FAILED` saying so; still unconfirmed after the reconciler's last attempt, the freeze stands, with its event (a protective change:
+   * authorizations are decided on Coinplane's record, so the card declines whatever the issuer holds). A request interrupted between its two commits is settled
+   * the same way. Retrying the same `Idempotency-Key` replays the 202 until then, and then the final answer; 409
+   * `IDEMPOTENCY_IN_PROGRESS` while an interrupted request's outcome is being confirmed.
+   *
+   * Sandbox magic values for this path (the start of `reason`):
+   *
+   * | `reason` starts with | Result |
+   * |---|---|
+   * | `777.77` | The issuer applies the freeze, then its answer is lost: 202; the reconciler finds it applied (`card.frozen`). |
+   * | `778.88` | The issuer times out and never applies it: 202; the reconciler finds nothing and puts the card back (the key: 502). |
+   * | `779.99` | The issuer answers after 3 seconds, within the provider timeout: 200 as usual. |
+   *
    * Sandbox only: simulated. The card issuing simulator is the only `card_issuance` adapter: sandbox keys are served by it
    * (no connection needed) and every response carries `simulated: true`. In production, without a reviewed card issuer
    * connection, the request answers 424 `PROVIDER_NOT_CONNECTED` (a production key also needs a reviewed
@@ -1520,6 +1540,26 @@ export interface CardsNamespace {
    * Sandbox magic value: the `Sandbox-Simulate-Error` header makes the simulated issuer answer 403
    * `PROVIDER_AUTHORIZATION_DENIED`, 422 `CARD_REQUEST_REJECTED`, 429 `PROVIDER_RATE_LIMITED`, 501
    * `CARD_OPERATION_NOT_SUPPORTED` or 502 `PROVIDER_EXECUTION_FAILED`, with nothing recorded.
+   *
+   * **When the card issuer's answer is lost** (the call timed out: the issuer may have applied the unfreeze), nothing is put
+   * back blind: the answer is **202** with the card showing the requested `status` (`active`) and `statusReason` and `pendingUpdate` set
+   * (`type` `status`; see `CardPendingUpdate`). While it is set the card takes no other status or limits change (409
+   * `CARD_RECORD_CONFLICT`). The server's reconciler asks the issuer by the call's reference — once
+   * `RECONCILE_AFTER_SECONDS` (default 30) have passed, and again with backoff while it cannot answer — and settles it:
+   * applied, `pendingUpdate` clears, the activity and the event `card.unfrozen` are recorded (once), and the key's final answer
+   * is 200 with the card; never applied, the card returns to its previous `status` and `statusReason`, no event, and the key's final
+   * answer is 502 `PROVIDER_EXECUTION_FAILED` saying so; still unconfirmed after the reconciler's last attempt, the card returns to its previous `status` and `statusReason` (a change the
+   * issuer cannot confirm is not applied), and the key's final answer is 502 naming the issuer's last error. A request interrupted between its two commits is settled
+   * the same way. Retrying the same `Idempotency-Key` replays the 202 until then, and then the final answer; 409
+   * `IDEMPOTENCY_IN_PROGRESS` while an interrupted request's outcome is being confirmed.
+   *
+   * Sandbox magic values for this path (the start of `reason`):
+   *
+   * | `reason` starts with | Result |
+   * |---|---|
+   * | `777.77` | The issuer applies the unfreeze, then its answer is lost: 202; the reconciler finds it applied (`card.unfrozen`). |
+   * | `778.88` | The issuer times out and never applies it: 202; the reconciler finds nothing and puts the card back (the key: 502). |
+   * | `779.99` | The issuer answers after 3 seconds, within the provider timeout: 200 as usual. |
    *
    * Sandbox only: simulated. The card issuing simulator is the only `card_issuance` adapter: sandbox keys are served by it
    * (no connection needed) and every response carries `simulated: true`. In production, without a reviewed card issuer
@@ -1547,6 +1587,26 @@ export interface CardsNamespace {
    * Sandbox magic value: the `Sandbox-Simulate-Error` header makes the simulated issuer answer 403
    * `PROVIDER_AUTHORIZATION_DENIED`, 422 `CARD_REQUEST_REJECTED`, 429 `PROVIDER_RATE_LIMITED`, 501
    * `CARD_OPERATION_NOT_SUPPORTED` or 502 `PROVIDER_EXECUTION_FAILED`, with nothing recorded.
+   *
+   * **When the card issuer's answer is lost** (the call timed out: the issuer may have applied the deactivation), nothing is put
+   * back blind: the answer is **202** with the card showing the requested `status` (`deactivated`) and `statusReason` and `pendingUpdate` set
+   * (`type` `status`; see `CardPendingUpdate`). While it is set the card takes no other status or limits change (409
+   * `CARD_RECORD_CONFLICT`). The server's reconciler asks the issuer by the call's reference — once
+   * `RECONCILE_AFTER_SECONDS` (default 30) have passed, and again with backoff while it cannot answer — and settles it:
+   * applied, `pendingUpdate` clears, the activity and the event `card.deactivated` are recorded (once), and the key's final answer
+   * is 200 with the card; never applied, the card returns to its previous `status` and `statusReason`, no event, and the key's final
+   * answer is 502 `PROVIDER_EXECUTION_FAILED` saying so; still unconfirmed after the reconciler's last attempt, the deactivation stands, with its event (a protective change:
+   * authorizations are decided on Coinplane's record, so the card declines whatever the issuer holds). A request interrupted between its two commits is settled
+   * the same way. Retrying the same `Idempotency-Key` replays the 202 until then, and then the final answer; 409
+   * `IDEMPOTENCY_IN_PROGRESS` while an interrupted request's outcome is being confirmed.
+   *
+   * Sandbox magic values for this path (the start of `reason`):
+   *
+   * | `reason` starts with | Result |
+   * |---|---|
+   * | `777.77` | The issuer applies the deactivation, then its answer is lost: 202; the reconciler finds it applied (`card.deactivated`). |
+   * | `778.88` | The issuer times out and never applies it: 202; the reconciler finds nothing and puts the card back (the key: 502). |
+   * | `779.99` | The issuer answers after 3 seconds, within the provider timeout: 200 as usual. |
    *
    * Sandbox only: simulated. The card issuing simulator is the only `card_issuance` adapter: sandbox keys are served by it
    * (no connection needed) and every response carries `simulated: true`. In production, without a reviewed card issuer
@@ -1581,6 +1641,26 @@ export interface CardsNamespace {
    * Sandbox magic value: the `Sandbox-Simulate-Error` header makes the simulated issuer answer 403
    * `PROVIDER_AUTHORIZATION_DENIED`, 422 `CARD_REQUEST_REJECTED`, 429 `PROVIDER_RATE_LIMITED`, 501
    * `CARD_OPERATION_NOT_SUPPORTED` or 502 `PROVIDER_EXECUTION_FAILED`, with nothing recorded.
+   *
+   * **When the card issuer's answer is lost** (the call timed out: the issuer may have applied the limits change), nothing is put
+   * back blind: the answer is **202** with the card showing the requested `limits` and `pendingUpdate` set
+   * (`type` `limits`; see `CardPendingUpdate`). While it is set the card takes no other status or limits change (409
+   * `CARD_RECORD_CONFLICT`). The server's reconciler asks the issuer by the call's reference — once
+   * `RECONCILE_AFTER_SECONDS` (default 30) have passed, and again with backoff while it cannot answer — and settles it:
+   * applied, `pendingUpdate` clears, the activity and the event `card.limits_updated` are recorded (once), and the key's final answer
+   * is 200 with the card; never applied, the card returns to its previous `limits`, no event, and the key's final
+   * answer is 502 `PROVIDER_EXECUTION_FAILED` saying so; still unconfirmed after the reconciler's last attempt, the card returns to its previous `limits` (a change the
+   * issuer cannot confirm is not applied), and the key's final answer is 502 naming the issuer's last error. A request interrupted between its two commits is settled
+   * the same way. Retrying the same `Idempotency-Key` replays the 202 until then, and then the final answer; 409
+   * `IDEMPOTENCY_IN_PROGRESS` while an interrupted request's outcome is being confirmed.
+   *
+   * Sandbox magic values for this path (`limits.perAuthorization`):
+   *
+   * | `limits.perAuthorization` | Result |
+   * |---|---|
+   * | `777.77` | The issuer applies the limits change, then its answer is lost: 202; the reconciler finds it applied (`card.limits_updated`). |
+   * | `778.88` | The issuer times out and never applies it: 202; the reconciler finds nothing and puts the card back (the key: 502). |
+   * | `779.99` | The issuer answers after 3 seconds, within the provider timeout: 200 as usual. |
    *
    * Sandbox only: simulated. The card issuing simulator is the only `card_issuance` adapter: sandbox keys are served by it
    * (no connection needed) and every response carries `simulated: true`. In production, without a reviewed card issuer

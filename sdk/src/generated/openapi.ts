@@ -1826,6 +1826,26 @@ export interface paths {
          *     `PROVIDER_AUTHORIZATION_DENIED`, 422 `CARD_REQUEST_REJECTED`, 429 `PROVIDER_RATE_LIMITED`, 501
          *     `CARD_OPERATION_NOT_SUPPORTED` or 502 `PROVIDER_EXECUTION_FAILED`, with nothing recorded.
          *
+         *     **When the card issuer's answer is lost** (the call timed out: the issuer may have applied the freeze), nothing is put
+         *     back blind: the answer is **202** with the card showing the requested `status` (`frozen`) and `statusReason` and `pendingUpdate` set
+         *     (`type` `status`; see `CardPendingUpdate`). While it is set the card takes no other status or limits change (409
+         *     `CARD_RECORD_CONFLICT`). The server's reconciler asks the issuer by the call's reference — once
+         *     `RECONCILE_AFTER_SECONDS` (default 30) have passed, and again with backoff while it cannot answer — and settles it:
+         *     applied, `pendingUpdate` clears, the activity and the event `card.frozen` are recorded (once), and the key's final answer
+         *     is 200 with the card; never applied, the card returns to its previous `status` and `statusReason`, no event, and the key's final
+         *     answer is 502 `PROVIDER_EXECUTION_FAILED` saying so; still unconfirmed after the reconciler's last attempt, the freeze stands, with its event (a protective change:
+         *     authorizations are decided on Coinplane's record, so the card declines whatever the issuer holds). A request interrupted between its two commits is settled
+         *     the same way. Retrying the same `Idempotency-Key` replays the 202 until then, and then the final answer; 409
+         *     `IDEMPOTENCY_IN_PROGRESS` while an interrupted request's outcome is being confirmed.
+         *
+         *     Sandbox magic values for this path (the start of `reason`):
+         *
+         *     | `reason` starts with | Result |
+         *     |---|---|
+         *     | `777.77` | The issuer applies the freeze, then its answer is lost: 202; the reconciler finds it applied (`card.frozen`). |
+         *     | `778.88` | The issuer times out and never applies it: 202; the reconciler finds nothing and puts the card back (the key: 502). |
+         *     | `779.99` | The issuer answers after 3 seconds, within the provider timeout: 200 as usual. |
+         *
          *     Sandbox only: simulated. The card issuing simulator is the only `card_issuance` adapter: sandbox keys are served by it
          *     (no connection needed) and every response carries `simulated: true`. In production, without a reviewed card issuer
          *     connection, the request answers 424 `PROVIDER_NOT_CONNECTED` (a production key also needs a reviewed
@@ -1864,6 +1884,26 @@ export interface paths {
          *     Sandbox magic value: the `Sandbox-Simulate-Error` header makes the simulated issuer answer 403
          *     `PROVIDER_AUTHORIZATION_DENIED`, 422 `CARD_REQUEST_REJECTED`, 429 `PROVIDER_RATE_LIMITED`, 501
          *     `CARD_OPERATION_NOT_SUPPORTED` or 502 `PROVIDER_EXECUTION_FAILED`, with nothing recorded.
+         *
+         *     **When the card issuer's answer is lost** (the call timed out: the issuer may have applied the unfreeze), nothing is put
+         *     back blind: the answer is **202** with the card showing the requested `status` (`active`) and `statusReason` and `pendingUpdate` set
+         *     (`type` `status`; see `CardPendingUpdate`). While it is set the card takes no other status or limits change (409
+         *     `CARD_RECORD_CONFLICT`). The server's reconciler asks the issuer by the call's reference — once
+         *     `RECONCILE_AFTER_SECONDS` (default 30) have passed, and again with backoff while it cannot answer — and settles it:
+         *     applied, `pendingUpdate` clears, the activity and the event `card.unfrozen` are recorded (once), and the key's final answer
+         *     is 200 with the card; never applied, the card returns to its previous `status` and `statusReason`, no event, and the key's final
+         *     answer is 502 `PROVIDER_EXECUTION_FAILED` saying so; still unconfirmed after the reconciler's last attempt, the card returns to its previous `status` and `statusReason` (a change the
+         *     issuer cannot confirm is not applied), and the key's final answer is 502 naming the issuer's last error. A request interrupted between its two commits is settled
+         *     the same way. Retrying the same `Idempotency-Key` replays the 202 until then, and then the final answer; 409
+         *     `IDEMPOTENCY_IN_PROGRESS` while an interrupted request's outcome is being confirmed.
+         *
+         *     Sandbox magic values for this path (the start of `reason`):
+         *
+         *     | `reason` starts with | Result |
+         *     |---|---|
+         *     | `777.77` | The issuer applies the unfreeze, then its answer is lost: 202; the reconciler finds it applied (`card.unfrozen`). |
+         *     | `778.88` | The issuer times out and never applies it: 202; the reconciler finds nothing and puts the card back (the key: 502). |
+         *     | `779.99` | The issuer answers after 3 seconds, within the provider timeout: 200 as usual. |
          *
          *     Sandbox only: simulated. The card issuing simulator is the only `card_issuance` adapter: sandbox keys are served by it
          *     (no connection needed) and every response carries `simulated: true`. In production, without a reviewed card issuer
@@ -1904,6 +1944,26 @@ export interface paths {
          *     Sandbox magic value: the `Sandbox-Simulate-Error` header makes the simulated issuer answer 403
          *     `PROVIDER_AUTHORIZATION_DENIED`, 422 `CARD_REQUEST_REJECTED`, 429 `PROVIDER_RATE_LIMITED`, 501
          *     `CARD_OPERATION_NOT_SUPPORTED` or 502 `PROVIDER_EXECUTION_FAILED`, with nothing recorded.
+         *
+         *     **When the card issuer's answer is lost** (the call timed out: the issuer may have applied the deactivation), nothing is put
+         *     back blind: the answer is **202** with the card showing the requested `status` (`deactivated`) and `statusReason` and `pendingUpdate` set
+         *     (`type` `status`; see `CardPendingUpdate`). While it is set the card takes no other status or limits change (409
+         *     `CARD_RECORD_CONFLICT`). The server's reconciler asks the issuer by the call's reference — once
+         *     `RECONCILE_AFTER_SECONDS` (default 30) have passed, and again with backoff while it cannot answer — and settles it:
+         *     applied, `pendingUpdate` clears, the activity and the event `card.deactivated` are recorded (once), and the key's final answer
+         *     is 200 with the card; never applied, the card returns to its previous `status` and `statusReason`, no event, and the key's final
+         *     answer is 502 `PROVIDER_EXECUTION_FAILED` saying so; still unconfirmed after the reconciler's last attempt, the deactivation stands, with its event (a protective change:
+         *     authorizations are decided on Coinplane's record, so the card declines whatever the issuer holds). A request interrupted between its two commits is settled
+         *     the same way. Retrying the same `Idempotency-Key` replays the 202 until then, and then the final answer; 409
+         *     `IDEMPOTENCY_IN_PROGRESS` while an interrupted request's outcome is being confirmed.
+         *
+         *     Sandbox magic values for this path (the start of `reason`):
+         *
+         *     | `reason` starts with | Result |
+         *     |---|---|
+         *     | `777.77` | The issuer applies the deactivation, then its answer is lost: 202; the reconciler finds it applied (`card.deactivated`). |
+         *     | `778.88` | The issuer times out and never applies it: 202; the reconciler finds nothing and puts the card back (the key: 502). |
+         *     | `779.99` | The issuer answers after 3 seconds, within the provider timeout: 200 as usual. |
          *
          *     Sandbox only: simulated. The card issuing simulator is the only `card_issuance` adapter: sandbox keys are served by it
          *     (no connection needed) and every response carries `simulated: true`. In production, without a reviewed card issuer
@@ -1951,6 +2011,26 @@ export interface paths {
          *     Sandbox magic value: the `Sandbox-Simulate-Error` header makes the simulated issuer answer 403
          *     `PROVIDER_AUTHORIZATION_DENIED`, 422 `CARD_REQUEST_REJECTED`, 429 `PROVIDER_RATE_LIMITED`, 501
          *     `CARD_OPERATION_NOT_SUPPORTED` or 502 `PROVIDER_EXECUTION_FAILED`, with nothing recorded.
+         *
+         *     **When the card issuer's answer is lost** (the call timed out: the issuer may have applied the limits change), nothing is put
+         *     back blind: the answer is **202** with the card showing the requested `limits` and `pendingUpdate` set
+         *     (`type` `limits`; see `CardPendingUpdate`). While it is set the card takes no other status or limits change (409
+         *     `CARD_RECORD_CONFLICT`). The server's reconciler asks the issuer by the call's reference — once
+         *     `RECONCILE_AFTER_SECONDS` (default 30) have passed, and again with backoff while it cannot answer — and settles it:
+         *     applied, `pendingUpdate` clears, the activity and the event `card.limits_updated` are recorded (once), and the key's final answer
+         *     is 200 with the card; never applied, the card returns to its previous `limits`, no event, and the key's final
+         *     answer is 502 `PROVIDER_EXECUTION_FAILED` saying so; still unconfirmed after the reconciler's last attempt, the card returns to its previous `limits` (a change the
+         *     issuer cannot confirm is not applied), and the key's final answer is 502 naming the issuer's last error. A request interrupted between its two commits is settled
+         *     the same way. Retrying the same `Idempotency-Key` replays the 202 until then, and then the final answer; 409
+         *     `IDEMPOTENCY_IN_PROGRESS` while an interrupted request's outcome is being confirmed.
+         *
+         *     Sandbox magic values for this path (`limits.perAuthorization`):
+         *
+         *     | `limits.perAuthorization` | Result |
+         *     |---|---|
+         *     | `777.77` | The issuer applies the limits change, then its answer is lost: 202; the reconciler finds it applied (`card.limits_updated`). |
+         *     | `778.88` | The issuer times out and never applies it: 202; the reconciler finds nothing and puts the card back (the key: 502). |
+         *     | `779.99` | The issuer answers after 3 seconds, within the provider timeout: 200 as usual. |
          *
          *     Sandbox only: simulated. The card issuing simulator is the only `card_issuance` adapter: sandbox keys are served by it
          *     (no connection needed) and every response carries `simulated: true`. In production, without a reviewed card issuer
@@ -6845,6 +6925,25 @@ export interface components {
          */
         CardholderId: string;
         /**
+         * @description A freeze, unfreeze, deactivation or limits change whose card issuer answer was lost (the call timed out: the issuer may
+         *     have applied it; the write answered 202). The card already shows the requested `status` and `statusReason` or
+         *     `limits` (authorizations are decided on them) while the server's reconciler asks the issuer — once
+         *     `RECONCILE_AFTER_SECONDS` (default 30) have passed, and again with backoff while it cannot answer. Then
+         *     `pendingUpdate` returns to `null`: applied, the change stands and its event is sent (once); never applied, the card
+         *     returns to its previous values, with no event. While it is set, another status or limits change answers 409
+         *     `CARD_RECORD_CONFLICT`.
+         */
+        CardPendingUpdate: {
+            /**
+             * @description `status`: a freeze, unfreeze or deactivation. `limits`: a limits change.
+             * @example status
+             * @enum {string}
+             */
+            type: "status" | "limits";
+            /** @description When the change was requested. */
+            requestedAt: components["schemas"]["Timestamp"];
+        };
+        /**
          * @description Card network of the programme; cards carry it as `brand`.
          * @example visa
          * @enum {string}
@@ -6912,6 +7011,8 @@ export interface components {
              * @example null
              */
             statusReason: string | null;
+            /** @description A status or limits change whose card issuer answer is being confirmed (see `CardPendingUpdate`); `null` otherwise. */
+            pendingUpdate: components["schemas"]["CardPendingUpdate"] | null;
             /**
              * @description Last four digits of the card number; `null` while `pending` and when `failed` (not issued).
              * @example 4242
@@ -15171,6 +15272,23 @@ export interface operations {
                     "application/json": components["schemas"]["Card"];
                 };
             };
+            /** @description The card issuer's answer was lost (a timeout): the card shows the requested change with `pendingUpdate` set while the reconciler confirms with the issuer whether it applied it (see the description). */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Card"];
+                };
+            };
             /**
              * @description Bad request.
              *
@@ -15197,7 +15315,7 @@ export interface operations {
              * @description Conflict.
              *
              *     - `CARD_INSUFFICIENT_FUNDS`: not produced by this operation (it moves no funds); listed for every card write.
-             *     - `CARD_RECORD_CONFLICT`: the card is not `active` (see the state table), or its record changed concurrently and the retry could not resolve it.
+             *     - `CARD_RECORD_CONFLICT`: a previous status or limits change of the card awaits the card issuer's confirmation (`pendingUpdate`), or the card is not `active` (see the state table), or its record changed concurrently and the retry could not resolve it.
              *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
              */
             409: components["responses"]["V2Conflict"];
@@ -15240,7 +15358,7 @@ export interface operations {
             /**
              * @description Provider failure.
              *
-             *     - `PROVIDER_EXECUTION_FAILED`: the card issuer failed to execute the operation; nothing was recorded (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_EXECUTION_FAILED`).
+             *     - `PROVIDER_EXECUTION_FAILED`: the card issuer failed to execute the operation; nothing was recorded (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_EXECUTION_FAILED`). Replayed on the key after a 202: the reconciler found the issuer never applied the change (or could not confirm it), and the card is back as it was.
              */
             502: components["responses"]["V2BadGateway"];
             /**
@@ -15330,6 +15448,23 @@ export interface operations {
                     "application/json": components["schemas"]["Card"];
                 };
             };
+            /** @description The card issuer's answer was lost (a timeout): the card shows the requested change with `pendingUpdate` set while the reconciler confirms with the issuer whether it applied it (see the description). */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Card"];
+                };
+            };
             /**
              * @description Bad request.
              *
@@ -15356,7 +15491,7 @@ export interface operations {
              * @description Conflict.
              *
              *     - `CARD_INSUFFICIENT_FUNDS`: not produced by this operation (it moves no funds); listed for every card write.
-             *     - `CARD_RECORD_CONFLICT`: the card is not `frozen` (see the state table), or its record changed concurrently and the retry could not resolve it.
+             *     - `CARD_RECORD_CONFLICT`: a previous status or limits change of the card awaits the card issuer's confirmation (`pendingUpdate`), or the card is not `frozen` (see the state table), or its record changed concurrently and the retry could not resolve it.
              *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
              */
             409: components["responses"]["V2Conflict"];
@@ -15399,7 +15534,7 @@ export interface operations {
             /**
              * @description Provider failure.
              *
-             *     - `PROVIDER_EXECUTION_FAILED`: the card issuer failed to execute the operation; nothing was recorded (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_EXECUTION_FAILED`).
+             *     - `PROVIDER_EXECUTION_FAILED`: the card issuer failed to execute the operation; nothing was recorded (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_EXECUTION_FAILED`). Replayed on the key after a 202: the reconciler found the issuer never applied the change (or could not confirm it), and the card is back as it was.
              */
             502: components["responses"]["V2BadGateway"];
             /**
@@ -15489,6 +15624,23 @@ export interface operations {
                     "application/json": components["schemas"]["Card"];
                 };
             };
+            /** @description The card issuer's answer was lost (a timeout): the card shows the requested change with `pendingUpdate` set while the reconciler confirms with the issuer whether it applied it (see the description). */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Card"];
+                };
+            };
             /**
              * @description Bad request.
              *
@@ -15515,7 +15667,7 @@ export interface operations {
              * @description Conflict.
              *
              *     - `CARD_INSUFFICIENT_FUNDS`: not produced by this operation (it moves no funds); listed for every card write.
-             *     - `CARD_RECORD_CONFLICT`: the card is not `active` or `frozen` (see the state table), or its record changed concurrently and the retry could not resolve it.
+             *     - `CARD_RECORD_CONFLICT`: a previous status or limits change of the card awaits the card issuer's confirmation (`pendingUpdate`), or the card is not `active` or `frozen` (see the state table), or its record changed concurrently and the retry could not resolve it.
              *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
              */
             409: components["responses"]["V2Conflict"];
@@ -15558,7 +15710,7 @@ export interface operations {
             /**
              * @description Provider failure.
              *
-             *     - `PROVIDER_EXECUTION_FAILED`: the card issuer failed to execute the operation; nothing was recorded (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_EXECUTION_FAILED`).
+             *     - `PROVIDER_EXECUTION_FAILED`: the card issuer failed to execute the operation; nothing was recorded (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_EXECUTION_FAILED`). Replayed on the key after a 202: the reconciler found the issuer never applied the change (or could not confirm it), and the card is back as it was.
              */
             502: components["responses"]["V2BadGateway"];
             /**
@@ -15648,6 +15800,23 @@ export interface operations {
                     "application/json": components["schemas"]["Card"];
                 };
             };
+            /** @description The card issuer's answer was lost (a timeout): the card shows the requested change with `pendingUpdate` set while the reconciler confirms with the issuer whether it applied it (see the description). */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Card"];
+                };
+            };
             /**
              * @description Bad request.
              *
@@ -15674,7 +15843,7 @@ export interface operations {
              * @description Conflict.
              *
              *     - `CARD_INSUFFICIENT_FUNDS`: not produced by this operation (it moves no funds); listed for every card write.
-             *     - `CARD_RECORD_CONFLICT`: the card is `deactivated`, or its record changed concurrently and the retry could not resolve it.
+             *     - `CARD_RECORD_CONFLICT`: a previous status or limits change of the card awaits the card issuer's confirmation (`pendingUpdate`), or the card is `deactivated`, or its record changed concurrently and the retry could not resolve it.
              *     - `IDEMPOTENCY_IN_PROGRESS`: a request with the same `Idempotency-Key` is still running; retry later.
              */
             409: components["responses"]["V2Conflict"];
@@ -15717,7 +15886,7 @@ export interface operations {
             /**
              * @description Provider failure.
              *
-             *     - `PROVIDER_EXECUTION_FAILED`: the card issuer failed to execute the operation; nothing was recorded (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_EXECUTION_FAILED`).
+             *     - `PROVIDER_EXECUTION_FAILED`: the card issuer failed to execute the operation; nothing was recorded (sandbox: `Sandbox-Simulate-Error` header `PROVIDER_EXECUTION_FAILED`). Replayed on the key after a 202: the reconciler found the issuer never applied the change (or could not confirm it), and the card is back as it was.
              */
             502: components["responses"]["V2BadGateway"];
             /**

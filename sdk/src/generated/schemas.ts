@@ -1231,6 +1231,17 @@ export type CardId = components["schemas"]["CardId"];
 export type CardholderId = components["schemas"]["CardholderId"];
 
 /**
+ * A freeze, unfreeze, deactivation or limits change whose card issuer answer was lost (the call timed out: the issuer may
+ * have applied it; the write answered 202). The card already shows the requested `status` and `statusReason` or
+ * `limits` (authorizations are decided on them) while the server's reconciler asks the issuer — once
+ * `RECONCILE_AFTER_SECONDS` (default 30) have passed, and again with backoff while it cannot answer. Then
+ * `pendingUpdate` returns to `null`: applied, the change stands and its event is sent (once); never applied, the card
+ * returns to its previous values, with no event. While it is set, another status or limits change answers 409
+ * `CARD_RECORD_CONFLICT`.
+ */
+export type CardPendingUpdate = components["schemas"]["CardPendingUpdate"];
+
+/**
  * Card network of the programme; cards carry it as `brand`.
  */
 export type CardNetwork = components["schemas"]["CardNetwork"];

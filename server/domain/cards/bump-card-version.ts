@@ -23,10 +23,10 @@ export async function revertCardUpdate(
   uow: UnitOfWork,
   before: CardRow,
   after: CardRow,
-  changed: ReadonlyArray<"status" | "statusReason" | "limits">,
+  changed: ReadonlyArray<"status" | "statusReason" | "limits" | "pendingUpdate">,
 ): Promise<void> {
   const restore: Updateable<DB["Card"]> = {};
-  for (const field of changed) restore[field] = (field === "limits" ? JSON.stringify(before.limits) : before[field]) as never;
+  for (const field of changed) restore[field] = restoredValue(before, field) as never;
   const exact = await uow.tx
     .updateTable("Card")
     .set({ ...restore, version: before.version, updatedAt: before.updatedAt })
@@ -41,6 +41,13 @@ export async function revertCardUpdate(
     .set({ ...restore, version: current.version + 1, updatedAt: uow.now })
     .where("id", "=", before.id)
     .execute();
+}
+
+/** A field's value in `before`, as written back (the JSON columns from their text, SQL NULL for none). */
+function restoredValue(before: CardRow, field: "status" | "statusReason" | "limits" | "pendingUpdate"): unknown {
+  if (field === "limits") return JSON.stringify(before.limits);
+  if (field === "pendingUpdate") return before.pendingUpdate === null ? null : JSON.stringify(before.pendingUpdate);
+  return before[field];
 }
 
 /** Equality of column values as read back (JSON objects compare regardless of key order, as jsonb stores them). */

@@ -1,5 +1,6 @@
 import type { components } from "../../generated/openapi.ts";
 import { formatCardAmount } from "./card-amount.ts";
+import { toPendingUpdateDto } from "./card-pending-update.ts";
 import type { CardRow } from "./card-rows.ts";
 import type { CardBalanceMinor } from "./read-card-balance.ts";
 import { storedLimits } from "./validate-card-limits.ts";
@@ -27,6 +28,7 @@ export function toCardDto(card: CardRow, asset: string, balance: CardBalanceMino
     cardholderId: card.cardholderId,
     status: card.status as CardDto["status"],
     statusReason: card.statusReason,
+    pendingUpdate: toPendingUpdateDto(card.pendingUpdate),
     // Not issued (`pending`: its issuer's answer is being confirmed; `failed`): the issuer's details are unknown.
     ...(isIssued(card)
       ? { last4: card.last4, expMonth: card.expMonth, expYear: card.expYear }

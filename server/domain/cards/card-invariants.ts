@@ -8,6 +8,7 @@
 //     `failed` nets to zero (written back), and a `pending` one has an open intent (else nothing will ever settle it);
 //   - a funding counted in the metric cards.funding.volume (its `card.funded` activity) other than once when posted and
 //     never otherwise; and per card, as many `card.funded` events as posted fundings.
+//   - a card whose status or limits change is pending (`pendingUpdate`) with no open intent (nothing will settle it).
 // Cards and fundings whose intent is open are the reconciler's and are not held to these yet.
 import { type SqlBool, sql } from "kysely";
 import type { Queryable } from "../../db/kysely.ts";
@@ -40,6 +41,7 @@ export async function cardInvariants(db: Queryable, options: InvariantOptions): 
   return [
     ...createdOnce(programmes, "programme", "card_programme.created", await eventCounts(db, "card_programme.created", since)),
     ...createdOnce(cards, "card", "card.issued", await eventCounts(db, "card.issued", since)),
+    ...(await strandedChanges(db)),
     ...(await unbalancedJournals(db)),
     ...(await fundings(db, options)),
   ];
@@ -75,6 +77,22 @@ function createdOnce(
     if (!checked.has(id)) offenders.push({ check: "event_without_state", id, detail: `${type} for a ${noun} that does not stand` });
   }
   return offenders;
+}
+
+/** A status or limits change pending on a card (`pendingUpdate`) with no open intent: nothing will ever confirm it or
+ * put the card back, and the card takes no other change. */
+async function strandedChanges(db: Queryable): Promise<Offender[]> {
+  const rows = await db
+    .selectFrom("Card as t")
+    .select(["t.id", sql<string>`"t"."pendingUpdate"->>'type'`.as("type")])
+    .where("t.pendingUpdate", "is not", null)
+    .where(intentSettled)
+    .execute();
+  return rows.map((r) => ({
+    check: "state_without_event",
+    id: r.id,
+    detail: `a ${r.type} change pending with no open intent: nothing will confirm it or put the card back`,
+  }));
 }
 
 /** credit − debit of the entries in the group, as numeric text. */

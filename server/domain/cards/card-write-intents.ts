@@ -36,3 +36,10 @@ export const unconfirmed = (what: string, attempts: number, lastError: string): 
 
 /** createCardProgramme: the intent's resource and reference are the programme's id. */
 export const CARD_PROGRAMME_CREATE = "card_programme.create";
+
+/** freezeCard, unfreezeCard, deactivateCard: the intent's resource is the card, its reference `<card id>:<request id>`
+ * (the issuer call's idempotency key); what the change replaced is the card's `pendingUpdate`. */
+export const CARD_STATUS = "card.status";
+
+/** updateCardLimits: as CARD_STATUS. */
+export const CARD_LIMITS = "card.limits";

@@ -5,6 +5,7 @@ import { bankTransferCancelHandler } from "../bank-transfers/reconcile-bank-tran
 import { cardFundingHandler } from "../cards/reconcile-card-funding.ts";
 import { cardIssueHandler } from "../cards/reconcile-card-issue.ts";
 import { cardProgrammeCreateHandler } from "../cards/reconcile-card-programme.ts";
+import { cardLimitsHandler, cardStatusHandler } from "../cards/reconcile-card-update.ts";
 import { custodyTransferSubmitHandler } from "../custody/reconcile-custody-transfer.ts";
 import { custodyWalletActivateHandler } from "../custody/reconcile-custody-wallet.ts";
 import type { IntentHandler } from "./intent-handler.ts";
@@ -18,5 +19,7 @@ export const INTENT_HANDLERS: ReadonlyMap<string, IntentHandler> = new Map(
     cardFundingHandler as IntentHandler,
     cardIssueHandler as IntentHandler,
     cardProgrammeCreateHandler as IntentHandler,
+    cardStatusHandler as IntentHandler,
+    cardLimitsHandler as IntentHandler,
   ].map((handler) => [handler.family, handler]),
 );

@@ -159,6 +159,12 @@ export type Card = {
     limits: Generated<unknown>;
     providerReference: string;
     simulated: boolean;
+    /**
+     * A status or limits change whose card issuer answer is unconfirmed (issue 26): what it changed from, so the
+     * reconciler can put it back if the issuer never applied it (server/domain/cards/card-pending-update.ts). Null
+     * otherwise; while set, the card takes no other status or limits change.
+     */
+    pendingUpdate: unknown | null;
     version: Generated<number>;
     createdAt: Generated<Timestamp>;
     updatedAt: Generated<Timestamp>;

@@ -63,8 +63,12 @@ export interface CardIssuerApi {
   /** Reads of a card and of its transactions. */
   retrieveCard(ctx: CardIssuerContext, input: { reference: string }): Promise<void>;
   fundCard(ctx: CardIssuerContext, input: { reference: string; amount: string; asset: string }): Promise<void>;
-  setCardStatus(ctx: CardIssuerContext, input: { reference: string; status: "active" | "frozen" | "deactivated" }): Promise<void>;
-  setCardLimits(ctx: CardIssuerContext, input: { reference: string; limits: object }): Promise<void>;
+  // `reason` (the status change's) and `perAuthorization` (the new limits'): the simulator's unknown-outcome magic values.
+  setCardStatus(
+    ctx: CardIssuerContext,
+    input: { reference: string; status: "active" | "frozen" | "deactivated"; reason?: string | null },
+  ): Promise<void>;
+  setCardLimits(ctx: CardIssuerContext, input: { reference: string; limits: object; perAuthorization?: string }): Promise<void>;
   /** What became of the write sent with `reference` as its idempotency key (the reconciler asks: issue 26). Throws when
    * the issuer cannot tell. */
   lookup(ctx: CardIssuerContext, input: { reference: string }): Promise<CardIssuerLookup>;

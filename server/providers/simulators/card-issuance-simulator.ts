@@ -4,8 +4,8 @@
 // never executes twice and `lookup` answers whether (and how) it executed (issue 26); without them it is stateless.
 // Magic values (documented in the card operations of the spec): amounts 403.03 / 429.29 / 501.01 / 666.66 on fund,
 // authorization, capture and reversal, and the `Sandbox-Simulate-Error` header on every card endpoint; with books, on
-// fund's amount and issue's `limits.perAuthorization`: 777.77 → executes then times out, 778.88 → times out without
-// executing, 779.99 → answers after 3 s.
+// fund's amount, issue's and a limits change's `limits.perAuthorization`, and the start of a status change's `reason`:
+// 777.77 → executes then times out, 778.88 → times out without executing, 779.99 → answers after 3 s.
 import { createHash } from "node:crypto";
 import { type CardIssuerApi, type CardIssuerContext, CardIssuerError, type CardIssuerFailure } from "../capabilities/card-issuing.ts";
 import { type ProviderAdapter, ProviderExecutionError } from "../provider-adapter.ts";
@@ -48,6 +48,11 @@ function checkMagic(ctx: CardIssuerContext, amount?: string): void {
   if (failure) fail(failure, `amount ${amount}`);
 }
 
+/** A status change has no amount: the unknown-outcome magic values rehearse it as the start of its `reason`. */
+function unknownOutcomePrefix(reason: string | null | undefined): string | undefined {
+  return [TIMEOUT_THEN_EXECUTED_AMOUNT, TIMEOUT_NEVER_EXECUTED_AMOUNT, SLOW_AMOUNT].find((value) => reason?.startsWith(value));
+}
+
 const digest = (text: string) => createHash("sha256").update(text).digest();
 
 /** A write executed once per idempotency key when the books are given: the first execution's answer stands and a
@@ -85,13 +90,13 @@ export const simulatedCardIssuer: CardIssuerApi = {
     checkMagic(ctx, amount);
     await executeOnce(ctx, "fund_card", () => ({ amount, asset }), amount);
   },
-  async setCardStatus(ctx, { status }) {
+  async setCardStatus(ctx, { status, reason }) {
     checkMagic(ctx);
-    await executeOnce(ctx, "set_card_status", () => ({ status }));
+    await executeOnce(ctx, "set_card_status", () => ({ status }), unknownOutcomePrefix(reason));
   },
-  async setCardLimits(ctx, { limits }) {
+  async setCardLimits(ctx, { limits, perAuthorization }) {
     checkMagic(ctx);
-    await executeOnce(ctx, "set_card_limits", () => ({ limits }));
+    await executeOnce(ctx, "set_card_limits", () => ({ limits }), perAuthorization);
   },
   async lookup(ctx, { reference }) {
     if (!ctx.books) throw new ProviderExecutionError("the simulated card issuer keeps no books here: it cannot tell what it executed");

@@ -3652,6 +3652,7 @@ export const CardScalarFieldEnum = {
   limits: 'limits',
   providerReference: 'providerReference',
   simulated: 'simulated',
+  pendingUpdate: 'pendingUpdate',
   version: 'version',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt'

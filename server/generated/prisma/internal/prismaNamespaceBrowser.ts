@@ -163,6 +163,7 @@ export const CardScalarFieldEnum = {
   limits: 'limits',
   providerReference: 'providerReference',
   simulated: 'simulated',
+  pendingUpdate: 'pendingUpdate',
   version: 'version',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt'

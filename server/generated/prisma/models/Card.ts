@@ -91,6 +91,7 @@ export type CardCountAggregateOutputType = {
   limits: number
   providerReference: number
   simulated: number
+  pendingUpdate: number
   version: number
   createdAt: number
   updatedAt: number
@@ -163,6 +164,7 @@ export type CardCountAggregateInputType = {
   limits?: true
   providerReference?: true
   simulated?: true
+  pendingUpdate?: true
   version?: true
   createdAt?: true
   updatedAt?: true
@@ -270,6 +272,7 @@ export type CardGroupByOutputType = {
   limits: runtime.JsonValue
   providerReference: string
   simulated: boolean
+  pendingUpdate: runtime.JsonValue | null
   version: number
   createdAt: Date
   updatedAt: Date
@@ -313,6 +316,7 @@ export type CardWhereInput = {
   limits?: Prisma.JsonFilter<"Card">
   providerReference?: Prisma.StringFilter<"Card"> | string
   simulated?: Prisma.BoolFilter<"Card"> | boolean
+  pendingUpdate?: Prisma.JsonNullableFilter<"Card">
   version?: Prisma.IntFilter<"Card"> | number
   createdAt?: Prisma.DateTimeFilter<"Card"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Card"> | Date | string
@@ -337,6 +341,7 @@ export type CardOrderByWithRelationInput = {
   limits?: Prisma.SortOrder
   providerReference?: Prisma.SortOrder
   simulated?: Prisma.SortOrder
+  pendingUpdate?: Prisma.SortOrderInput | Prisma.SortOrder
   version?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -364,6 +369,7 @@ export type CardWhereUniqueInput = Prisma.AtLeast<{
   limits?: Prisma.JsonFilter<"Card">
   providerReference?: Prisma.StringFilter<"Card"> | string
   simulated?: Prisma.BoolFilter<"Card"> | boolean
+  pendingUpdate?: Prisma.JsonNullableFilter<"Card">
   version?: Prisma.IntFilter<"Card"> | number
   createdAt?: Prisma.DateTimeFilter<"Card"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Card"> | Date | string
@@ -388,6 +394,7 @@ export type CardOrderByWithAggregationInput = {
   limits?: Prisma.SortOrder
   providerReference?: Prisma.SortOrder
   simulated?: Prisma.SortOrder
+  pendingUpdate?: Prisma.SortOrderInput | Prisma.SortOrder
   version?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -416,6 +423,7 @@ export type CardScalarWhereWithAggregatesInput = {
   limits?: Prisma.JsonWithAggregatesFilter<"Card">
   providerReference?: Prisma.StringWithAggregatesFilter<"Card"> | string
   simulated?: Prisma.BoolWithAggregatesFilter<"Card"> | boolean
+  pendingUpdate?: Prisma.JsonNullableWithAggregatesFilter<"Card">
   version?: Prisma.IntWithAggregatesFilter<"Card"> | number
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"Card"> | Date | string
   updatedAt?: Prisma.DateTimeWithAggregatesFilter<"Card"> | Date | string
@@ -434,6 +442,7 @@ export type CardCreateInput = {
   limits?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   providerReference: string
   simulated: boolean
+  pendingUpdate?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   version?: number
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -458,6 +467,7 @@ export type CardUncheckedCreateInput = {
   limits?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   providerReference: string
   simulated: boolean
+  pendingUpdate?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   version?: number
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -478,6 +488,7 @@ export type CardUpdateInput = {
   limits?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   providerReference?: Prisma.StringFieldUpdateOperationsInput | string
   simulated?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  pendingUpdate?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -502,6 +513,7 @@ export type CardUncheckedUpdateInput = {
   limits?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   providerReference?: Prisma.StringFieldUpdateOperationsInput | string
   simulated?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  pendingUpdate?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -524,6 +536,7 @@ export type CardCreateManyInput = {
   limits?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   providerReference: string
   simulated: boolean
+  pendingUpdate?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   version?: number
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -542,6 +555,7 @@ export type CardUpdateManyMutationInput = {
   limits?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   providerReference?: Prisma.StringFieldUpdateOperationsInput | string
   simulated?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  pendingUpdate?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -562,6 +576,7 @@ export type CardUncheckedUpdateManyInput = {
   limits?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   providerReference?: Prisma.StringFieldUpdateOperationsInput | string
   simulated?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  pendingUpdate?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -592,6 +607,7 @@ export type CardCountOrderByAggregateInput = {
   limits?: Prisma.SortOrder
   providerReference?: Prisma.SortOrder
   simulated?: Prisma.SortOrder
+  pendingUpdate?: Prisma.SortOrder
   version?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -777,6 +793,7 @@ export type CardCreateWithoutProgrammeInput = {
   limits?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   providerReference: string
   simulated: boolean
+  pendingUpdate?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   version?: number
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -799,6 +816,7 @@ export type CardUncheckedCreateWithoutProgrammeInput = {
   limits?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   providerReference: string
   simulated: boolean
+  pendingUpdate?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   version?: number
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -850,6 +868,7 @@ export type CardScalarWhereInput = {
   limits?: Prisma.JsonFilter<"Card">
   providerReference?: Prisma.StringFilter<"Card"> | string
   simulated?: Prisma.BoolFilter<"Card"> | boolean
+  pendingUpdate?: Prisma.JsonNullableFilter<"Card">
   version?: Prisma.IntFilter<"Card"> | number
   createdAt?: Prisma.DateTimeFilter<"Card"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Card"> | Date | string
@@ -868,6 +887,7 @@ export type CardCreateWithoutCardholderInput = {
   limits?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   providerReference: string
   simulated: boolean
+  pendingUpdate?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   version?: number
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -890,6 +910,7 @@ export type CardUncheckedCreateWithoutCardholderInput = {
   limits?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   providerReference: string
   simulated: boolean
+  pendingUpdate?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   version?: number
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -936,6 +957,7 @@ export type CardCreateWithoutAuthorizationsInput = {
   limits?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   providerReference: string
   simulated: boolean
+  pendingUpdate?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   version?: number
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -959,6 +981,7 @@ export type CardUncheckedCreateWithoutAuthorizationsInput = {
   limits?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   providerReference: string
   simulated: boolean
+  pendingUpdate?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   version?: number
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -994,6 +1017,7 @@ export type CardUpdateWithoutAuthorizationsInput = {
   limits?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   providerReference?: Prisma.StringFieldUpdateOperationsInput | string
   simulated?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  pendingUpdate?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1017,6 +1041,7 @@ export type CardUncheckedUpdateWithoutAuthorizationsInput = {
   limits?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   providerReference?: Prisma.StringFieldUpdateOperationsInput | string
   simulated?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  pendingUpdate?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1036,6 +1061,7 @@ export type CardCreateWithoutTransactionsInput = {
   limits?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   providerReference: string
   simulated: boolean
+  pendingUpdate?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   version?: number
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1059,6 +1085,7 @@ export type CardUncheckedCreateWithoutTransactionsInput = {
   limits?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   providerReference: string
   simulated: boolean
+  pendingUpdate?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   version?: number
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1094,6 +1121,7 @@ export type CardUpdateWithoutTransactionsInput = {
   limits?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   providerReference?: Prisma.StringFieldUpdateOperationsInput | string
   simulated?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  pendingUpdate?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1117,6 +1145,7 @@ export type CardUncheckedUpdateWithoutTransactionsInput = {
   limits?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   providerReference?: Prisma.StringFieldUpdateOperationsInput | string
   simulated?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  pendingUpdate?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1137,6 +1166,7 @@ export type CardCreateManyProgrammeInput = {
   limits?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   providerReference: string
   simulated: boolean
+  pendingUpdate?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   version?: number
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1155,6 +1185,7 @@ export type CardUpdateWithoutProgrammeInput = {
   limits?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   providerReference?: Prisma.StringFieldUpdateOperationsInput | string
   simulated?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  pendingUpdate?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1177,6 +1208,7 @@ export type CardUncheckedUpdateWithoutProgrammeInput = {
   limits?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   providerReference?: Prisma.StringFieldUpdateOperationsInput | string
   simulated?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  pendingUpdate?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1198,6 +1230,7 @@ export type CardUncheckedUpdateManyWithoutProgrammeInput = {
   limits?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   providerReference?: Prisma.StringFieldUpdateOperationsInput | string
   simulated?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  pendingUpdate?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1217,6 +1250,7 @@ export type CardCreateManyCardholderInput = {
   limits?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   providerReference: string
   simulated: boolean
+  pendingUpdate?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   version?: number
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1235,6 +1269,7 @@ export type CardUpdateWithoutCardholderInput = {
   limits?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   providerReference?: Prisma.StringFieldUpdateOperationsInput | string
   simulated?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  pendingUpdate?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1257,6 +1292,7 @@ export type CardUncheckedUpdateWithoutCardholderInput = {
   limits?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   providerReference?: Prisma.StringFieldUpdateOperationsInput | string
   simulated?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  pendingUpdate?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1278,6 +1314,7 @@ export type CardUncheckedUpdateManyWithoutCardholderInput = {
   limits?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   providerReference?: Prisma.StringFieldUpdateOperationsInput | string
   simulated?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  pendingUpdate?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1338,6 +1375,7 @@ export type CardSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = r
   limits?: boolean
   providerReference?: boolean
   simulated?: boolean
+  pendingUpdate?: boolean
   version?: boolean
   createdAt?: boolean
   updatedAt?: boolean
@@ -1363,6 +1401,7 @@ export type CardSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensio
   limits?: boolean
   providerReference?: boolean
   simulated?: boolean
+  pendingUpdate?: boolean
   version?: boolean
   createdAt?: boolean
   updatedAt?: boolean
@@ -1385,6 +1424,7 @@ export type CardSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensio
   limits?: boolean
   providerReference?: boolean
   simulated?: boolean
+  pendingUpdate?: boolean
   version?: boolean
   createdAt?: boolean
   updatedAt?: boolean
@@ -1407,12 +1447,13 @@ export type CardSelectScalar = {
   limits?: boolean
   providerReference?: boolean
   simulated?: boolean
+  pendingUpdate?: boolean
   version?: boolean
   createdAt?: boolean
   updatedAt?: boolean
 }
 
-export type CardOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "organizationId" | "environment" | "programmeId" | "cardholderId" | "status" | "statusReason" | "last4" | "expMonth" | "expYear" | "brand" | "limits" | "providerReference" | "simulated" | "version" | "createdAt" | "updatedAt", ExtArgs["result"]["card"]>
+export type CardOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "organizationId" | "environment" | "programmeId" | "cardholderId" | "status" | "statusReason" | "last4" | "expMonth" | "expYear" | "brand" | "limits" | "providerReference" | "simulated" | "pendingUpdate" | "version" | "createdAt" | "updatedAt", ExtArgs["result"]["card"]>
 export type CardInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   programme?: boolean | Prisma.CardProgrammeDefaultArgs<ExtArgs>
   cardholder?: boolean | Prisma.Card$cardholderArgs<ExtArgs>
@@ -1461,6 +1502,12 @@ export type $CardPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs =
     limits: runtime.JsonValue
     providerReference: string
     simulated: boolean
+    /**
+     * A status or limits change whose card issuer answer is unconfirmed (issue 26): what it changed from, so the
+     * reconciler can put it back if the issuer never applied it (server/domain/cards/card-pending-update.ts). Null
+     * otherwise; while set, the card takes no other status or limits change.
+     */
+    pendingUpdate: runtime.JsonValue | null
     version: number
     createdAt: Date
     updatedAt: Date
@@ -1905,6 +1952,7 @@ export interface CardFieldRefs {
   readonly limits: Prisma.FieldRef<"Card", 'Json'>
   readonly providerReference: Prisma.FieldRef<"Card", 'String'>
   readonly simulated: Prisma.FieldRef<"Card", 'Boolean'>
+  readonly pendingUpdate: Prisma.FieldRef<"Card", 'Json'>
   readonly version: Prisma.FieldRef<"Card", 'Int'>
   readonly createdAt: Prisma.FieldRef<"Card", 'DateTime'>
   readonly updatedAt: Prisma.FieldRef<"Card", 'DateTime'>
