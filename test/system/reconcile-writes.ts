@@ -51,7 +51,8 @@ export async function crashWrite(
 }
 
 /** Replays each write's key on the instances (in turn) until it answers finally — not 409 (its intent open, the key
- * held) nor 202 (the unknown outcome replayed until the reconciler answers the key) — within `timeoutMs` in all. */
+ * held) nor 202 (the unknown outcome replayed until the reconciler answers the key) — within `timeoutMs` in all. The
+ * final answer is the key's replay (never a second execution of the write). */
 export async function settle(instances: ServerProcess[], apiKey: string, writes: Write[], timeoutMs = 30_000): Promise<Map<Write, Answer>> {
   const finals = new Map<Write, Answer>();
   const deadline = Date.now() + timeoutMs;
@@ -64,6 +65,7 @@ export async function settle(instances: ServerProcess[], apiKey: string, writes:
       return true;
     }, deadline - Date.now());
     expect(settled, `${w.path} ${w.id} settled`).toBe(true);
+    expect(finals.get(w)?.headers.get("idempotent-replayed"), `${w.path} ${w.id} replayed`).toBe("true");
   }
   return finals;
 }
