@@ -396,31 +396,24 @@ describe("a crash between the two commits of each provider write", () => {
       json: { status: "failed", address: null, failureReason: { code: "not_executed" } },
     });
     expect(final(custodyMagic.walletSlow)).toMatchObject({ status: 200, json: { status: "active" } });
-    const custodyExecutions = async (w: Write) => (await (w.path === TRANSFERS ? submissions(w.id) : vaults(w.id))).length;
-    for (const [w, once] of [
-      [custodyMagic.transferExecuted, 1],
-      [custodyMagic.transferNotExecuted, 0],
-      [custodyMagic.transferSlow, 1],
-      [custodyMagic.walletExecuted, 1],
-      [custodyMagic.walletNotExecuted, 0],
-      [custodyMagic.walletSlow, 1],
+    // Each executed at most once. The metrics' rows: each transfer counted once in custody.transfers (at its request,
+    // whatever its outcome), an activation only when it happened.
+    for (const [w, once, counted] of [
+      [custody.transferAnswered, 1, 1],
+      [custody.transferNotCalled, 0, 1],
+      [custodyMagic.transferExecuted, 1, 1],
+      [custodyMagic.transferNotExecuted, 0, 1],
+      [custodyMagic.transferSlow, 1, 1],
+      [custody.walletNotCalled, 0, 0],
+      [custody.walletAnswered, 1, 1],
+      [custodyMagic.walletExecuted, 1, 1],
+      [custodyMagic.walletNotExecuted, 0, 0],
+      [custodyMagic.walletSlow, 1, 1],
     ] as const) {
-      expect(await custodyExecutions(w), w.id).toBe(once);
-    }
-    // The metrics' rows: each transfer counted once in custody.transfers (at its request, whatever its outcome), an
-    // activation only when it happened.
-    const magicTransfers = Object.values(custodyMagic).filter((w) => w.path === TRANSFERS);
-    for (const w of [custody.transferAnswered, custody.transferNotCalled, ...magicTransfers]) {
-      expect(await activities(w.id, "custody_transfer.created"), w.id).toBe(1);
-    }
-    for (const [w, once] of [
-      [custody.walletNotCalled, 0],
-      [custody.walletAnswered, 1],
-      [custodyMagic.walletExecuted, 1],
-      [custodyMagic.walletNotExecuted, 0],
-      [custodyMagic.walletSlow, 1],
-    ] as const) {
-      expect(await activities(w.id, "custody_wallet.created"), w.id).toBe(once);
+      const transfer = w.path === TRANSFERS;
+      const executions = (await (transfer ? submissions(w.id) : vaults(w.id))).length;
+      const activity = await activities(w.id, transfer ? "custody_transfer.created" : "custody_wallet.created");
+      expect([executions, activity], w.id).toEqual([once, counted]);
     }
     expect(await rows(`SELECT id FROM "ProviderIntent"`, [])).toEqual([]);
 
