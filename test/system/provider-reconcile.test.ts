@@ -506,8 +506,10 @@ async function expectInvariantsHold(): Promise<void> {
 }
 
 describe("a crash between the two commits of each card write, and the cards' magic values", () => {
-  /** The crashing instances of both card tests, started at once, by `<point>:<operationId>`. Card status and limits
-   * changes join here with their two fault points (and a test below as the others). */
+  /** The crashing instances of the card tests, started at once, by `<point>:<operationId>`. Not yet here: the card
+   * status and limits changes (families card.status, card.limits: freezeCard, unfreezeCard, deactivateCard,
+   * updateCardLimits) — they join by adding their operationIds below (each costs two instances, ~6 s of CPU each) and a
+   * test like issueCard's (crashWrite on "Card", settle, expectDeliveredOnce at /card-hooks). */
   let crashers: Map<string, ServerProcess>;
   const crasher = (point: string, operationId: string) => crashers.get(`${point}:${operationId}`) as ServerProcess;
   let apiKey: string;
