@@ -505,20 +505,26 @@ async function expectInvariantsHold(): Promise<void> {
   }
 }
 
+/** The event (and activity) a card's status or limits change records when it stands. */
+const changeEvent = (w: Write) =>
+  w.path.endsWith("/limits") ? "card.limits_updated" : w.path.endsWith("/freeze") ? "card.frozen" : "card.deactivated";
+
 describe("a crash between the two commits of each card write, and the cards' magic values", () => {
-  /** The crashing instances of the card tests, started at once, by `<point>:<operationId>`. Not yet here: the card
-   * status and limits changes (families card.status, card.limits: freezeCard, unfreezeCard, deactivateCard,
-   * updateCardLimits) — they join by adding their operationIds below (each costs two instances, ~6 s of CPU each) and a
-   * test like issueCard's (crashWrite on "Card", settle, expectDeliveredOnce at /card-hooks). */
+  /** The crashing instances of the card tests, started at once, by `<point>:<operationId>`: every card write family at
+   * both fault points — the status changes (family card.status) at one each of freeze and deactivate. */
   let crashers: Map<string, ServerProcess>;
   const crasher = (point: string, operationId: string) => crashers.get(`${point}:${operationId}`) as ServerProcess;
   let apiKey: string;
 
   beforeAll(async () => {
     const points = ["crash-after-intent", "crash-before-result"] as const;
-    const faults = ["fundCard", "issueCard", "createCardProgramme"].flatMap((operationId) =>
-      points.map((point) => [point, operationId] as const),
-    );
+    const faults = [
+      ...["fundCard", "issueCard", "createCardProgramme", "updateCardLimits"].flatMap((operationId) =>
+        points.map((point) => [point, operationId] as const),
+      ),
+      ["crash-after-intent", "freezeCard"] as const,
+      ["crash-before-result", "deactivateCard"] as const,
+    ];
     const [started, restarted] = await Promise.all([
       Promise.all(faults.map(([point, operationId]) => crashingInstance(point, operationId))),
       restartedInstances(),
@@ -705,6 +711,87 @@ describe("a crash between the two commits of each card write, and the cards' mag
       [programmes.answered.id]: ["card_programme.created"],
       [fundedCard]: ["card.funded", "card.issued"],
     });
+    await expectInvariantsHold();
+  });
+  it("a card's status and limits changes (both fault points of each), reason 777.77, limit 778.88 and 779.99: settled within 30 s, once each", async () => {
+    const restarted = await restartedInstances();
+    const [setup] = restarted as [ServerProcess];
+    const programme = await send(setup, apiKey, write(`${CARDS}/programmes`, programmeBody()));
+    expect(programme.status, programme.text).toBe(201);
+    /** A change of a new active card (no limits). */
+    const change = async (suffix: string, body: Record<string, unknown>) => {
+      const card = await send(setup, apiKey, write(`${CARDS}/issue`, { programmeId: programme.json.programmeId }));
+      expect(card.status, card.text).toBe(201);
+      return write(`${CARDS}/${card.json.cardId}${suffix}`, body, card.json.cardId);
+    };
+    const limits = (perAuthorization: string) => ({ limits: { perAuthorization } });
+    // `applied`: whether the issuer ends up having applied it (the change stands, 200), else the card is put back (502).
+    const crashed = [
+      { w: await change("/freeze", { reason: "lost" }), at: ["crash-after-intent", "freezeCard"], requested: "frozen", applied: false },
+      {
+        w: await change("/deactivate", { reason: "closed" }),
+        at: ["crash-before-result", "deactivateCard"],
+        requested: "deactivated",
+        applied: true,
+      },
+      { w: await change("/limits", limits("50.00")), at: ["crash-after-intent", "updateCardLimits"], requested: "active", applied: false },
+      { w: await change("/limits", limits("60.00")), at: ["crash-before-result", "updateCardLimits"], requested: "active", applied: true },
+    ] as const;
+    for (const { w, at, requested } of crashed) await crashWrite(rows, crasher(at[0], at[1]), apiKey, w, "Card", requested);
+    const magic = [
+      { w: await change("/freeze", { reason: "777.77 rehearsal" }), applied: true },
+      { w: await change("/limits", limits("778.88")), applied: false },
+      { w: await change("/limits", limits("779.99")), applied: true },
+    ];
+    const healedAt = Date.now();
+    // The magic values at once: 777.77 and 778.88 answered 202 with the change pending; 779.99 after 3 s as usual.
+    const firsts = await Promise.all(magic.map(({ w }, i) => send(restarted[i % 2] as ServerProcess, apiKey, w)));
+    expect(firsts.map((res) => [res.status, res.json.pendingUpdate?.type ?? null])).toEqual([
+      [202, "status"],
+      [202, "limits"],
+      [200, null],
+    ]);
+
+    const all = [...crashed, ...magic];
+    const finals = await settle(
+      restarted,
+      apiKey,
+      all.map(({ w }) => w),
+    );
+    expect(Date.now() - healedAt).toBeLessThan(30_000);
+    for (const { w, applied } of all) {
+      const event = changeEvent(w);
+      const final = finals.get(w) as Answer;
+      expect([final.status, final.json.code ?? null], w.path).toEqual(applied ? [200, null] : [502, "PROVIDER_EXECUTION_FAILED"]);
+      // Applied: the requested values stand; put back: the card as it was (active, no limits). Nothing pending either way.
+      const [card] = await rows(`SELECT status, limits, "pendingUpdate" FROM "Card" WHERE id = $1`, [w.id]);
+      const requested = w.path.endsWith("/limits")
+        ? { status: "active", limits: w.body.limits }
+        : { status: w.path.endsWith("/freeze") ? "frozen" : "deactivated", limits: {} };
+      expect(card, w.path).toEqual(applied ? { ...requested, pendingUpdate: null } : { status: "active", limits: {}, pendingUpdate: null });
+      // The issuer applied it once when applied, never otherwise; its event and its metric's row the same.
+      const calls = await rows(`SELECT 1 FROM "SimCardIssuerCall" WHERE "idempotencyKey" LIKE $1 AND operation LIKE 'set_card_%'`, [
+        `${w.id}:%`,
+      ]);
+      const once = applied ? 1 : 0;
+      expect([calls.length, await eventsOfType(w.id, event), await activities(w.id, event)], w.path).toEqual([once, once, once]);
+    }
+    expect(await rows(`SELECT id FROM "ProviderIntent"`, [])).toEqual([]);
+
+    await expectDeliveredOnce(
+      receiver,
+      "/card-hooks",
+      Object.fromEntries(
+        all.map(({ w, applied }) => {
+          const event = w.path.endsWith("/limits")
+            ? "card.limits_updated"
+            : w.path.endsWith("/freeze")
+              ? "card.frozen"
+              : "card.deactivated";
+          return [w.id, (applied ? [event, "card.issued"] : ["card.issued"]).sort()];
+        }),
+      ),
+    );
     await expectInvariantsHold();
   });
 });
