@@ -7,7 +7,6 @@
 //     created with it stays (it is a cardholder; a new card may be issued to it by `cardholderId`);
 //   - after the last attempt, the issuer still unable to answer: `failed` (`outcome_unconfirmed: …`).
 // The key's final answer is 201 with the card as it now stands (`active` or `failed`).
-import { ownedBy } from "../../db/owned-by.ts";
 import type { ClaimedIntent } from "../../db/provider-intents.ts";
 import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import type { CardIssuerLookup, IssuedCard } from "../../providers/capabilities/card-issuing.ts";
@@ -18,23 +17,14 @@ import { bumpCardVersion } from "./bump-card-version.ts";
 import { toCardDto } from "./card-dto.ts";
 import { emitCardEvent } from "./card-events.ts";
 import { CARD_ISSUE, notExecuted, unconfirmed } from "./card-write-intents.ts";
-import { lookUpCardWrite } from "./look-up-card-write.ts";
+import { lockIntentCard, lookUpIntentCard } from "./look-up-card-write.ts";
 import { readCardBalance } from "./read-card-balance.ts";
 
 type Found = CardIssuerLookup | { gone: true };
 
 export const cardIssueHandler: IntentHandler<Found> = {
   family: CARD_ISSUE,
-  async lookup(db, intent) {
-    const card = await db
-      .selectFrom("Card")
-      .select("programmeId")
-      .where(ownedBy(scopeOf(intent)))
-      .where("id", "=", intent.resourceId)
-      .executeTakeFirst();
-    if (!card) return { gone: true };
-    return (await lookUpCardWrite(db, intent, card.programmeId)) ?? { gone: true };
-  },
+  lookup: lookUpIntentCard,
   settle: (uow, intent, found) =>
     "gone" in found
       ? Promise.resolve(undefined)
@@ -50,18 +40,10 @@ async function settleIssue(
   outcome: IssuedCard | string,
 ): Promise<OperationOutcome<"issueCard"> | undefined> {
   const scope = scopeOf(intent);
-  const row = await uow.tx
-    .selectFrom("Card as c")
-    .innerJoin("CardProgramme as p", "p.id", "c.programmeId")
-    .selectAll("c")
-    .select("p.fundingAsset")
-    .where(ownedBy(scope, "c"))
-    .where("c.id", "=", intent.resourceId)
-    .forUpdate("c")
-    .executeTakeFirst();
-  if (!row) return undefined;
-  const { fundingAsset, ...before } = row;
-  let card = before;
+  const locked = await lockIntentCard(uow.tx, intent);
+  if (!locked) return undefined;
+  const { fundingAsset } = locked;
+  let card = locked.card;
   // Settled meanwhile (it cannot be while this run holds the intent, but a row is never moved twice): answered as it is.
   const settling = card.status === "pending";
   if (settling) {

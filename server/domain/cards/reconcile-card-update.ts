@@ -11,7 +11,6 @@
 //     an unfreeze or a limits change is put back (a change the issuer cannot confirm is not applied), the key's final
 //     answer 502 naming the issuer's last error.
 import { renderErrorBody } from "../../../sdk/src/protocol/error-body.ts";
-import { ownedBy } from "../../db/owned-by.ts";
 import type { ClaimedIntent } from "../../db/provider-intents.ts";
 import type { Outcome, UnitOfWork } from "../../db/unit-of-work.ts";
 import { ServiceError } from "../../errors/service-error.ts";
@@ -24,7 +23,7 @@ import { emitCardEvent } from "./card-events.ts";
 import { type CardPendingUpdate, clearPendingUpdate, readPendingUpdate } from "./card-pending-update.ts";
 import { CARD_LIMITS, CARD_STATUS } from "./card-write-intents.ts";
 import { CARD_STATUS_EVENT } from "./change-card-status.ts";
-import { lookUpCardWrite } from "./look-up-card-write.ts";
+import { lockIntentCard, lookUpIntentCard } from "./look-up-card-write.ts";
 import { readCardBalance } from "./read-card-balance.ts";
 
 type Found = CardIssuerLookup | { gone: true };
@@ -32,16 +31,7 @@ type Outcome3 = "applied" | "not_applied" | { unconfirmed: string };
 
 const cardUpdateHandler = (family: string): IntentHandler<Found> => ({
   family,
-  async lookup(db, intent) {
-    const card = await db
-      .selectFrom("Card")
-      .select("programmeId")
-      .where(ownedBy(scopeOf(intent)))
-      .where("id", "=", intent.resourceId)
-      .executeTakeFirst();
-    if (!card) return { gone: true };
-    return (await lookUpCardWrite(db, intent, card.programmeId)) ?? { gone: true };
-  },
+  lookup: lookUpIntentCard,
   settle: (uow, intent, found) =>
     "gone" in found ? Promise.resolve(undefined) : settleUpdate(uow, intent, found.executed ? "applied" : "not_applied"),
   giveUp: (uow, intent, lastError) => settleUpdate(uow, intent, { unconfirmed: lastError }),
@@ -55,17 +45,9 @@ const PROTECTIVE = new Set(["freeze", "deactivate"]);
 
 async function settleUpdate(uow: UnitOfWork, intent: ClaimedIntent, outcome: Outcome3): Promise<Outcome | undefined> {
   const scope = scopeOf(intent);
-  const row = await uow.tx
-    .selectFrom("Card as c")
-    .innerJoin("CardProgramme as p", "p.id", "c.programmeId")
-    .selectAll("c")
-    .select("p.fundingAsset")
-    .where(ownedBy(scope, "c"))
-    .where("c.id", "=", intent.resourceId)
-    .forUpdate("c")
-    .executeTakeFirst();
-  if (!row) return undefined;
-  const { fundingAsset, ...card } = row;
+  const locked = await lockIntentCard(uow.tx, intent);
+  if (!locked) return undefined;
+  const { card, fundingAsset } = locked;
   const pending = readPendingUpdate(card.pendingUpdate);
   if (!pending || pending.reference !== intent.reference) {
     // Not reached while the intent is open (the card takes no other change meanwhile); named, never hidden.
