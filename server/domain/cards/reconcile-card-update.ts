@@ -27,7 +27,8 @@ import { lockIntentCard, lookUpIntentCard } from "./look-up-card-write.ts";
 import { readCardBalance } from "./read-card-balance.ts";
 
 type Found = CardIssuerLookup | { gone: true };
-type Outcome3 = "applied" | "not_applied" | { unconfirmed: string };
+/** What the issuer answered of the change, or the last error when it never could. */
+type Settlement = "applied" | "not_applied" | { unconfirmed: string };
 
 const cardUpdateHandler = (family: string): IntentHandler<Found> => ({
   family,
@@ -43,7 +44,7 @@ export const cardLimitsHandler = cardUpdateHandler(CARD_LIMITS);
 /** Freezing and deactivating protect the cardholder: unconfirmed, they stand. */
 const PROTECTIVE = new Set(["freeze", "deactivate"]);
 
-async function settleUpdate(uow: UnitOfWork, intent: ClaimedIntent, outcome: Outcome3): Promise<Outcome | undefined> {
+async function settleUpdate(uow: UnitOfWork, intent: ClaimedIntent, outcome: Settlement): Promise<Outcome | undefined> {
   const scope = scopeOf(intent);
   const locked = await lockIntentCard(uow.tx, intent);
   if (!locked) return undefined;
