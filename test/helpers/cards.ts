@@ -1,7 +1,7 @@
 // Helpers for the card tests: a programme, a card, funding, authorizations, and ledger invariants read from the database.
 import { randomUUID } from "node:crypto";
 import { expect } from "vitest";
-import type { api, TestServer } from "./test-server.ts";
+import { api, startTestServer, type TestServer } from "./test-server.ts";
 import { idem } from "./v2.ts";
 
 export type Call = ReturnType<typeof api>;
@@ -145,4 +145,12 @@ export async function cardTableCounts(server: TestServer) {
     db.card.aggregate({ _sum: { version: true } }),
   ]);
   return { programmes, cardholders, cards, authorizations, transactions, entries, cardVersions: versions._sum.version ?? 0 };
+}
+
+/** A server whose reconciler takes an intent `reconcileAfterSeconds` after it was written, a `cards:write` key of
+ * `organizationId`, and a programme: where each card reconcile test (test/http/card-*-reconcile.test.ts) starts. */
+export async function startCardReconcileServer(organizationId: string, reconcileAfterSeconds: number) {
+  const server = await startTestServer({ env: { RECONCILE_AFTER_SECONDS: String(reconcileAfterSeconds) } });
+  const call = api(server.url, (await server.createKey({ organizationId, scopes: ["cards:write"] })).key);
+  return { server, call, programmeId: await createProgramme(call) };
 }

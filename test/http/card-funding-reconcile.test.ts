@@ -7,10 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cardFundingHandler } from "../../server/domain/cards/reconcile-card-funding.ts";
 import type { IntentHandler } from "../../server/domain/reconcile/intent-handler.ts";
 import { checkInvariants } from "../../server/domain/reconcile/invariants.ts";
-import { authorizationsPath, type Call, cardPath, checkLedgerInvariants, createProgramme, issueCard } from "../helpers/cards.ts";
+import { authorizationsPath, type Call, cardPath, checkLedgerInvariants, issueCard, startCardReconcileServer } from "../helpers/cards.ts";
 import { eventsOf } from "../helpers/events.ts";
 import { intentsOnResource, reconcilePastDeadlines, reconcileUntilGiveUp } from "../helpers/reconcile.ts";
-import { api, startTestServer, type TestServer } from "../helpers/test-server.ts";
+import type { TestServer } from "../helpers/test-server.ts";
 import { idem } from "../helpers/v2.ts";
 
 const ORG = "org_card_reconcile";
@@ -39,9 +39,7 @@ async function funding(amount: string) {
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ env: { RECONCILE_AFTER_SECONDS: String(AFTER) } });
-  call = api(server.url, (await server.createKey({ organizationId: ORG, scopes: ["cards:write"] })).key);
-  programmeId = await createProgramme(call);
+  ({ server, call, programmeId } = await startCardReconcileServer(ORG, AFTER));
 });
 afterAll(() => server?.close());
 

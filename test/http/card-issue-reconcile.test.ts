@@ -7,10 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cardIssueHandler } from "../../server/domain/cards/reconcile-card-issue.ts";
 import type { IntentHandler } from "../../server/domain/reconcile/intent-handler.ts";
 import { checkInvariants } from "../../server/domain/reconcile/invariants.ts";
-import { CARDS, type Call, cardholderBody, cardPath, createProgramme } from "../helpers/cards.ts";
+import { CARDS, type Call, cardholderBody, cardPath, startCardReconcileServer } from "../helpers/cards.ts";
 import { eventsOf } from "../helpers/events.ts";
 import { intentsOnResource, reconcilePastDeadlines, reconcileUntilGiveUp } from "../helpers/reconcile.ts";
-import { api, startTestServer, type TestServer } from "../helpers/test-server.ts";
+import type { TestServer } from "../helpers/test-server.ts";
 import { idem } from "../helpers/v2.ts";
 
 const ORG = "org_card_issue_reconcile";
@@ -35,9 +35,7 @@ function issuing(perAuthorization: string) {
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ env: { RECONCILE_AFTER_SECONDS: String(AFTER) } });
-  call = api(server.url, (await server.createKey({ organizationId: ORG, scopes: ["cards:write"] })).key);
-  programmeId = await createProgramme(call);
+  ({ server, call, programmeId } = await startCardReconcileServer(ORG, AFTER));
 });
 afterAll(() => server?.close());
 

@@ -8,10 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cardLimitsHandler, cardStatusHandler } from "../../server/domain/cards/reconcile-card-update.ts";
 import type { IntentHandler } from "../../server/domain/reconcile/intent-handler.ts";
 import { checkInvariants } from "../../server/domain/reconcile/invariants.ts";
-import { type Call, cardPath, createProgramme, issueCard } from "../helpers/cards.ts";
+import { type Call, cardPath, issueCard, startCardReconcileServer } from "../helpers/cards.ts";
 import { eventsOf } from "../helpers/events.ts";
 import { intentsOnResource, reconcilePastDeadlines, reconcileUntilGiveUp } from "../helpers/reconcile.ts";
-import { api, startTestServer, type TestServer } from "../helpers/test-server.ts";
+import type { TestServer } from "../helpers/test-server.ts";
 import { idem } from "../helpers/v2.ts";
 
 const ORG = "org_card_update_reconcile";
@@ -51,9 +51,7 @@ async function card() {
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ env: { RECONCILE_AFTER_SECONDS: String(AFTER) } });
-  call = api(server.url, (await server.createKey({ organizationId: ORG, scopes: ["cards:write"] })).key);
-  programmeId = await createProgramme(call);
+  ({ server, call, programmeId } = await startCardReconcileServer(ORG, AFTER));
 });
 afterAll(() => server?.close());
 
