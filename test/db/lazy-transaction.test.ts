@@ -74,11 +74,12 @@ describe("lazy transactions", () => {
   });
 
   it("a write that fails after an earlier write rolls the earlier one back", async () => {
-    const sent = await controlSent(() =>
-      db.kysely.transaction().execute(async (tx) => {
-        await tx.insertInto("ActivityEvent").values(activity("act_lazy_rb")).execute();
-        await tx.insertInto("ActivityEvent").values(activity("act_lazy_rb")).execute(); // duplicate id
-      }),
+    const sent = await controlSent(
+      () =>
+        db.kysely.transaction().execute(async (tx) => {
+          await tx.insertInto("ActivityEvent").values(activity("act_lazy_rb")).execute();
+          await tx.insertInto("ActivityEvent").values(activity("act_lazy_rb")).execute(); // duplicate id
+        }),
       DUPLICATE,
     );
     expect(sent).toEqual({ transactions: 1, transactionControl: 2 });
@@ -121,8 +122,8 @@ describe("lazy transactions", () => {
     expect(await activityRows("act_lazy_f")).toBe(2);
     await db.kysely.deleteFrom("ActivityEvent").where("id", "like", "act_lazy_f%").execute();
     // The second insert collides with the first: the whole statement (its CTE included) writes nothing.
-    const failed = await controlSent(() =>
-      db.kysely.transaction().execute(async (tx) => tx.executeQuery(markFinal(statement(tx, "act_lazy_f1")))),
+    const failed = await controlSent(
+      () => db.kysely.transaction().execute(async (tx) => tx.executeQuery(markFinal(statement(tx, "act_lazy_f1")))),
       DUPLICATE,
     );
     expect(failed).toEqual({ transactions: 0, transactionControl: 0 });
@@ -139,11 +140,12 @@ describe("lazy transactions", () => {
   });
 
   it("a final statement after a write runs inside the transaction", async () => {
-    const sent = await controlSent(() =>
-      db.kysely.transaction().execute(async (tx) => {
-        await tx.insertInto("ActivityEvent").values(activity("act_lazy_in1")).execute();
-        await tx.executeQuery(markFinal(tx.insertInto("ActivityEvent").values(activity("act_lazy_in1")).compile()));
-      }),
+    const sent = await controlSent(
+      () =>
+        db.kysely.transaction().execute(async (tx) => {
+          await tx.insertInto("ActivityEvent").values(activity("act_lazy_in1")).execute();
+          await tx.executeQuery(markFinal(tx.insertInto("ActivityEvent").values(activity("act_lazy_in1")).compile()));
+        }),
       DUPLICATE,
     );
     expect(sent).toEqual({ transactions: 1, transactionControl: 2 });
