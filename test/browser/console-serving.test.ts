@@ -99,9 +99,10 @@ describe("the console's public pages in Chromium", () => {
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.getByRole("alert").waitFor();
     expect(page.url()).toContain("/console/sign-in");
-    const problems = watch.take();
     // The refused sign-in is the one failed request (Chromium logs it to the console as well).
-    expect(problems.filter((p) => !p.includes("/api/v2/agent/sessions") && !p.includes("status of 401"))).toEqual([]);
+    const refused = watch.takeBesides(`${server.url}/api/v2/agent/sessions`);
+    expect(refused.others).toEqual([]);
+    expect(refused.expected).toContain(`HTTP 401: POST ${server.url}/api/v2/agent/sessions`);
   });
 
   it("accept-invitation: without a token it says what is missing; with one it asks for a name and a password", async () => {
@@ -122,7 +123,9 @@ describe("the console's public pages in Chromium", () => {
     await page.goto(`${server.url}/console/sandbox/approvals?status=approved`);
     await page.waitForURL(/\/console\/sign-in\?next=/);
     // The session check that found no session is the one refused request.
-    expect(watch.take().filter((p) => !p.includes("/api/v2/agent/sessions/current") && !p.includes("status of 401"))).toEqual([]);
+    const signedOut = watch.takeBesides(`${server.url}/api/v2/agent/sessions/current`);
+    expect(signedOut.others).toEqual([]);
+    expect(signedOut.expected).toContain(`HTTP 401: GET ${server.url}/api/v2/agent/sessions/current`);
     expect(new URL(page.url()).searchParams.get("next")).toBe("/sandbox/approvals?status=approved");
   });
 

@@ -19,16 +19,24 @@ afterAll(async () => {
   await testDb?.drop();
 });
 
-/** BEGIN/COMMIT/ROLLBACK sent while `work` runs. */
-async function controlSent(work: () => Promise<unknown>): Promise<{ transactions: number; transactionControl: number }> {
+/** BEGIN/COMMIT/ROLLBACK sent while `work` runs. `work` must succeed unless `rejection` names the error it must fail
+ * with: a work that threw before sending anything would otherwise count as "sent no BEGIN". */
+async function controlSent(
+  work: () => Promise<unknown>,
+  rejection?: RegExp,
+): Promise<{ transactions: number; transactionControl: number }> {
   const before = db.statements.snapshot();
-  await work().catch(() => {});
+  if (rejection) await expect(work()).rejects.toThrow(rejection);
+  else await work();
   const after = db.statements.snapshot();
   return {
     transactions: after.transactions - before.transactions,
     transactionControl: after.transactionControl - before.transactionControl,
   };
 }
+
+/** The unique violation both databases report for a second row with the same id. */
+const DUPLICATE = /duplicate key value violates unique constraint/;
 
 const settingsOf = (q = db.kysely) => q.selectFrom("Organization").select("settings").where("id", "=", "org_lazy");
 const activity = (id: string) => ({
@@ -66,11 +74,13 @@ describe("lazy transactions", () => {
   });
 
   it("a write that fails after an earlier write rolls the earlier one back", async () => {
-    const sent = await controlSent(() =>
-      db.kysely.transaction().execute(async (tx) => {
-        await tx.insertInto("ActivityEvent").values(activity("act_lazy_rb")).execute();
-        await tx.insertInto("ActivityEvent").values(activity("act_lazy_rb")).execute(); // duplicate id
-      }),
+    const sent = await controlSent(
+      () =>
+        db.kysely.transaction().execute(async (tx) => {
+          await tx.insertInto("ActivityEvent").values(activity("act_lazy_rb")).execute();
+          await tx.insertInto("ActivityEvent").values(activity("act_lazy_rb")).execute(); // duplicate id
+        }),
+      DUPLICATE,
     );
     expect(sent).toEqual({ transactions: 1, transactionControl: 2 });
     expect(await activityRows("act_lazy_rb")).toBe(0);
@@ -112,8 +122,9 @@ describe("lazy transactions", () => {
     expect(await activityRows("act_lazy_f")).toBe(2);
     await db.kysely.deleteFrom("ActivityEvent").where("id", "like", "act_lazy_f%").execute();
     // The second insert collides with the first: the whole statement (its CTE included) writes nothing.
-    const failed = await controlSent(() =>
-      db.kysely.transaction().execute(async (tx) => tx.executeQuery(markFinal(statement(tx, "act_lazy_f1")))),
+    const failed = await controlSent(
+      () => db.kysely.transaction().execute(async (tx) => tx.executeQuery(markFinal(statement(tx, "act_lazy_f1")))),
+      DUPLICATE,
     );
     expect(failed).toEqual({ transactions: 0, transactionControl: 0 });
     expect(await activityRows("act_lazy_f")).toBe(0);
@@ -129,11 +140,13 @@ describe("lazy transactions", () => {
   });
 
   it("a final statement after a write runs inside the transaction", async () => {
-    const sent = await controlSent(() =>
-      db.kysely.transaction().execute(async (tx) => {
-        await tx.insertInto("ActivityEvent").values(activity("act_lazy_in1")).execute();
-        await tx.executeQuery(markFinal(tx.insertInto("ActivityEvent").values(activity("act_lazy_in1")).compile()));
-      }),
+    const sent = await controlSent(
+      () =>
+        db.kysely.transaction().execute(async (tx) => {
+          await tx.insertInto("ActivityEvent").values(activity("act_lazy_in1")).execute();
+          await tx.executeQuery(markFinal(tx.insertInto("ActivityEvent").values(activity("act_lazy_in1")).compile()));
+        }),
+      DUPLICATE,
     );
     expect(sent).toEqual({ transactions: 1, transactionControl: 2 });
     expect(await activityRows("act_lazy_in")).toBe(0);

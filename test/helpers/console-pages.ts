@@ -29,22 +29,43 @@ declare function getComputedStyle(el: El): { visibility: string };
 export const WIDTHS = [390, 1440] as const;
 export const SCREENSHOT_DIR = path.resolve("test-results/console");
 
+/** What went wrong on a page: the line a test prints, and the URL it came from (a request's, or the script's that
+ * logged a console error — Chromium's "Failed to load resource" names the resource there, not in its text). */
+interface Problem {
+  line: string;
+  url: string;
+}
+
 /** Console errors, page errors and failed requests (status ≥ 400 or no answer) seen on a page since the last take(). */
 export function watchPage(page: Page) {
-  let problems: string[] = [];
+  let problems: Problem[] = [];
   page.on("console", (msg) => {
-    if (msg.type() === "error") problems.push(`console: ${msg.text()}`);
+    if (msg.type() === "error") {
+      const url = msg.location().url;
+      problems.push({ line: `console: ${msg.text()}${url ? ` (${url})` : ""}`, url });
+    }
   });
-  page.on("pageerror", (err) => problems.push(`pageerror: ${err.message}`));
-  page.on("requestfailed", (req) => problems.push(`failed: ${req.method()} ${req.url()} ${req.failure()?.errorText}`));
+  page.on("pageerror", (err) => problems.push({ line: `pageerror: ${err.message}`, url: "" }));
+  page.on("requestfailed", (req) =>
+    problems.push({ line: `failed: ${req.method()} ${req.url()} ${req.failure()?.errorText}`, url: req.url() }),
+  );
   page.on("response", (res) => {
-    if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.request().method()} ${res.url()}`);
+    if (res.status() >= 400) problems.push({ line: `HTTP ${res.status()}: ${res.request().method()} ${res.url()}`, url: res.url() });
   });
+  const drain = () => {
+    const out = problems;
+    problems = [];
+    return out;
+  };
   return {
     take(): string[] {
-      const out = problems;
-      problems = [];
-      return out;
+      return drain().map((p) => p.line);
+    },
+    /** For a step with one request that must fail: its problems (`expected`: the answer and Chromium's console line for
+     * it) apart from all the others (`others`, which the step asserts empty). Only that exact URL is set aside. */
+    takeBesides(url: string): { expected: string[]; others: string[] } {
+      const all = drain();
+      return { expected: all.filter((p) => p.url === url).map((p) => p.line), others: all.filter((p) => p.url !== url).map((p) => p.line) };
     },
   };
 }

@@ -1,12 +1,13 @@
 // Events of approval requests and issuance requests (issue 16): created, approved, rejected once each with the resource
 // as its GET answers it; expired once, by the expiry sweeper (sweepExpiredApprovals, which the delivery worker runs on
-// its tick), however often and however concurrently it runs.
+// its tick), however often and however concurrently it runs. A refused decision (an API key: SESSION_REQUIRED; the
+// requester's own member session: OWN_APPROVAL_REQUEST) emits nothing.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sweepExpiredApprovals } from "../../server/domain/approvals/sweep-expired-approvals.ts";
 import { checkInvariants } from "../../server/domain/reconcile/invariants.ts";
 import { HOLDER, type LaunchedToken, launchToken, SIGNER } from "../helpers/contracts.ts";
 import { eventsOf, eventTypesOf, expectOneEvent } from "../helpers/events.ts";
-import { deciderWithKey } from "../helpers/members.ts";
+import { deciderWithKey, type JoinedMember, joinMember } from "../helpers/members.ts";
 import { api, startTestServer, type TestServer } from "../helpers/test-server.ts";
 import { connect, expireApproval, idem } from "../helpers/v2.ts";
 
@@ -18,6 +19,10 @@ type Call = ReturnType<typeof api>;
 let server: TestServer;
 let alice: Call;
 let bob: Call;
+/** A member (owner, second factor verified) and the API key she created: what that key requests records her as its
+ * requester, so her own session may not decide it (four eyes). */
+let carol: JoinedMember;
+let carolKey: Call;
 let token: LaunchedToken;
 
 const ok = async (res: Promise<{ status: number; json: unknown; text: string }>, status = 200) => {
@@ -25,8 +30,8 @@ const ok = async (res: Promise<{ status: number; json: unknown; text: string }>,
   expect(answer.status, answer.text).toBe(status);
   return answer.json as Record<string, string> & { approvalRequestId: string; issuanceRequestId: string; custodyWalletId: string };
 };
-const mint = (amountMinor: string) =>
-  ok(alice("POST", `${T}/mint`, { issuerId: token.issuerId, amountMinor, signerAddress: SIGNER, to: HOLDER }, idem()), 201);
+const mint = (amountMinor: string, caller = alice) =>
+  ok(caller("POST", `${T}/mint`, { issuerId: token.issuerId, amountMinor, signerAddress: SIGNER, to: HOLDER }, idem()), 201);
 const getApproval = (id: string) => ok(alice("GET", `${APPROVALS}/${id}`));
 const getIssuance = (id: string) => ok(alice("GET", `${T}/issuance-requests/${id}`));
 const expire = (approvalRequestId: string) => expireApproval(server, approvalRequestId);
@@ -38,6 +43,14 @@ beforeAll(async () => {
     (await server.createKey({ organizationId: ORG, scopes: ["wallets:write", "projects:write"], actor: "alice" })).key,
   );
   bob = await deciderWithKey(server, ORG, (await server.createKey({ organizationId: ORG, scopes: ["wallets:write"], actor: "bob" })).key);
+  carol = await joinMember(server, ORG, { role: "owner", secondFactor: true });
+  const carolsKey = await carol.call("POST", "/api/v2/agent/api-keys", {
+    environment: "sandbox",
+    scopes: ["wallets:write", "projects:write"],
+    label: "Carol's treasury key",
+  });
+  expect(carolsKey.status, carolsKey.text).toBe(201);
+  carolKey = api(server.url, carolsKey.json.secret);
   await connect(server, { organizationId: ORG, category: "custody" });
   token = await launchToken(alice);
 }, 120_000);
@@ -55,9 +68,16 @@ describe("approval and issuance request events", () => {
     });
   });
 
-  it("approved by a second actor: approval_request.approved and issuance_request.approved; a refused decision emits nothing", async () => {
-    const minted = await mint("2000");
-    expect((await alice("POST", `${APPROVALS}/${minted.approvalRequestId}/approve`, {})).status).toBe(403); // four eyes
+  it("approved by a second member (refused to an API key and to the requester's own session): approval_request.approved and issuance_request.approved; a refused decision emits nothing", async () => {
+    const minted = await mint("2000", carolKey);
+    // Only people decide: an API key is refused before anything else is looked at.
+    const byKey = await alice("POST", `${APPROVALS}/${minted.approvalRequestId}/approve`, {});
+    expect(byKey.status, byKey.text).toBe(403);
+    expect(byKey.json.code).toBe("SESSION_REQUIRED");
+    // Four eyes: the member whose key requested the mint, in her own verified session, may not approve it.
+    const own = await carol.call("POST", `${APPROVALS}/${minted.approvalRequestId}/approve`, {}, { "coinplane-environment": "sandbox" });
+    expect(own.status, own.text).toBe(403);
+    expect(own.json.code).toBe("OWN_APPROVAL_REQUEST");
     const approved = await ok(bob("POST", `${APPROVALS}/${minted.approvalRequestId}/approve`, {}));
     expect(approved.status).toBe("approved");
     expect(await getApproval(minted.approvalRequestId)).toEqual(approved);

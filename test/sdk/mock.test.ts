@@ -71,13 +71,15 @@ describe.each(mocked)("%s", (_id, spec, op) => {
   });
 
   const codes = errors.flatMap((r) => r.examples.filter((e) => e.code).map((e) => [r.status, e.code as string] as const));
-  it.each(codes.length ? codes : [[0, "(none)"] as const])("X-Mock-Error → %s %s validates", async (status, code) => {
-    if (code === "(none)") return;
-    const res = await sendExample(op, { "x-mock-error": code });
-    expect(res.status).toBe(status);
-    expect(res.body.code).toBe(code);
-    expectValid(op, res);
-  });
+  // An operation without documented error codes (getHealth, getReadiness) gets no row: a placeholder row would pass
+  // without asserting anything.
+  if (codes.length)
+    it.each(codes)("X-Mock-Error → %s %s validates", async (status, code) => {
+      const res = await sendExample(op, { "x-mock-error": code });
+      expect(res.status).toBe(status);
+      expect(res.body.code).toBe(code);
+      expectValid(op, res);
+    });
 
   it.each(errors.map((r) => r.status))("X-Mock-Status %s validates", async (status) => {
     const res = await sendExample(op, { "x-mock-status": String(status) });
