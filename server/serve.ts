@@ -8,7 +8,7 @@ import { type Config, describeFaultInjection } from "./config.ts";
 import type { DatabaseTarget } from "./db/database-url.ts";
 import type { Database } from "./db/open-database.ts";
 import { closeCompiler, configureCompiler } from "./domain/contracts/compile-solidity.ts";
-import { DEMO_ORGANIZATION, ensureFirstOwnerInvitation } from "./first-owner.ts";
+import { ensureFirstOwnerInvitation } from "./first-owner.ts";
 import { DEFAULT_PORTAL_FILE } from "./http/docs-portal.ts";
 import type { EarlyListener } from "./http/listen-early.ts";
 import { createLogger } from "./logger.ts";
@@ -16,6 +16,7 @@ import type { Metrics } from "./observability/metrics.ts";
 import type { Tracing } from "./observability/tracing.ts";
 import { createRateLimiter } from "./rate-limit/rate-limiter.ts";
 import { periodicJobs, startScheduler } from "./scheduler/in-process-scheduler.ts";
+import { startHints } from "./start-hints.ts";
 import type { StartupProgress } from "./startup-progress.ts";
 import { startWebhookDelivery } from "./webhooks/delivery-worker.ts";
 
@@ -75,13 +76,8 @@ export async function serve(options: ServeOptions): Promise<void> {
   progress.step(`listening at ${url}`);
   // Under scripts/start-cluster.ts the primary prints the banner once, not every worker.
   if (!cluster.isWorker) {
-    if (admin.file) console.log(`Admin token: ${admin.generated ? "written to" : "kept in"} ${admin.file} (npm run cli reads it there)`);
-    if (firstOwner) {
-      console.log(
-        `Owner invitation for ${DEMO_ORGANIZATION}: ${firstOwner.created ? "written to" : "kept in"} ${firstOwner.file} (open its link within ${config.people.invitationTtlHours} h, then sign in)`,
-      );
-    }
-    console.log(`Create a key: npm run cli -- keys create --org org_demo --env sandbox --scopes wallets:write,payments:write\n`);
+    const hints = startHints({ admin, firstOwner, invitationTtlHours: config.people.invitationTtlHours, url });
+    console.log(`${hints.join("\n")}\n`);
   }
 
   // In-process scheduler (server/scheduler/): every periodic job — workflow dispatch, approval expiry, retention purges.
