@@ -8,15 +8,18 @@ import { type Config, describeFaultInjection } from "./config.ts";
 import type { DatabaseTarget } from "./db/database-url.ts";
 import type { Database } from "./db/open-database.ts";
 import { closeCompiler, configureCompiler } from "./domain/contracts/compile-solidity.ts";
+import { describeUnopenableWebhookSecret, findUnopenableWebhookSecret } from "./domain/webhooks/secrets-key-fits.ts";
 import { ensureFirstOwnerInvitation } from "./first-owner.ts";
 import { DEFAULT_PORTAL_FILE } from "./http/docs-portal.ts";
 import type { EarlyListener } from "./http/listen-early.ts";
+import { parseSecretsKey } from "./lib/webhooks/secret-box.ts";
 import { createLogger } from "./logger.ts";
 import type { Metrics } from "./observability/metrics.ts";
 import type { Tracing } from "./observability/tracing.ts";
 import { createRateLimiter } from "./rate-limit/rate-limiter.ts";
 import { periodicJobs, startScheduler } from "./scheduler/in-process-scheduler.ts";
 import { startHints } from "./start-hints.ts";
+import { exitOnStartupFailure } from "./startup-failure.ts";
 import type { StartupProgress } from "./startup-progress.ts";
 import { startWebhookDelivery } from "./webhooks/delivery-worker.ts";
 
@@ -36,12 +39,24 @@ export interface ServeOptions {
   stopRemembering(): void;
 }
 
+/** A WEBHOOK_SECRETS_KEY that cannot open the stored endpoint secrets ends the start with one line (every delivery
+ * would fail otherwise); the database is closed first, so a PGlite folder is left unlocked. */
+async function refuseUnopenableWebhookSecrets(db: Database, config: Config): Promise<void> {
+  const { secretsKey, previousSecretsKey } = config.webhooks;
+  const keys = [secretsKey, previousSecretsKey].filter((key): key is string => Boolean(key)).map(parseSecretsKey);
+  const unopenable = await findUnopenableWebhookSecret(db.kysely, keys);
+  if (!unopenable) return;
+  await db.close();
+  exitOnStartupFailure(new Error(describeUnopenableWebhookSecret(unopenable.endpointId)));
+}
+
 export async function serve(options: ServeOptions): Promise<void> {
   const { config, target, admin, listener, progress, tracing, metrics } = options;
   const logger = createLogger(config.logLevel);
   configureCompiler(config.compile);
 
   const db = await options.database;
+  await refuseUnopenableWebhookSecrets(db, config);
   if (!config.migrateOnStart) progress.step(`database ${target.label}: schema up to date (MIGRATE_ON_START=false)`);
 
   const rateLimiter = createRateLimiter({ ...config.rateLimit, redisUrl: config.redisUrl });
