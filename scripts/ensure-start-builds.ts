@@ -2,10 +2,10 @@
 // sources, so a fresh clone serves /console and /docs without a separate step (README "Quick start").
 //   - the console (console/dist, Vite), also run by the test suite's global setup;
 //   - the docs portal (docs/portal/index.html, Redocly), best effort: a failed portal build warns and the start goes on.
-// Both need nothing beyond the installed packages, so they work offline after `npm ci`; they run side by side (two child
-// processes). Each writes into a temporary folder next to its target and is renamed into place, so a start stopped
+// Both need nothing beyond the installed packages, so they work offline after `npm ci`; they run side by side (the
+// portal even beside the server's own start, below). Each writes into a temporary folder next to its target and is renamed into place, so a start stopped
 // half-way (Ctrl-C, a crash) never leaves a half-written console or portal that the server would serve.
-import { execFile, execFileSync } from "node:child_process";
+import { execFile, execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -96,39 +96,44 @@ export function buildConsoleSync(outDir = CONSOLE_DIST): void {
 
 /** The docs portal (scripts/build-docs.ts, in its own process: Redocly is slow to load) written beside the served file,
  * then renamed over it. */
-export async function buildPortal(file = PORTAL_FILE): Promise<void> {
+export async function buildPortal(file = PORTAL_FILE, scratch?: string): Promise<void> {
   const folder = path.dirname(file);
   mkdirSync(folder, { recursive: true });
-  const scratch = scratchBeside(folder);
+  const into = scratch ?? scratchBeside(folder);
   try {
-    await run(process.execPath, ["--import", "tsx", path.join(root, "scripts/build-docs.ts"), "--out", scratch], { cwd: root });
-    renameSync(path.join(scratch, "index.html"), file);
+    await run(process.execPath, ["--import", "tsx", path.join(root, "scripts/build-docs.ts"), "--out", into], { cwd: root });
+    renameSync(path.join(into, "index.html"), file);
   } finally {
-    rmSync(scratch, { recursive: true, force: true });
+    rmSync(into, { recursive: true, force: true });
+  }
+}
+
+const seconds = (started: number) => `${((performance.now() - started) / 1000).toFixed(1)} s`;
+
+/** Builds the portal; its line either way (a failed portal build warns: the start goes on without /docs). */
+async function portalStep(build: () => Promise<void>): Promise<string> {
+  const started = performance.now();
+  try {
+    await build();
+    return `docs portal: built docs/portal/index.html (served at /docs) (${seconds(started)})`;
+  } catch (error) {
+    const message = (error as { stderr?: string }).stderr || (error as Error).message;
+    return `docs portal: not built (${String(message).trim().split("\n").at(-1)}); /docs answers 404 until \`npm run docs\` succeeds`;
   }
 }
 
 /** Builds what is missing or stale; returns one line per build made (empty when everything was fresh). */
 export async function ensureStartBuilds(which: { console: boolean; portal: boolean } = { console: true, portal: true }): Promise<string[]> {
-  const lines: string[] = [];
-  const timed = async (build: () => Promise<void>, done: string) => {
-    const started = performance.now();
-    await build();
-    lines.push(`${done} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
-  };
-  const portal =
-    which.portal && portalIsStale()
-      ? timed(() => buildPortal(), "docs portal: built docs/portal/index.html (served at /docs)").catch((error: unknown) => {
-          const message = (error as { stderr?: string; message?: string }).stderr || (error as Error).message;
-          lines.push(
-            `docs portal: not built (${String(message).trim().split("\n").at(-1)}); /docs answers 404 until \`npm run docs\` succeeds`,
-          );
-        })
-      : undefined;
+  const portal = which.portal && portalIsStale() ? portalStep(() => buildPortal()) : undefined;
   const bundle =
-    which.console && consoleIsStale() ? timed(() => buildConsole(), "console: built console/dist (served at /console)") : undefined;
-  await Promise.all([portal, bundle]);
-  return lines;
+    which.console && consoleIsStale()
+      ? (async () => {
+          const started = performance.now();
+          await buildConsole();
+          return `console: built console/dist (served at /console) (${seconds(started)})`;
+        })()
+      : undefined;
+  return (await Promise.all([bundle, portal])).filter((line): line is string => line !== undefined);
 }
 
 /** The test suite's global setup: the console only (the browser tests open /console), synchronously. */
@@ -138,8 +143,40 @@ export function ensureConsole(): boolean {
   return true;
 }
 
+/** `npm start`: the console is built before the server starts; the portal, the slower build (Redocly), beside the
+ * server's start, in a child process this script leaves running: the first start on a fresh clone then takes about the
+ * longer of the two instead of their sum. Until the portal is in place /docs answers 503 with Retry-After
+ * (server/http/docs-portal.ts); the child prints its line when done. A start stopped meanwhile stops it too (same
+ * process group); its temporary folder is left and removed by the next build. */
+function buildPortalBeside(): void {
+  // The temporary folder is made here, before this script ends: the server, starting next, sees it (a 503, not a 404).
+  mkdirSync(path.dirname(PORTAL_FILE), { recursive: true });
+  const scratch = scratchBeside(path.dirname(PORTAL_FILE));
+  const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url), "portal", scratch], {
+    cwd: root,
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  child.unref();
+}
+
+function removeLeftovers(target: string): void {
+  const prefix = `${path.basename(target)}.building-`;
+  const parent = path.dirname(target);
+  if (!existsSync(parent)) return;
+  for (const name of readdirSync(parent)) if (name.startsWith(prefix)) rmSync(path.join(parent, name), { recursive: true, force: true });
+}
+
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const only = process.argv[2];
-  const lines = await ensureStartBuilds({ console: only !== "portal", portal: only !== "console" });
-  for (const line of lines) console.log(line);
+  if (only === undefined && portalIsStale()) {
+    removeLeftovers(path.dirname(PORTAL_FILE));
+    buildPortalBeside();
+  }
+  if (only === "portal" && process.argv[3]) {
+    // The child of buildPortalBeside: into the folder it was given.
+    console.log(await portalStep(() => buildPortal(PORTAL_FILE, process.argv[3])));
+  } else {
+    const lines = await ensureStartBuilds({ console: only !== "portal", portal: only === "portal" });
+    for (const line of lines) console.log(line);
+  }
 }

@@ -10,7 +10,7 @@ import type { Database } from "./db/open-database.ts";
 import { closeCompiler, configureCompiler } from "./domain/contracts/compile-solidity.ts";
 import { describeUnopenableWebhookSecret, findUnopenableWebhookSecret } from "./domain/webhooks/secrets-key-fits.ts";
 import { ensureFirstOwnerInvitation } from "./first-owner.ts";
-import { DEFAULT_PORTAL_FILE } from "./http/docs-portal.ts";
+import { DEFAULT_PORTAL_FILE, portalBeingBuilt } from "./http/docs-portal.ts";
 import type { EarlyListener } from "./http/listen-early.ts";
 import { parseSecretsKey } from "./lib/webhooks/secret-box.ts";
 import { createLogger } from "./logger.ts";
@@ -73,7 +73,9 @@ export async function serve(options: ServeOptions): Promise<void> {
   progress.step(
     existsSync(DEFAULT_PORTAL_FILE)
       ? `docs portal: ${path.relative(process.cwd(), DEFAULT_PORTAL_FILE)}, served at /docs`
-      : "docs portal: not built, /docs answers 404 until `npm run build` (or `npm run docs`) builds it",
+      : portalBeingBuilt()
+        ? "docs portal: being built beside this start, served at /docs in a few seconds"
+        : "docs portal: not built, /docs answers 404 until `npm run build` (or `npm run docs`) builds it",
   );
 
   const faultInject = describeFaultInjection(config.faultInjection);
