@@ -4,7 +4,8 @@
 // before `npm ci` fails here as the image build would ("failed to resolve import "react" from console/src/main.tsx").
 // Costly (a whole `npm ci` and `npm run build`): `npm ci` runs with --prefer-offline, from npm's local cache.
 import { execFile, execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -13,7 +14,8 @@ import { ROOT } from "../helpers/server-process.ts";
 
 const run = promisify(execFile);
 const scratch = mkdtempSync(path.join(tmpdir(), "coinplane-image-build-"));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+// A whole node_modules to delete: minutes on a loaded machine.
+afterAll(() => rm(scratch, { recursive: true, force: true }), 600_000);
 
 /** The build stage's instructions: from the first FROM up to the next one. */
 function buildStage(dockerfile: string): Array<{ op: "COPY" | "RUN"; args: string }> {
