@@ -173,7 +173,8 @@ describe("README quick start, on a fresh clone", () => {
   });
 
   it("npm start builds the console and the docs portal on a fresh clone, and warns about nothing", () => {
-    console.log(`first start on a fresh clone: banner after ${first.seconds.toFixed(1)} s\n${first.stdout}`);
+    const phases = first.stdout.split("\n").filter((line) => /^(coinplane|console|docs portal):/.test(line));
+    console.log(`first start on a fresh clone: banner after ${first.seconds.toFixed(1)} s\n${phases.join("\n")}`);
     expect(first.stdout).toMatch(/^console: built console\/dist/m);
     expect(first.stdout).toMatch(/^docs portal: built docs\/portal\/index.html/m);
     expect(`${first.stdout}\n${first.stderr}`).not.toMatch(/warn|MODULE_LEVEL_DIRECTIVE/i);
