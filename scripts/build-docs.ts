@@ -128,10 +128,12 @@ function portalIsFresh(): boolean {
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const bestEffort = process.argv.includes("--best-effort");
+  // `--out <dir>`: scripts/ensure-start-builds.ts builds into a temporary folder and renames the file into place.
+  const out = process.argv.includes("--out") ? process.argv[process.argv.indexOf("--out") + 1] : undefined;
   // `npm start` (best effort) does not rebuild a portal that is already up to date: start-up stays fast.
   if (bestEffort && portalIsFresh()) process.exit(0);
   try {
-    console.log(`docs portal: ${path.relative(root, buildDocs())}`);
+    console.log(`docs portal: ${path.relative(root, buildDocs(out))}`);
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     if (!bestEffort) throw err;

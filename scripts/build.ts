@@ -9,7 +9,7 @@ import { cpSync, mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildDocs, PORTAL_DIR } from "./build-docs.ts";
-import { buildConsole, CONSOLE_DIST } from "./ensure-console.ts";
+import { buildConsole, CONSOLE_DIST } from "./ensure-start-builds.ts";
 import { writePgliteTemplate } from "./pglite-template.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -56,8 +56,8 @@ export const STEPS: BuildStep[] = [
   {
     // The console (Vite): the server serves it from ../../console/dist relative to server/http, so dist/console/dist.
     name: "console",
-    run() {
-      buildConsole();
+    async run() {
+      await buildConsole();
       cpSync(CONSOLE_DIST, path.join(DIST, "console/dist"), { recursive: true });
       return "console/dist (served at /console)";
     },

@@ -234,8 +234,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return config;
 }
 
-/** Settings a production deployment cannot run without (each generated into the data folder, or open, elsewhere). */
-export const PRODUCTION_SECRETS = ["ADMIN_TOKEN", "WEBHOOK_SECRETS_KEY", "METRICS_TOKEN"] as const;
+/** Settings a production deployment cannot run without: the one list README "Secrets", the start:cluster example, the
+ * Dockerfile's `docker run` line and compose.yaml name (test/unit/production-settings-list.test.ts). Elsewhere each has a
+ * default: PGlite in ./.data, a token or key generated into the data folder, GET /metrics open. A production start never
+ * guesses a database: a folder left by development would be silently reused, under other keys. */
+export const PRODUCTION_REQUIRED = ["DATABASE_URL", "ADMIN_TOKEN", "WEBHOOK_SECRETS_KEY", "METRICS_TOKEN"] as const;
 
 /** What the server process starts with: loadConfig plus, when NODE_ENV=production, the secrets it must be given — all
  * problems of both kinds in one ConfigError. */
@@ -249,8 +252,9 @@ export function loadServerConfig(env: NodeJS.ProcessEnv = process.env): Config {
     problems.push(...error.problems);
   }
   if (env.NODE_ENV === "production") {
-    const missing = PRODUCTION_SECRETS.filter((name) => !env[name]);
-    if (missing.length > 0) problems.push(`${listed(missing)} must be set when NODE_ENV=production`);
+    const missing = PRODUCTION_REQUIRED.filter((name) => !env[name]);
+    const database = missing.includes("DATABASE_URL") ? " (DATABASE_URL: postgresql://… or an explicit pglite:<dir>)" : "";
+    if (missing.length > 0) problems.push(`${listed(missing)} must be set when NODE_ENV=production${database}`);
   }
   if (problems.length > 0 || !config) throw new ConfigError(problems);
   return config;

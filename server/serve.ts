@@ -8,14 +8,18 @@ import { type Config, describeFaultInjection } from "./config.ts";
 import type { DatabaseTarget } from "./db/database-url.ts";
 import type { Database } from "./db/open-database.ts";
 import { closeCompiler, configureCompiler } from "./domain/contracts/compile-solidity.ts";
-import { DEMO_ORGANIZATION, ensureFirstOwnerInvitation } from "./first-owner.ts";
-import { DEFAULT_PORTAL_FILE } from "./http/docs-portal.ts";
+import { describeUnopenableWebhookSecret, findUnopenableWebhookSecret } from "./domain/webhooks/secrets-key-fits.ts";
+import { ensureFirstOwnerInvitation } from "./first-owner.ts";
+import { DEFAULT_PORTAL_FILE, portalBeingBuilt } from "./http/docs-portal.ts";
 import type { EarlyListener } from "./http/listen-early.ts";
+import { parseSecretsKey } from "./lib/webhooks/secret-box.ts";
 import { createLogger } from "./logger.ts";
 import type { Metrics } from "./observability/metrics.ts";
 import type { Tracing } from "./observability/tracing.ts";
 import { createRateLimiter } from "./rate-limit/rate-limiter.ts";
 import { periodicJobs, startScheduler } from "./scheduler/in-process-scheduler.ts";
+import { startHints } from "./start-hints.ts";
+import { exitOnStartupFailure } from "./startup-failure.ts";
 import type { StartupProgress } from "./startup-progress.ts";
 import { startWebhookDelivery } from "./webhooks/delivery-worker.ts";
 
@@ -35,12 +39,24 @@ export interface ServeOptions {
   stopRemembering(): void;
 }
 
+/** A WEBHOOK_SECRETS_KEY that cannot open the stored endpoint secrets ends the start with one line (every delivery
+ * would fail otherwise); the database is closed first, so a PGlite folder is left unlocked. */
+async function refuseUnopenableWebhookSecrets(db: Database, config: Config): Promise<void> {
+  const { secretsKey, previousSecretsKey } = config.webhooks;
+  const keys = [secretsKey, previousSecretsKey].filter((key): key is string => Boolean(key)).map(parseSecretsKey);
+  const unopenable = await findUnopenableWebhookSecret(db.kysely, keys);
+  if (!unopenable) return;
+  await db.close();
+  exitOnStartupFailure(new Error(describeUnopenableWebhookSecret(unopenable.endpointId)));
+}
+
 export async function serve(options: ServeOptions): Promise<void> {
   const { config, target, admin, listener, progress, tracing, metrics } = options;
   const logger = createLogger(config.logLevel);
   configureCompiler(config.compile);
 
   const db = await options.database;
+  await refuseUnopenableWebhookSecrets(db, config);
   if (!config.migrateOnStart) progress.step(`database ${target.label}: schema up to date (MIGRATE_ON_START=false)`);
 
   const rateLimiter = createRateLimiter({ ...config.rateLimit, redisUrl: config.redisUrl });
@@ -57,7 +73,9 @@ export async function serve(options: ServeOptions): Promise<void> {
   progress.step(
     existsSync(DEFAULT_PORTAL_FILE)
       ? `docs portal: ${path.relative(process.cwd(), DEFAULT_PORTAL_FILE)}, served at /docs`
-      : "docs portal: not built, /docs answers 404 until `npm run build` (or `npm run docs`) builds it",
+      : portalBeingBuilt()
+        ? "docs portal: being built beside this start, served at /docs in a few seconds"
+        : "docs portal: not built, /docs answers 404 until `npm run build` (or `npm run docs`) builds it",
   );
 
   const faultInject = describeFaultInjection(config.faultInjection);
@@ -75,13 +93,8 @@ export async function serve(options: ServeOptions): Promise<void> {
   progress.step(`listening at ${url}`);
   // Under scripts/start-cluster.ts the primary prints the banner once, not every worker.
   if (!cluster.isWorker) {
-    if (admin.file) console.log(`Admin token: ${admin.generated ? "written to" : "kept in"} ${admin.file} (npm run cli reads it there)`);
-    if (firstOwner) {
-      console.log(
-        `Owner invitation for ${DEMO_ORGANIZATION}: ${firstOwner.created ? "written to" : "kept in"} ${firstOwner.file} (open its link within ${config.people.invitationTtlHours} h, then sign in)`,
-      );
-    }
-    console.log(`Create a key: npm run cli -- keys create --org org_demo --env sandbox --scopes wallets:write,payments:write\n`);
+    const hints = startHints({ admin, firstOwner, invitationTtlHours: config.people.invitationTtlHours, url });
+    console.log(`${hints.join("\n")}\n`);
   }
 
   // In-process scheduler (server/scheduler/): every periodic job — workflow dispatch, approval expiry, retention purges.

@@ -10,7 +10,7 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
-import { ensureConsole } from "../scripts/ensure-console.ts";
+import { ensureConsole } from "../scripts/ensure-start-builds.ts";
 import { applyMigrations } from "../server/db/migrate.ts";
 import { pgliteRunner, pgPoolRunner } from "../server/db/sql-runner.ts";
 

@@ -1,8 +1,9 @@
 // GET /docs: the docs portal built by `npm run docs` (docs/portal/index.html, not committed). Served when present, with a
 // Content-Security-Policy that allows exactly the portal's inline scripts (by hash) and nothing from other origins.
-// Without a build it answers 404 with how to build it.
+// Without a build it answers 404 with how to build it, or 503 with Retry-After while a first `npm start` builds it
+// (scripts/ensure-start-builds.ts builds it beside the server's start, in a `portal.building-*` folder next to it).
 import { createHash } from "node:crypto";
-import { readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { RequestHandler } from "express";
@@ -36,6 +37,16 @@ function contentSecurityPolicy(html: string): string {
   ].join("; ");
 }
 
+/** True while scripts/ensure-start-builds.ts writes the portal (its temporary folder exists beside the portal's). */
+export function portalBeingBuilt(file = DEFAULT_PORTAL_FILE): boolean {
+  const folder = path.dirname(file);
+  try {
+    return readdirSync(path.dirname(folder)).some((name) => name.startsWith(`${path.basename(folder)}.building-`));
+  } catch {
+    return false;
+  }
+}
+
 export function docsPortal(file = DEFAULT_PORTAL_FILE): RequestHandler {
   let cached: Cached | undefined;
   return (_req, res) => {
@@ -43,6 +54,14 @@ export function docsPortal(file = DEFAULT_PORTAL_FILE): RequestHandler {
     try {
       mtimeMs = statSync(file).mtimeMs;
     } catch {
+      if (portalBeingBuilt(file)) {
+        res
+          .status(503)
+          .setHeader("Retry-After", "5")
+          .type("text/plain")
+          .send("The docs portal is being built (a first start); reload /docs in a few seconds.\n");
+        return;
+      }
       res
         .status(404)
         .type("text/plain")

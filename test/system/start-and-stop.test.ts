@@ -9,7 +9,11 @@ import { createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { openDatabase } from "../../server/db/open-database.ts";
+import { sealSecret } from "../../server/lib/webhooks/secret-box.ts";
 import { BARE_SERVER_ENV, freePort, ROOT, startServerProcess, waitFor } from "../helpers/server-process.ts";
+import { createTestDatabase } from "../helpers/test-database.ts";
+import { insertWebhookEndpoint } from "../helpers/webhook-endpoint-row.ts";
 
 const BASE_ENV = BARE_SERVER_ENV;
 
@@ -194,6 +198,40 @@ describe("a start that cannot go on ends with one line", () => {
       /PORT must be an integer ≥ 0, got "eighty"; ADMIN_TOKEN, WEBHOOK_SECRETS_KEY and METRICS_TOKEN must be set when NODE_ENV=production$/,
     );
   }, 60_000);
+
+  it("production without DATABASE_URL: one line (a development data folder is never picked up silently)", async () => {
+    const run = await runUntilExit({
+      NODE_ENV: "production",
+      ADMIN_TOKEN: "admin-0123456789",
+      WEBHOOK_SECRETS_KEY: Buffer.alloc(32, 2).toString("base64"),
+      METRICS_TOKEN: "metrics-0123456789",
+      PORT: String(await freePort()),
+    });
+    expectOneLineFailure(
+      run,
+      /DATABASE_URL must be set when NODE_ENV=production \(DATABASE_URL: postgresql:\/\/… or an explicit pglite:<dir>\)$/,
+    );
+  }, 60_000);
+
+  it("a WEBHOOK_SECRETS_KEY that cannot open the stored endpoint secrets: one line saying how to rotate", async () => {
+    const testDb = await createTestDatabase({ migrated: true });
+    try {
+      const db = await openDatabase({ url: testDb.url, pgliteTemplate: testDb.pgliteTemplate, poolSize: 1 });
+      try {
+        await insertWebhookEndpoint(db.kysely, sealSecret("whsec_c2VjcmV0", Buffer.alloc(32, 7)));
+      } finally {
+        await db.close();
+      }
+      const run = await runUntilExit({
+        PORT: String(await freePort()),
+        DATABASE_URL: testDb.url,
+        WEBHOOK_SECRETS_KEY: Buffer.alloc(32, 8).toString("base64"),
+      });
+      expectOneLineFailure(run, /WEBHOOK_SECRETS_KEY does not open the webhook secrets already stored .*npm run reseal:webhook-secrets$/);
+    } finally {
+      await testDb.drop();
+    }
+  }, 90_000);
 
   it("DATABASE_URL forms that cannot work", async () => {
     // The machine's PostgreSQL: a host, port and user that do work.

@@ -35,11 +35,11 @@ describe("configuration problems, all at once", () => {
     const problems = problemsOf(() => loadServerConfig({ NODE_ENV: "production", REQUEST_TIMEOUT_MS: "5" }));
     expect(problems).toEqual([
       'REQUEST_TIMEOUT_MS must be an integer ≥ 1000, got "5"',
-      "ADMIN_TOKEN, WEBHOOK_SECRETS_KEY and METRICS_TOKEN must be set when NODE_ENV=production",
+      "DATABASE_URL, ADMIN_TOKEN, WEBHOOK_SECRETS_KEY and METRICS_TOKEN must be set when NODE_ENV=production (DATABASE_URL: postgresql://… or an explicit pglite:<dir>)",
     ]);
-    expect(problemsOf(() => loadServerConfig({ NODE_ENV: "production", ADMIN_TOKEN: "a", METRICS_TOKEN: "m" }))).toEqual([
-      "WEBHOOK_SECRETS_KEY must be set when NODE_ENV=production",
-    ]);
+    expect(
+      problemsOf(() => loadServerConfig({ NODE_ENV: "production", DATABASE_URL: "pglite:./prod", ADMIN_TOKEN: "a", METRICS_TOKEN: "m" })),
+    ).toEqual(["WEBHOOK_SECRETS_KEY must be set when NODE_ENV=production"]);
   });
 
   it("outside production nothing is required; the endpoint's trailing slash is dropped", () => {

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import YAML from "yaml";
-import { configVariableNames } from "../../server/config.ts";
+import { configVariableNames, PRODUCTION_REQUIRED } from "../../server/config.ts";
 import { ROOT } from "../helpers/server-process.ts";
 
 const read = (file: string) => readFileSync(path.join(ROOT, file), "utf8");
@@ -19,6 +19,10 @@ interface ComposeService {
 const compose = YAML.parse(read("compose.yaml"), { merge: true }) as { services: Record<string, ComposeService> };
 const ours = Object.entries(compose.services).filter(([, service]) => service.image === "coinplane");
 const dockerfile = read("Dockerfile");
+const readme = read("README.md");
+const required = [...PRODUCTION_REQUIRED].sort();
+/** `NAME=` assignments (shell or `-e NAME=`) in a piece of text. */
+const assigned = (text: string) => [...new Set([...text.matchAll(/(?:^|[\s-])([A-Z][A-Z0-9_]+)=/g)].map((m) => m[1] as string))].sort();
 
 describe("compose.yaml", () => {
   it("runs two replicas of the image, PostgreSQL and Redis, with health checks on the backing services", () => {
@@ -74,5 +78,45 @@ describe("Dockerfile", () => {
     for (const image of stages) expect(image).toMatch(new RegExp(`^node:${major}-[a-z]+-slim$`));
     expect(dockerfile).toMatch(/^USER node$/m);
     expect(dockerfile).toMatch(/^RUN npm run build/m);
+  });
+});
+
+describe("the one list of production settings (server/config.ts PRODUCTION_REQUIRED)", () => {
+  it("is what loadServerConfig refuses to start without", () => {
+    expect(required).toEqual(["ADMIN_TOKEN", "DATABASE_URL", "METRICS_TOKEN", "WEBHOOK_SECRETS_KEY"]);
+  });
+
+  it('README "Secrets" names exactly it as required', () => {
+    const bullet = /^- \*\*Secrets\*\*:([\s\S]*?)(?=^- \*\*|^$)/m.exec(readme)?.[1] ?? "";
+    const requiredPart = bullet.split("Optional:")[0] ?? "";
+    const named = [...new Set([...requiredPart.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((m) => m[1]))].filter(
+      (name) => name !== "NODE_ENV" && configVariableNames().includes(name as string),
+    );
+    expect(named.sort()).toEqual(required);
+  });
+
+  it("the start:cluster example sets every one of them", () => {
+    const example = /```bash\n((?:(?!```)[\s\S])*npm run start:cluster[\s\S]*?)```/.exec(readme)?.[1] ?? "";
+    expect(assigned(example)).toEqual(expect.arrayContaining(required));
+  });
+
+  it("the Dockerfile's docker run line sets exactly them", () => {
+    const line = dockerfile.split("\n").find((l) => l.startsWith("#") && l.includes("docker run")) ?? "";
+    expect(assigned(line)).toEqual(required);
+  });
+
+  it("compose.yaml sets every one of them on each replica", () => {
+    for (const [name, service] of ours.filter(([, s]) => s.command === undefined)) {
+      expect(Object.keys(service.environment ?? {}), name).toEqual(expect.arrayContaining(required));
+    }
+  });
+});
+
+describe("Dockerfile build stage", () => {
+  it("copies every workspace's package.json (and the lock) before npm ci", () => {
+    const workspaces = (JSON.parse(read("package.json")) as { workspaces: string[] }).workspaces;
+    const beforeInstall = dockerfile.slice(0, dockerfile.search(/^RUN npm ci/m));
+    const copied = [...beforeInstall.matchAll(/^COPY (?!--from)(.+)$/gm)].flatMap((m) => (m[1] as string).split(/\s+/).slice(0, -1));
+    expect(copied).toEqual(expect.arrayContaining(["package.json", "package-lock.json", ...workspaces.map((w) => `${w}/package.json`)]));
   });
 });
