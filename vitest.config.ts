@@ -66,6 +66,14 @@ const REST_FOLDERS = [
  * fresh worker again, to tell a leak from a bug. */
 const ISOLATE = process.env.TEST_ISOLATE === "true";
 
+/** The Dockerfile's build stage run outside Docker (test/image: a whole `npm ci` and `npm run build`, 2–3 min idle and
+ * over 10 min under load) is a CI step of its own, `npm run test:image` after `npm test` in .ci/run: inside `npm test`
+ * it alone would spend a fifth of the suite's 15-min budget. Listed only when asked for, so `vitest run` skips nothing. */
+const IMAGE_BUILD_PROJECT =
+  process.env.COINPLANE_TEST_IMAGE === "true"
+    ? [{ extends: true as const, test: { name: "image-build", include: ["test/image/**/*.test.ts"], testTimeout: 1_200_000 } }]
+    : [];
+
 const pglite = { TEST_DATABASE_URL: "pglite:memory" };
 const postgres = { TEST_DATABASE_URL: postgresUrl };
 
@@ -83,6 +91,7 @@ export default defineConfig({
     // Files known to run long start first in their project, on a clean clone too (test/long-files-first-sequencer.ts).
     sequence: { sequencer: LongFilesFirstSequencer },
     projects: [
+      ...IMAGE_BUILD_PROJECT,
       {
         extends: true,
         test: { name: "pglite", include: SHARED_FOLDERS, exclude: PGLITE_SERIAL, env: pglite, isolate: ISOLATE },
