@@ -7,8 +7,8 @@
 // Env: BENCH_SAMPLES (default 200 per cell), BENCH_SIZES (default 10000,100000,1000000), BENCH_DATABASE_URL.
 import { createServer } from "node:net";
 import pg from "pg";
-import { GROWTH_ORG, seedBankTransfers, seedCards, seedEvents, seedOrganizations } from "./growth-seed.ts";
 import { startCoinplane, withPostgresDatabase } from "./coinplane-server.ts";
+import { bankTransferId, GROWTH_ORG, seedBankTransfers, seedCards, seedEvents, seedOrganizations } from "./growth-seed.ts";
 import { stopProcess } from "./processes.ts";
 import { ADMIN_TOKEN } from "./scenarios.ts";
 
@@ -54,7 +54,11 @@ await withPostgresDatabase(async (databaseUrl) => {
     const created = await fetch(`${server.url}/api/admin/keys`, {
       method: "POST",
       headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
-      body: JSON.stringify({ organizationId: GROWTH_ORG(ORG), environment: "sandbox", scopes: ["payments:write", "payments:read", "webhooks:read"] }),
+      body: JSON.stringify({
+        organizationId: GROWTH_ORG(ORG),
+        environment: "sandbox",
+        scopes: ["payments:write", "payments:read", "webhooks:read"],
+      }),
     });
     if (created.status !== 201) throw new Error(`key: ${created.status} ${await created.text()}`);
     const key = ((await created.json()) as { key: string }).key;
@@ -62,7 +66,11 @@ await withPostgresDatabase(async (databaseUrl) => {
     let counter = 0;
     const timed = async (method: string, path: string, body?: unknown, extra: Record<string, string> = {}) => {
       const started = performance.now();
-      const res = await fetch(`${server.url}${path}`, { method, headers: { ...headers, ...extra }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const res = await fetch(`${server.url}${path}`, {
+        method,
+        headers: { ...headers, ...extra },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       await res.arrayBuffer();
       const ms = performance.now() - started;
       if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status}`);
@@ -85,10 +93,27 @@ await withPostgresDatabase(async (databaseUrl) => {
       const middle = new Date(Date.parse("2026-11-01T00:00:00Z") - Math.floor(size / 2) * 1000);
       const range = `createdAfter=${new Date(middle.getTime() - 3 * 3_600_000).toISOString()}&createdBefore=${middle.toISOString()}`;
       const ops: Array<[string, () => Promise<number>]> = [
-        ["create bank transfer (keyed)", () => timed("POST", "/api/v2/agent/payments/bank-transfer", SEPA(`GROW-${size}-${++counter}`), { "idempotency-key": `grow-${size}-${counter}` })],
-        ["read bank transfer (status)", () => timed("POST", "/api/v2/agent/payments/bank-transfer/status", { transferId: `bt_g${deep}`, senderJurisdiction: "DE", receiverJurisdiction: "FR" })],
+        [
+          "create bank transfer (keyed)",
+          () =>
+            timed("POST", "/api/v2/agent/payments/bank-transfer", SEPA(`GROW-${size}-${++counter}`), {
+              "idempotency-key": `grow-${size}-${counter}`,
+            }),
+        ],
+        [
+          "read bank transfer (status)",
+          () =>
+            timed("POST", "/api/v2/agent/payments/bank-transfer/status", {
+              transferId: bankTransferId(deep),
+              senderJurisdiction: "DE",
+              receiverJurisdiction: "FR",
+            }),
+        ],
         ["list bank transfers: first page", () => timed("GET", "/api/v2/agent/payments/bank-transfer?limit=20")],
-        ["list bank transfers: deep page (cursor)", () => timed("GET", `/api/v2/agent/payments/bank-transfer?limit=20&startingAfter=bt_g${deep}`)],
+        [
+          "list bank transfers: deep page (cursor)",
+          () => timed("GET", `/api/v2/agent/payments/bank-transfer?limit=20&startingAfter=${bankTransferId(deep)}`),
+        ],
         ["list bank transfers: createdAt range", () => timed("GET", `/api/v2/agent/payments/bank-transfer?limit=20&${range}`)],
         ["list bank transfers: status=failed (2%)", () => timed("GET", "/api/v2/agent/payments/bank-transfer?limit=20&status=failed")],
         ["list events: first page", () => timed("GET", "/api/v2/agent/events?limit=20")],
@@ -125,7 +150,12 @@ console.log(
       const first = row.get(sizes[0] as number);
       const last = row.get(sizes.at(-1) as number);
       const ratio = first && last ? (last.p99 / first.p99).toFixed(2) : "";
-      return `| ${name} | ${sizes.map((s) => { const c = row.get(s); return c ? `${fmt(c.p50)} / ${fmt(c.p99)}` : ""; }).join(" | ")} | ${ratio} |`;
+      return `| ${name} | ${sizes
+        .map((s) => {
+          const c = row.get(s);
+          return c ? `${fmt(c.p50)} / ${fmt(c.p99)}` : "";
+        })
+        .join(" | ")} | ${ratio} |`;
     }),
   ].join("\n"),
 );

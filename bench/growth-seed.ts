@@ -10,6 +10,9 @@ export const BASE = new Date("2026-11-01T00:00:00Z");
 
 type Runner = Pick<pg.ClientBase, "query">;
 
+/** The seeded bank transfer number `n`'s id (the API's pattern: bt_ and at least 20 letters or digits). */
+export const bankTransferId = (n: number) => `bt_g${String(n).padStart(20, "0")}`;
+
 /** The ORGS organizations (idempotent). */
 export async function seedOrganizations(db: Runner): Promise<void> {
   await db.query(
@@ -17,12 +20,12 @@ export async function seedOrganizations(db: Runner): Promise<void> {
   );
 }
 
-/** Bank transfers number `from` … `to - 1` (ids bt_g<n>). */
+/** Bank transfers number `from` … `to - 1` (ids: bankTransferId). */
 export async function seedBankTransfers(db: Runner, from: number, to: number): Promise<void> {
   await db.query(
     `INSERT INTO "BankTransfer" (id, "organizationId", environment, status, "amountMinor", currency, rail, source, destination,
        "senderJurisdiction", "receiverJurisdiction", provider, simulated, "statusHistory", reference, "createdAt", "updatedAt")
-     SELECT 'bt_g' || g, 'org_growth_' || (g % ${ORGS}), 'sandbox',
+     SELECT 'bt_g' || lpad(g::text, 20, '0'), 'org_growth_' || (g % ${ORGS}), 'sandbox',
        CASE WHEN g % 50 = 7 THEN 'failed' WHEN g % 3 = 0 THEN 'completed' WHEN g % 3 = 1 THEN 'processing' ELSE 'pending' END,
        (g % 100000) * 100, 'EUR', 'sepa',
        '{"type":"iban","iban":"DE89370400440532013000","accountHolderName":"Acme Trading GmbH","country":"DE"}'::jsonb,
@@ -40,7 +43,7 @@ export async function seedEvents(db: Runner, from: number, to: number): Promise<
     `INSERT INTO "Event" (id, "organizationId", environment, type, "resourceId", data, simulated, "createdAt")
      SELECT 'evt_g' || g, 'org_growth_' || (g % ${ORGS}), 'sandbox',
        CASE WHEN g % 4 = 0 THEN 'bank_transfer.completed' WHEN g % 50 = 7 THEN 'bank_transfer.failed' ELSE 'bank_transfer.created' END,
-       'bt_g' || g, jsonb_build_object('id', 'bt_g' || g, 'status', 'pending', 'amount', '1250.00', 'currency', 'EUR'), true,
+       'bt_g' || lpad(g::text, 20, '0'), jsonb_build_object('id', 'bt_g' || lpad(g::text, 20, '0'), 'status', 'pending', 'amount', '1250.00', 'currency', 'EUR'), true,
        $1::timestamptz - make_interval(secs => g)
      FROM generate_series($2::int, $3::int - 1) AS g`,
     [BASE, from, to],

@@ -60,7 +60,9 @@ await withPostgresDatabase(async (databaseUrl) => {
         const started = performance.now();
         const res = await fetch(`${server.url}${isWrite ? write.path : get.path}`, {
           method: isWrite ? "POST" : "GET",
-          headers: { ...(isWrite ? { ...(get.headers as Record<string, string>), "idempotency-key": `ret-${counter}` } : get.headers) } as Record<string, string>,
+          headers: {
+            ...(isWrite ? { ...(get.headers as Record<string, string>), "idempotency-key": `ret-${counter}` } : get.headers),
+          } as Record<string, string>,
           body: isWrite ? (write.body as string) : undefined,
         });
         await res.arrayBuffer();

@@ -50,7 +50,11 @@ const sepa = (i: number) => ({
 
 const FAMILIES: Array<{ name: string; path: string; body: (i: number) => unknown }> = [
   { name: "POST /api/v2/agent/payments/bank-transfer (keyed)", path: "/api/v2/agent/payments/bank-transfer", body: sepa },
-  { name: "POST /api/v1/payments (keyed)", path: "/api/v1/payments", body: () => ({ amount: "125.50", stablecoin: "USDC", chain: "base", toAddress: EVM }) },
+  {
+    name: "POST /api/v1/payments (keyed)",
+    path: "/api/v1/payments",
+    body: () => ({ amount: "125.50", stablecoin: "USDC", chain: "base", toAddress: EVM }),
+  },
   { name: "POST /api/v1/wallets (keyed)", path: "/api/v1/wallets", body: () => ({ chain: "base" }) },
 ];
 
@@ -70,7 +74,11 @@ await withPostgresDatabase(async (databaseUrl) => {
     const made = await fetch(`${server.url}/api/admin/keys`, {
       method: "POST",
       headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
-      body: JSON.stringify({ organizationId: "org_storage", environment: "sandbox", scopes: ["payments:write", "wallets:write", "webhooks:write"] }),
+      body: JSON.stringify({
+        organizationId: "org_storage",
+        environment: "sandbox",
+        scopes: ["payments:write", "wallets:write", "webhooks:write"],
+      }),
     });
     const key = ((await made.json()) as { key: string }).key;
     const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };

@@ -59,7 +59,7 @@ export async function startPgBouncer(options: PgBouncerOptions = {}): Promise<Pg
   // PgBouncer refuses to run as root: it is started with -u postgres then, which must read its folder.
   chmodSync(dir, 0o755);
   const users = options.users ?? ["postgres", "root"];
-  writeFileSync(path.join(dir, "users.txt"), users.map((u) => `"${u}" ""`).join("\n") + "\n", { mode: 0o644 });
+  writeFileSync(path.join(dir, "users.txt"), `${users.map((u) => `"${u}" ""`).join("\n")}\n`, { mode: 0o644 });
   for (let attempt = 0; attempt < 5; attempt++) {
     const port = await freePort();
     const ini = [

@@ -4,10 +4,10 @@
 // 40,000 bank transfers and events and 10,000 cards over 10 organizations, ANALYZEd, with the planner's settings
 // untouched (no enable_seqscan = off: a plan the planner would not choose on its own does not count). At this volume a
 // sequential scan would be chosen for a query no index serves. PostgreSQL only: PGlite's plans are not production's.
-import { Kysely, PostgresDialect, type CompiledQuery } from "kysely";
+import { type CompiledQuery, Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GROWTH_ORG, seedBankTransfers, seedCards, seedEvents } from "../../bench/growth-seed.ts";
+import { bankTransferId, GROWTH_ORG, seedBankTransfers, seedCards, seedEvents } from "../../bench/growth-seed.ts";
 import type { AuthContext } from "../../server/context.ts";
 import type { DB } from "../../server/db/kysely.ts";
 import type { PageWindow } from "../../server/db/newest-first-page.ts";
@@ -57,8 +57,8 @@ describe.runIf(onPostgres)("list query plans on PostgreSQL", () => {
 
   const auth: AuthContext = { apiKeyId: "key_plans", organizationId: GROWTH_ORG(3), environment: "sandbox", scopes: [], actor: "test" };
   /** A row ~3/4 down organization 3's list: the cursor of a deep page. */
-  const deep = (prefix: string) => `${prefix}${Math.floor(ROWS * 0.75 / 10) * 10 + 3}`;
-  const deepCard = `card_g${Math.floor(CARDS * 0.75 / 10) * 10 + 3}`;
+  const deepN = Math.floor((ROWS * 0.75) / 10) * 10 + 3;
+  const deepCard = `card_g${Math.floor((CARDS * 0.75) / 10) * 10 + 3}`;
   const range: PageWindow = { limit: 20, createdAfter: new Date("2026-10-31T12:00:00Z"), createdBefore: new Date("2026-10-31T18:00:00Z") };
 
   /** Runs `list`, EXPLAINs every statement it sent on `table`, returns the plans' node types and relations. */
@@ -72,7 +72,9 @@ describe.runIf(onPostgres)("list query plans on PostgreSQL", () => {
       const { rows } = await pool.query(`EXPLAIN (FORMAT JSON) ${query.sql}`, [...query.parameters]);
       const nodes: string[] = [];
       const walk = (node: Record<string, unknown>) => {
-        nodes.push(`${node["Node Type"]}${node["Relation Name"] ? ` on ${node["Relation Name"]}` : ""}${node["Index Name"] ? ` using ${node["Index Name"]}` : ""}`);
+        nodes.push(
+          `${node["Node Type"]}${node["Relation Name"] ? ` on ${node["Relation Name"]}` : ""}${node["Index Name"] ? ` using ${node["Index Name"]}` : ""}`,
+        );
         for (const child of (node.Plans as Record<string, unknown>[] | undefined) ?? []) walk(child);
       };
       walk(rows[0]["QUERY PLAN"][0].Plan);
@@ -90,12 +92,24 @@ describe.runIf(onPostgres)("list query plans on PostgreSQL", () => {
 
   const cases: Array<[string, string, () => Promise<unknown>]> = [
     ["bank transfers, first page", "BankTransfer", () => listBankTransfers(db, { auth, window: { limit: 20 } })],
-    ["bank transfers, deep page by cursor", "BankTransfer", () => listBankTransfers(db, { auth, window: { limit: 20, startingAfter: deep("bt_g") } })],
+    [
+      "bank transfers, deep page by cursor",
+      "BankTransfer",
+      () => listBankTransfers(db, { auth, window: { limit: 20, startingAfter: bankTransferId(deepN) } }),
+    ],
     ["bank transfers, createdAt range", "BankTransfer", () => listBankTransfers(db, { auth, window: range })],
-    ["bank transfers, status filter (rare)", "BankTransfer", () => listBankTransfers(db, { auth, window: { limit: 20 }, status: "failed" })],
-    ["bank transfers, status filter, deep page", "BankTransfer", () => listBankTransfers(db, { auth, window: { limit: 20, startingAfter: deep("bt_g") }, status: "completed" })],
+    [
+      "bank transfers, status filter (rare)",
+      "BankTransfer",
+      () => listBankTransfers(db, { auth, window: { limit: 20 }, status: "failed" }),
+    ],
+    [
+      "bank transfers, status filter, deep page",
+      "BankTransfer",
+      () => listBankTransfers(db, { auth, window: { limit: 20, startingAfter: bankTransferId(deepN) }, status: "completed" }),
+    ],
     ["events, first page", "Event", () => listEvents(db, { auth, window: { limit: 20 } })],
-    ["events, deep page by cursor", "Event", () => listEvents(db, { auth, window: { limit: 20, startingAfter: deep("evt_g") } })],
+    ["events, deep page by cursor", "Event", () => listEvents(db, { auth, window: { limit: 20, startingAfter: `evt_g${deepN}` } })],
     ["events, createdAt range", "Event", () => listEvents(db, { auth, window: range })],
     ["events, type filter", "Event", () => listEvents(db, { auth, window: { limit: 20 }, types: ["bank_transfer.failed"] })],
     ["cards, first page", "Card", () => listCards(db, { auth, window: { limit: 20 } })],

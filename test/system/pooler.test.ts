@@ -108,8 +108,10 @@ describe("starting behind a pooler", () => {
       const inside = await db.kysely.transaction().execute(async (tx) => {
         // A locking read: it begins the transaction (server/db/lazy-transaction.ts).
         await sql`SELECT 1 FROM "Organization" FOR UPDATE`.execute(tx);
-        return (await sql<{ s: string; i: string }>`SELECT current_setting('statement_timeout') AS s,
-          current_setting('idle_in_transaction_session_timeout') AS i`.execute(tx)).rows[0];
+        return (
+          await sql<{ s: string; i: string }>`SELECT current_setting('statement_timeout') AS s,
+          current_setting('idle_in_transaction_session_timeout') AS i`.execute(tx)
+        ).rows[0];
       });
       expect(inside).toEqual({ s: "1234ms", i: "4321ms" });
       // Gone with the transaction: no other client of the pooler's server connection inherits it.
@@ -139,13 +141,18 @@ describe("two instances through the pooler", () => {
     const reference = `SYS-POOL-${randomUUID().slice(0, 8).toUpperCase()}`;
     const headers = { "idempotency-key": randomUUID() };
     const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => (calls[i % 2] as ReturnType<typeof api>)("POST", BANK_TRANSFER, sepaTransfer(reference), headers)),
+      Array.from({ length: 20 }, (_, i) =>
+        (calls[i % 2] as ReturnType<typeof api>)("POST", BANK_TRANSFER, sepaTransfer(reference), headers),
+      ),
     );
     const created = results.filter((r) => r.status === 201);
     // 201 (the one execution or its replays), 409 in progress; a 503 with Retry-After recorded nothing (on a loaded
     // 2-core machine a request may wait past its connection-acquire bound, with or without the pooler).
     const statuses = results.map((r) => r.status);
-    expect(statuses.filter((s) => s !== 201 && s !== 409 && s !== 503), results.map((r) => `${r.status} ${r.text}`).join("\n")).toEqual([]);
+    expect(
+      statuses.filter((s) => s !== 201 && s !== 409 && s !== 503),
+      results.map((r) => `${r.status} ${r.text}`).join("\n"),
+    ).toEqual([]);
     for (const r of results.filter((r) => r.status === 503)) expect(Number(r.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(created.length).toBeGreaterThanOrEqual(1);
     for (const r of created) expect(r.text).toBe(created[0]?.text);
@@ -167,7 +174,10 @@ describe("two instances through the pooler", () => {
     const { id, key } = (await made.json()) as { id: string; key: string };
     const onSecond = api(servers[1].url, key);
     for (let i = 0; i < 3; i++) expect((await onSecond("GET", "/api/v1/wallets")).status).toBe(200);
-    const revoked = await fetch(`${servers[0].url}/api/admin/keys/${id}`, { method: "DELETE", headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const revoked = await fetch(`${servers[0].url}/api/admin/keys/${id}`, {
+      method: "DELETE",
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
     expect(revoked.status).toBe(200);
     const since = Date.now();
     expect(await waitFor(async () => (await onSecond("GET", "/api/v1/wallets")).status === 401, 1_000)).toBe(true);
@@ -184,7 +194,9 @@ describe("two instances through the pooler", () => {
       { "idempotency-key": randomUUID() },
     );
     expect(endpoint.status, endpoint.text).toBe(201);
-    const wallets = await Promise.all(Array.from({ length: 10 }, (_, i) => (calls[i % 2] as ReturnType<typeof api>)("POST", "/api/v1/wallets", { chain: "base" })));
+    const wallets = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => (calls[i % 2] as ReturnType<typeof api>)("POST", "/api/v1/wallets", { chain: "base" })),
+    );
     for (const w of wallets) expect(w.status, w.text).toBe(201);
     expect(await waitFor(() => receiver.at("/pooled").length >= 10, 20_000), `${receiver.at("/pooled").length} of 10`).toBe(true);
     await new Promise((r) => setTimeout(r, 300)); // a second delivery of an event would land now
