@@ -293,7 +293,9 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
   });
   if (options.onPoolWait) timeCheckouts(pool, options.onPoolWait);
   // Migrations run in one transaction under an advisory lock; behind a pooler they take a session of their own.
-  const migrationPool = behindPooler ? new pg.Pool({ connectionString: sessionUrl, max: 1, connectionTimeoutMillis: timeouts.connectTimeoutMs }) : pool;
+  const migrationPool = behindPooler
+    ? new pg.Pool({ connectionString: sessionUrl, max: 1, connectionTimeoutMillis: timeouts.connectTimeoutMs })
+    : pool;
   migrationPool.on("error", () => {});
   try {
     if (migrate) {

@@ -5,7 +5,12 @@ import type { RetentionBatches } from "../db/purge-in-batches.ts";
 import { purgeOldEvents } from "../domain/events/purge-old-events.ts";
 import type { PeriodicJob } from "./periodic-job.ts";
 
-export function eventRetentionJob(options: { db: Queryable; intervalMs: number; retentionDays: number; batches?: RetentionBatches }): PeriodicJob {
+export function eventRetentionJob(options: {
+  db: Queryable;
+  intervalMs: number;
+  retentionDays: number;
+  batches?: RetentionBatches;
+}): PeriodicJob {
   const { db, intervalMs, retentionDays, batches } = options;
   return {
     name: "event retention purge",
