@@ -91,7 +91,7 @@ await withPostgresDatabase(async (databaseUrl) => {
       // Organization ORG's rows are g ≡ ORG (mod 10); ¾ down its list, and a six-hour window in the middle.
       const deep = Math.floor((size * 0.75) / 10) * 10 + ORG;
       const middle = new Date(Date.parse("2026-11-01T00:00:00Z") - Math.floor(size / 2) * 1000);
-      const range = `createdAfter=${new Date(middle.getTime() - 3 * 3_600_000).toISOString()}&createdBefore=${middle.toISOString()}`;
+      const range = `createdAfter=${encodeURIComponent(new Date(middle.getTime() - 3 * 3_600_000).toISOString())}&createdBefore=${encodeURIComponent(middle.toISOString())}`;
       const ops: Array<[string, () => Promise<number>]> = [
         [
           "create bank transfer (keyed)",
