@@ -24,7 +24,7 @@ export async function withPostgresDatabase<T>(work: (url: string) => Promise<T>)
 }
 
 /** Starts `server/main.ts` as in production (NODE_ENV=production, info logs), without its scheduler. */
-export function startCoinplane(databaseUrl: string, port: number, cwd?: string): Promise<Started> {
+export function startCoinplane(databaseUrl: string, port: number, cwd?: string, env: Record<string, string> = {}): Promise<Started> {
   return startProcess(
     "server/main.ts",
     port,
@@ -42,6 +42,7 @@ export function startCoinplane(databaseUrl: string, port: number, cwd?: string):
       RATE_LIMIT_PER_KEY: "1000000000",
       RATE_LIMIT_PER_ORG: "1000000000",
       NODE_ENV: "production",
+      ...env,
     },
     "/healthz",
     cwd,

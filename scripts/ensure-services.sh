@@ -14,3 +14,4 @@ if ! redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1; then
 fi
 pg_isready -h 127.0.0.1 -p 5432 -q || { echo "PostgreSQL is required for the test suite (127.0.0.1:5432, user postgres)" >&2; exit 1; }
 redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1 || { echo "Redis is required for the test suite (127.0.0.1:6379)" >&2; exit 1; }
+bash "$(dirname "$0")/ensure-pgbouncer.sh" >/dev/null || exit 1

@@ -45,7 +45,9 @@ if (!["apply", "status"].includes(command)) {
 }
 let database: Awaited<ReturnType<typeof openRunner>>;
 try {
-  database = await openRunner(loadConfig().databaseUrl);
+  // Behind a pooler, migrations run on the direct session URL (README "Operations", "Behind a connection pooler").
+  const config = loadConfig();
+  database = await openRunner(config.pooler.directUrl ?? config.databaseUrl);
 } catch (error) {
   console.error(`migrate: ${describeStartupFailure(error)}`);
   process.exit(1);

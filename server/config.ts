@@ -2,12 +2,26 @@
 // module under server/ that reads process.env (test/unit/process-env-only-in-config.test.ts): everything else receives
 // its settings, so a test can build any configuration without touching the process.
 
+export interface PoolerConfig {
+  /** DATABASE_POOLER: `none` (default: DATABASE_URL is a direct session) or `transaction` (DATABASE_URL is a
+   * transaction-mode pooler: no LISTEN, no session state, no named prepared statements unless it keeps them). */
+  mode: "none" | "transaction";
+  /** DATABASE_DIRECT_URL: a session connection past the pooler, for the change feed's LISTEN and the migrations. */
+  directUrl: string | undefined;
+  /** DATABASE_PREPARED_STATEMENTS: name and reuse prepared statements per connection (default: on without a pooler,
+   * off behind one — PgBouncer before 1.21 keeps none in transaction mode). */
+  preparedStatements: boolean;
+}
+
 export interface Config {
   port: number;
   host: string;
   nodeEnv: string;
   databaseUrl: string | undefined;
   databasePoolSize: number;
+  /** Behind a transaction-mode pooler (PgBouncer, RDS Proxy, …): DATABASE_POOLER, DATABASE_DIRECT_URL and
+   * DATABASE_PREPARED_STATEMENTS (README "Operations", "Behind a connection pooler"). */
+  pooler: PoolerConfig;
   /** Bounded time on every PostgreSQL connection (README "Operations"). */
   database: {
     /** Waiting for a pooled connection (or opening one) before the request fails with 503. */
@@ -39,6 +53,9 @@ export interface Config {
   schedulerIntervalMs: number;
   bodyLimitBytes: number;
   idempotencyTtlHours: number;
+  /** Retention purges (idempotency records, events, finished deliveries) delete in batches of RETENTION_BATCH_SIZE rows
+   * with RETENTION_BATCH_PAUSE_MS between them (server/db/purge-in-batches.ts). */
+  retention: { batchSize: number; pauseMs: number };
   /** How long an in-progress idempotency record blocks retries before a retry may take over (crashed request). */
   idempotencyLockSeconds: number;
   /** RECONCILE_AFTER_SECONDS: a provider write not finished by its request this long after its intent is settled by the
@@ -207,6 +224,24 @@ function readUrl(env: NodeJS.ProcessEnv, name: string): string | undefined {
 
 /** TRUST_PROXY in Express's terms: `false`/unset, `true` (any hop — only behind a proxy that strips the header), a hop
  * count, or a comma-separated list of addresses / subnets / `loopback`, `linklocal`, `uniquelocal`. */
+/** A pooler without a direct URL is refused: the change feed would LISTEN through the pooler, where a notification
+ * reaches whichever client holds the server connection at the time — key revocations and operator changes would be
+ * silently lost on the other instances. */
+function readPooler(env: NodeJS.ProcessEnv): PoolerConfig {
+  const mode = env.DATABASE_POOLER || "none";
+  if (mode !== "none" && mode !== "transaction") {
+    throw new Error(`DATABASE_POOLER must be none or transaction (got ${mode})`);
+  }
+  const directUrl = env.DATABASE_DIRECT_URL || undefined;
+  if (mode === "transaction" && !directUrl) {
+    throw new Error(
+      "DATABASE_POOLER=transaction needs DATABASE_DIRECT_URL, a session connection to PostgreSQL past the pooler: " +
+        "the change feed (LISTEN: key revocations, operator changes) and the migrations run on it",
+    );
+  }
+  return { mode, directUrl, preparedStatements: readBool(env, "DATABASE_PREPARED_STATEMENTS", mode === "none") };
+}
+
 function trustProxy(raw: string | undefined): boolean | number | string {
   if (raw === undefined || raw === "" || raw === "false") return false;
   if (raw === "true") return true;
@@ -306,6 +341,7 @@ function readConfig(env: NodeJS.ProcessEnv, problems: string[]): Config {
     nodeEnv: env.NODE_ENV || "development",
     databaseUrl: env.DATABASE_URL || undefined,
     databasePoolSize: int(env, "DATABASE_POOL_SIZE", 10, 1),
+    pooler: safely(() => readPooler(env), { mode: "none", directUrl: undefined, preparedStatements: true }),
     database: {
       connectTimeoutMs: int(env, "DATABASE_CONNECT_TIMEOUT_MS", 5_000, 1),
       statementTimeoutMs: int(env, "DATABASE_STATEMENT_TIMEOUT_MS", 10_000, 1),
@@ -328,6 +364,7 @@ function readConfig(env: NodeJS.ProcessEnv, problems: string[]): Config {
     schedulerIntervalMs: int(env, "SCHEDULER_INTERVAL_MS", 5_000, 0),
     bodyLimitBytes: int(env, "BODY_LIMIT_BYTES", 100 * 1024, 1024),
     idempotencyTtlHours: int(env, "IDEMPOTENCY_TTL_HOURS", 24, 1),
+    retention: { batchSize: int(env, "RETENTION_BATCH_SIZE", 1_000, 1), pauseMs: int(env, "RETENTION_BATCH_PAUSE_MS", 20, 0) },
     idempotencyLockSeconds: int(env, "IDEMPOTENCY_LOCK_SECONDS", 20, 1),
     reconcileAfterSeconds: int(env, "RECONCILE_AFTER_SECONDS", 30, 1),
     rateLimit: {

@@ -49,6 +49,7 @@ const database = openDatabase({
   onPoolWait: metrics.poolWait,
   url: config.databaseUrl,
   poolSize: config.databasePoolSize,
+  pooler: config.pooler,
   timeouts: config.database,
   migrate: config.migrateOnStart,
   requireMigrated: true,

@@ -20,6 +20,7 @@ import { findPgliteTemplate, isFreshPgliteFolder } from "./pglite-template.ts";
 import { rollbackKeepsCause } from "./rollback-keeps-cause.ts";
 import { pgliteRunner, pgPoolRunner, type SqlRunner } from "./sql-runner.ts";
 import { countingDialect, StatementCounter } from "./statement-counter.ts";
+import { SIMPLE_QUERY_TEXTS, transactionScopedSettings } from "./transaction-scoped-settings.ts";
 
 export type Db = PrismaClient;
 
@@ -73,7 +74,19 @@ export interface OpenDatabaseOptions {
   onMigrated?: (applied: string[], fromTemplate: boolean) => void;
   /** PostgreSQL: called with each pool checkout's wait, in seconds (GET /metrics). */
   onPoolWait?: (seconds: number) => void;
+  /** PostgreSQL: `url` is a transaction-mode pooler (server/config.ts PoolerConfig; README "Operations"). */
+  pooler?: DatabasePooler;
 }
+
+export interface DatabasePooler {
+  mode: "none" | "transaction";
+  /** A session connection past the pooler: the change feed's LISTEN and the migrations. */
+  directUrl: string | undefined;
+  /** Name and reuse prepared statements per connection (BoundedClient); off behind PgBouncer < 1.21. */
+  preparedStatements: boolean;
+}
+
+const NO_POOLER: DatabasePooler = { mode: "none", directUrl: undefined, preparedStatements: true };
 
 export interface DatabaseTimeouts {
   /** Waiting for a pooled connection, or for a new one to be established (pg `connectionTimeoutMillis`). */
@@ -122,10 +135,18 @@ export const PREPARED_STATEMENTS_PER_CONNECTION = 100;
 class BoundedClient extends pg.Client {
   private readonly prepared = new Map<string, string>();
   private nextStatement = 0;
+  /** False behind a pooler that keeps no prepared statements (UnpreparedClient). */
+  protected readonly namesStatements: boolean = true;
 
   // biome-ignore lint/suspicious/noExplicitAny: pg's query() has a dozen overloads; this only observes the promise form
   override query(...args: any[]): any {
-    if (args.length === 2 && typeof args[0] === "string" && Array.isArray(args[1])) {
+    if (
+      this.namesStatements &&
+      args.length === 2 &&
+      typeof args[0] === "string" &&
+      Array.isArray(args[1]) &&
+      !SIMPLE_QUERY_TEXTS.has(args[0])
+    ) {
       args = [{ name: this.statementName(args[0]), text: args[0], values: args[1] }];
     }
     // biome-ignore lint/suspicious/noExplicitAny: see above
@@ -160,6 +181,13 @@ class BoundedClient extends pg.Client {
     self._queryable = false;
     self.connection.stream.destroy();
   }
+}
+
+/** BoundedClient sending every statement unnamed (Parse/Bind/Execute each time): PgBouncer in transaction mode before
+ * 1.21 keeps no prepared statements — a name prepared on one server connection is unknown on the next. The cost is
+ * measured in docs/performance.md ("Through a pooler"). */
+class UnpreparedClient extends BoundedClient {
+  protected override readonly namesStatements: boolean = false;
 }
 
 /** The driver's dialect as request paths use it: transactions begin lazily (lazy-transaction.ts), below that every
@@ -233,14 +261,23 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
     });
   }
   const timeouts = { ...DEFAULT_DATABASE_TIMEOUTS, ...options.timeouts };
+  const pooler = options.pooler ?? NO_POOLER;
+  const behindPooler = pooler.mode === "transaction";
+  if (behindPooler && !pooler.directUrl) {
+    throw new Error("DATABASE_POOLER=transaction needs DATABASE_DIRECT_URL (the change feed's LISTEN and the migrations need a session)");
+  }
+  const sessionUrl = behindPooler ? (pooler.directUrl as string) : target.connectionString;
   const pool = new pg.Pool({
     connectionString: target.connectionString,
     max: options.poolSize ?? 10,
-    Client: BoundedClient,
+    Client: pooler.preparedStatements ? BoundedClient : UnpreparedClient,
     connectionTimeoutMillis: timeouts.connectTimeoutMs,
     idleTimeoutMillis: 30_000,
-    statement_timeout: timeouts.statementTimeoutMs,
-    idle_in_transaction_session_timeout: timeouts.idleInTransactionTimeoutMs,
+    // Session settings as startup parameters on a direct connection; behind a pooler, SET LOCAL in each BEGIN instead
+    // (transaction-scoped-settings.ts).
+    ...(behindPooler
+      ? {}
+      : { statement_timeout: timeouts.statementTimeoutMs, idle_in_transaction_session_timeout: timeouts.idleInTransactionTimeoutMs }),
     query_timeout: timeouts.queryTimeoutMs,
     // A partition is noticed by the kernel too, not only by the timeouts above.
     keepAlive: true,
@@ -255,19 +292,30 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
     client.on("error", () => {});
   });
   if (options.onPoolWait) timeCheckouts(pool, options.onPoolWait);
-  if (migrate) {
-    const applied = await applyMigrations(pgPoolRunner(pool));
-    options.onMigrated?.(applied, false);
-  } else if (options.requireMigrated)
-    await refusePending(pgPoolRunner(pool)).catch(async (error) => {
-      await pool.end();
-      throw error;
-    });
+  // Migrations run in one transaction under an advisory lock; behind a pooler they take a session of their own.
+  const migrationPool = behindPooler
+    ? new pg.Pool({ connectionString: sessionUrl, max: 1, connectionTimeoutMillis: timeouts.connectTimeoutMs })
+    : pool;
+  migrationPool.on("error", () => {});
+  try {
+    if (migrate) {
+      const applied = await applyMigrations(pgPoolRunner(migrationPool));
+      options.onMigrated?.(applied, false);
+    } else if (options.requireMigrated) await refusePending(pgPoolRunner(migrationPool));
+  } catch (error) {
+    await pool.end();
+    throw error;
+  } finally {
+    if (migrationPool !== pool) await migrationPool.end();
+  }
+  const dialect = new PostgresDialect({ pool });
   return assembleDatabase({
     target,
     prisma: new PrismaClient({ adapter: new PrismaPg(pool) }),
-    changes: new PostgresChangeFeed(target.connectionString, options.changeFeed),
-    dialect: new PostgresDialect({ pool }),
+    // LISTEN needs a session: through a transaction pooler a notification reaches whichever client holds the server
+    // connection, and the listener would silently miss revocations.
+    changes: new PostgresChangeFeed(sessionUrl, options.changeFeed),
+    dialect: behindPooler ? transactionScopedSettings(dialect, timeouts) : dialect,
     ping: async (timeoutMs) => {
       // Its own bound, shorter than the pool's: /readyz answers within it whether a connection is free or not.
       await within(pool.query({ text: "SELECT 1", query_timeout: timeoutMs } as pg.QueryConfig), timeoutMs, "PostgreSQL");

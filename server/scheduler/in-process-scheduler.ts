@@ -23,7 +23,7 @@ export interface Scheduler {
 /** The jobs this configuration runs in this process. */
 export function periodicJobs(options: {
   db: Queryable;
-  config: Pick<Config, "schedulerIntervalMs" | "webhooks" | "reconcileAfterSeconds">;
+  config: Pick<Config, "schedulerIntervalMs" | "webhooks" | "reconcileAfterSeconds" | "retention">;
   logger?: Logger;
 }): PeriodicJob[] {
   const { db, config, logger } = options;
@@ -35,8 +35,10 @@ export function periodicJobs(options: {
   if (config.webhooks.pollIntervalMs > 0) jobs.push(approvalExpiryJob({ db, intervalMs: SWEEP_INTERVAL_MS }));
   // Every instance settles provider writes their requests left open (claims are exclusive: the job says how).
   jobs.push(providerReconcileJob({ db, reconcileAfterSeconds: config.reconcileAfterSeconds, logger }));
-  jobs.push(idempotencyPurgeJob({ db, intervalMs: PURGE_INTERVAL_MS }));
-  jobs.push(eventRetentionJob({ db, intervalMs: PURGE_INTERVAL_MS, retentionDays: config.webhooks.retentionDays }));
+  jobs.push(idempotencyPurgeJob({ db, intervalMs: PURGE_INTERVAL_MS, batches: config.retention }));
+  jobs.push(
+    eventRetentionJob({ db, intervalMs: PURGE_INTERVAL_MS, retentionDays: config.webhooks.retentionDays, batches: config.retention }),
+  );
   return jobs;
 }
 

@@ -1,48 +1,50 @@
 // Retention of the outbox: events and their finished deliveries are kept EVENT_RETENTION_DAYS (default 30, like the
-// event lists of the payment APIs integrators know), then purged in bounded batches so a purge never holds a long lock.
-// A delivery still pending (its schedule spans ≈3 days) keeps its event however old, so nothing due is lost.
+// event lists of the payment APIs integrators know), then purged in bounded batches so a purge never holds a long lock
+// (server/db/purge-in-batches.ts). A delivery still pending (its schedule spans ≈3 days) keeps its event however old, so
+// nothing due is lost.
 import { sql } from "kysely";
 import type { Queryable } from "../../db/kysely.ts";
-
-/** Rows deleted per statement: each batch is its own short statement. */
-export const PURGE_BATCH = 1_000;
+import { DEFAULT_RETENTION_BATCHES, purgeInBatches, type RetentionBatches } from "../../db/purge-in-batches.ts";
 
 export async function purgeOldEvents(
   db: Queryable,
-  options: { now: Date; retentionDays: number },
+  options: { now: Date; retentionDays: number; batches?: RetentionBatches; onBatch?: (deleted: number, ms: number) => void },
 ): Promise<{ deliveries: number; events: number }> {
   const cutoff = new Date(options.now.getTime() - options.retentionDays * 86_400_000);
-  let deliveries = 0;
-  let events = 0;
-  for (;;) {
-    // Attempts go with their delivery (ON DELETE CASCADE).
-    const result = await db
-      .deleteFrom("WebhookDelivery")
-      .where("id", "in", (eb) =>
-        eb.selectFrom("WebhookDelivery").select("id").where("createdAt", "<", cutoff).where("status", "<>", "pending").limit(PURGE_BATCH),
-      )
-      .executeTakeFirst();
-    const deleted = Number(result.numDeletedRows);
-    deliveries += deleted;
-    if (deleted < PURGE_BATCH) break;
-  }
-  for (;;) {
-    const result = await db
-      .deleteFrom("Event")
-      .where("id", "in", (eb) =>
-        eb
-          .selectFrom("Event as e")
-          .select("e.id")
-          .where("e.createdAt", "<", cutoff)
-          .where(({ not, exists, selectFrom }) =>
-            not(exists(selectFrom("WebhookDelivery as d").select(sql.lit(1).as("one")).whereRef("d.eventId", "=", "e.id"))),
-          )
-          .limit(PURGE_BATCH),
-      )
-      .executeTakeFirst();
-    const deleted = Number(result.numDeletedRows);
-    events += deleted;
-    if (deleted < PURGE_BATCH) break;
-  }
+  const batches = options.batches ?? DEFAULT_RETENTION_BATCHES;
+  // Attempts go with their delivery (ON DELETE CASCADE).
+  const deliveries = await purgeInBatches(
+    async (limit) => {
+      const result = await db
+        .deleteFrom("WebhookDelivery")
+        .where("id", "in", (eb) =>
+          eb.selectFrom("WebhookDelivery").select("id").where("createdAt", "<", cutoff).where("status", "<>", "pending").limit(limit),
+        )
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+    batches,
+    options.onBatch,
+  );
+  const events = await purgeInBatches(
+    async (limit) => {
+      const result = await db
+        .deleteFrom("Event")
+        .where("id", "in", (eb) =>
+          eb
+            .selectFrom("Event as e")
+            .select("e.id")
+            .where("e.createdAt", "<", cutoff)
+            .where(({ not, exists, selectFrom }) =>
+              not(exists(selectFrom("WebhookDelivery as d").select(sql.lit(1).as("one")).whereRef("d.eventId", "=", "e.id"))),
+            )
+            .limit(limit),
+        )
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+    batches,
+    options.onBatch,
+  );
   return { deliveries, events };
 }

@@ -1,0 +1,70 @@
+// Behind a transaction-mode pooler (PgBouncer, RDS Proxy, …) a client holds a server connection for one transaction
+// only, so session state does not follow it: a `SET` would stay on whichever server connection ran it, and PgBouncer
+// refuses the `statement_timeout` / `idle_in_transaction_session_timeout` startup parameters the direct pool sends. The
+// bounds are therefore set per transaction, in the BEGIN itself (`SET LOCAL`, one round trip as before): they end with
+// the transaction and never leak to another client's. A statement outside a transaction keeps the client-side
+// `query_timeout` and the pooler's own `query_timeout` (README "Operations", "Behind a connection pooler").
+import { CompiledQuery, type DatabaseConnection, type Dialect, type Driver, type TransactionSettings } from "kysely";
+
+/** Texts sent as one simple query (several statements): never given a prepared-statement name (open-database.ts). */
+export const SIMPLE_QUERY_TEXTS = new Set<string>();
+
+export interface TransactionTimeouts {
+  statementTimeoutMs: number;
+  idleInTransactionTimeoutMs: number;
+}
+
+/** `BEGIN` followed by the bounds of this transaction, as one text. */
+export function beginWithTimeouts(timeouts: TransactionTimeouts): string {
+  const text =
+    `BEGIN; SET LOCAL statement_timeout = ${Math.trunc(timeouts.statementTimeoutMs)}; ` +
+    `SET LOCAL idle_in_transaction_session_timeout = ${Math.trunc(timeouts.idleInTransactionTimeoutMs)}`;
+  SIMPLE_QUERY_TEXTS.add(text);
+  return text;
+}
+
+class TransactionScopedSettingsDriver implements Driver {
+  constructor(
+    private readonly inner: Driver,
+    private readonly begin: string,
+  ) {}
+  init() {
+    return this.inner.init();
+  }
+  acquireConnection() {
+    return this.inner.acquireConnection();
+  }
+  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    // An isolation level or access mode of its own: Kysely's BEGIN, then the bounds (rare: no request path sets one).
+    if (settings.isolationLevel || settings.accessMode) {
+      await this.inner.beginTransaction(connection, settings);
+      await connection.executeQuery(CompiledQuery.raw(this.begin.replace(/^BEGIN; /, "")));
+      return;
+    }
+    await connection.executeQuery(CompiledQuery.raw(this.begin));
+  }
+  commitTransaction(connection: DatabaseConnection) {
+    return this.inner.commitTransaction(connection);
+  }
+  rollbackTransaction(connection: DatabaseConnection) {
+    return this.inner.rollbackTransaction(connection);
+  }
+  releaseConnection(connection: DatabaseConnection) {
+    return this.inner.releaseConnection(connection);
+  }
+  destroy() {
+    return this.inner.destroy();
+  }
+}
+
+/** `dialect` whose transactions carry `timeouts` as SET LOCAL in their BEGIN. */
+export function transactionScopedSettings(dialect: Dialect, timeouts: TransactionTimeouts): Dialect {
+  const begin = beginWithTimeouts(timeouts);
+  for (const text of [begin.replace(/^BEGIN; /, "")]) SIMPLE_QUERY_TEXTS.add(text);
+  return {
+    createAdapter: () => dialect.createAdapter(),
+    createDriver: () => new TransactionScopedSettingsDriver(dialect.createDriver(), begin),
+    createQueryCompiler: () => dialect.createQueryCompiler(),
+    createIntrospector: (db) => dialect.createIntrospector(db),
+  };
+}
