@@ -13,7 +13,7 @@ export async function verifyTotp(secret: string, code: string, afterStep?: numbe
   if (!/^\d{6}$/.test(code)) return undefined;
   try {
     const result = await verify({ secret, token: code, epochTolerance: 30, afterTimeStep: afterStep ?? undefined });
-    return result.valid ? result.timeStep : undefined;
+    return result.valid && "timeStep" in result ? result.timeStep : undefined;
   } catch {
     return undefined;
   }
