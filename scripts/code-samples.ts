@@ -119,8 +119,11 @@ const MARKED = /⟪([A-Z_]+)⟫/g;
 function variableForParameter(pathTemplate: string, parameter: Json, doc: Doc): string {
   const fixed = PATH_PARAMETERS[`${pathTemplate} ${String(parameter.name)}`];
   if (fixed) return "variable" in fixed ? `$${fixed.variable}` : fixed.literal;
+  // The id's prefix: from its pattern, or — a path id has none, any id answering 404 when it names nothing — from the
+  // form its description gives (`wal_…`).
   const pattern = deref(doc, parameter.schema).pattern;
-  const prefix = typeof pattern === "string" ? /^\^([a-z]+)_/.exec(pattern)?.[1] : undefined;
+  const prefix =
+    typeof pattern === "string" ? /^\^([a-z]+)_/.exec(pattern)?.[1] : /`([a-z]+)_…`/.exec(String(parameter.description ?? ""))?.[1];
   const variable = prefix ? ID_VARIABLES[prefix] : undefined;
   if (!variable) throw new Error(`code samples: no variable for path parameter ${String(parameter.name)} of ${pathTemplate}`);
   return `$${variable}`;

@@ -14,7 +14,7 @@ import { type Browser, launchChromium } from "../helpers/chromium.ts";
 import { checkPage, SCREENSHOT_DIR, settled, watchPage } from "../helpers/console-pages.ts";
 import { launchToken, SIGNER, TREASURY } from "../helpers/contracts.ts";
 import { api, startTestServer, type TestServer } from "../helpers/test-server.ts";
-import { totp } from "../helpers/totp.ts";
+import { freshTotp } from "../helpers/totp.ts";
 
 const ORG = "org_console";
 const ALICE = { email: "alice@console.example", name: "Alice Owner", password: "correct-horse-battery-staple" };
@@ -162,7 +162,7 @@ describe("the console journey", () => {
     await page.getByRole("img", { name: "QR code for your authenticator app" }).waitFor();
     totpSecret = ((await page.locator(".secret").first().textContent()) ?? "").trim();
     expect(totpSecret).toMatch(/^[A-Z2-7]+=*$/);
-    await page.getByLabel("Code from the app").fill(totp(totpSecret));
+    await page.getByLabel("Code from the app").fill(await freshTotp(totpSecret));
     await page.getByRole("button", { name: "Confirm" }).click();
     const codes = page.getByRole("dialog", { name: "Recovery codes" });
     await codes.waitFor();
@@ -323,7 +323,7 @@ describe("the console journey", () => {
     expect(await decide.textContent()).toContain("1,250.00 CPUSD");
     await decide.getByLabel("Note").fill("Reserve statement checked");
     const code = decide.getByLabel("Code from your authenticator app");
-    if (await code.isVisible()) await code.fill(totp(totpSecret));
+    if (await code.isVisible()) await code.fill(await freshTotp(totpSecret));
     await decide.getByRole("button", { name: "Approve" }).click();
     await decide.waitFor({ state: "hidden" });
     await page.getByRole("button", { name: "approved" }).click();
@@ -507,7 +507,7 @@ describe("the console journey", () => {
     const refused = watch.takeBesides(`${server.url}/api/v2/agent/members/me/totp`);
     expect(refused.others).toEqual([]);
     expect(refused.expected).toContain(`HTTP 403: DELETE ${server.url}/api/v2/agent/members/me/totp`);
-    await confirm.getByLabel("Code from your authenticator app").fill(totp(totpSecret));
+    await confirm.getByLabel("Code from your authenticator app").fill(await freshTotp(totpSecret));
     await confirm.getByRole("button", { name: "Disable second factor" }).click();
     await confirm.waitFor({ state: "hidden" });
     await factor.getByRole("button", { name: "Set up authenticator" }).waitFor();

@@ -1,7 +1,7 @@
 // People in tests: an invitation (the operator's), accepted with a password, signed in, and — when asked — a TOTP second
 // factor enrolled and verified in the session. Approvals are decided only by such members (issue 24).
-import { generate } from "otplib";
 import { api, type TestServer } from "./test-server.ts";
+import { freshTotp } from "./totp.ts";
 
 type Answer = Awaited<ReturnType<ReturnType<typeof api>>>;
 
@@ -63,7 +63,8 @@ export async function signIn(server: Pick<TestServer, "url">, email: string, pas
   });
 }
 
-export const totpCode = (secret: string) => generate({ secret });
+/** A TOTP code not handed out before (the server accepts each code once). */
+export const totpCode = (secret: string) => freshTotp(secret);
 
 export async function joinMember(
   server: MemberServer,

@@ -23,3 +23,24 @@ export function totp(secret: string, at = Date.now()): string {
   const code = (mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000;
   return String(code).padStart(6, "0");
 }
+
+const STEP_MS = 30_000;
+/** The last time step handed out per secret, in this test process. */
+const handedOut = new Map<string, number>();
+
+/**
+ * A code the server has not accepted yet, as a person would type it: the server takes each code once (a later step than
+ * the last one accepted), so this hands out this step's code, or the next step's (valid under the ±30 s drift) when this
+ * step's was already handed out, and waits for the next step when both were.
+ */
+export async function freshTotp(secret: string): Promise<string> {
+  for (;;) {
+    const now = Math.floor(Date.now() / STEP_MS);
+    const step = Math.max(now, (handedOut.get(secret) ?? Number.NEGATIVE_INFINITY) + 1);
+    if (step <= now + 1) {
+      handedOut.set(secret, step);
+      return totp(secret, step * STEP_MS);
+    }
+    await new Promise((resolve) => setTimeout(resolve, (now + 1) * STEP_MS - Date.now() + 50));
+  }
+}

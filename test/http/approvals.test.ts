@@ -183,9 +183,15 @@ describe("createApprovalRequest + GET /api/v2/agent/approvals/{id}", () => {
 
   it.each([
     ["an id without the apr_ prefix", "wal_123"],
-    ["an id with a forbidden character", "apr_abc-def"],
-  ])("rejects %s with 400 VALIDATION_ERROR", async (_name, id) => {
+    ["an id with a character ids never have", "apr_abc-def"],
+  ])("answers %s with 404 NOT_FOUND: it names no request (issue 38)", async (_name, id) => {
     const res = await alice.call("GET", path(id));
+    expect(res.status).toBe(404);
+    expect(res.json.code).toBe("NOT_FOUND");
+  });
+
+  it("rejects an id past 255 characters with 400 VALIDATION_ERROR", async () => {
+    const res = await alice.call("GET", path(`apr_${"a".repeat(260)}`));
     expect(res.status).toBe(400);
     expect(res.json.code).toBe("VALIDATION_ERROR");
   });

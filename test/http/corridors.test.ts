@@ -176,16 +176,16 @@ describe("POST corridor/simulate", () => {
 
 describe("GET corridor/workflows/{workflowRunId}", () => {
   it.each([
-    ["a malformed id", "/api/v2/agent/payments/corridor/workflows/not-a-run-id", 400, "VALIDATION_ERROR"],
-    ["an id with the wrong prefix", "/api/v2/agent/payments/corridor/workflows/bt_4Nq7Rz2Kp9Vw3Xy6Bc8Df1", 400, "VALIDATION_ERROR"],
-    ["an id longer than 64 characters", `/api/v2/agent/payments/corridor/workflows/wfr_${"a".repeat(70)}`, 400, "VALIDATION_ERROR"],
+    ["an id of another form", "/api/v2/agent/payments/corridor/workflows/not-a-run-id", 404, "NOT_FOUND"],
+    ["an id with the wrong prefix", "/api/v2/agent/payments/corridor/workflows/bt_4Nq7Rz2Kp9Vw3Xy6Bc8Df1", 404, "NOT_FOUND"],
+    ["an id longer than 255 characters", `/api/v2/agent/payments/corridor/workflows/wfr_${"a".repeat(260)}`, 400, "VALIDATION_ERROR"],
     ["a query string", "/api/v2/agent/payments/corridor/workflows/wfr_5Tg8Yh1Uj4Ik7Ol0Pm3Nb6?expand=steps", 400, "VALIDATION_ERROR"],
     ["an unknown run", "/api/v2/agent/payments/corridor/workflows/wfr_5Tg8Yh1Uj4Ik7Ol0Pm3Nb6", 404, "NOT_FOUND"],
   ])("%s → %i %s", async (_name, path, status, code) => {
     const res = await reader("GET", path);
     expect(res.status, res.text).toBe(status);
     expect(res.json.code).toBe(code);
-    // A malformed id is named where the contract's pattern refuses it.
+    // An over-long id is named where the contract's length refuses it.
     if (status === 400 && !path.includes("?"))
       expect(res.json.errors.map((e: { path: string }) => e.path)).toEqual(["/params/workflowRunId"]);
   });

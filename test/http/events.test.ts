@@ -171,12 +171,13 @@ describe("GET /events/{eventId}", () => {
     for (const event of listed) expect((await reader("GET", `${EVENTS}/${event.id}`)).json).toEqual(event);
   });
 
-  it("404 for another tenant's or an unknown event; 400 for a malformed id", async () => {
+  it("404 for another tenant's or an unknown event, whatever its form; 400 past 255 characters", async () => {
     const id = stored[0]?.id as string;
     expect((await otherOrg("GET", `${EVENTS}/${id}`)).status).toBe(404);
     expect((await production("GET", `${EVENTS}/${id}`)).status).toBe(404);
     expect((await reader("GET", `${EVENTS}/evt_unknown0000`)).status).toBe(404);
-    expectFieldError(await reader("GET", `${EVENTS}/we_123`), "/params/eventId");
+    expect((await reader("GET", `${EVENTS}/we_123`)).status).toBe(404);
+    expectFieldError(await reader("GET", `${EVENTS}/${"e".repeat(256)}`), "/params/eventId");
   });
 
   it("lists an endpoint's test event (recorded through the API) at the head", async () => {

@@ -349,9 +349,10 @@ describe("update, rotate, delete", () => {
     expect((await sandbox("DELETE", `${BASE}/${endpoint.id}`)).status).toBe(404);
   });
 
-  it("an unknown or malformed id → 404 / 400", async () => {
+  it("an unknown id, whatever its form → 404; past 255 characters → 400", async () => {
     expect((await reader("GET", `${BASE}/we_doesnotexist1`)).status).toBe(404);
-    expectFieldError(await reader("GET", `${BASE}/card_123`), "/params/endpointId");
+    expect((await reader("GET", `${BASE}/card_123`)).status).toBe(404);
+    expectFieldError(await reader("GET", `${BASE}/${"w".repeat(256)}`), "/params/endpointId");
   });
 });
 

@@ -200,7 +200,7 @@ const scenarios: Scenario[] = [
       const coinplane = ctx.client();
       const body = await failure(coinplane.wallets.create({ chain: "dogecoin", colour: "red" } as never));
       const query = await failure(coinplane.wallets.list({ limit: 0 }));
-      const path = await failure(coinplane.wallets.retrieve("x".repeat(65)));
+      const path = await failure(coinplane.wallets.retrieve("x".repeat(256)));
       const oneOf = await failure(coinplane.custody.transferStatus({} as never));
       const country = await failure(
         coinplane.bankTransfers.status({ transferId: "bt_4Nq7Rz2Kp9Vw3Xy6Bc8Df1", senderJurisdiction: "QQ", receiverJurisdiction: "FR" }),

@@ -3,7 +3,7 @@
 // and a key's creator (member, removed member, operator).
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { custodyDecimals, formatAmount, formatMinor } from "../../console/src/api/amounts.ts";
+import { custodyDecimals, formatAmount, formatDecimal, formatMinor, formatMoney } from "../../console/src/api/amounts.ts";
 import { type AssetCatalogue, summarizeApproval } from "../../console/src/api/approval-summary.ts";
 import { creatorOf } from "../../console/src/api/key-creator.ts";
 import type { components } from "../../server/generated/openapi.ts";
@@ -112,5 +112,35 @@ describe("creatorOf", () => {
     expect(creatorOf("mem_alice", "alice@example.com", members)).toEqual({ name: "Alice Owner", detail: "alice@example.com" });
     expect(creatorOf("mem_gone", "gone@example.com", members)).toEqual({ name: "mem_gone", detail: "no longer a member" });
     expect(creatorOf(null, "ops-bot", members)).toEqual({ name: "ops-bot", detail: "the operator (admin API)" });
+  });
+});
+
+describe("money with its currency's decimals (issue 38: $125.50, not $125.5)", () => {
+  it.each([
+    [125.5, "USD", "$125.50"],
+    [125, "USD", "$125.00"],
+    [1234567.891, "USD", "$1,234,567.89"],
+    [0, "USD", "$0.00"],
+    [1500, "JPY", "¥1,500"],
+  ])("%d %s reads %s", (value, currency, expected) => {
+    expect(formatMoney(value, currency)).toBe(expected);
+  });
+
+  it.each([
+    ["125.5", "USD", "125.50"],
+    ["1250", "EUR", "1,250.00"],
+    ["0.000001", "USDC", "0.000001"],
+    ["12.5", "USDC", "12.50"],
+    ["1500", "JPY", "1,500"],
+    ["1.5", "KWD", "1.500"],
+    ["-2.5", "USD", "-2.50"],
+    ["007.1", undefined, "7.10"],
+  ])("the decimal %s %s reads %s", (amount, currency, expected) => {
+    expect(formatDecimal(amount, currency)).toBe(expected);
+  });
+
+  it("shows what is not a decimal as it came", () => {
+    expect(formatDecimal("1e6", "USD")).toBe("1e6");
+    expect(formatDecimal("", "USD")).toBe("");
   });
 });

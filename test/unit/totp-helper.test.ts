@@ -1,7 +1,7 @@
 // The test helper's TOTP against RFC 6238's published SHA-1 vectors (secret "12345678901234567890", 8 digits there; the
 // last 6 digits are what a 6-digit authenticator shows).
 import { describe, expect, it } from "vitest";
-import { totp } from "../helpers/totp.ts";
+import { freshTotp, totp } from "../helpers/totp.ts";
 
 const SECRET = "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ"; // base32 of "12345678901234567890"
 
@@ -13,5 +13,10 @@ describe("totp (test helper)", () => {
     [2000000000, "279037"],
   ])("at %i s it is %s", (seconds, code) => {
     expect(totp(SECRET, seconds * 1000)).toBe(code);
+  });
+
+  it("never hands out the same code twice for a secret (the server accepts each once)", async () => {
+    const codes = [await freshTotp(SECRET), await freshTotp(SECRET)];
+    expect(new Set(codes).size).toBe(2);
   });
 });

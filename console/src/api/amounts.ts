@@ -32,3 +32,26 @@ export function custodyDecimals(custodyAssetDescription: string): Map<string, nu
   }
   return out;
 }
+
+/** Fraction digits of a currency or asset as people write it: ISO 4217's minor units for fiat (2 unless listed),
+ * two for the dollar stablecoins. A decimal with more digits keeps them all: nothing is rounded away. */
+const CURRENCY_DECIMALS: Record<string, number> = { JPY: 0, KRW: 0, CLP: 0, ISK: 0, VND: 0, BHD: 3, KWD: 3, OMR: 3, JOD: 3, TND: 3 };
+export const currencyDecimals = (currency: string | null | undefined): number => CURRENCY_DECIMALS[(currency ?? "").toUpperCase()] ?? 2;
+
+/** A decimal string ("125.5") with at least its currency's decimals, grouped ("125.50", "1,250.00"); anything else
+ * unchanged, so an unexpected value is shown as it came. */
+export function formatDecimal(amount: string, currency?: string | null): string {
+  const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(amount.trim());
+  if (!match) return amount;
+  const [, sign, whole, fraction = ""] = match as unknown as [string, string, string, string | undefined];
+  const places = Math.max(currencyDecimals(currency), fraction.length);
+  const padded = fraction.padEnd(places, "0");
+  const grouped = whole.replace(/^0+(?=\d)/, "").replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  return `${sign}${grouped}${padded ? `.${padded}` : ""}`;
+}
+
+/** A money figure of a metric (a number in `currency`): "$125.50", with the currency's decimals. */
+export function formatMoney(value: number, currency = "USD"): string {
+  const places = currencyDecimals(currency);
+  return value.toLocaleString("en-US", { style: "currency", currency, minimumFractionDigits: places, maximumFractionDigits: places });
+}

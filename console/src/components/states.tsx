@@ -15,9 +15,12 @@ export function Empty({ children }: { children: ReactNode }) {
 }
 
 export function ErrorState({ error, retry, needs }: { error: unknown; retry?: () => void; needs?: string }) {
-  const problem = error instanceof ApiError ? error.problem : { status: 0, detail: String(error) };
+  // Only a failed request can say the server was not reached; a refusal made in the page says what it refused.
+  const problem: { status: number; detail?: string; code?: string; requestId?: string; title?: string } =
+    error instanceof ApiError ? error.problem : { status: -1, detail: error instanceof Error ? error.message : String(error) };
   let message: string;
-  if (problem.status === 403 && needs) message = `This needs the ${needs} role. ${problem.detail ?? ""}`;
+  if (problem.status === -1) message = problem.detail ?? "Something went wrong.";
+  else if (problem.status === 403 && needs) message = `This needs the ${needs} role. ${problem.detail ?? ""}`;
   else if (problem.status === 403) message = `Not allowed. ${problem.detail ?? ""}`;
   else if (problem.status === 503) message = "The service is unavailable for a moment.";
   else if (problem.status === 0) message = "The server could not be reached.";

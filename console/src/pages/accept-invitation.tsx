@@ -4,6 +4,7 @@ import { type FormEvent, useEffect, useState } from "react";
 import { useNavigate } from "react-router";
 import { api, unwrap } from "../api/client.ts";
 import { useSession } from "../api/session.tsx";
+import { checkForm } from "../components/form-check.ts";
 import { ErrorState } from "../components/states.tsx";
 
 function readToken(): string {
@@ -24,6 +25,10 @@ export function AcceptInvitation() {
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    {
+      const refused = checkForm(event.currentTarget);
+      if (refused) return setError(refused);
+    }
     const form = new FormData(event.currentTarget);
     setBusy(true);
     setError(undefined);
@@ -52,7 +57,7 @@ export function AcceptInvitation() {
     <main className="narrow" id="main">
       <h1>Join your organization on Coinplane</h1>
       {token ? (
-        <form onSubmit={(e) => void submit(e)} className="stack">
+        <form noValidate onSubmit={(e) => void submit(e)} className="stack">
           <label>
             Name
             <input name="name" autoComplete="name" required maxLength={100} />

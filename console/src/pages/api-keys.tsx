@@ -10,6 +10,7 @@ import { loadSpec } from "../api/spec.ts";
 import { useLoad } from "../api/use-load.ts";
 import { usePages } from "../api/use-pages.ts";
 import { CopyButton, Dialog } from "../components/dialog.tsx";
+import { FormRefusal } from "../components/form-check.ts";
 import { StreamedTable, when } from "../components/list.tsx";
 import { useEnvironment } from "../components/shell.tsx";
 import { ErrorState } from "../components/states.tsx";
@@ -51,7 +52,7 @@ function CreateKeyForm({ onCreated }: { onCreated(key: CreatedKey): void }) {
     const form = new FormData(event.currentTarget);
     const scopes = form.getAll("scope").map(String);
     if (scopes.length === 0) {
-      setError(new Error("Choose at least one scope."));
+      setError(new FormRefusal("Choose at least one scope."));
       return;
     }
     setBusy(true);
@@ -66,7 +67,7 @@ function CreateKeyForm({ onCreated }: { onCreated(key: CreatedKey): void }) {
     }
   }
   return (
-    <form className="card stack" onSubmit={(e) => void submit(e)} aria-labelledby="create-key-heading">
+    <form noValidate className="card stack" onSubmit={(e) => void submit(e)} aria-labelledby="create-key-heading">
       <h2 id="create-key-heading">New key</h2>
       <label>
         Environment

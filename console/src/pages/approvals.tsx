@@ -11,6 +11,7 @@ import { type SessionInfo, useMember, useSession } from "../api/session.tsx";
 import { useLoad } from "../api/use-load.ts";
 import { usePages } from "../api/use-pages.ts";
 import { Dialog, Json } from "../components/dialog.tsx";
+import { checkForm } from "../components/form-check.ts";
 import { StreamedTable, when } from "../components/list.tsx";
 import { useEnvironment } from "../components/shell.tsx";
 import { ErrorState, Loading } from "../components/states.tsx";
@@ -46,6 +47,10 @@ function Decide({
   const verb = decision === "approve" ? "Approve" : "Reject";
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    {
+      const refused = checkForm(event.currentTarget);
+      if (refused) return setError(refused);
+    }
     const form = new FormData(event.currentTarget);
     setBusy(true);
     setError(undefined);
@@ -80,7 +85,7 @@ function Decide({
     }
   }
   return (
-    <form className="stack" onSubmit={(e) => void submit(e)}>
+    <form noValidate className="stack" onSubmit={(e) => void submit(e)}>
       <p>
         {verb} <code>{approval.action}</code> requested by {approval.requestedBy.actor}:
       </p>

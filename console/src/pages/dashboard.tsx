@@ -1,6 +1,7 @@
 // Every metric of the catalogue (read from the contract) as a chart, over 7d / 30d / 90d / 1y (in the URL), each with
 // its source (live or sample) and its latest value.
 import { useSearchParams } from "react-router";
+import { formatMoney } from "../api/amounts.ts";
 import { api, unwrap } from "../api/client.ts";
 import { loadSpec, metricCatalogue } from "../api/spec.ts";
 import { useLoad } from "../api/use-load.ts";
@@ -12,8 +13,7 @@ const RANGES = ["7d", "30d", "90d", "1y"] as const;
 type Range = (typeof RANGES)[number];
 
 function formatValue(value: number, unit: string): string {
-  const n = value.toLocaleString("en-US", { maximumFractionDigits: 2 });
-  return unit === "usd" ? `$${n}` : n;
+  return unit === "usd" ? formatMoney(value, "USD") : value.toLocaleString("en-US", { maximumFractionDigits: 2 });
 }
 
 function MetricCard({ metricId, unit, counts, range }: { metricId: string; unit: string; counts: string; range: Range }) {

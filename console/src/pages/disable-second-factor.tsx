@@ -5,6 +5,7 @@ import { type FormEvent, useState } from "react";
 import { ApiError, api, unwrap } from "../api/client.ts";
 import { useMember, useSession } from "../api/session.tsx";
 import { Dialog } from "../components/dialog.tsx";
+import { checkForm } from "../components/form-check.ts";
 import { useEnvironment } from "../components/shell.tsx";
 import { ErrorState } from "../components/states.tsx";
 
@@ -21,6 +22,10 @@ export function DisableSecondFactor({ onDisabled }: { onDisabled(): void }) {
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    {
+      const refused = checkForm(event.currentTarget);
+      if (refused) return setError(refused);
+    }
     const code = String(new FormData(event.currentTarget).get("code") ?? "").trim();
     setBusy(true);
     setError(undefined);
@@ -54,7 +59,7 @@ export function DisableSecondFactor({ onDisabled }: { onDisabled(): void }) {
         Disable second factor
       </button>
       <Dialog title="Disable the second factor?" open={open} onClose={() => setOpen(false)}>
-        <form className="stack" onSubmit={(e) => void submit(e)}>
+        <form noValidate className="stack" onSubmit={(e) => void submit(e)}>
           <p>
             Your authenticator app and recovery codes stop working at once. Until you set up a second factor again you cannot approve or
             reject requests.

@@ -7,6 +7,7 @@ import { loadSpec } from "../api/spec.ts";
 import { useLoad } from "../api/use-load.ts";
 import { usePages } from "../api/use-pages.ts";
 import { CopyButton, Dialog } from "../components/dialog.tsx";
+import { checkForm } from "../components/form-check.ts";
 import { StreamedTable, when } from "../components/list.tsx";
 import { QrCode } from "../components/qr.tsx";
 import { useEnvironment } from "../components/shell.tsx";
@@ -48,6 +49,10 @@ function Invite({ roles }: { roles: string[] }) {
   const [error, setError] = useState<unknown>();
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    {
+      const refused = checkForm(event.currentTarget);
+      if (refused) return setError(refused);
+    }
     const target = event.currentTarget;
     const form = new FormData(target);
     setError(undefined);
@@ -64,7 +69,7 @@ function Invite({ roles }: { roles: string[] }) {
     }
   }
   return (
-    <form className="card stack" onSubmit={(e) => void submit(e)} aria-labelledby="invite-heading">
+    <form noValidate className="card stack" onSubmit={(e) => void submit(e)} aria-labelledby="invite-heading">
       <h2 id="invite-heading">Invite a member</h2>
       <label>
         Email of the person to invite
@@ -110,6 +115,10 @@ function SecondFactor({ onChange }: { onChange(): void }) {
   }
   async function confirm(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    {
+      const refused = checkForm(event.currentTarget);
+      if (refused) return setError(refused);
+    }
     const code = String(new FormData(event.currentTarget).get("code"));
     setError(undefined);
     try {
@@ -142,7 +151,7 @@ function SecondFactor({ onChange }: { onChange(): void }) {
           Set up authenticator
         </button>
       ) : (
-        <form className="stack" onSubmit={(e) => void confirm(e)}>
+        <form noValidate className="stack" onSubmit={(e) => void confirm(e)}>
           <QrCode text={enrolment.otpauthUri} label="QR code for your authenticator app" />
           <p>
             Or enter this secret: <code className="secret">{enrolment.secret}</code>

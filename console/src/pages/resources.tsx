@@ -3,6 +3,7 @@
 // resource's events. A resource without a GET by id is found through its list (the contract's only read of it).
 import type { ReactNode } from "react";
 import { Link, useParams } from "react-router";
+import { formatDecimal } from "../api/amounts.ts";
 import { type Api, api, type Environment, unwrap } from "../api/client.ts";
 import { useLoad } from "../api/use-load.ts";
 import { type Page, usePages } from "../api/use-pages.ts";
@@ -31,6 +32,11 @@ const cursorPage = (body: CursorList): Page<Row> => ({ items: body.data as Row[]
 const q = (cursor: string | null) => ({ limit: 25, ...(cursor ? { startingAfter: cursor } : {}) });
 const text = (v: unknown) => (v === null || v === undefined ? "—" : String(v));
 const col = (header: string, key: string): Column<Row> => ({ header, cell: (r) => text(r[key]) });
+/** A decimal amount with its currency's (or asset's) decimals: "125.50". */
+const money = (header: string, key: string, currencyKey: string): Column<Row> => ({
+  header,
+  cell: (r) => (typeof r[key] === "string" ? formatDecimal(r[key] as string, r[currencyKey] as string | undefined) : text(r[key])),
+});
 const created: Column<Row> = { header: "Created", cell: (r) => when(r.createdAt) };
 
 export const RESOURCES: ResourceKind[] = [
@@ -40,7 +46,13 @@ export const RESOURCES: ResourceKind[] = [
     singular: "Payment",
     role: "viewer",
     id: (r) => String(r.id),
-    columns: [col("Amount", "amount"), col("Stablecoin", "stablecoin"), col("Chain", "chain"), col("Status", "status"), created],
+    columns: [
+      money("Amount", "amount", "stablecoin"),
+      col("Stablecoin", "stablecoin"),
+      col("Chain", "chain"),
+      col("Status", "status"),
+      created,
+    ],
     // v1 pages by offset: the cursor is the next offset.
     async list(client, cursor) {
       const offset = Number(cursor ?? 0);
@@ -56,7 +68,7 @@ export const RESOURCES: ResourceKind[] = [
     singular: "Bank transfer",
     role: "viewer",
     id: (r) => String(r.transferId),
-    columns: [col("Amount", "amount"), col("Currency", "currency"), col("Rail", "rail"), col("Status", "status"), created],
+    columns: [money("Amount", "amount", "currency"), col("Currency", "currency"), col("Rail", "rail"), col("Status", "status"), created],
     list: async (client, cursor) =>
       cursorPage(await unwrap(client.GET("/api/v2/agent/payments/bank-transfer", { params: { query: q(cursor) } }))),
   },
@@ -75,7 +87,13 @@ export const RESOURCES: ResourceKind[] = [
     singular: "Custody transfer",
     role: "viewer",
     id: (r) => String(r.custodyTransferId),
-    columns: [col("Amount", "amount"), col("Asset", "asset"), col("Destination", "destination"), col("Status", "status"), created],
+    columns: [
+      money("Amount", "amount", "asset"),
+      col("Asset", "asset"),
+      col("Destination", "destination"),
+      col("Status", "status"),
+      created,
+    ],
     list: async (client, cursor) =>
       cursorPage(await unwrap(client.GET("/api/v2/agent/custody/transfers", { params: { query: q(cursor) } }))),
   },
@@ -88,7 +106,16 @@ export const RESOURCES: ResourceKind[] = [
     columns: [
       { header: "Card", cell: (r) => `•••• ${text(r.last4)}` },
       col("Status", "status"),
-      { header: "Available", cell: (r) => text((r.balance as Row | undefined)?.available) },
+      {
+        header: "Available",
+        cell: (r) => {
+          const balance = r.balance as Row | undefined;
+          const available = balance?.available;
+          return typeof available === "string"
+            ? formatDecimal(available, (balance?.currency ?? r.currency) as string | undefined)
+            : text(available);
+        },
+      },
       created,
     ],
     list: async (client, cursor) => cursorPage(await unwrap(client.GET("/api/v2/agent/cards", { params: { query: q(cursor) } }))),
@@ -218,7 +245,7 @@ function CardLedger({ cardId }: { cardId: string }) {
         caption="Ledger entries of the card"
         needs="viewer"
         rowKey={(r) => String(r.transactionId)}
-        columns={[col("Type", "type"), col("Status", "status"), col("Amount", "amount"), col("Asset", "asset"), created]}
+        columns={[col("Type", "type"), col("Status", "status"), money("Amount", "amount", "asset"), col("Asset", "asset"), created]}
       />
     </section>
   );

@@ -4,6 +4,7 @@ import { type FormEvent, useState } from "react";
 import { useNavigate, useSearchParams } from "react-router";
 import { api, unwrap } from "../api/client.ts";
 import { useSession } from "../api/session.tsx";
+import { checkForm } from "../components/form-check.ts";
 import { ErrorState } from "../components/states.tsx";
 
 export function SignIn() {
@@ -15,6 +16,10 @@ export function SignIn() {
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    {
+      const refused = checkForm(event.currentTarget);
+      if (refused) return setError(refused);
+    }
     const form = new FormData(event.currentTarget);
     setBusy(true);
     setError(undefined);
@@ -37,7 +42,7 @@ export function SignIn() {
   return (
     <main className="narrow" id="main">
       <h1>Sign in to Coinplane</h1>
-      <form onSubmit={(e) => void submit(e)} className="stack">
+      <form noValidate onSubmit={(e) => void submit(e)} className="stack">
         <label>
           Email
           <input name="email" type="email" autoComplete="username" required />

@@ -8,6 +8,7 @@ import { loadSpec } from "../api/spec.ts";
 import { useLoad } from "../api/use-load.ts";
 import { usePages } from "../api/use-pages.ts";
 import { CopyButton, Dialog } from "../components/dialog.tsx";
+import { checkForm, FormRefusal } from "../components/form-check.ts";
 import { StreamedTable, when } from "../components/list.tsx";
 import { useEnvironment } from "../components/shell.tsx";
 import { ErrorState, Loading } from "../components/states.tsx";
@@ -65,8 +66,13 @@ export function Webhooks() {
   );
   async function create(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    {
+      const refused = checkForm(event.currentTarget);
+      if (refused) return setError(refused);
+    }
     const target = event.currentTarget;
     const form = new FormData(target);
+    if (form.getAll("event").length === 0) return setError(new FormRefusal("Choose at least one event type."));
     setError(undefined);
     try {
       const description = String(form.get("description") ?? "").trim();
@@ -90,7 +96,7 @@ export function Webhooks() {
   return (
     <>
       <h1>Webhooks</h1>
-      <form className="card stack" onSubmit={(e) => void create(e)} aria-labelledby="new-endpoint">
+      <form noValidate className="card stack" onSubmit={(e) => void create(e)} aria-labelledby="new-endpoint">
         <h2 id="new-endpoint">New endpoint</h2>
         <label>
           URL
@@ -229,7 +235,12 @@ export function WebhookDetail() {
   const path = { params: { path: { endpointId: id } } };
   async function saveTypes(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    {
+      const refused = checkForm(event.currentTarget);
+      if (refused) return setError(refused);
+    }
     const types = new FormData(event.currentTarget).getAll("event").map(String) as EnabledEvents;
+    if (types.length === 0) return setError(new FormRefusal("Choose at least one event type."));
     await act(
       () => unwrap(client.PATCH("/api/v2/agent/webhook-endpoints/{endpointId}", { ...path, body: { enabledEvents: types } })),
       "Event types saved.",
@@ -309,7 +320,7 @@ export function WebhookDetail() {
       ) : null}
       {error ? <ErrorState error={error} needs="developer" /> : null}
       <SecretDialog secret={secret} onClose={() => setSecret(null)} />
-      <form className="card stack" onSubmit={(ev) => void saveTypes(ev)} key={e.updatedAt}>
+      <form noValidate className="card stack" onSubmit={(ev) => void saveTypes(ev)} key={e.updatedAt}>
         <EventTypeChoice selected={e.enabledEvents} />
         <button type="submit">Save event types</button>
       </form>

@@ -38,7 +38,7 @@ export interface WalletsNamespace {
    * `GET /api/v1/wallets/{id}` (operationId `getWallet`).
    * Requires the scope `wallets:read`.
    *
-   * @param id - The wallet id (`wal_…`); another form → 400, an unknown id → 404.
+   * @param id - The wallet id (`wal_…`). An id that names no wallet of this key, whatever its form → 404 `not_found`.
    * @param options - Per-request options: `idempotencyKey`, `headers`, `signal`, `timeoutMs`, `maxRetries`.
    */
   retrieve(id: string, options?: RequestOptions): MethodResult<"getWallet">;
@@ -50,7 +50,7 @@ export interface WalletsNamespace {
    * `GET /api/v1/wallets/{id}/balance` (operationId `getWalletBalance`).
    * Requires the scope `wallets:read`.
    *
-   * @param id - The wallet id (`wal_…`); another form → 400, an unknown id → 404.
+   * @param id - The wallet id (`wal_…`). An id that names no wallet of this key, whatever its form → 404 `not_found`.
    * @param options - Per-request options: `idempotencyKey`, `headers`, `signal`, `timeoutMs`, `maxRetries`.
    */
   retrieveBalance(id: string, options?: RequestOptions): MethodResult<"getWalletBalance">;
@@ -94,7 +94,7 @@ export interface PaymentsNamespace {
    * `GET /api/v1/payments/{id}` (operationId `getPayment`).
    * Requires the scope `payments:read`.
    *
-   * @param id - The payment id (`pay_…`); another form → 400, an unknown id → 404.
+   * @param id - The payment id (`pay_…`). An id that names no payment of this key, whatever its form → 404 `not_found`.
    * @param options - Per-request options: `idempotencyKey`, `headers`, `signal`, `timeoutMs`, `maxRetries`.
    */
   retrieve(id: string, options?: RequestOptions): MethodResult<"getPayment">;
@@ -599,7 +599,7 @@ export interface ApprovalsNamespace {
    * guarded operation can then use it once, with exactly the operation (`action`) and payload (`payloadHash`) it was
    * requested for — usually by repeating the original call with the `approvalRequestId`.
    *
-   * **People decide.** Since issue 24 only a member signed in with a session decides (an API key answers 403
+   * **People decide** (since the release after 0.3.0): only a member signed in with a session decides (an API key answers 403
    * `SESSION_REQUIRED`; the bearer scheme stays listed for compatibility). The member needs the `approver` or `owner`
    * role (else 403 `FORBIDDEN`), a session whose TOTP second factor was verified (else 403 `SECOND_FACTOR_REQUIRED`), and
    * must not be the member behind the key that requested it (else 403 `OWN_APPROVAL_REQUEST`). The request must belong to
@@ -625,7 +625,7 @@ export interface ApprovalsNamespace {
    * Rejects a `pending` approval request: `pending` → `rejected` (final), `version` +1, `decidedBy` set to the caller. The
    * guarded operation can never run with it; request the operation again to get a new approval request.
    *
-   * **People decide.** Since issue 24 only a member signed in with a session decides (an API key answers 403
+   * **People decide** (since the release after 0.3.0): only a member signed in with a session decides (an API key answers 403
    * `SESSION_REQUIRED`; the bearer scheme stays listed for compatibility). The member needs the `approver` or `owner`
    * role (else 403 `FORBIDDEN`), a session whose TOTP second factor was verified (else 403 `SECOND_FACTOR_REQUIRED`), and
    * must not be the member behind the key that requested it (else 403 `OWN_APPROVAL_REQUEST`). The request must belong to
@@ -837,7 +837,7 @@ export interface CorridorsNamespace {
   /**
    * Get a corridor workflow run
    *
-   * Returns a workflow run created by `corridor/simulate`, with the state of each step. Read-only: runs are advanced only by the scheduler (`corridor/workflows/dispatch`). Poll it until `status` is `completed` or `failed`; `nextRunAt` says when the scheduler next looks at the run. A malformed id answers 400 `VALIDATION_ERROR` naming `/params/workflowRunId`; an unknown id or another organization's run answers 404.
+   * Returns a workflow run created by `corridor/simulate`, with the state of each step. Read-only: runs are advanced only by the scheduler (`corridor/workflows/dispatch`). Poll it until `status` is `completed` or `failed`; `nextRunAt` says when the scheduler next looks at the run. An id that names no run of this organization, whatever its form, answers 404.
    *
    * **Run state machine** (see `WorkflowRunStatus`, `WorkflowStepStatus`):
    *

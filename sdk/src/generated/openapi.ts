@@ -30,8 +30,11 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The wallet id (`wal_…`); another form → 400, an unknown id → 404. */
-                id: string;
+                /**
+                 * @description The wallet id (`wal_…`). An id that names no wallet of this key, whatever its form → 404 `not_found`.
+                 * @example wal_2YVq9M3bR6t8KxW1pZ7cNd
+                 */
+                id: components["schemas"]["PathId"];
             };
             cookie?: never;
         };
@@ -53,8 +56,11 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The wallet id (`wal_…`); another form → 400, an unknown id → 404. */
-                id: string;
+                /**
+                 * @description The wallet id (`wal_…`). An id that names no wallet of this key, whatever its form → 404 `not_found`.
+                 * @example wal_2YVq9M3bR6t8KxW1pZ7cNd
+                 */
+                id: components["schemas"]["PathId"];
             };
             cookie?: never;
         };
@@ -102,8 +108,11 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The payment id (`pay_…`); another form → 400, an unknown id → 404. */
-                id: string;
+                /**
+                 * @description The payment id (`pay_…`). An id that names no payment of this key, whatever its form → 404 `not_found`.
+                 * @example pay_3Jk8LmN2pQ5rS7tU9vW1xY
+                 */
+                id: components["schemas"]["PathId"];
             };
             cookie?: never;
         };
@@ -262,7 +271,7 @@ export interface paths {
             header?: never;
             path: {
                 /** @description The contract project (`cprj_…`) returned by generate. */
-                projectId: components["schemas"]["ProjectId"];
+                projectId: components["schemas"]["PathId"];
             };
             cookie?: never;
         };
@@ -287,7 +296,7 @@ export interface paths {
             header?: never;
             path: {
                 /** @description The contract project (`cprj_…`) returned by generate. */
-                projectId: components["schemas"]["ProjectId"];
+                projectId: components["schemas"]["PathId"];
             };
             cookie?: never;
         };
@@ -323,7 +332,7 @@ export interface paths {
             header?: never;
             path: {
                 /** @description The contract project (`cprj_…`) returned by generate. */
-                projectId: components["schemas"]["ProjectId"];
+                projectId: components["schemas"]["PathId"];
             };
             cookie?: never;
         };
@@ -352,7 +361,7 @@ export interface paths {
             header?: never;
             path: {
                 /** @description The contract project (`cprj_…`) returned by generate. */
-                projectId: components["schemas"]["ProjectId"];
+                projectId: components["schemas"]["PathId"];
             };
             cookie?: never;
         };
@@ -383,7 +392,7 @@ export interface paths {
             header?: never;
             path: {
                 /** @description The contract project (`cprj_…`) returned by generate. */
-                projectId: components["schemas"]["ProjectId"];
+                projectId: components["schemas"]["PathId"];
             };
             cookie?: never;
         };
@@ -424,7 +433,7 @@ export interface paths {
             header?: never;
             path: {
                 /** @description The contract project (`cprj_…`) returned by generate. */
-                projectId: components["schemas"]["ProjectId"];
+                projectId: components["schemas"]["PathId"];
             };
             cookie?: never;
         };
@@ -453,7 +462,7 @@ export interface paths {
             header?: never;
             path: {
                 /** @description The contract project (`cprj_…`) returned by generate. */
-                projectId: components["schemas"]["ProjectId"];
+                projectId: components["schemas"]["PathId"];
             };
             cookie?: never;
         };
@@ -773,7 +782,7 @@ export interface paths {
          *     guarded operation can then use it once, with exactly the operation (`action`) and payload (`payloadHash`) it was
          *     requested for — usually by repeating the original call with the `approvalRequestId`.
          *
-         *     **People decide.** Since issue 24 only a member signed in with a session decides (an API key answers 403
+         *     **People decide** (since the release after 0.3.0): only a member signed in with a session decides (an API key answers 403
          *     `SESSION_REQUIRED`; the bearer scheme stays listed for compatibility). The member needs the `approver` or `owner`
          *     role (else 403 `FORBIDDEN`), a session whose TOTP second factor was verified (else 403 `SECOND_FACTOR_REQUIRED`), and
          *     must not be the member behind the key that requested it (else 403 `OWN_APPROVAL_REQUEST`). The request must belong to
@@ -807,7 +816,7 @@ export interface paths {
          * @description Rejects a `pending` approval request: `pending` → `rejected` (final), `version` +1, `decidedBy` set to the caller. The
          *     guarded operation can never run with it; request the operation again to get a new approval request.
          *
-         *     **People decide.** Since issue 24 only a member signed in with a session decides (an API key answers 403
+         *     **People decide** (since the release after 0.3.0): only a member signed in with a session decides (an API key answers 403
          *     `SESSION_REQUIRED`; the bearer scheme stays listed for compatibility). The member needs the `approver` or `owner`
          *     role (else 403 `FORBIDDEN`), a session whose TOTP second factor was verified (else 403 `SECOND_FACTOR_REQUIRED`), and
          *     must not be the member behind the key that requested it (else 403 `OWN_APPROVAL_REQUEST`). The request must belong to
@@ -1037,7 +1046,7 @@ export interface paths {
         };
         /**
          * Get a corridor workflow run
-         * @description Returns a workflow run created by `corridor/simulate`, with the state of each step. Read-only: runs are advanced only by the scheduler (`corridor/workflows/dispatch`). Poll it until `status` is `completed` or `failed`; `nextRunAt` says when the scheduler next looks at the run. A malformed id answers 400 `VALIDATION_ERROR` naming `/params/workflowRunId`; an unknown id or another organization's run answers 404.
+         * @description Returns a workflow run created by `corridor/simulate`, with the state of each step. Read-only: runs are advanced only by the scheduler (`corridor/workflows/dispatch`). Poll it until `status` is `completed` or `failed`; `nextRunAt` says when the scheduler next looks at the run. An id that names no run of this organization, whatever its form, answers 404.
          *
          *     **Run state machine** (see `WorkflowRunStatus`, `WorkflowStepStatus`):
          *
@@ -1461,7 +1470,7 @@ export interface paths {
             header?: never;
             path: {
                 /** @description The issuance request (`ir_…`) returned by mint or burn. */
-                issuanceRequestId: components["schemas"]["IssuanceRequestId"];
+                issuanceRequestId: components["schemas"]["PathId"];
             };
             cookie?: never;
         };
@@ -2276,7 +2285,7 @@ export interface paths {
                  * @description The webhook endpoint's id (`we_…`). Unknown, or another organization's or environment's → 404 `NOT_FOUND`.
                  * @example we_4Hq8Vn2Tx6Rz1Kb9Md3Wc
                  */
-                endpointId: components["schemas"]["WebhookEndpointId"];
+                endpointId: components["schemas"]["PathId"];
             };
             cookie?: never;
         };
@@ -2320,7 +2329,7 @@ export interface paths {
                  * @description The webhook endpoint's id (`we_…`). Unknown, or another organization's or environment's → 404 `NOT_FOUND`.
                  * @example we_4Hq8Vn2Tx6Rz1Kb9Md3Wc
                  */
-                endpointId: components["schemas"]["WebhookEndpointId"];
+                endpointId: components["schemas"]["PathId"];
             };
             cookie?: never;
         };
@@ -2352,7 +2361,7 @@ export interface paths {
                  * @description The webhook endpoint's id (`we_…`). Unknown, or another organization's or environment's → 404 `NOT_FOUND`.
                  * @example we_4Hq8Vn2Tx6Rz1Kb9Md3Wc
                  */
-                endpointId: components["schemas"]["WebhookEndpointId"];
+                endpointId: components["schemas"]["PathId"];
             };
             cookie?: never;
         };
@@ -2383,7 +2392,7 @@ export interface paths {
                  * @description The webhook endpoint's id (`we_…`). Unknown, or another organization's or environment's → 404 `NOT_FOUND`.
                  * @example we_4Hq8Vn2Tx6Rz1Kb9Md3Wc
                  */
-                endpointId: components["schemas"]["WebhookEndpointId"];
+                endpointId: components["schemas"]["PathId"];
             };
             cookie?: never;
         };
@@ -2414,12 +2423,12 @@ export interface paths {
                  * @description The webhook endpoint's id (`we_…`). Unknown, or another organization's or environment's → 404 `NOT_FOUND`.
                  * @example we_4Hq8Vn2Tx6Rz1Kb9Md3Wc
                  */
-                endpointId: components["schemas"]["WebhookEndpointId"];
+                endpointId: components["schemas"]["PathId"];
                 /**
                  * @description The delivery's id (`wdl_…`), of this endpoint. Unknown or of another endpoint → 404 `NOT_FOUND`.
                  * @example wdl_3f1c9a7e2b4d6f8a0c1e3b
                  */
-                deliveryId: components["schemas"]["WebhookDeliveryId"];
+                deliveryId: components["schemas"]["PathId"];
             };
             cookie?: never;
         };
@@ -2486,7 +2495,7 @@ export interface paths {
                  * @description The event's id (`evt_…`; the `webhook-id` header of its deliveries). Unknown or another organization's or environment's → 404 `NOT_FOUND`.
                  * @example evt_7Kc3Xm9Qd1Vr5Tn8Bw2Hs
                  */
-                eventId: components["schemas"]["EventId"];
+                eventId: components["schemas"]["PathId"];
             };
             cookie?: never;
         };
@@ -4377,6 +4386,8 @@ export interface components {
             /** @example Treasury hot wallet */
             label?: string;
         };
+        /** @description The id of a resource in a path. Ids the service makes have the form `prefix_` followed by letters and digits (e.g. `wal_2YVq9M3bR6t8KxW1pZ7cNd`); the form is a description, not a check: an id that names nothing this caller can see, whatever its form, is missing → 404. Longer than 255 characters → 400. */
+        PathId: string;
         /**
          * @example USDC
          * @enum {string}
@@ -10117,12 +10128,12 @@ export interface components {
          * @description The card's id (`card_…`). Unknown or another organization's → 404 `NOT_FOUND`.
          * @example card_3Vb7Nx1Qk9Tz5Hm2Lw8Rd
          */
-        CardIdPath: string;
+        CardIdPath: components["schemas"]["PathId"];
         /**
          * @description The authorization's id (`cauth_…`), of this card. Unknown, of another card or of another organization → 404 `NOT_FOUND`.
          * @example cauth_4Ty8Mk2Vb6Rn1Qz7Hx3Lc
          */
-        AuthorizationIdPath: string;
+        AuthorizationIdPath: components["schemas"]["PathId"];
         /**
          * @description The event id (`evt_…`). The same on every retry of the event to this endpoint; deduplicate on it.
          * @example evt_7Kc3Xm9Qd1Vr5Tn8Bw2Hs
@@ -10275,8 +10286,11 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The wallet id (`wal_…`); another form → 400, an unknown id → 404. */
-                id: string;
+                /**
+                 * @description The wallet id (`wal_…`). An id that names no wallet of this key, whatever its form → 404 `not_found`.
+                 * @example wal_2YVq9M3bR6t8KxW1pZ7cNd
+                 */
+                id: components["schemas"]["PathId"];
             };
             cookie?: never;
         };
@@ -10312,8 +10326,11 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The wallet id (`wal_…`); another form → 400, an unknown id → 404. */
-                id: string;
+                /**
+                 * @description The wallet id (`wal_…`). An id that names no wallet of this key, whatever its form → 404 `not_found`.
+                 * @example wal_2YVq9M3bR6t8KxW1pZ7cNd
+                 */
+                id: components["schemas"]["PathId"];
             };
             cookie?: never;
         };
@@ -10435,8 +10452,11 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The payment id (`pay_…`); another form → 400, an unknown id → 404. */
-                id: string;
+                /**
+                 * @description The payment id (`pay_…`). An id that names no payment of this key, whatever its form → 404 `not_found`.
+                 * @example pay_3Jk8LmN2pQ5rS7tU9vW1xY
+                 */
+                id: components["schemas"]["PathId"];
             };
             cookie?: never;
         };
@@ -10780,7 +10800,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The contract project (`cprj_…`) returned by generate. */
-                projectId: components["schemas"]["ProjectId"];
+                projectId: components["schemas"]["PathId"];
             };
             cookie?: never;
         };
@@ -10805,7 +10825,7 @@ export interface operations {
             /**
              * @description Bad request.
              *
-             *     - `VALIDATION_ERROR`: `projectId` is malformed.
+             *     - `VALIDATION_ERROR`: `projectId` is longer than 255 characters (an id of any other form that names nothing → 404).
              */
             400: components["responses"]["V2BadRequest"];
             401: components["responses"]["V2Unauthorized"];
@@ -10854,7 +10874,7 @@ export interface operations {
             };
             path: {
                 /** @description The contract project (`cprj_…`) returned by generate. */
-                projectId: components["schemas"]["ProjectId"];
+                projectId: components["schemas"]["PathId"];
             };
             cookie?: never;
         };
@@ -10955,7 +10975,7 @@ export interface operations {
             };
             path: {
                 /** @description The contract project (`cprj_…`) returned by generate. */
-                projectId: components["schemas"]["ProjectId"];
+                projectId: components["schemas"]["PathId"];
             };
             cookie?: never;
         };
@@ -11046,7 +11066,7 @@ export interface operations {
             };
             path: {
                 /** @description The contract project (`cprj_…`) returned by generate. */
-                projectId: components["schemas"]["ProjectId"];
+                projectId: components["schemas"]["PathId"];
             };
             cookie?: never;
         };
@@ -11137,7 +11157,7 @@ export interface operations {
             };
             path: {
                 /** @description The contract project (`cprj_…`) returned by generate. */
-                projectId: components["schemas"]["ProjectId"];
+                projectId: components["schemas"]["PathId"];
             };
             cookie?: never;
         };
@@ -11240,7 +11260,7 @@ export interface operations {
             };
             path: {
                 /** @description The contract project (`cprj_…`) returned by generate. */
-                projectId: components["schemas"]["ProjectId"];
+                projectId: components["schemas"]["PathId"];
             };
             cookie?: never;
         };
@@ -11331,7 +11351,7 @@ export interface operations {
             };
             path: {
                 /** @description The contract project (`cprj_…`) returned by generate. */
-                projectId: components["schemas"]["ProjectId"];
+                projectId: components["schemas"]["PathId"];
             };
             cookie?: never;
         };
@@ -11932,7 +11952,7 @@ export interface operations {
             };
             path: {
                 /** @description The approval request id (`apr_…`) returned by the operation that needs approval. */
-                approvalRequestId: components["schemas"]["ApprovalRequestId"];
+                approvalRequestId: components["schemas"]["PathId"];
             };
             cookie?: never;
         };
@@ -12016,7 +12036,7 @@ export interface operations {
             };
             path: {
                 /** @description The approval request id (`apr_…`) returned by the operation that needs approval. */
-                approvalRequestId: components["schemas"]["ApprovalRequestId"];
+                approvalRequestId: components["schemas"]["PathId"];
             };
             cookie?: never;
         };
@@ -12125,7 +12145,7 @@ export interface operations {
             };
             path: {
                 /** @description The approval request id (`apr_…`) returned by the operation that needs approval. */
-                approvalRequestId: components["schemas"]["ApprovalRequestId"];
+                approvalRequestId: components["schemas"]["PathId"];
             };
             cookie?: never;
         };
@@ -12821,7 +12841,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The run id (`wfr_…`) returned by `corridor/simulate`. */
-                workflowRunId: components["schemas"]["WorkflowRunId"];
+                workflowRunId: components["schemas"]["PathId"];
             };
             cookie?: never;
         };
@@ -12847,7 +12867,7 @@ export interface operations {
              * @description Bad request.
              *
              *     - `INVALID_INPUT` — the request carries a body (this operation takes none).
-             *     - `VALIDATION_ERROR` — `workflowRunId` is malformed (not `wfr_` followed by 20–40 letters or digits, `WorkflowRunId`), or the request carries query parameters (this operation takes none); `errors` names `/params/workflowRunId` or `/query`.
+             *     - `VALIDATION_ERROR` — `workflowRunId` is longer than 255 characters, or the request carries query parameters (this operation takes none); `errors` names `/params/workflowRunId` or `/query`.
              */
             400: components["responses"]["V2BadRequest"];
             /**
@@ -14175,7 +14195,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The issuance request (`ir_…`) returned by mint or burn. */
-                issuanceRequestId: components["schemas"]["IssuanceRequestId"];
+                issuanceRequestId: components["schemas"]["PathId"];
             };
             cookie?: never;
         };
@@ -14200,7 +14220,7 @@ export interface operations {
             /**
              * @description Bad request.
              *
-             *     - `VALIDATION_ERROR`: `issuanceRequestId` is malformed.
+             *     - `VALIDATION_ERROR`: `issuanceRequestId` is longer than 255 characters (an id of any other form that names nothing → 404).
              */
             400: components["responses"]["V2BadRequest"];
             401: components["responses"]["V2Unauthorized"];
@@ -16564,7 +16584,7 @@ export interface operations {
                  * @description The webhook endpoint's id (`we_…`). Unknown, or another organization's or environment's → 404 `NOT_FOUND`.
                  * @example we_4Hq8Vn2Tx6Rz1Kb9Md3Wc
                  */
-                endpointId: components["schemas"]["WebhookEndpointId"];
+                endpointId: components["schemas"]["PathId"];
             };
             cookie?: never;
         };
@@ -16641,7 +16661,7 @@ export interface operations {
                  * @description The webhook endpoint's id (`we_…`). Unknown, or another organization's or environment's → 404 `NOT_FOUND`.
                  * @example we_4Hq8Vn2Tx6Rz1Kb9Md3Wc
                  */
-                endpointId: components["schemas"]["WebhookEndpointId"];
+                endpointId: components["schemas"]["PathId"];
             };
             cookie?: never;
         };
@@ -16730,7 +16750,7 @@ export interface operations {
                  * @description The webhook endpoint's id (`we_…`). Unknown, or another organization's or environment's → 404 `NOT_FOUND`.
                  * @example we_4Hq8Vn2Tx6Rz1Kb9Md3Wc
                  */
-                endpointId: components["schemas"]["WebhookEndpointId"];
+                endpointId: components["schemas"]["PathId"];
             };
             cookie?: never;
         };
@@ -16844,7 +16864,7 @@ export interface operations {
                  * @description The webhook endpoint's id (`we_…`). Unknown, or another organization's or environment's → 404 `NOT_FOUND`.
                  * @example we_4Hq8Vn2Tx6Rz1Kb9Md3Wc
                  */
-                endpointId: components["schemas"]["WebhookEndpointId"];
+                endpointId: components["schemas"]["PathId"];
             };
             cookie?: never;
         };
@@ -16959,7 +16979,7 @@ export interface operations {
                  * @description The webhook endpoint's id (`we_…`). Unknown, or another organization's or environment's → 404 `NOT_FOUND`.
                  * @example we_4Hq8Vn2Tx6Rz1Kb9Md3Wc
                  */
-                endpointId: components["schemas"]["WebhookEndpointId"];
+                endpointId: components["schemas"]["PathId"];
             };
             cookie?: never;
         };
@@ -17056,7 +17076,7 @@ export interface operations {
                  * @description The webhook endpoint's id (`we_…`). Unknown, or another organization's or environment's → 404 `NOT_FOUND`.
                  * @example we_4Hq8Vn2Tx6Rz1Kb9Md3Wc
                  */
-                endpointId: components["schemas"]["WebhookEndpointId"];
+                endpointId: components["schemas"]["PathId"];
             };
             cookie?: never;
         };
@@ -17150,12 +17170,12 @@ export interface operations {
                  * @description The webhook endpoint's id (`we_…`). Unknown, or another organization's or environment's → 404 `NOT_FOUND`.
                  * @example we_4Hq8Vn2Tx6Rz1Kb9Md3Wc
                  */
-                endpointId: components["schemas"]["WebhookEndpointId"];
+                endpointId: components["schemas"]["PathId"];
                 /**
                  * @description The delivery's id (`wdl_…`), of this endpoint. Unknown or of another endpoint → 404 `NOT_FOUND`.
                  * @example wdl_3f1c9a7e2b4d6f8a0c1e3b
                  */
-                deliveryId: components["schemas"]["WebhookDeliveryId"];
+                deliveryId: components["schemas"]["PathId"];
             };
             cookie?: never;
         };
@@ -17182,7 +17202,7 @@ export interface operations {
              * @description Bad request.
              *
              *     - `IDEMPOTENCY_KEY_REQUIRED`: the `Idempotency-Key` header is missing.
-             *     - `VALIDATION_ERROR`: `endpointId` or `deliveryId` is malformed, or a body was sent; `errors` lists each failure.
+             *     - `VALIDATION_ERROR`: `endpointId` or `deliveryId` is longer than 255 characters, or a body was sent; `errors` lists each failure.
              */
             400: components["responses"]["V2BadRequest"];
             401: components["responses"]["V2Unauthorized"];
@@ -17333,7 +17353,7 @@ export interface operations {
                  * @description The event's id (`evt_…`; the `webhook-id` header of its deliveries). Unknown or another organization's or environment's → 404 `NOT_FOUND`.
                  * @example evt_7Kc3Xm9Qd1Vr5Tn8Bw2Hs
                  */
-                eventId: components["schemas"]["EventId"];
+                eventId: components["schemas"]["PathId"];
             };
             cookie?: never;
         };
@@ -18002,7 +18022,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The member id (`mem_…`). */
-                memberId: components["schemas"]["MemberId"];
+                memberId: components["schemas"]["PathId"];
             };
             cookie?: never;
         };
@@ -18071,7 +18091,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The member id (`mem_…`). */
-                memberId: components["schemas"]["MemberId"];
+                memberId: components["schemas"]["PathId"];
             };
             cookie?: never;
         };
@@ -18145,7 +18165,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The member id (`mem_…`). */
-                memberId: components["schemas"]["MemberId"];
+                memberId: components["schemas"]["PathId"];
             };
             cookie?: never;
         };
@@ -18516,7 +18536,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The key id (`key_…`). */
-                keyId: components["schemas"]["ApiKeyId"];
+                keyId: components["schemas"]["PathId"];
             };
             cookie?: never;
         };
@@ -18585,7 +18605,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The key id (`key_…`). */
-                keyId: components["schemas"]["ApiKeyId"];
+                keyId: components["schemas"]["PathId"];
             };
             cookie?: never;
         };

@@ -51,6 +51,11 @@ export type IdempotencyKey = components["schemas"]["IdempotencyKey"];
  */
 export type CreateWalletRequest = components["schemas"]["CreateWalletRequest"];
 
+/**
+ * The id of a resource in a path. Ids the service makes have the form `prefix_` followed by letters and digits (e.g. `wal_2YVq9M3bR6t8KxW1pZ7cNd`); the form is a description, not a check: an id that names nothing this caller can see, whatever its form, is missing → 404. Longer than 255 characters → 400.
+ */
+export type PathId = components["schemas"]["PathId"];
+
 export type Stablecoin = components["schemas"]["Stablecoin"];
 
 export type AssetBalance = components["schemas"]["AssetBalance"];

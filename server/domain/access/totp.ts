@@ -5,12 +5,16 @@ export const newTotpSecret = (): string => generateSecret();
 
 export const totpUri = (secret: string, account: string): string => generateURI({ issuer: "Coinplane", label: account, secret });
 
-/** A 6-digit code of this step or the neighbouring ones (±30 s of clock drift). */
-export async function verifyTotp(secret: string, code: string): Promise<boolean> {
-  if (!/^\d{6}$/.test(code)) return false;
+/**
+ * A 6-digit code of this step or the neighbouring ones (±30 s of clock drift), of a step later than `afterStep` (the
+ * last one accepted, so that a code works once): the matched time step, or undefined when the code is not valid.
+ */
+export async function verifyTotp(secret: string, code: string, afterStep?: number | null): Promise<number | undefined> {
+  if (!/^\d{6}$/.test(code)) return undefined;
   try {
-    return (await verify({ secret, token: code, epochTolerance: 30 })).valid;
+    const result = await verify({ secret, token: code, epochTolerance: 30, afterTimeStep: afterStep ?? undefined });
+    return result.valid && "timeStep" in result ? result.timeStep : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }

@@ -1,5 +1,7 @@
 // The TOTP second factor: enrol (a secret answered once, sealed at rest), confirm with a code (recovery codes answered
 // once, kept as hashes), verify in a session (a TOTP code, or a recovery code spent by a compare-and-set), disable.
+// A TOTP code is accepted once per member: its time step must be later than the last one accepted (Member.totpLastStep),
+// recorded by a compare-and-set, so a replay on this or another instance is refused like a wrong code.
 
 import type { SessionAuth } from "../../context.ts";
 import type { UnitOfWork } from "../../db/unit-of-work.ts";
@@ -8,7 +10,6 @@ import type { components } from "../../generated/openapi.ts";
 import { openSecretWithAny, sealSecret } from "../../lib/webhooks/secret-box.ts";
 import { hashRecoveryCode, newRecoveryCodes } from "../access/member-tokens.ts";
 import { newTotpSecret, totpUri, verifyTotp } from "../access/totp.ts";
-import { invalidCredentials } from "./sessions.ts";
 
 export interface SealingKeys {
   /** Seals new secrets. */
@@ -20,11 +21,28 @@ export interface SealingKeys {
 async function memberRow(uow: UnitOfWork, memberId: string) {
   return uow.tx
     .selectFrom("Member")
-    .select(["id", "email", "totpSecretSealed", "totpPendingSealed", "recoveryCodeHashes"])
+    .select(["id", "email", "totpSecretSealed", "totpPendingSealed", "recoveryCodeHashes", "totpLastStep"])
     .where("id", "=", memberId)
     .forUpdate()
     .executeTakeFirstOrThrow();
 }
+
+/**
+ * Records `step` as the member's last accepted TOTP step if it is later than the one stored; false when another request
+ * (here or on another instance) accepted this code or a later one first.
+ */
+async function spendTotpStep(uow: UnitOfWork, memberId: string, step: number): Promise<boolean> {
+  const result = await uow.tx
+    .updateTable("Member")
+    .set({ totpLastStep: step })
+    .where("id", "=", memberId)
+    .where((eb) => eb.or([eb("totpLastStep", "is", null), eb("totpLastStep", "<", step)]))
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** A wrong code and a code already used are refused alike (401, counted by the sign-in throttle). */
+const invalidCode = () => new ServiceError("INVALID_CREDENTIALS", "The code is wrong or was already used");
 
 export async function beginTotpEnrollment(
   uow: UnitOfWork,
@@ -48,7 +66,8 @@ export async function confirmTotpEnrollment(
   const member = await memberRow(uow, session.memberId);
   if (member.totpSecretSealed || !member.totpPendingSealed)
     throw new ServiceError("STATE_CONFLICT", "No second-factor enrolment is pending");
-  if (!(await verifyTotp(openSecretWithAny(member.totpPendingSealed, keys.all), code))) throw invalidCredentials();
+  const step = await verifyTotp(openSecretWithAny(member.totpPendingSealed, keys.all), code, member.totpLastStep);
+  if (step === undefined || !(await spendTotpStep(uow, member.id, step))) throw invalidCode();
   const recoveryCodes = newRecoveryCodes();
   await uow.tx
     .updateTable("Member")
@@ -72,7 +91,8 @@ export async function verifySecondFactor(
 ): Promise<void> {
   const member = await memberRow(uow, session.memberId);
   if (!member.totpSecretSealed) throw new ServiceError("STATE_CONFLICT", "No second factor is enrolled for this member");
-  let valid = await verifyTotp(openSecretWithAny(member.totpSecretSealed, keys.all), code);
+  const step = await verifyTotp(openSecretWithAny(member.totpSecretSealed, keys.all), code, member.totpLastStep);
+  let valid = step !== undefined && (await spendTotpStep(uow, member.id, step));
   if (!valid) {
     const hash = hashRecoveryCode(code);
     if (member.recoveryCodeHashes.includes(hash)) {
@@ -84,7 +104,7 @@ export async function verifySecondFactor(
       valid = true;
     }
   }
-  if (!valid) throw invalidCredentials();
+  if (!valid) throw invalidCode();
   await uow.tx.updateTable("MemberSession").set({ secondFactorVerified: true }).where("id", "=", session.id).execute();
 }
 
@@ -96,7 +116,8 @@ export async function disableTotp(uow: UnitOfWork, session: SessionAuth): Promis
   if (!member.totpSecretSealed) throw new ServiceError("STATE_CONFLICT", "No second factor is enrolled for this member");
   await uow.tx
     .updateTable("Member")
-    .set({ totpSecretSealed: null, totpPendingSealed: null, recoveryCodeHashes: [], updatedAt: uow.now })
+    // The secret is discarded, so are its spent steps: a new secret's first code is not refused for sharing a step.
+    .set({ totpSecretSealed: null, totpPendingSealed: null, recoveryCodeHashes: [], totpLastStep: null, updatedAt: uow.now })
     .where("id", "=", member.id)
     .execute();
 }

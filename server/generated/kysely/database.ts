@@ -518,6 +518,11 @@ export type Member = {
      */
     totpPendingSealed: string | null;
     recoveryCodeHashes: Generated<string[]>;
+    /**
+     * The 30 s time step of the last TOTP code accepted for this member: a code is accepted only for a later step, so
+     * each code works once (RFC 6238 §5.2), on every instance (set by a compare-and-set).
+     */
+    totpLastStep: number | null;
     createdAt: Generated<Timestamp>;
     updatedAt: Generated<Timestamp>;
     removedAt: Timestamp | null;

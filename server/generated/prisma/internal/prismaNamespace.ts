@@ -3950,6 +3950,7 @@ export const MemberScalarFieldEnum = {
   totpSecretSealed: 'totpSecretSealed',
   totpPendingSealed: 'totpPendingSealed',
   recoveryCodeHashes: 'recoveryCodeHashes',
+  totpLastStep: 'totpLastStep',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt',
   removedAt: 'removedAt'

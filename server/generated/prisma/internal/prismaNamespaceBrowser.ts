@@ -461,6 +461,7 @@ export const MemberScalarFieldEnum = {
   totpSecretSealed: 'totpSecretSealed',
   totpPendingSealed: 'totpPendingSealed',
   recoveryCodeHashes: 'recoveryCodeHashes',
+  totpLastStep: 'totpLastStep',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt',
   removedAt: 'removedAt'

@@ -22,8 +22,18 @@ export type MemberModel = runtime.Types.Result.DefaultSelection<Prisma.$MemberPa
 
 export type AggregateMember = {
   _count: MemberCountAggregateOutputType | null
+  _avg: MemberAvgAggregateOutputType | null
+  _sum: MemberSumAggregateOutputType | null
   _min: MemberMinAggregateOutputType | null
   _max: MemberMaxAggregateOutputType | null
+}
+
+export type MemberAvgAggregateOutputType = {
+  totpLastStep: number | null
+}
+
+export type MemberSumAggregateOutputType = {
+  totpLastStep: number | null
 }
 
 export type MemberMinAggregateOutputType = {
@@ -35,6 +45,7 @@ export type MemberMinAggregateOutputType = {
   passwordHash: string | null
   totpSecretSealed: string | null
   totpPendingSealed: string | null
+  totpLastStep: number | null
   createdAt: Date | null
   updatedAt: Date | null
   removedAt: Date | null
@@ -49,6 +60,7 @@ export type MemberMaxAggregateOutputType = {
   passwordHash: string | null
   totpSecretSealed: string | null
   totpPendingSealed: string | null
+  totpLastStep: number | null
   createdAt: Date | null
   updatedAt: Date | null
   removedAt: Date | null
@@ -64,12 +76,21 @@ export type MemberCountAggregateOutputType = {
   totpSecretSealed: number
   totpPendingSealed: number
   recoveryCodeHashes: number
+  totpLastStep: number
   createdAt: number
   updatedAt: number
   removedAt: number
   _all: number
 }
 
+
+export type MemberAvgAggregateInputType = {
+  totpLastStep?: true
+}
+
+export type MemberSumAggregateInputType = {
+  totpLastStep?: true
+}
 
 export type MemberMinAggregateInputType = {
   id?: true
@@ -80,6 +101,7 @@ export type MemberMinAggregateInputType = {
   passwordHash?: true
   totpSecretSealed?: true
   totpPendingSealed?: true
+  totpLastStep?: true
   createdAt?: true
   updatedAt?: true
   removedAt?: true
@@ -94,6 +116,7 @@ export type MemberMaxAggregateInputType = {
   passwordHash?: true
   totpSecretSealed?: true
   totpPendingSealed?: true
+  totpLastStep?: true
   createdAt?: true
   updatedAt?: true
   removedAt?: true
@@ -109,6 +132,7 @@ export type MemberCountAggregateInputType = {
   totpSecretSealed?: true
   totpPendingSealed?: true
   recoveryCodeHashes?: true
+  totpLastStep?: true
   createdAt?: true
   updatedAt?: true
   removedAt?: true
@@ -153,6 +177,18 @@ export type MemberAggregateArgs<ExtArgs extends runtime.Types.Extensions.Interna
   /**
    * {@link https://www.prisma.io/docs/concepts/components/prisma-client/aggregations Aggregation Docs}
    * 
+   * Select which fields to average
+  **/
+  _avg?: MemberAvgAggregateInputType
+  /**
+   * {@link https://www.prisma.io/docs/concepts/components/prisma-client/aggregations Aggregation Docs}
+   * 
+   * Select which fields to sum
+  **/
+  _sum?: MemberSumAggregateInputType
+  /**
+   * {@link https://www.prisma.io/docs/concepts/components/prisma-client/aggregations Aggregation Docs}
+   * 
    * Select which fields to find the minimum value
   **/
   _min?: MemberMinAggregateInputType
@@ -183,6 +219,8 @@ export type MemberGroupByArgs<ExtArgs extends runtime.Types.Extensions.InternalA
   take?: number
   skip?: number
   _count?: MemberCountAggregateInputType | true
+  _avg?: MemberAvgAggregateInputType
+  _sum?: MemberSumAggregateInputType
   _min?: MemberMinAggregateInputType
   _max?: MemberMaxAggregateInputType
 }
@@ -197,10 +235,13 @@ export type MemberGroupByOutputType = {
   totpSecretSealed: string | null
   totpPendingSealed: string | null
   recoveryCodeHashes: string[]
+  totpLastStep: number | null
   createdAt: Date
   updatedAt: Date
   removedAt: Date | null
   _count: MemberCountAggregateOutputType | null
+  _avg: MemberAvgAggregateOutputType | null
+  _sum: MemberSumAggregateOutputType | null
   _min: MemberMinAggregateOutputType | null
   _max: MemberMaxAggregateOutputType | null
 }
@@ -233,6 +274,7 @@ export type MemberWhereInput = {
   totpSecretSealed?: Prisma.StringNullableFilter<"Member"> | string | null
   totpPendingSealed?: Prisma.StringNullableFilter<"Member"> | string | null
   recoveryCodeHashes?: Prisma.StringNullableListFilter<"Member">
+  totpLastStep?: Prisma.IntNullableFilter<"Member"> | number | null
   createdAt?: Prisma.DateTimeFilter<"Member"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Member"> | Date | string
   removedAt?: Prisma.DateTimeNullableFilter<"Member"> | Date | string | null
@@ -248,6 +290,7 @@ export type MemberOrderByWithRelationInput = {
   totpSecretSealed?: Prisma.SortOrderInput | Prisma.SortOrder
   totpPendingSealed?: Prisma.SortOrderInput | Prisma.SortOrder
   recoveryCodeHashes?: Prisma.SortOrder
+  totpLastStep?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
   removedAt?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -267,6 +310,7 @@ export type MemberWhereUniqueInput = Prisma.AtLeast<{
   totpSecretSealed?: Prisma.StringNullableFilter<"Member"> | string | null
   totpPendingSealed?: Prisma.StringNullableFilter<"Member"> | string | null
   recoveryCodeHashes?: Prisma.StringNullableListFilter<"Member">
+  totpLastStep?: Prisma.IntNullableFilter<"Member"> | number | null
   createdAt?: Prisma.DateTimeFilter<"Member"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Member"> | Date | string
   removedAt?: Prisma.DateTimeNullableFilter<"Member"> | Date | string | null
@@ -282,12 +326,15 @@ export type MemberOrderByWithAggregationInput = {
   totpSecretSealed?: Prisma.SortOrderInput | Prisma.SortOrder
   totpPendingSealed?: Prisma.SortOrderInput | Prisma.SortOrder
   recoveryCodeHashes?: Prisma.SortOrder
+  totpLastStep?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
   removedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   _count?: Prisma.MemberCountOrderByAggregateInput
+  _avg?: Prisma.MemberAvgOrderByAggregateInput
   _max?: Prisma.MemberMaxOrderByAggregateInput
   _min?: Prisma.MemberMinOrderByAggregateInput
+  _sum?: Prisma.MemberSumOrderByAggregateInput
 }
 
 export type MemberScalarWhereWithAggregatesInput = {
@@ -303,6 +350,7 @@ export type MemberScalarWhereWithAggregatesInput = {
   totpSecretSealed?: Prisma.StringNullableWithAggregatesFilter<"Member"> | string | null
   totpPendingSealed?: Prisma.StringNullableWithAggregatesFilter<"Member"> | string | null
   recoveryCodeHashes?: Prisma.StringNullableListFilter<"Member">
+  totpLastStep?: Prisma.IntNullableWithAggregatesFilter<"Member"> | number | null
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"Member"> | Date | string
   updatedAt?: Prisma.DateTimeWithAggregatesFilter<"Member"> | Date | string
   removedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Member"> | Date | string | null
@@ -318,6 +366,7 @@ export type MemberCreateInput = {
   totpSecretSealed?: string | null
   totpPendingSealed?: string | null
   recoveryCodeHashes?: Prisma.MemberCreaterecoveryCodeHashesInput | string[]
+  totpLastStep?: number | null
   createdAt?: Date | string
   updatedAt?: Date | string
   removedAt?: Date | string | null
@@ -333,6 +382,7 @@ export type MemberUncheckedCreateInput = {
   totpSecretSealed?: string | null
   totpPendingSealed?: string | null
   recoveryCodeHashes?: Prisma.MemberCreaterecoveryCodeHashesInput | string[]
+  totpLastStep?: number | null
   createdAt?: Date | string
   updatedAt?: Date | string
   removedAt?: Date | string | null
@@ -348,6 +398,7 @@ export type MemberUpdateInput = {
   totpSecretSealed?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   totpPendingSealed?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   recoveryCodeHashes?: Prisma.MemberUpdaterecoveryCodeHashesInput | string[]
+  totpLastStep?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   removedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -363,6 +414,7 @@ export type MemberUncheckedUpdateInput = {
   totpSecretSealed?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   totpPendingSealed?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   recoveryCodeHashes?: Prisma.MemberUpdaterecoveryCodeHashesInput | string[]
+  totpLastStep?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   removedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -378,6 +430,7 @@ export type MemberCreateManyInput = {
   totpSecretSealed?: string | null
   totpPendingSealed?: string | null
   recoveryCodeHashes?: Prisma.MemberCreaterecoveryCodeHashesInput | string[]
+  totpLastStep?: number | null
   createdAt?: Date | string
   updatedAt?: Date | string
   removedAt?: Date | string | null
@@ -393,6 +446,7 @@ export type MemberUpdateManyMutationInput = {
   totpSecretSealed?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   totpPendingSealed?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   recoveryCodeHashes?: Prisma.MemberUpdaterecoveryCodeHashesInput | string[]
+  totpLastStep?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   removedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -408,6 +462,7 @@ export type MemberUncheckedUpdateManyInput = {
   totpSecretSealed?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   totpPendingSealed?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   recoveryCodeHashes?: Prisma.MemberUpdaterecoveryCodeHashesInput | string[]
+  totpLastStep?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   removedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -428,9 +483,14 @@ export type MemberCountOrderByAggregateInput = {
   totpSecretSealed?: Prisma.SortOrder
   totpPendingSealed?: Prisma.SortOrder
   recoveryCodeHashes?: Prisma.SortOrder
+  totpLastStep?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
   removedAt?: Prisma.SortOrder
+}
+
+export type MemberAvgOrderByAggregateInput = {
+  totpLastStep?: Prisma.SortOrder
 }
 
 export type MemberMaxOrderByAggregateInput = {
@@ -442,6 +502,7 @@ export type MemberMaxOrderByAggregateInput = {
   passwordHash?: Prisma.SortOrder
   totpSecretSealed?: Prisma.SortOrder
   totpPendingSealed?: Prisma.SortOrder
+  totpLastStep?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
   removedAt?: Prisma.SortOrder
@@ -456,9 +517,14 @@ export type MemberMinOrderByAggregateInput = {
   passwordHash?: Prisma.SortOrder
   totpSecretSealed?: Prisma.SortOrder
   totpPendingSealed?: Prisma.SortOrder
+  totpLastStep?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
   removedAt?: Prisma.SortOrder
+}
+
+export type MemberSumOrderByAggregateInput = {
+  totpLastStep?: Prisma.SortOrder
 }
 
 export type MemberCreaterecoveryCodeHashesInput = {
@@ -482,6 +548,7 @@ export type MemberSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs =
   totpSecretSealed?: boolean
   totpPendingSealed?: boolean
   recoveryCodeHashes?: boolean
+  totpLastStep?: boolean
   createdAt?: boolean
   updatedAt?: boolean
   removedAt?: boolean
@@ -497,6 +564,7 @@ export type MemberSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extens
   totpSecretSealed?: boolean
   totpPendingSealed?: boolean
   recoveryCodeHashes?: boolean
+  totpLastStep?: boolean
   createdAt?: boolean
   updatedAt?: boolean
   removedAt?: boolean
@@ -512,6 +580,7 @@ export type MemberSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extens
   totpSecretSealed?: boolean
   totpPendingSealed?: boolean
   recoveryCodeHashes?: boolean
+  totpLastStep?: boolean
   createdAt?: boolean
   updatedAt?: boolean
   removedAt?: boolean
@@ -527,12 +596,13 @@ export type MemberSelectScalar = {
   totpSecretSealed?: boolean
   totpPendingSealed?: boolean
   recoveryCodeHashes?: boolean
+  totpLastStep?: boolean
   createdAt?: boolean
   updatedAt?: boolean
   removedAt?: boolean
 }
 
-export type MemberOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "organizationId" | "email" | "name" | "role" | "passwordHash" | "totpSecretSealed" | "totpPendingSealed" | "recoveryCodeHashes" | "createdAt" | "updatedAt" | "removedAt", ExtArgs["result"]["member"]>
+export type MemberOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "organizationId" | "email" | "name" | "role" | "passwordHash" | "totpSecretSealed" | "totpPendingSealed" | "recoveryCodeHashes" | "totpLastStep" | "createdAt" | "updatedAt" | "removedAt", ExtArgs["result"]["member"]>
 
 export type $MemberPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "Member"
@@ -553,6 +623,11 @@ export type $MemberPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs
      */
     totpPendingSealed: string | null
     recoveryCodeHashes: string[]
+    /**
+     * The 30 s time step of the last TOTP code accepted for this member: a code is accepted only for a later step, so
+     * each code works once (RFC 6238 §5.2), on every instance (set by a compare-and-set).
+     */
+    totpLastStep: number | null
     createdAt: Date
     updatedAt: Date
     removedAt: Date | null
@@ -988,6 +1063,7 @@ export interface MemberFieldRefs {
   readonly totpSecretSealed: Prisma.FieldRef<"Member", 'String'>
   readonly totpPendingSealed: Prisma.FieldRef<"Member", 'String'>
   readonly recoveryCodeHashes: Prisma.FieldRef<"Member", 'String[]'>
+  readonly totpLastStep: Prisma.FieldRef<"Member", 'Int'>
   readonly createdAt: Prisma.FieldRef<"Member", 'DateTime'>
   readonly updatedAt: Prisma.FieldRef<"Member", 'DateTime'>
   readonly removedAt: Prisma.FieldRef<"Member", 'DateTime'>
