@@ -44,9 +44,9 @@ export const v1Routes: Routes = [
         };
       },
       // A sandbox payment reads nothing and calls no one (its rows are all deferred): its key needs no read of its own.
-      // (A key with spending limits reads and locks its limit first; a replay still fails the closing statement's guard,
-      // which rolls the spend back with everything else, and then answers the stored response.)
-      { keyCheckedAtClose: true },
+      // A key with spending limits locks and sums its spends first: its Idempotency-Key is read before that, so a replay
+      // answers from the record without taking the lock.
+      { keyCheckedAtClose: !auth.spendingLimited },
     );
   }),
   route("listPayments", async ({ query, auth, deps }) => ({

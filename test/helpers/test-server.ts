@@ -130,7 +130,13 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
       const res = await fetch(`${url}/api/admin/keys`, {
         method: "POST",
         headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
-        body: JSON.stringify({ organizationId, environment, scopes, ...(actor ? { actor } : {}), ...(spendingLimits ? { spendingLimits } : {}) }),
+        body: JSON.stringify({
+          organizationId,
+          environment,
+          scopes,
+          ...(actor ? { actor } : {}),
+          ...(spendingLimits ? { spendingLimits } : {}),
+        }),
       });
       if (res.status !== 201) throw new Error(`createKey failed: ${res.status} ${await res.text()}`);
       return (await res.json()) as { id: string; key: string };

@@ -33,7 +33,10 @@ describe("the key carries its limits", () => {
     const created = await server.createKey({
       organizationId: ORG,
       scopes: ["payments:write"],
-      spendingLimits: [{ asset: "USDC", perCall: "100.50", per24h: "1000" }, { asset: "EUR", per24h: "250" }],
+      spendingLimits: [
+        { asset: "USDC", perCall: "100.50", per24h: "1000" },
+        { asset: "EUR", per24h: "250" },
+      ],
     });
     expect((created as unknown as { spendingLimits: unknown }).spendingLimits).toEqual([
       { asset: "USDC", perCall: "100.5", per24h: "1000" },
@@ -70,7 +73,13 @@ describe("the key carries its limits", () => {
   });
 
   it.each([
-    ["an asset listed twice", [{ asset: "USDC", perCall: "1" }, { asset: "USDC", per24h: "2" }]],
+    [
+      "an asset listed twice",
+      [
+        { asset: "USDC", perCall: "1" },
+        { asset: "USDC", per24h: "2" },
+      ],
+    ],
     ["a limit with neither amount", [{ asset: "USDC" }]],
     ["an amount with an exponent", [{ asset: "USDC", perCall: "1e3" }]],
     ["a negative amount", [{ asset: "USDC", perCall: "-1" }]],
@@ -136,7 +145,9 @@ describe("v1 payments under a limit", () => {
     expect(statuses.filter((s) => s === 403)).toHaveLength(13);
     const spent = (await spentRows(id)).reduce((sum, r) => sum + Number(r.amount.toFixed()), 0);
     expect(spent).toBe(70);
-    expect(await server.db.prisma.payment.count({ where: { id: { in: answers.filter((a) => a.status === 201).map((a) => a.json.id) } } })).toBe(7);
+    expect(
+      await server.db.prisma.payment.count({ where: { id: { in: answers.filter((a) => a.status === 201).map((a) => a.json.id) } } }),
+    ).toBe(7);
   });
 
   it("a replay of the same Idempotency-Key answers the stored payment and is not counted again", async () => {
@@ -197,7 +208,13 @@ describe("every money-moving operation counts against the key", () => {
         amount: "1250.00",
         currency: "EUR",
         source: { type: "iban", iban: "DE89370400440532013000", bic: "COBADEFFXXX", accountHolderName: "Acme Trading GmbH", country: "DE" },
-        destination: { type: "iban", iban: "FR1420041010050500013M02606", bic: "PSSTFRPPXXX", accountHolderName: "Dupont SARL", country: "FR" },
+        destination: {
+          type: "iban",
+          iban: "FR1420041010050500013M02606",
+          bic: "PSSTFRPPXXX",
+          accountHolderName: "Dupont SARL",
+          country: "FR",
+        },
         rail: "sepa",
         senderJurisdiction: "DE",
         receiverJurisdiction: "FR",
@@ -242,7 +259,13 @@ describe("every money-moving operation counts against the key", () => {
       amount: "1250.00",
       currency: "EUR",
       source: { type: "iban", iban: "DE89370400440532013000", bic: "COBADEFFXXX", accountHolderName: "Acme Trading GmbH", country: "DE" },
-      destination: { type: "iban", iban: "FR1420041010050500013M02606", bic: "PSSTFRPPXXX", accountHolderName: "Dupont SARL", country: "FR" },
+      destination: {
+        type: "iban",
+        iban: "FR1420041010050500013M02606",
+        bic: "PSSTFRPPXXX",
+        accountHolderName: "Dupont SARL",
+        country: "FR",
+      },
       rail: "sepa",
       senderJurisdiction: "DE",
       receiverJurisdiction: "FR",
