@@ -41,7 +41,9 @@ describe("spending limits in the console", () => {
     await page.getByLabel("Password").fill(OWNER.password);
     await page.getByRole("button", { name: "Accept invitation" }).click();
     await page.waitForURL(/\/console\/sandbox\/dashboard$/);
-    await page.goto(`${server.url}/console/sandbox/api-keys`);
+    // The dashboard's own requests finish first (leaving mid-load would abort them), then the key page by its link.
+    await settled(page);
+    await page.getByRole("navigation").getByRole("link", { name: "API keys", exact: true }).click();
     await settled(page);
 
     await page.getByLabel("Label").fill("Shopping agent");
