@@ -14,7 +14,15 @@ import { sql } from "kysely";
 import type { AuthContext } from "../../context.ts";
 import type { UnitOfWork } from "../../db/unit-of-work.ts";
 import { newId } from "../../lib/ids.ts";
-import { exceededLimit, fromUnits, normaliseAmount, SPENDING_SCALE, spendingLimitError, toUnits } from "./spending-limit-rules.ts";
+import {
+  exceededLimit,
+  fromUnits,
+  normaliseAmount,
+  SPENDING_SCALE,
+  spendingLimitError,
+  toUnits,
+  unlistedAsset,
+} from "./spending-limit-rules.ts";
 
 /** What a call moves: an amount (decimal string) of an asset or currency. */
 export interface MoneyMovement {
@@ -44,8 +52,7 @@ export async function chargeSpendingLimit(
     .forUpdate()
     .executeTakeFirst();
   // An asset the key does not list: refused without reading the spends (its maximum is 0).
-  if (!limit)
-    throw spendingLimitError(exceededLimit(movement.asset, undefined, 0n, requested) as NonNullable<ReturnType<typeof exceededLimit>>);
+  if (!limit) throw spendingLimitError(unlistedAsset(movement.asset, requested));
   const spent = await uow.tx
     .selectFrom("ApiKeySpend")
     .select([

@@ -69,6 +69,15 @@ export function checkSpendingLimits(input: readonly SpendingLimitInput[] | undef
   });
 }
 
+/** The refusal of an asset a key with limits does not list: its maximum there is 0. */
+export const unlistedAsset = (asset: string, requested: bigint): SpendingLimitExceeded => ({
+  asset,
+  limit: "perCall",
+  maximum: "0",
+  used: "0",
+  requested: fromUnits(requested),
+});
+
 /** Which limit a call of `requested` breaks given what the key `used` in the last 24 hours (null: it fits). A key with
  * limits has none on an asset it does not list (`limit` undefined): its maximum there is 0. */
 export function exceededLimit(
@@ -84,7 +93,7 @@ export function exceededLimit(
     used: fromUnits(used),
     requested: fromUnits(requested),
   });
-  if (!limit) return report("perCall", 0n);
+  if (!limit) return unlistedAsset(asset, requested);
   if (limit.perCall !== null && requested > toUnits(limit.perCall)) return report("perCall", toUnits(limit.perCall));
   if (limit.per24h !== null && used + requested > toUnits(limit.per24h)) return report("per24h", toUnits(limit.per24h));
   return null;
