@@ -8,7 +8,7 @@ const USAGE = `Coinplane admin CLI
 Usage: npm run cli -- <command> [options]
 
 Commands:
-  keys create --org ID --env sandbox|production --scopes a:write,b:read [--actor X] [--label Y]
+  keys create --org ID --env sandbox|production --scopes a:write,b:read [--actor X] [--label Y] [--limit ASSET:PER_CALL/PER_24H ...]
   keys list --org ID
   keys revoke KEY_ID
   connections add --org ID --env sandbox|production --category C --provider SLUG [--reviewed] [--config JSON]
@@ -17,6 +17,8 @@ Commands:
   members invite --org ID --email EMAIL --role owner|developer|approver|viewer   (prints the one-time invitation link)
 
 Scopes are <resource>:<read|write>; resources: wallets, payments, cards, compliance, projects, analytics, fx, webhooks.
+Spending limits (repeat --limit per asset or currency): --limit USDC:100/1000 (at most 100 per call and 1000 per rolling
+24 h), --limit USDC:100/ (per call only), --limit EUR:/5000 (24 h only). A key with limits moves only the assets it lists.
 Connection categories: bank_transfer, custody, card_issuance, token_issuance, chain_read, compliance_screening, fx.
 
 Environment:
@@ -35,6 +37,7 @@ const OPTIONS = {
   scopes: { type: "string" },
   actor: { type: "string" },
   label: { type: "string" },
+  limit: { type: "string", multiple: true },
   category: { type: "string" },
   provider: { type: "string" },
   reviewed: { type: "boolean" },
@@ -72,6 +75,14 @@ function noPositionals(rest: string[]): void {
   if (rest.length > 0) throw new UsageError(`unexpected argument ${rest[0]}`);
 }
 
+/** `USDC:100/1000` → { asset: "USDC", perCall: "100", per24h: "1000" }; either amount may be left out (not both). */
+function parseLimit(text: string): { asset: string; perCall?: string; per24h?: string } {
+  const match = /^([A-Za-z0-9]{2,12}):([0-9.]*)\/([0-9.]*)$/.exec(text);
+  if (!match || (!match[2] && !match[3])) throw new UsageError(`--limit ${text}: expected ASSET:PER_CALL/PER_24H, e.g. USDC:100/1000`);
+  const [, asset, perCall, per24h] = match as unknown as [string, string, string, string];
+  return { asset: asset.toUpperCase(), ...(perCall ? { perCall } : {}), ...(per24h ? { per24h } : {}) };
+}
+
 /** Maps the command line to one admin API request. */
 function toRequest(positionals: string[], values: Values): Request {
   const [group, action, ...rest] = positionals;
@@ -88,7 +99,7 @@ function toRequest(positionals: string[], values: Values): Request {
       };
     case "keys create":
       noPositionals(rest);
-      allowOnly(values, "org", "env", "scopes", "actor", "label");
+      allowOnly(values, "org", "env", "scopes", "actor", "label", "limit");
       required(values, "org", "env", "scopes");
       return {
         method: "POST",
@@ -102,6 +113,7 @@ function toRequest(positionals: string[], values: Values): Request {
             .filter(Boolean),
           ...(values.actor !== undefined ? { actor: values.actor } : {}),
           ...(values.label !== undefined ? { label: values.label } : {}),
+          ...(values.limit !== undefined ? { spendingLimits: values.limit.map(parseLimit) } : {}),
         },
       };
     case "keys list":

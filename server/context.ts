@@ -14,6 +14,8 @@ export interface AuthContext {
   actor: string;
   /** The member behind the request: the session's, or the one who created the API key (null: an operator's key). */
   memberId?: string | null;
+  /** The API key carries spending limits (server/domain/spending-limits/): its money-moving calls are counted. */
+  spendingLimited?: boolean;
   /** Present when a member's session (cookie) authenticated the request; never with an API key. */
   session?: SessionAuth;
 }

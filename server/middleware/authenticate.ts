@@ -16,7 +16,7 @@ import { authenticateSession, carriesSessionCookie, checkSameOrigin } from "./se
 const findApiKeyByHash = precompiled((db, p: { hash: string }) =>
   db
     .selectFrom("ApiKey")
-    .select(["id", "hash", "organizationId", "environment", "scopes", "actor", "revokedAt", "createdByMemberId"])
+    .select(["id", "hash", "organizationId", "environment", "scopes", "actor", "revokedAt", "createdByMemberId", "spendingLimited"])
     .where("hash", "=", p.hash),
 );
 
@@ -90,6 +90,7 @@ export function authenticate(
         scopes: record.scopes,
         actor: record.actor,
         memberId: record.createdByMemberId,
+        spendingLimited: record.spendingLimited,
       };
       keyUsage?.note(record.id);
       next();

@@ -19,6 +19,7 @@ import { updateCardLimits } from "../domain/cards/update-card-limits.ts";
 import { pageWindow } from "../domain/lists/page-window.ts";
 import type { CardIssuerFailure } from "../domain/providers/provider-failures.ts";
 import { issueCardRequest } from "../http/request-shapes/issue-card-request.ts";
+import { chargeSpending } from "./charge-spending.ts";
 import { type Answered, type OperationId, type RouteContext, type Routes, route, type Work } from "./route.ts";
 
 /** What every card operation passes on: the caller, the sandbox `Sandbox-Simulate-Error` header (validated against the
@@ -81,14 +82,15 @@ export const cardRoutes: Routes = [
     }),
   })),
   route("fundCard", (context) =>
-    cardWrite(context.respond, "CARD_LEDGER_CONFLICT", (uow) =>
-      fundCard(uow, {
+    cardWrite(context.respond, "CARD_LEDGER_CONFLICT", async (uow) => {
+      await chargeSpending(context, uow, { asset: context.body.asset, amount: context.body.amount });
+      return fundCard(uow, {
         ...common(context),
         cardId: context.path.cardId,
         request: context.body,
         books: simulatedCardIssuerStore(context.deps.db.kysely),
-      }),
-    ),
+      });
+    }),
   ),
   route("freezeCard", (c) =>
     cardWrite(c.respond, "CARD_RECORD_CONFLICT", (uow) =>

@@ -11,7 +11,10 @@ import { getCustodyWalletBalance } from "../domain/custody/get-custody-wallet-ba
 import { listCustodyTransfers } from "../domain/custody/list-custody-transfers.ts";
 import { listCustodyWallets } from "../domain/custody/list-custody-wallets.ts";
 import { pageWindow } from "../domain/lists/page-window.ts";
+import { minorToDecimal } from "../domain/spending-limits/spending-limit-rules.ts";
 import { custodyTransferRequest, custodyTransferStatusRequest, custodyWalletRequest } from "../http/request-shapes/custody-requests.ts";
+import { ASSET_DECIMALS } from "../lib/chains/chain-assets.ts";
+import { chargeSpending } from "./charge-spending.ts";
 import { type Routes, route } from "./route.ts";
 
 export const custodyRoutes: Routes = [
@@ -27,11 +30,20 @@ export const custodyRoutes: Routes = [
   route("getCustodyWalletBalance", ({ body, auth, deps, respond }) =>
     respond((uow) => getCustodyWalletBalance(uow, { books: simulatedCustodyStore(deps.db.kysely), auth, request: body })),
   ),
-  route("createCustodyTransfer", ({ body, auth, deps, requestId, respond }) =>
-    respond((uow) =>
-      createCustodyTransfer({ uow, books: simulatedCustodyStore(deps.db.kysely), auth, request: custodyTransferRequest(body), requestId }),
-    ),
-  ),
+  route("createCustodyTransfer", (context) => {
+    const { body, auth, deps, requestId, respond } = context;
+    const request = custodyTransferRequest(body);
+    return respond(async (uow) => {
+      // Counted when the transfer is requested (shape 1); submitting or advancing it moves nothing more.
+      if (request.kind === "request") {
+        await chargeSpending(context, uow, {
+          asset: request.asset,
+          amount: minorToDecimal(request.amountMinor, ASSET_DECIMALS[request.asset] ?? 0),
+        });
+      }
+      return createCustodyTransfer({ uow, books: simulatedCustodyStore(deps.db.kysely), auth, request, requestId });
+    });
+  }),
   route("listCustodyTransfers", async ({ query, auth, deps }) => ({
     status: 200,
     body: await listCustodyTransfers(deps.db.kysely, {

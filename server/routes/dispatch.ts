@@ -52,6 +52,7 @@ function contextOf<K extends OperationId>(req: Request, res: Response, operation
       return authOf(req);
     },
     idempotent: req.ctx.idempotency !== undefined,
+    idempotencyScope: idempotencyScopeOf(req.ctx.idempotency),
     requestId: req.ctx.requestId,
     get log() {
       return req.ctx.log;
@@ -86,4 +87,9 @@ export function dispatch(routes: Routes, deps: HandlerDeps, inFlight: InFlightRe
       next(error);
     }
   };
+}
+
+/** The Idempotency-Key as one string with the method and path it belongs to (the key alone is the client's choice). */
+function idempotencyScopeOf(claim: Request["ctx"]["idempotency"]): string | undefined {
+  return claim ? `${claim.method} ${claim.path} ${claim.key}` : undefined;
 }

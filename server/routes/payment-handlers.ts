@@ -9,6 +9,7 @@ import { simulateCorridor } from "../domain/corridors/simulate-corridor.ts";
 import { pageWindow } from "../domain/lists/page-window.ts";
 import { retryWhile } from "../lib/retry-while.ts";
 import { dispatchDueRuns } from "../scheduler/dispatch-due-runs.ts";
+import { chargeSpending } from "./charge-spending.ts";
 import { respondOr503 } from "./respond-or-503.ts";
 import { type Routes, route } from "./route.ts";
 
@@ -16,9 +17,13 @@ import { type Routes, route } from "./route.ts";
 const STALE_REFRESH_ATTEMPTS = 5;
 
 export const paymentRoutes: Routes = [
-  route("createBankTransfer", ({ body, auth, requestId, respond, deps }) =>
-    respondOr503(respond, (uow) => createBankTransfer(uow, { auth, request: body, requestId, books: simulatedBankStore(deps.db.kysely) })),
-  ),
+  route("createBankTransfer", (context) => {
+    const { body, auth, requestId, respond, deps } = context;
+    return respondOr503(respond, async (uow) => {
+      await chargeSpending(context, uow, { asset: body.currency, amount: body.amount });
+      return createBankTransfer(uow, { auth, request: body, requestId, books: simulatedBankStore(deps.db.kysely) });
+    });
+  }),
   route("listBankTransfers", async ({ query, auth, deps }) => ({
     status: 200,
     body: await listBankTransfers(deps.db.kysely, { auth, window: pageWindow(query), status: query.status }),
@@ -34,9 +39,15 @@ export const paymentRoutes: Routes = [
   route("cancelBankTransfer", ({ body, auth, respond, deps }) =>
     respondOr503(respond, (uow) => cancelBankTransfer(uow, { auth, request: body, books: simulatedBankStore(deps.db.kysely) })),
   ),
-  route("simulateCorridor", ({ body, auth, requestId, respond }) =>
-    respondOr503(respond, (uow) => simulateCorridor(uow, { auth, request: body, requestId })),
-  ),
+  route("simulateCorridor", (context) => {
+    const { body, auth, requestId, respond } = context;
+    return respondOr503(respond, async (uow) => {
+      // A corridor run moves `amount` of `currency` from the source account (a plan_only run is counted too: it is
+      // the same run, executed by a person later).
+      await chargeSpending(context, uow, { asset: body.currency, amount: body.amount });
+      return simulateCorridor(uow, { auth, request: body, requestId });
+    });
+  }),
   route("getCorridorWorkflowRun", async ({ path, query, body, auth, deps }) => ({
     status: 200,
     body: await getWorkflowRun(deps.db.kysely, {

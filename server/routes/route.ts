@@ -52,6 +52,8 @@ export interface RouteContext<K extends OperationId> {
   readonly request: RequestFacts;
   /** The request carries an Idempotency-Key (its answer is stored and replayed). */
   idempotent: boolean;
+  /** The Idempotency-Key with the method and path it is scoped to, when the request sent one (a spend records it). */
+  idempotencyScope?: string;
   requestId: string;
   log: Logger;
   deps: HandlerDeps;

@@ -9,11 +9,25 @@ import { runTreasuryStressTest } from "../domain/treasury/run-stress-test.ts";
 import { type Routes, route } from "./route.ts";
 
 export const treasuryRoutes: Routes = [
-  route("requestMint", ({ body, auth, deps, respond }) =>
-    respond((uow) => requestIssuance(uow, { chainLog: sandboxChainLogOf(deps.db.kysely), auth, input: { kind: "mint", request: body } })),
+  route("requestMint", ({ body, auth, deps, respond, idempotencyScope }) =>
+    respond((uow) =>
+      requestIssuance(uow, {
+        chainLog: sandboxChainLogOf(deps.db.kysely),
+        auth,
+        input: { kind: "mint", request: body },
+        idempotencyKey: idempotencyScope,
+      }),
+    ),
   ),
-  route("requestBurn", ({ body, auth, deps, respond }) =>
-    respond((uow) => requestIssuance(uow, { chainLog: sandboxChainLogOf(deps.db.kysely), auth, input: { kind: "burn", request: body } })),
+  route("requestBurn", ({ body, auth, deps, respond, idempotencyScope }) =>
+    respond((uow) =>
+      requestIssuance(uow, {
+        chainLog: sandboxChainLogOf(deps.db.kysely),
+        auth,
+        input: { kind: "burn", request: body },
+        idempotencyKey: idempotencyScope,
+      }),
+    ),
   ),
   route("listIssuanceRequests", async ({ query, auth, deps }) => ({
     status: 200,

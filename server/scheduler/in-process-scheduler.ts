@@ -9,11 +9,12 @@ import { eventRetentionJob } from "./event-retention-job.ts";
 import { idempotencyPurgeJob } from "./idempotency-purge-job.ts";
 import { type PeriodicJob, startPeriodicJob } from "./periodic-job.ts";
 import { providerReconcileJob } from "./provider-reconcile-job.ts";
+import { spendPurgeJob } from "./spend-purge-job.ts";
 import { workflowDispatchJob } from "./workflow-dispatch-job.ts";
 
 /** Approval and issuance requests that expired are swept (and their events emitted) at most this often. */
 export const SWEEP_INTERVAL_MS = 5_000;
-/** Retention purges (idempotency records, old events) run this often. */
+/** Retention purges (idempotency records, old events, API keys' spends past 24 h) run this often. */
 export const PURGE_INTERVAL_MS = 10 * 60_000;
 
 export interface Scheduler {
@@ -36,6 +37,7 @@ export function periodicJobs(options: {
   // Every instance settles provider writes their requests left open (claims are exclusive: the job says how).
   jobs.push(providerReconcileJob({ db, reconcileAfterSeconds: config.reconcileAfterSeconds, logger }));
   jobs.push(idempotencyPurgeJob({ db, intervalMs: PURGE_INTERVAL_MS, batches: config.retention }));
+  jobs.push(spendPurgeJob({ db, intervalMs: PURGE_INTERVAL_MS, batches: config.retention }));
   jobs.push(
     eventRetentionJob({ db, intervalMs: PURGE_INTERVAL_MS, retentionDays: config.webhooks.retentionDays, batches: config.retention }),
   );

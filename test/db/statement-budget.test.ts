@@ -72,6 +72,23 @@ describe("statement budgets per request (copies in memory)", () => {
     expect(await cost(() => call("POST", BANK_TRANSFER, SEPA_TRANSFER, idem()), 201)).toEqual(noTransaction(4));
   });
 
+  it("POST /api/v1/payments by a key with spending limits: the key's record, then the limit locked, the 24 h sum and the closing statement in one transaction; its replay the record read alone", async () => {
+    const limited = api(
+      server.url,
+      (await server.createKey({ scopes: ["payments:write"], spendingLimits: [{ asset: "USDC", per24h: "1000" }] })).key,
+    );
+    // Its first use (the key read into memory, its "last used" written) is not what is measured.
+    expect((await limited("POST", "/api/v1/payments", PAYMENT)).status).toBe(201);
+    await server.keyUsage.flush();
+    const headers = idem();
+    expect(await cost(() => limited("POST", "/api/v1/payments", PAYMENT, headers), 201)).toEqual({
+      statements: 4,
+      transactions: 1,
+      transactionControl: 2,
+    });
+    expect(await cost(() => limited("POST", "/api/v1/payments", PAYMENT, headers), 201)).toEqual(noTransaction(1));
+  });
+
   it.each([
     // A v1 payment's key is checked at close: its replay is the failed guarded insert, then the record read.
     ["POST /api/v1/payments", "/api/v1/payments", { amount: "1.00", stablecoin: "USDC", chain: "base", toAddress: EVM }, 201, 2],

@@ -22,6 +22,8 @@ export interface CreateKeyOptions {
   environment?: "sandbox" | "production";
   scopes: string[];
   actor?: string;
+  /** The key's spending limits (issue 37), e.g. `[{ asset: "USDC", perCall: "100", per24h: "1000" }]`. */
+  spendingLimits?: { asset: string; perCall?: string; per24h?: string }[];
 }
 
 export interface TestServer {
@@ -124,11 +126,17 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     webhookDelivery,
     contractFindings,
     keyUsage,
-    async createKey({ organizationId = "org_test", environment = "sandbox", scopes, actor }) {
+    async createKey({ organizationId = "org_test", environment = "sandbox", scopes, actor, spendingLimits }) {
       const res = await fetch(`${url}/api/admin/keys`, {
         method: "POST",
         headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
-        body: JSON.stringify({ organizationId, environment, scopes, ...(actor ? { actor } : {}) }),
+        body: JSON.stringify({
+          organizationId,
+          environment,
+          scopes,
+          ...(actor ? { actor } : {}),
+          ...(spendingLimits ? { spendingLimits } : {}),
+        }),
       });
       if (res.status !== 201) throw new Error(`createKey failed: ${res.status} ${await res.text()}`);
       return (await res.json()) as { id: string; key: string };

@@ -5,7 +5,18 @@ import { api, startTestServer, type TestServer } from "../helpers/test-server.ts
 
 const ORG = "org_admin";
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
-const API_KEY_FIELDS = ["actor", "createdAt", "environment", "id", "label", "organizationId", "prefix", "revokedAt", "scopes"];
+const API_KEY_FIELDS = [
+  "actor",
+  "createdAt",
+  "environment",
+  "id",
+  "label",
+  "organizationId",
+  "prefix",
+  "revokedAt",
+  "scopes",
+  "spendingLimits",
+];
 
 let server: TestServer;
 let admin: ReturnType<typeof api>;
@@ -89,6 +100,7 @@ describe("POST /api/admin/keys", () => {
       label: null,
       createdAt: expect.stringMatching(ISO),
       revokedAt: null,
+      spendingLimits: [],
     });
   });
 

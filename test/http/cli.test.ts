@@ -98,6 +98,27 @@ describe("keys", () => {
     expect((await user("GET", "/api/v1/wallets")).status).toBe(401);
   });
 
+  it("create --limit gives the key spending limits (per call / per 24 h), shown on it and enforced; a malformed --limit is a usage error", async () => {
+    const args = ["keys", "create", "--org", ORG, "--env", "sandbox", "--scopes", "payments:write"];
+    const created = await cli([...args, "--limit", "USDC:100/1000", "--limit", "eur:/5000"]);
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.json.spendingLimits).toEqual([
+      { asset: "USDC", perCall: "100", per24h: "1000" },
+      { asset: "EUR", perCall: null, per24h: "5000" },
+    ]);
+    const paid = await api(server.url, created.json.key)("POST", "/api/v1/payments", {
+      amount: "150",
+      stablecoin: "USDC",
+      chain: "base",
+      toAddress: "0x52908400098527886E0F7030069857D2E4169EE7",
+    });
+    expect(paid.status).toBe(403);
+    expect(paid.json.spendingLimit).toMatchObject({ limit: "perCall", maximum: "100" });
+    const bad = await cli([...args, "--limit", "USDC:/"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--limit USDC:\/: expected ASSET:PER_CALL\/PER_24H/);
+  });
+
   it("creates a production key", async () => {
     const res = await cli(["keys", "create", "--org", ORG, "--env", "production", "--scopes", "cards:read"]);
     expect(res.code, res.stderr).toBe(0);

@@ -106,12 +106,13 @@ describe("periodicJobs", () => {
   const jobsOf = (env: Record<string, string>) =>
     periodicJobs({ db, config: loadServerConfig({ NODE_ENV: "test", ...env }) }).map((job) => [job.name, job.intervalMs]);
 
-  it("runs the dispatch every SCHEDULER_INTERVAL_MS, the expiry sweep where webhooks are delivered, the reconciler and both purges", () => {
+  it("runs the dispatch every SCHEDULER_INTERVAL_MS, the expiry sweep where webhooks are delivered, the reconciler and the purges", () => {
     expect(jobsOf({ SCHEDULER_INTERVAL_MS: "700", WEBHOOK_POLL_INTERVAL_MS: "250" })).toEqual([
       ["scheduler dispatch", 700],
       ["expired approval sweep", SWEEP_INTERVAL_MS],
       ["provider reconciler", RECONCILE_INTERVAL_MS],
       ["idempotency purge", PURGE_INTERVAL_MS],
+      ["spending limit purge", PURGE_INTERVAL_MS],
       ["event retention purge", PURGE_INTERVAL_MS],
     ]);
   });
@@ -120,6 +121,7 @@ describe("periodicJobs", () => {
     expect(jobsOf({ SCHEDULER_INTERVAL_MS: "0", WEBHOOK_POLL_INTERVAL_MS: "0", RECONCILE_AFTER_SECONDS: "2" })).toEqual([
       ["provider reconciler", 2_000],
       ["idempotency purge", PURGE_INTERVAL_MS],
+      ["spending limit purge", PURGE_INTERVAL_MS],
       ["event retention purge", PURGE_INTERVAL_MS],
     ]);
   });

@@ -26,10 +26,35 @@ export function readCreatedKey(body: unknown): CreatedKey {
   return { id: String(key.id ?? b.id ?? ""), prefix: String(key.prefix ?? b.prefix ?? secret.slice(0, 16)), secret };
 }
 
-export async function createKey(environment: Environment, scopes: string[], label: string): Promise<CreatedKey> {
+/** A spending limit as the key form sends it (amounts left empty are left out). */
+export interface SpendingLimitInput {
+  asset: string;
+  perCall?: string;
+  per24h?: string;
+}
+
+/** A key's spending limit as the API answers it. */
+export interface SpendingLimit {
+  asset: string;
+  perCall: string | null;
+  per24h: string | null;
+}
+
+/** "USDC: 100 per call, 1,000 per 24 h" — how the key list shows one limit. */
+export function describeLimit(limit: SpendingLimit): string {
+  const parts = [limit.perCall !== null ? `${limit.perCall} per call` : "", limit.per24h !== null ? `${limit.per24h} per 24 h` : ""];
+  return `${limit.asset}: ${parts.filter(Boolean).join(", ")}`;
+}
+
+export async function createKey(
+  environment: Environment,
+  scopes: string[],
+  label: string,
+  spendingLimits: SpendingLimitInput[] = [],
+): Promise<CreatedKey> {
   const body = await unwrap(
     api(environment).POST("/api/v2/agent/api-keys", {
-      body: { environment, scopes, label } as never,
+      body: { environment, scopes, label, ...(spendingLimits.length > 0 ? { spendingLimits } : {}) } as never,
     }),
   );
   return readCreatedKey(body);

@@ -1,10 +1,10 @@
-// API keys (account settings): create one (environment, scopes grouped by resource, label) and see its secret once;
-// the list with prefix, scopes, creator (the member's name and email, from the members list) and last use; revoke with
-// a confirmation.
+// API keys (account settings): create one (environment, scopes grouped by resource, label, spending limits per asset)
+// and see its secret once; the list with prefix, scopes, spending limits, creator (the member's name and email, from the
+// members list) and last use; revoke with a confirmation.
 import { type FormEvent, useRef, useState } from "react";
 import { api, type Environment, unwrap } from "../api/client.ts";
 import { type Creator, creatorOf, type MemberName } from "../api/key-creator.ts";
-import { type CreatedKey, createKey, scopeGroups } from "../api/keys.ts";
+import { type CreatedKey, createKey, describeLimit, type SpendingLimit, type SpendingLimitInput, scopeGroups } from "../api/keys.ts";
 import { loadMemberDirectory } from "../api/member-directory.ts";
 import { loadSpec } from "../api/spec.ts";
 import { useLoad } from "../api/use-load.ts";
@@ -22,6 +22,7 @@ export interface KeyRow {
   label: string;
   environment: string;
   scopes: string[];
+  spendingLimits: SpendingLimit[];
   /** Who made it, as people read it. */
   creator: Creator;
   lastUsedAt: string;
@@ -36,10 +37,59 @@ export function readKey(raw: unknown, members: ReadonlyMap<string, MemberName>):
     label: typeof k.label === "string" ? k.label : "",
     environment: String(k.environment ?? ""),
     scopes: Array.isArray(k.scopes) ? k.scopes.map(String) : [],
+    spendingLimits: Array.isArray(k.spendingLimits) ? (k.spendingLimits as SpendingLimit[]) : [],
     creator: creatorOf(k.createdBy, k.actor, members),
     lastUsedAt: typeof k.lastUsedAt === "string" ? k.lastUsedAt : "",
     revokedAt: typeof k.revokedAt === "string" ? k.revokedAt : "",
   };
+}
+
+/** The form's limit rows: a row whose asset is empty is left out; an amount left empty is no limit of that kind. */
+function readLimits(form: FormData, rows: number): SpendingLimitInput[] {
+  const limits: SpendingLimitInput[] = [];
+  for (let i = 0; i < rows; i++) {
+    const asset = String(form.get(`limit-asset-${i}`) ?? "")
+      .trim()
+      .toUpperCase();
+    if (!asset) continue;
+    const perCall = String(form.get(`limit-per-call-${i}`) ?? "").trim();
+    const per24h = String(form.get(`limit-per-24h-${i}`) ?? "").trim();
+    limits.push({ asset, ...(perCall ? { perCall } : {}), ...(per24h ? { per24h } : {}) });
+  }
+  return limits;
+}
+
+/** Spending limits per asset or currency: what an agent's key may move per call and per rolling 24 hours. */
+function SpendingLimitFields({ rows, onAdd }: { rows: number; onAdd(): void }) {
+  return (
+    <fieldset className="stack">
+      <legend>Spending limits</legend>
+      <p className="muted">
+        Optional. A key with limits moves at most this much per call and per 24 hours of each asset or currency listed, and nothing of any
+        other.
+      </p>
+      {Array.from({ length: rows }, (_, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: rows are only ever added, never reordered or removed
+        <div key={i} className="limit-row">
+          <label>
+            {`Limit ${i + 1} asset`}
+            <input name={`limit-asset-${i}`} maxLength={12} placeholder="USDC" pattern="[A-Za-z0-9]{2,12}" />
+          </label>
+          <label>
+            {`Limit ${i + 1} per call`}
+            <input name={`limit-per-call-${i}`} inputMode="decimal" placeholder="100" />
+          </label>
+          <label>
+            {`Limit ${i + 1} per 24 hours`}
+            <input name={`limit-per-24h-${i}`} inputMode="decimal" placeholder="1000" />
+          </label>
+        </div>
+      ))}
+      <button type="button" onClick={onAdd} disabled={rows >= 16}>
+        Add a spending limit
+      </button>
+    </fieldset>
+  );
 }
 
 function CreateKeyForm({ onCreated }: { onCreated(key: CreatedKey): void }) {
@@ -47,6 +97,7 @@ function CreateKeyForm({ onCreated }: { onCreated(key: CreatedKey): void }) {
   const spec = useLoad(loadSpec, []);
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
+  const [limitRows, setLimitRows] = useState(1);
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
@@ -58,7 +109,14 @@ function CreateKeyForm({ onCreated }: { onCreated(key: CreatedKey): void }) {
     setBusy(true);
     setError(undefined);
     try {
-      onCreated(await createKey(String(form.get("environment")) as Environment, scopes, String(form.get("label") || "Console key")));
+      onCreated(
+        await createKey(
+          String(form.get("environment")) as Environment,
+          scopes,
+          String(form.get("label") || "Console key"),
+          readLimits(form, limitRows),
+        ),
+      );
       event.currentTarget?.reset();
     } catch (err) {
       setError(err);
@@ -95,6 +153,7 @@ function CreateKeyForm({ onCreated }: { onCreated(key: CreatedKey): void }) {
           ))}
         </div>
       ) : null}
+      <SpendingLimitFields rows={limitRows} onAdd={() => setLimitRows((n) => n + 1)} />
       <button type="submit" className="primary" disabled={busy}>
         Create key
       </button>
@@ -172,6 +231,19 @@ export function ApiKeys() {
           { header: "Label", cell: (k) => k.label || "—" },
           { header: "Environment", cell: (k) => k.environment },
           { header: "Scopes", cell: (k) => k.scopes.join(", ") },
+          {
+            header: "Spending limits",
+            cell: (k) =>
+              k.spendingLimits.length > 0 ? (
+                <span className="lines">
+                  {k.spendingLimits.map((l) => (
+                    <span key={l.asset}>{describeLimit(l)}</span>
+                  ))}
+                </span>
+              ) : (
+                "none"
+              ),
+          },
           {
             header: "Created by",
             cell: (k) => (

@@ -67,6 +67,8 @@ export interface PaymentsNamespace {
    * `fees` amount (see the `fees` field). `toAddress` must be valid for `chain`. Sandbox payments do not move wallet
    * balances. Sandbox keys only.
    *
+   * **Spending limits.** With an API key that carries spending limits (set when the key is created), the amount counts against the key's limit in `stablecoin`: past the per-call or rolling 24-hour limit, or in an asset the key does not list, the call answers 403 `forbidden` with the `spendingLimit` extension (the limit, its maximum, what was used and what was requested) and nothing moves. A replay of the same Idempotency-Key is not counted again.
+   *
    * `POST /api/v1/payments` (operationId `createPayment`).
    * Requires the scope `payments:write`.
    *
@@ -690,6 +692,8 @@ export interface BankTransfersNamespace {
    *
    * The organization's policy applies to the amount converted to USD with the sandbox reference rates; a currency without a sandbox rate is blocked (`policy.currency_unsupported`). Each created transfer records a `bank_transfer.created` activity event with its USD value (metric `bank_transfers.volume`).
    *
+   * **Spending limits.** With an API key that carries spending limits (set when the key is created), the amount counts against the key's limit in `currency`: past the per-call or rolling 24-hour limit, or in an asset the key does not list, the call answers 403 `FORBIDDEN` with the `spendingLimit` extension (the limit, its maximum, what was used and what was requested) and nothing moves. A replay of the same Idempotency-Key is not counted again.
+   *
    * `POST /api/v2/agent/payments/bank-transfer` (operationId `createBankTransfer`).
    * Requires the scope `payments:write`.
    *
@@ -826,6 +830,8 @@ export interface CorridorsNamespace {
    * | `person` or an account holder named `Blocked Person`, or `destinationAddress` `0x7F367cC41522cE07553e823bf3be79A889DEbe1B` | 403 `COMPLIANCE_BLOCKED` (rules `sanctions.name`, `sanctions.address`); no run is created. |
    * | `reference` starting with `TIMEOUT` | 502 `PROVIDER_EXECUTION_FAILED`: the bank provider times out on the payout route check; no run is created. |
    * | `amount` `666.66` with a connected fx simulator | `fx_quote` fails permanently (`PROVIDER_FAILED`); the run ends `failed`. |
+   *
+   * **Spending limits.** With an API key that carries spending limits (set when the key is created), the amount counts against the key's limit in `currency`: past the per-call or rolling 24-hour limit, or in an asset the key does not list, the call answers 403 `FORBIDDEN` with the `spendingLimit` extension (the limit, its maximum, what was used and what was requested) and nothing moves. A replay of the same Idempotency-Key is not counted again.
    *
    * `POST /api/v2/agent/payments/corridor/simulate` (operationId `simulateCorridor`).
    * Requires the scope `payments:write`.
@@ -1009,6 +1015,8 @@ export interface CustodyNamespace {
    *
    * The simulator keeps its books (vaults, transfers) in the server's database; when they cannot be read, submission and reconciliation answer 503 `SOURCE_NOT_AVAILABLE` and nothing changes.
    *
+   * **Spending limits.** With an API key that carries spending limits (set when the key is created), the amount counts against the key's limit in `asset` (shape 1, request): past the per-call or rolling 24-hour limit, or in an asset the key does not list, the call answers 403 `FORBIDDEN` with the `spendingLimit` extension (the limit, its maximum, what was used and what was requested) and nothing moves. A replay of the same Idempotency-Key is not counted again.
+   *
    * `POST /api/v2/agent/custody/transfers` (operationId `createCustodyTransfer`).
    * Requires the scope `wallets:write`.
    *
@@ -1094,6 +1102,8 @@ export interface TreasuryNamespace {
    * and the decision (`transaction` stays `null`; the token's total supply does not change). An `issuance_request.created`
    * activity event is recorded (metric `treasury.issuance_requests`).
    *
+   * **Spending limits.** With an API key that carries spending limits (set when the key is created), the amount counts against the key's limit in the issuer's token: past the per-call or rolling 24-hour limit, or in an asset the key does not list, the call answers 403 `FORBIDDEN` with the `spendingLimit` extension (the limit, its maximum, what was used and what was requested) and nothing moves. A replay of the same Idempotency-Key is not counted again.
+   *
    * `POST /api/v2/agent/treasury/mint` (operationId `requestMint`).
    * Requires the scope `wallets:write`.
    *
@@ -1123,6 +1133,8 @@ export interface TreasuryNamespace {
    * **No transaction is prepared, signed or sent**, neither now nor after approval: the issuance request records the intent
    * and the decision (`transaction` stays `null`; the token's total supply does not change). An `issuance_request.created`
    * activity event is recorded (metric `treasury.issuance_requests`).
+   *
+   * **Spending limits.** With an API key that carries spending limits (set when the key is created), the amount counts against the key's limit in the issuer's token: past the per-call or rolling 24-hour limit, or in an asset the key does not list, the call answers 403 `FORBIDDEN` with the `spendingLimit` extension (the limit, its maximum, what was used and what was requested) and nothing moves. A replay of the same Idempotency-Key is not counted again.
    *
    * `POST /api/v2/agent/treasury/burn` (operationId `requestBurn`).
    * Requires the scope `wallets:write`.
@@ -1473,6 +1485,8 @@ export interface CardsNamespace {
    * (no connection needed) and every response carries `simulated: true`. In production, without a reviewed card issuer
    * connection, the request answers 424 `PROVIDER_NOT_CONNECTED` (a production key also needs a reviewed
    * `compliance_screening` connection wherever the operation screens). Requires an organization-bound key.
+   *
+   * **Spending limits.** With an API key that carries spending limits (set when the key is created), the amount counts against the key's limit in `asset`: past the per-call or rolling 24-hour limit, or in an asset the key does not list, the call answers 403 `FORBIDDEN` with the `spendingLimit` extension (the limit, its maximum, what was used and what was requested) and nothing moves. A replay of the same Idempotency-Key is not counted again.
    *
    * `POST /api/v2/agent/cards/{cardId}/fund` (operationId `fundCard`).
    * Requires the scope `cards:write`.

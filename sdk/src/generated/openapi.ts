@@ -95,6 +95,8 @@ export interface paths {
          * @description Creates a sandbox payment. It is `confirmed` at once, with a mock `txHash` in the chain's format and a deterministic
          *     `fees` amount (see the `fees` field). `toAddress` must be valid for `chain`. Sandbox payments do not move wallet
          *     balances. Sandbox keys only.
+         *
+         *     **Spending limits.** With an API key that carries spending limits (set when the key is created), the amount counts against the key's limit in `stablecoin`: past the per-call or rolling 24-hour limit, or in an asset the key does not list, the call answers 403 `forbidden` with the `spendingLimit` extension (the limit, its maximum, what was used and what was requested) and nothing moves. A replay of the same Idempotency-Key is not counted again.
          */
         post: operations["createPayment"];
         delete?: never;
@@ -896,6 +898,8 @@ export interface paths {
          *     | An account holder named `Blocked Person` | 403 `COMPLIANCE_BLOCKED` (rule `sanctions.name`). |
          *
          *     The organization's policy applies to the amount converted to USD with the sandbox reference rates; a currency without a sandbox rate is blocked (`policy.currency_unsupported`). Each created transfer records a `bank_transfer.created` activity event with its USD value (metric `bank_transfers.volume`).
+         *
+         *     **Spending limits.** With an API key that carries spending limits (set when the key is created), the amount counts against the key's limit in `currency`: past the per-call or rolling 24-hour limit, or in an asset the key does not list, the call answers 403 `FORBIDDEN` with the `spendingLimit` extension (the limit, its maximum, what was used and what was requested) and nothing moves. A replay of the same Idempotency-Key is not counted again.
          */
         post: operations["createBankTransfer"];
         delete?: never;
@@ -1029,6 +1033,8 @@ export interface paths {
          *     | `person` or an account holder named `Blocked Person`, or `destinationAddress` `0x7F367cC41522cE07553e823bf3be79A889DEbe1B` | 403 `COMPLIANCE_BLOCKED` (rules `sanctions.name`, `sanctions.address`); no run is created. |
          *     | `reference` starting with `TIMEOUT` | 502 `PROVIDER_EXECUTION_FAILED`: the bank provider times out on the payout route check; no run is created. |
          *     | `amount` `666.66` with a connected fx simulator | `fx_quote` fails permanently (`PROVIDER_FAILED`); the run ends `failed`. |
+         *
+         *     **Spending limits.** With an API key that carries spending limits (set when the key is created), the amount counts against the key's limit in `currency`: past the per-call or rolling 24-hour limit, or in an asset the key does not list, the call answers 403 `FORBIDDEN` with the `spendingLimit` extension (the limit, its maximum, what was used and what was requested) and nothing moves. A replay of the same Idempotency-Key is not counted again.
          */
         post: operations["simulateCorridor"];
         delete?: never;
@@ -1251,6 +1257,8 @@ export interface paths {
          *     | Anything else | The first reconcile after submission makes the transfer `completed` with a deterministic mock `txHash`. |
          *
          *     The simulator keeps its books (vaults, transfers) in the server's database; when they cannot be read, submission and reconciliation answer 503 `SOURCE_NOT_AVAILABLE` and nothing changes.
+         *
+         *     **Spending limits.** With an API key that carries spending limits (set when the key is created), the amount counts against the key's limit in `asset` (shape 1, request): past the per-call or rolling 24-hour limit, or in an asset the key does not list, the call answers 403 `FORBIDDEN` with the `spendingLimit` extension (the limit, its maximum, what was used and what was requested) and nothing moves. A replay of the same Idempotency-Key is not counted again.
          */
         post: operations["createCustodyTransfer"];
         delete?: never;
@@ -1326,6 +1334,8 @@ export interface paths {
          *     **No transaction is prepared, signed or sent**, neither now nor after approval: the issuance request records the intent
          *     and the decision (`transaction` stays `null`; the token's total supply does not change). An `issuance_request.created`
          *     activity event is recorded (metric `treasury.issuance_requests`).
+         *
+         *     **Spending limits.** With an API key that carries spending limits (set when the key is created), the amount counts against the key's limit in the issuer's token: past the per-call or rolling 24-hour limit, or in an asset the key does not list, the call answers 403 `FORBIDDEN` with the `spendingLimit` extension (the limit, its maximum, what was used and what was requested) and nothing moves. A replay of the same Idempotency-Key is not counted again.
          */
         post: operations["requestMint"];
         delete?: never;
@@ -1364,6 +1374,8 @@ export interface paths {
          *     **No transaction is prepared, signed or sent**, neither now nor after approval: the issuance request records the intent
          *     and the decision (`transaction` stays `null`; the token's total supply does not change). An `issuance_request.created`
          *     activity event is recorded (metric `treasury.issuance_requests`).
+         *
+         *     **Spending limits.** With an API key that carries spending limits (set when the key is created), the amount counts against the key's limit in the issuer's token: past the per-call or rolling 24-hour limit, or in an asset the key does not list, the call answers 403 `FORBIDDEN` with the `spendingLimit` extension (the limit, its maximum, what was used and what was requested) and nothing moves. A replay of the same Idempotency-Key is not counted again.
          */
         post: operations["requestBurn"];
         delete?: never;
@@ -1800,6 +1812,8 @@ export interface paths {
          *     (no connection needed) and every response carries `simulated: true`. In production, without a reviewed card issuer
          *     connection, the request answers 424 `PROVIDER_NOT_CONNECTED` (a production key also needs a reviewed
          *     `compliance_screening` connection wherever the operation screens). Requires an organization-bound key.
+         *
+         *     **Spending limits.** With an API key that carries spending limits (set when the key is created), the amount counts against the key's limit in `asset`: past the per-call or rolling 24-hour limit, or in an asset the key does not list, the call answers 403 `FORBIDDEN` with the `spendingLimit` extension (the limit, its maximum, what was used and what was requested) and nothing moves. A replay of the same Idempotency-Key is not counted again.
          */
         post: operations["fundCard"];
         delete?: never;
@@ -4357,6 +4371,31 @@ export interface components {
             /** @example must be equal to one of the allowed values */
             message: string;
         };
+        /** @description Present on the 403 (`FORBIDDEN` / `forbidden`) of a money-moving call past a spending limit of the API key: which limit, its maximum, what the key moved in the last 24 hours and what the call asked for. Nothing was moved or recorded. */
+        SpendingLimitExceeded: {
+            /** @example USDC */
+            asset: string;
+            /**
+             * @description `perCall`: the call alone is over the per-call limit; `per24h`: with it, the last 24 hours would be.
+             * @enum {string}
+             */
+            limit: "perCall" | "per24h";
+            /**
+             * @description The limit (a decimal string; `0` for an asset the key does not list).
+             * @example 1000
+             */
+            maximum: string;
+            /**
+             * @description What the key moved in this asset in the last 24 hours (decimal string).
+             * @example 950
+             */
+            used: string;
+            /**
+             * @description What this call asked to move (decimal string).
+             * @example 100
+             */
+            requested: string;
+        };
         /** @description Error body of the sandbox API (`/api/v1`), the metrics API and the admin API. */
         V1Error: {
             /**
@@ -4373,6 +4412,7 @@ export interface components {
             requestId: string;
             /** @description Present on `invalid_request` from schema validation; one entry per failed rule. */
             errors?: components["schemas"]["FieldError"][];
+            spendingLimit?: components["schemas"]["SpendingLimitExceeded"];
         };
         /**
          * @description 1–255 printable ASCII characters (space to `~`), or the same as an IETF structured-field string: in double quotes,
@@ -4699,6 +4739,7 @@ export interface components {
             /** @example req_01JD6Z3W3F7K9Q2V8X4M5N6P7R */
             requestId: string;
             errors?: components["schemas"]["FieldError"][];
+            spendingLimit?: components["schemas"]["SpendingLimitExceeded"];
             /** @description Present on `COMPLIANCE_BLOCKED`; one entry per screening or policy rule that blocked the request. */
             reasons?: {
                 rule: string;
@@ -8840,6 +8881,19 @@ export interface components {
         ApiKeyId: string;
         /** @example payments:write */
         Scope: string;
+        /**
+         * @description A stablecoin or token symbol (`USDC`, `EURC`, an issuer's token) or an ISO 4217 currency (`EUR`, for bank transfers and corridors), as the operations name it.
+         * @example USDC
+         */
+        SpendingAsset: string;
+        /** @description At most `perCall` per call and `per24h` per rolling 24 hours of one asset or currency, over the money-moving operations (v1 payments, bank transfers, corridor runs, custody transfers, card funding, mint and burn). A limit left out (null) does not apply. */
+        SpendingLimit: {
+            asset: components["schemas"]["SpendingAsset"];
+            /** @description The most one call may move; null: no per-call limit. */
+            perCall: components["schemas"]["DecimalAmount"] | null;
+            /** @description The most the key may move in any 24 hours; null: no daily limit. */
+            per24h: components["schemas"]["DecimalAmount"] | null;
+        };
         OrgApiKey: {
             id: components["schemas"]["ApiKeyId"];
             /**
@@ -8862,6 +8916,8 @@ export interface components {
             /** @description When the key last authenticated a request (updated at most once a minute); null if never. */
             lastUsedAt: components["schemas"]["Timestamp"] | null;
             revokedAt: components["schemas"]["Timestamp"] | null;
+            /** @description The key's spending limits per asset or currency (empty: no limits). A key with limits moves only the assets it lists. */
+            spendingLimits: components["schemas"]["SpendingLimit"][];
         };
         /** @description A page of the organization's API keys, newest first (cursor pagination). */
         OrgApiKeyList: {
@@ -8869,11 +8925,27 @@ export interface components {
             hasMore: boolean;
             nextCursor: components["schemas"]["ApiKeyId"] | null;
         };
+        /**
+         * @description Spending limits per asset or currency, set once when the key is created (each asset once; at least one of `perCall` and `per24h`). A key with limits moves only the assets it lists; a call past a limit answers 403 `FORBIDDEN` with the `spendingLimit` extension. Without it the key has no spending limits.
+         * @example [
+         *       {
+         *         "asset": "USDC",
+         *         "perCall": "100",
+         *         "per24h": "1000"
+         *       }
+         *     ]
+         */
+        SpendingLimits: {
+            asset: components["schemas"]["SpendingAsset"];
+            perCall?: components["schemas"]["DecimalAmount"];
+            per24h?: components["schemas"]["DecimalAmount"];
+        }[];
         CreateOrgApiKeyRequest: {
             environment: components["schemas"]["Environment"];
             scopes: components["schemas"]["Scope"][];
             /** @example Payments backend */
             label: string;
+            spendingLimits?: components["schemas"]["SpendingLimits"];
         };
         CreatedOrgApiKey: {
             /**
@@ -8902,6 +8974,8 @@ export interface components {
             /** @description When the key last authenticated a request (updated at most once a minute); null if never. */
             lastUsedAt: components["schemas"]["Timestamp"] | null;
             revokedAt: components["schemas"]["Timestamp"] | null;
+            /** @description The key's spending limits per asset or currency (empty: no limits). A key with limits moves only the assets it lists. */
+            spendingLimits: components["schemas"]["SpendingLimit"][];
         };
         /**
          * @description An audit log entry id.
@@ -8963,6 +9037,7 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             revokedAt: string | null;
+            spendingLimits: components["schemas"]["SpendingLimit"][];
         };
         ApiKeyList: {
             count: number;
@@ -8983,6 +9058,7 @@ export interface components {
             actor?: string;
             /** @example Payments backend */
             label?: string;
+            spendingLimits?: components["schemas"]["SpendingLimits"];
         };
         CreatedApiKey: {
             /**
@@ -9008,6 +9084,7 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             revokedAt: string | null;
+            spendingLimits: components["schemas"]["SpendingLimit"][];
         };
         /** @enum {string} */
         ConnectionCategory: "bank_transfer" | "custody" | "card_issuance" | "token_issuance" | "chain_read" | "compliance_screening" | "fx";

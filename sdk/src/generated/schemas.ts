@@ -35,6 +35,11 @@ export type WalletList = components["schemas"]["WalletList"];
 export type FieldError = components["schemas"]["FieldError"];
 
 /**
+ * Present on the 403 (`FORBIDDEN` / `forbidden`) of a money-moving call past a spending limit of the API key: which limit, its maximum, what the key moved in the last 24 hours and what the call asked for. Nothing was moved or recorded.
+ */
+export type SpendingLimitExceeded = components["schemas"]["SpendingLimitExceeded"];
+
+/**
  * Error body of the sandbox API (`/api/v1`), the metrics API and the admin API.
  */
 export type V1Error = components["schemas"]["V1Error"];
@@ -2316,6 +2321,16 @@ export type ApiKeyId = components["schemas"]["ApiKeyId"];
 export type Scope = components["schemas"]["Scope"];
 
 /**
+ * A stablecoin or token symbol (`USDC`, `EURC`, an issuer's token) or an ISO 4217 currency (`EUR`, for bank transfers and corridors), as the operations name it.
+ */
+export type SpendingAsset = components["schemas"]["SpendingAsset"];
+
+/**
+ * At most `perCall` per call and `per24h` per rolling 24 hours of one asset or currency, over the money-moving operations (v1 payments, bank transfers, corridor runs, custody transfers, card funding, mint and burn). A limit left out (null) does not apply.
+ */
+export type SpendingLimit = components["schemas"]["SpendingLimit"];
+
+/**
  * Returned by `coinplane.apiKeys.retrieve`, `coinplane.apiKeys.revoke`.
  */
 export type OrgApiKey = components["schemas"]["OrgApiKey"];
@@ -2326,6 +2341,11 @@ export type OrgApiKey = components["schemas"]["OrgApiKey"];
  * Returned by `coinplane.apiKeys.list`.
  */
 export type OrgApiKeyList = components["schemas"]["OrgApiKeyList"];
+
+/**
+ * Spending limits per asset or currency, set once when the key is created (each asset once; at least one of `perCall` and `per24h`). A key with limits moves only the assets it lists; a call past a limit answers 403 `FORBIDDEN` with the `spendingLimit` extension. Without it the key has no spending limits.
+ */
+export type SpendingLimits = components["schemas"]["SpendingLimits"];
 
 /**
  * Request body of `coinplane.apiKeys.create`.

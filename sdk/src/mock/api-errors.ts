@@ -23,6 +23,8 @@ export interface MockError {
   code: MockErrorCode;
   message: string;
   errors?: Array<{ path: string; message: string }>;
+  /** Extra problem members, e.g. `spendingLimit` of a call past an API key's spending limit. */
+  extensions?: Record<string, unknown>;
 }
 
 /** The body and content type of an error, as the server renders it for a request to `pathname`: problem+json on

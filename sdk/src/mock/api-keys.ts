@@ -2,12 +2,16 @@
 // 403 to a production key on the sandbox API (/api/v1) and to a key without the operation's scope. Three documented
 // test keys (sdk/README.md, docs/getting-started.md) cover those paths; `apiKeys` adds more.
 
+import type { MockSpendingLimit } from "./spending-limits.ts";
+
 export interface MockApiKey {
   environment: "sandbox" | "production";
   /** Every key of the mock belongs to one organization; a body's `organizationId` must be it (else 403). */
   organizationId: string;
   /** `<resource>:<read|write>`; write implies read. */
   scopes: readonly string[];
+  /** Spending limits per asset or currency (./spending-limits.ts): counted on money-moving calls as the server does. */
+  spendingLimits?: readonly MockSpendingLimit[];
 }
 
 /** The organization of the test keys: the one the spec's examples name. */

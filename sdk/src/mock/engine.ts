@@ -30,6 +30,7 @@ import { findUnacceptable, isJsonMediaType } from "./request-body.ts";
 import { RequestValidator } from "./request-validation.ts";
 import { documentedError, documentedResult, errorResult, responseHeaders } from "./responses.ts";
 import { RouteTable } from "./routes.ts";
+import { SpendingLedger, spendingLimitsAnswer } from "./spending-limits.ts";
 import type { MockData, MockExample, MockOperationSpec, MockRequest, MockResponseSpec, MockResult } from "./types.ts";
 
 export type { MockRequest, MockResult } from "./types.ts";
@@ -84,6 +85,7 @@ export class MockEngine {
   private readonly fxInput;
   private readonly state: MockState;
   private readonly idempotency = new IdempotencyRecords();
+  private readonly spending = new SpendingLedger();
 
   constructor(options: MockEngineOptions = {}) {
     this.data = options.data ?? generatedData;
@@ -103,6 +105,7 @@ export class MockEngine {
   reset(): void {
     this.state.reset();
     this.idempotency.reset();
+    this.spending.reset();
   }
 
   /** Every operation the mock serves (method, path template, operationId). */
@@ -236,7 +239,11 @@ export class MockEngine {
       return fail({ code: "IDEMPOTENCY_KEY_REUSED", message: "This Idempotency-Key was already used with a different request" });
     if (previous) return previous;
 
-    const result = this.handler(op, params, url, body, caller, get, requestId);
+    // The key's spending limits, after the replay (a replay is not counted again); the refusal is the key's answer too.
+    const overLimit = caller.token
+      ? this.spending.charge(caller.token, caller.key?.spendingLimits, op.operationId, body, this.now())
+      : undefined;
+    const result = overLimit ? fail(overLimit) : this.handler(op, params, url, body, caller, get, requestId);
     // As the server: every answer of the handler is kept for the key, but not a 5xx or a 429 (a retry executes).
     if (idemKey && result.status < 500 && result.status !== 429) this.idempotency.keep(idemKey, fingerprint, result);
     return result;
@@ -388,6 +395,9 @@ export class MockEngine {
         if (target && typeof target.value.version === "number" && typeof value.version === "number")
           value.version = target.value.version + 1;
         if (exampleName === undefined) this.computeFxQuote(op, body, value, now);
+        // A key created with spending limits shows them as the server answers them (each limit present, null if left out).
+        if (creating && Array.isArray(value.spendingLimits))
+          value.spendingLimits = spendingLimitsAnswer(body.spendingLimits as Parameters<typeof spendingLimitsAnswer>[0]);
         if (idField && typeof value[idField] === "string") {
           const identity = target ? [...new Set([...target.identity, ...echoed])] : [idField, ...echoed, "createdAt"];
           const stored: Stored = { value: target ? { ...target.value, ...value } : value, identity };

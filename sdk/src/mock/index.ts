@@ -12,6 +12,7 @@ export { MOCK_ORGANIZATION_ID, type MockApiKey, mockApiKeys } from "./api-keys.t
 export { buildMockEvent, type EmitMockEventOptions, type EmitMockEventResult, emitMockEvent, mockEventTypes } from "./emit-event.ts";
 export { MockEngine, type MockEngineOptions, type MockRequest, type MockResult } from "./engine.ts";
 export { type MockServer, type MockServerOptions, startMockServer } from "./server.ts";
+export type { MockSpendingLimit } from "./spending-limits.ts";
 export type { MockData, MockOperationSpec, MockWebhookSpec } from "./types.ts";
 
 export const DEFAULT_MOCK_BASE_URL = "http://localhost:8080";

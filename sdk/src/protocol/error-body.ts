@@ -8,7 +8,7 @@ export interface ErrorToRender {
   /** Shown to the caller: `detail` of a problem, `error` of the v1 shape. */
   message: string;
   errors?: ReadonlyArray<{ path: string; message: string }>;
-  /** Extra problem members (e.g. `reasons` of COMPLIANCE_BLOCKED); the v1 shape has none. */
+  /** Extra problem members (e.g. `reasons` of COMPLIANCE_BLOCKED); the v1 shape carries only `spendingLimit`. */
   extensions?: Record<string, unknown>;
 }
 
@@ -38,5 +38,7 @@ export function renderErrorBody(
       },
     };
   }
-  return { contentType: JSON_TYPE, body: { error: error.message, code: v1, requestId: request.requestId, ...errors } };
+  // A refused v1 payment names the API key's spending limit it met, as the agent API's problem does.
+  const spendingLimit = error.extensions?.spendingLimit ? { spendingLimit: error.extensions.spendingLimit } : {};
+  return { contentType: JSON_TYPE, body: { error: error.message, code: v1, requestId: request.requestId, ...errors, ...spendingLimit } };
 }

@@ -11,6 +11,8 @@ import type { components } from "../../generated/openapi.ts";
 import { newId } from "../../lib/ids.ts";
 import { generateApiKey, hasScope } from "../access/api-keys.ts";
 import { unknownCursor } from "../lists/page-window.ts";
+import { recordSpendingLimits, spendingLimitsJson, toSpendingLimitDtos } from "../spending-limits/key-spending-limits.ts";
+import { checkSpendingLimits, type SpendingLimit } from "../spending-limits/spending-limit-rules.ts";
 import { recordAudit } from "./audit-log.ts";
 import { sessionOf } from "./member-access.ts";
 
@@ -27,6 +29,7 @@ interface KeyRow {
   createdAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
+  spendingLimits: Parameters<typeof toSpendingLimitDtos>[0];
 }
 
 const toDto = (k: KeyRow): KeyDto => ({
@@ -40,6 +43,7 @@ const toDto = (k: KeyRow): KeyDto => ({
   createdAt: k.createdAt.toISOString(),
   lastUsedAt: k.lastUsedAt?.toISOString() ?? null,
   revokedAt: k.revokedAt?.toISOString() ?? null,
+  spendingLimits: toSpendingLimitDtos(k.spendingLimits),
 });
 
 const keys = (db: Queryable | Tx, organizationId: string) =>
@@ -57,6 +61,7 @@ const keys = (db: Queryable | Tx, organizationId: string) =>
       "k.createdAt",
       "k.revokedAt",
       "u.lastUsedAt",
+      (eb) => spendingLimitsJson(eb.ref("k.id")).as("spendingLimits"),
     ])
     // A member sees the organization's keys of both environments.
     .where(ownedByOrganization(organizationId, "k"));
@@ -72,6 +77,7 @@ export async function createOrgApiKey(
   const id = newId("key");
   const { key, prefix, hash } = generateApiKey(input.environment);
   const scopes = [...new Set(input.scopes)];
+  const spendingLimits: SpendingLimit[] = checkSpendingLimits(input.spendingLimits);
   uow.insertLater("ApiKey", {
     id,
     organizationId: auth.organizationId,
@@ -83,7 +89,9 @@ export async function createOrgApiKey(
     label: input.label,
     createdByMemberId: session.memberId,
     createdAt: uow.now,
+    spendingLimited: spendingLimits.length > 0,
   });
+  recordSpendingLimits(uow, id, spendingLimits);
   recordAudit(uow, {
     organizationId: auth.organizationId,
     action: "api_key.created",
@@ -91,7 +99,7 @@ export async function createOrgApiKey(
     actorEmail: session.email,
     clientAddress,
     target: id,
-    details: { environment: input.environment, scopes, label: input.label },
+    details: { environment: input.environment, scopes, label: input.label, ...(spendingLimits.length > 0 ? { spendingLimits } : {}) },
   });
   const dto = toDto({
     id,
@@ -104,6 +112,7 @@ export async function createOrgApiKey(
     createdAt: uow.now,
     lastUsedAt: null,
     revokedAt: null,
+    spendingLimits,
   });
   return { secret: key, ...dto };
 }

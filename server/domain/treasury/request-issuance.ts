@@ -13,6 +13,8 @@ import type { OperationOutcome } from "../../spec/operation-types.ts";
 import { recordActivity } from "../activity/record-activity.ts";
 import { createApprovalRequest } from "../approvals/create-approval-request.ts";
 import { resolveProvider } from "../providers/resolve-provider.ts";
+import { chargeSpendingLimit, type MoneyMovement } from "../spending-limits/charge-spending-limit.ts";
+import { minorToDecimal } from "../spending-limits/spending-limit-rules.ts";
 import { precheckAddress } from "./addresses.ts";
 import { assertChainCapability } from "./chain-capabilities.ts";
 import { type IssuanceRequestRow, type IssuerRef, toIssuanceRequestDto } from "./issuance-request-dto.ts";
@@ -47,15 +49,17 @@ export async function requestIssuance(
     chainLog: SandboxChainLogStore;
     auth: AuthContext;
     input: IssuanceInput;
+    /** The request's Idempotency-Key with its method and path: the spend of a key with spending limits records it. */
+    idempotencyKey?: string;
   },
 ): Promise<IssuanceOutcome | ProviderStep<unknown, IssuanceOutcome>> {
-  const { chainLog, auth, input } = options;
+  const { chainLog, auth, input, idempotencyKey } = options;
   const { request, kind } = input;
   // Sandbox only: the sandbox simulator serves sandbox keys; production fails closed without a reviewed connection.
   const provider = await resolveProvider({ db: uow.tx, auth, category: "token_issuance", sandboxFallback: true });
   const issuer = await uow.tx
     .selectFrom("Issuer")
-    .select(["id", "chain", "contractAddress", "asset", "signers"])
+    .select(["id", "chain", "contractAddress", "asset", "decimals", "signers"])
     .where("id", "=", request.issuerId)
     .where(ownedBy(auth))
     .executeTakeFirst();
@@ -73,7 +77,19 @@ export async function requestIssuance(
   if (holder.toLowerCase() === issuer.contractAddress.toLowerCase()) {
     throw precheck(holderPath, `${holder} is the token contract itself`);
   }
-  const checked = { kind, issuer, amount, signer, holder, reason: request.reason ?? null, simulated: provider.simulated };
+  // Counted against the key's spending limits in the issuer's token, in the transaction that records the request.
+  const spend = { asset: issuer.asset, amount: minorToDecimal(request.amountMinor, issuer.decimals) };
+  const checked = {
+    kind,
+    issuer,
+    amount,
+    signer,
+    holder,
+    reason: request.reason ?? null,
+    simulated: provider.simulated,
+    spend,
+    idempotencyKey,
+  };
   if (kind === "mint") return record(uow, auth, checked);
 
   const reader = await resolveChainReader(uow.tx, auth, issuer.chain);
@@ -108,11 +124,15 @@ interface CheckedIssuance {
   holder: string;
   reason: string | null;
   simulated: boolean;
+  spend: MoneyMovement;
+  idempotencyKey: string | undefined;
 }
 
 /** Records the issuance request and its pending four-eyes approval request. */
 async function record(uow: UnitOfWork, auth: AuthContext, checked: CheckedIssuance): Promise<IssuanceOutcome> {
   const { kind, issuer, amount, signer, holder, reason } = checked;
+  // A burn is counted here, after the holder's balance was read: a burn refused for its balance spends nothing.
+  await chargeSpendingLimit(uow, { auth, movement: checked.spend, idempotencyKey: checked.idempotencyKey });
   const id = newId("ir");
   const payload = {
     issuanceRequestId: id,

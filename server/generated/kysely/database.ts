@@ -28,6 +28,24 @@ export type ApiKey = {
     createdByMemberId: string | null;
     createdAt: Generated<Timestamp>;
     revokedAt: Timestamp | null;
+    /**
+     * The key carries spending limits (ApiKeySpendingLimit): read with the key, so a key without limits costs no statement.
+     */
+    spendingLimited: Generated<boolean>;
+};
+export type ApiKeySpend = {
+    id: string;
+    apiKeyId: string;
+    asset: string;
+    amount: string;
+    idempotencyKey: string | null;
+    createdAt: Generated<Timestamp>;
+};
+export type ApiKeySpendingLimit = {
+    apiKeyId: string;
+    asset: string;
+    perCall: string | null;
+    per24h: string | null;
 };
 export type ApiKeyUsage = {
     apiKeyId: string;
@@ -872,6 +890,8 @@ export type WorkflowStep = {
 export type DB = {
     ActivityEvent: ActivityEvent;
     ApiKey: ApiKey;
+    ApiKeySpend: ApiKeySpend;
+    ApiKeySpendingLimit: ApiKeySpendingLimit;
     ApiKeyUsage: ApiKeyUsage;
     ApprovalRequest: ApprovalRequest;
     AuditEntry: AuditEntry;

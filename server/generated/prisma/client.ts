@@ -177,6 +177,19 @@ export type ApiKeyUsage = Prisma.ApiKeyUsageModel
  */
 export type AuditEntry = Prisma.AuditEntryModel
 /**
+ * Model ApiKeySpendingLimit
+ * A key's spending limit on one asset or currency (issue 37): at most `perCall` per call and `per24h` per rolling 24 h
+ * (null: no such limit). Set when the key is created, never changed. A money-moving call locks its row (FOR UPDATE), so
+ * concurrent calls of the key in that asset are counted one after another.
+ */
+export type ApiKeySpendingLimit = Prisma.ApiKeySpendingLimitModel
+/**
+ * Model ApiKeySpend
+ * What a key with spending limits moved, per call (issue 37), for the rolling 24 h sum. `idempotencyKey` links a spend
+ * to the request's Idempotency-Key, so a retry of that request is never counted twice. Rows older than 24 h are purged.
+ */
+export type ApiKeySpend = Prisma.ApiKeySpendModel
+/**
  * Model BankTransfer
  * A bank transfer (Sandbox only: simulated). `amountMinor` is in the currency's minor units.
  */

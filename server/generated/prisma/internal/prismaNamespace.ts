@@ -415,6 +415,8 @@ export const ModelName = {
   MemberSession: 'MemberSession',
   ApiKeyUsage: 'ApiKeyUsage',
   AuditEntry: 'AuditEntry',
+  ApiKeySpendingLimit: 'ApiKeySpendingLimit',
+  ApiKeySpend: 'ApiKeySpend',
   BankTransfer: 'BankTransfer',
   WorkflowRun: 'WorkflowRun',
   WorkflowStep: 'WorkflowStep',
@@ -447,7 +449,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "cardProgramme" | "cardholder" | "card" | "cardAuthorization" | "cardTransaction" | "cardLedgerEntry" | "simCardIssuerCall" | "contractProject" | "contractStageRun" | "sandboxChainTransaction" | "issuer" | "issuanceRequest" | "organization" | "apiKey" | "wallet" | "walletAsset" | "payment" | "activityEvent" | "idempotencyRecord" | "providerConnection" | "member" | "memberInvitation" | "memberSession" | "apiKeyUsage" | "auditEntry" | "bankTransfer" | "workflowRun" | "workflowStep" | "custodyWallet" | "custodyTransfer" | "simCustodyWallet" | "simCustodyTransfer" | "simBankTransfer" | "providerIntent" | "complianceDecision" | "approvalRequest" | "selectionReceipt" | "providerInvocation" | "event" | "webhookEndpoint" | "webhookDelivery" | "webhookDeliveryAttempt"
+    modelProps: "cardProgramme" | "cardholder" | "card" | "cardAuthorization" | "cardTransaction" | "cardLedgerEntry" | "simCardIssuerCall" | "contractProject" | "contractStageRun" | "sandboxChainTransaction" | "issuer" | "issuanceRequest" | "organization" | "apiKey" | "wallet" | "walletAsset" | "payment" | "activityEvent" | "idempotencyRecord" | "providerConnection" | "member" | "memberInvitation" | "memberSession" | "apiKeyUsage" | "auditEntry" | "apiKeySpendingLimit" | "apiKeySpend" | "bankTransfer" | "workflowRun" | "workflowStep" | "custodyWallet" | "custodyTransfer" | "simCustodyWallet" | "simCustodyTransfer" | "simBankTransfer" | "providerIntent" | "complianceDecision" | "approvalRequest" | "selectionReceipt" | "providerInvocation" | "event" | "webhookEndpoint" | "webhookDelivery" | "webhookDeliveryAttempt"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -2301,6 +2303,154 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    ApiKeySpendingLimit: {
+      payload: Prisma.$ApiKeySpendingLimitPayload<ExtArgs>
+      fields: Prisma.ApiKeySpendingLimitFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.ApiKeySpendingLimitFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ApiKeySpendingLimitPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.ApiKeySpendingLimitFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ApiKeySpendingLimitPayload>
+        }
+        findFirst: {
+          args: Prisma.ApiKeySpendingLimitFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ApiKeySpendingLimitPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.ApiKeySpendingLimitFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ApiKeySpendingLimitPayload>
+        }
+        findMany: {
+          args: Prisma.ApiKeySpendingLimitFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ApiKeySpendingLimitPayload>[]
+        }
+        create: {
+          args: Prisma.ApiKeySpendingLimitCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ApiKeySpendingLimitPayload>
+        }
+        createMany: {
+          args: Prisma.ApiKeySpendingLimitCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.ApiKeySpendingLimitCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ApiKeySpendingLimitPayload>[]
+        }
+        delete: {
+          args: Prisma.ApiKeySpendingLimitDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ApiKeySpendingLimitPayload>
+        }
+        update: {
+          args: Prisma.ApiKeySpendingLimitUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ApiKeySpendingLimitPayload>
+        }
+        deleteMany: {
+          args: Prisma.ApiKeySpendingLimitDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.ApiKeySpendingLimitUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.ApiKeySpendingLimitUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ApiKeySpendingLimitPayload>[]
+        }
+        upsert: {
+          args: Prisma.ApiKeySpendingLimitUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ApiKeySpendingLimitPayload>
+        }
+        aggregate: {
+          args: Prisma.ApiKeySpendingLimitAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateApiKeySpendingLimit>
+        }
+        groupBy: {
+          args: Prisma.ApiKeySpendingLimitGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ApiKeySpendingLimitGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.ApiKeySpendingLimitCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ApiKeySpendingLimitCountAggregateOutputType> | number
+        }
+      }
+    }
+    ApiKeySpend: {
+      payload: Prisma.$ApiKeySpendPayload<ExtArgs>
+      fields: Prisma.ApiKeySpendFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.ApiKeySpendFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ApiKeySpendPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.ApiKeySpendFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ApiKeySpendPayload>
+        }
+        findFirst: {
+          args: Prisma.ApiKeySpendFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ApiKeySpendPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.ApiKeySpendFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ApiKeySpendPayload>
+        }
+        findMany: {
+          args: Prisma.ApiKeySpendFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ApiKeySpendPayload>[]
+        }
+        create: {
+          args: Prisma.ApiKeySpendCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ApiKeySpendPayload>
+        }
+        createMany: {
+          args: Prisma.ApiKeySpendCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.ApiKeySpendCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ApiKeySpendPayload>[]
+        }
+        delete: {
+          args: Prisma.ApiKeySpendDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ApiKeySpendPayload>
+        }
+        update: {
+          args: Prisma.ApiKeySpendUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ApiKeySpendPayload>
+        }
+        deleteMany: {
+          args: Prisma.ApiKeySpendDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.ApiKeySpendUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.ApiKeySpendUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ApiKeySpendPayload>[]
+        }
+        upsert: {
+          args: Prisma.ApiKeySpendUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ApiKeySpendPayload>
+        }
+        aggregate: {
+          args: Prisma.ApiKeySpendAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateApiKeySpend>
+        }
+        groupBy: {
+          args: Prisma.ApiKeySpendGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ApiKeySpendGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.ApiKeySpendCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ApiKeySpendCountAggregateOutputType> | number
+        }
+      }
+    }
     BankTransfer: {
       payload: Prisma.$BankTransferPayload<ExtArgs>
       fields: Prisma.BankTransferFieldRefs
@@ -3846,7 +3996,8 @@ export const ApiKeyScalarFieldEnum = {
   label: 'label',
   createdByMemberId: 'createdByMemberId',
   createdAt: 'createdAt',
-  revokedAt: 'revokedAt'
+  revokedAt: 'revokedAt',
+  spendingLimited: 'spendingLimited'
 } as const
 
 export type ApiKeyScalarFieldEnum = (typeof ApiKeyScalarFieldEnum)[keyof typeof ApiKeyScalarFieldEnum]
@@ -4010,6 +4161,28 @@ export const AuditEntryScalarFieldEnum = {
 } as const
 
 export type AuditEntryScalarFieldEnum = (typeof AuditEntryScalarFieldEnum)[keyof typeof AuditEntryScalarFieldEnum]
+
+
+export const ApiKeySpendingLimitScalarFieldEnum = {
+  apiKeyId: 'apiKeyId',
+  asset: 'asset',
+  perCall: 'perCall',
+  per24h: 'per24h'
+} as const
+
+export type ApiKeySpendingLimitScalarFieldEnum = (typeof ApiKeySpendingLimitScalarFieldEnum)[keyof typeof ApiKeySpendingLimitScalarFieldEnum]
+
+
+export const ApiKeySpendScalarFieldEnum = {
+  id: 'id',
+  apiKeyId: 'apiKeyId',
+  asset: 'asset',
+  amount: 'amount',
+  idempotencyKey: 'idempotencyKey',
+  createdAt: 'createdAt'
+} as const
+
+export type ApiKeySpendScalarFieldEnum = (typeof ApiKeySpendScalarFieldEnum)[keyof typeof ApiKeySpendScalarFieldEnum]
 
 
 export const BankTransferScalarFieldEnum = {
@@ -4622,6 +4795,8 @@ export type GlobalOmitConfig = {
   memberSession?: Prisma.MemberSessionOmit
   apiKeyUsage?: Prisma.ApiKeyUsageOmit
   auditEntry?: Prisma.AuditEntryOmit
+  apiKeySpendingLimit?: Prisma.ApiKeySpendingLimitOmit
+  apiKeySpend?: Prisma.ApiKeySpendOmit
   bankTransfer?: Prisma.BankTransferOmit
   workflowRun?: Prisma.WorkflowRunOmit
   workflowStep?: Prisma.WorkflowStepOmit

@@ -74,6 +74,8 @@ export const ModelName = {
   MemberSession: 'MemberSession',
   ApiKeyUsage: 'ApiKeyUsage',
   AuditEntry: 'AuditEntry',
+  ApiKeySpendingLimit: 'ApiKeySpendingLimit',
+  ApiKeySpend: 'ApiKeySpend',
   BankTransfer: 'BankTransfer',
   WorkflowRun: 'WorkflowRun',
   WorkflowStep: 'WorkflowStep',
@@ -357,7 +359,8 @@ export const ApiKeyScalarFieldEnum = {
   label: 'label',
   createdByMemberId: 'createdByMemberId',
   createdAt: 'createdAt',
-  revokedAt: 'revokedAt'
+  revokedAt: 'revokedAt',
+  spendingLimited: 'spendingLimited'
 } as const
 
 export type ApiKeyScalarFieldEnum = (typeof ApiKeyScalarFieldEnum)[keyof typeof ApiKeyScalarFieldEnum]
@@ -521,6 +524,28 @@ export const AuditEntryScalarFieldEnum = {
 } as const
 
 export type AuditEntryScalarFieldEnum = (typeof AuditEntryScalarFieldEnum)[keyof typeof AuditEntryScalarFieldEnum]
+
+
+export const ApiKeySpendingLimitScalarFieldEnum = {
+  apiKeyId: 'apiKeyId',
+  asset: 'asset',
+  perCall: 'perCall',
+  per24h: 'per24h'
+} as const
+
+export type ApiKeySpendingLimitScalarFieldEnum = (typeof ApiKeySpendingLimitScalarFieldEnum)[keyof typeof ApiKeySpendingLimitScalarFieldEnum]
+
+
+export const ApiKeySpendScalarFieldEnum = {
+  id: 'id',
+  apiKeyId: 'apiKeyId',
+  asset: 'asset',
+  amount: 'amount',
+  idempotencyKey: 'idempotencyKey',
+  createdAt: 'createdAt'
+} as const
+
+export type ApiKeySpendScalarFieldEnum = (typeof ApiKeySpendScalarFieldEnum)[keyof typeof ApiKeySpendScalarFieldEnum]
 
 
 export const BankTransferScalarFieldEnum = {

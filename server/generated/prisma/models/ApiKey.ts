@@ -35,6 +35,7 @@ export type ApiKeyMinAggregateOutputType = {
   createdByMemberId: string | null
   createdAt: Date | null
   revokedAt: Date | null
+  spendingLimited: boolean | null
 }
 
 export type ApiKeyMaxAggregateOutputType = {
@@ -48,6 +49,7 @@ export type ApiKeyMaxAggregateOutputType = {
   createdByMemberId: string | null
   createdAt: Date | null
   revokedAt: Date | null
+  spendingLimited: boolean | null
 }
 
 export type ApiKeyCountAggregateOutputType = {
@@ -62,6 +64,7 @@ export type ApiKeyCountAggregateOutputType = {
   createdByMemberId: number
   createdAt: number
   revokedAt: number
+  spendingLimited: number
   _all: number
 }
 
@@ -77,6 +80,7 @@ export type ApiKeyMinAggregateInputType = {
   createdByMemberId?: true
   createdAt?: true
   revokedAt?: true
+  spendingLimited?: true
 }
 
 export type ApiKeyMaxAggregateInputType = {
@@ -90,6 +94,7 @@ export type ApiKeyMaxAggregateInputType = {
   createdByMemberId?: true
   createdAt?: true
   revokedAt?: true
+  spendingLimited?: true
 }
 
 export type ApiKeyCountAggregateInputType = {
@@ -104,6 +109,7 @@ export type ApiKeyCountAggregateInputType = {
   createdByMemberId?: true
   createdAt?: true
   revokedAt?: true
+  spendingLimited?: true
   _all?: true
 }
 
@@ -191,6 +197,7 @@ export type ApiKeyGroupByOutputType = {
   createdByMemberId: string | null
   createdAt: Date
   revokedAt: Date | null
+  spendingLimited: boolean
   _count: ApiKeyCountAggregateOutputType | null
   _min: ApiKeyMinAggregateOutputType | null
   _max: ApiKeyMaxAggregateOutputType | null
@@ -226,6 +233,7 @@ export type ApiKeyWhereInput = {
   createdByMemberId?: Prisma.StringNullableFilter<"ApiKey"> | string | null
   createdAt?: Prisma.DateTimeFilter<"ApiKey"> | Date | string
   revokedAt?: Prisma.DateTimeNullableFilter<"ApiKey"> | Date | string | null
+  spendingLimited?: Prisma.BoolFilter<"ApiKey"> | boolean
   organization?: Prisma.XOR<Prisma.OrganizationScalarRelationFilter, Prisma.OrganizationWhereInput>
 }
 
@@ -241,6 +249,7 @@ export type ApiKeyOrderByWithRelationInput = {
   createdByMemberId?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   revokedAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  spendingLimited?: Prisma.SortOrder
   organization?: Prisma.OrganizationOrderByWithRelationInput
 }
 
@@ -259,6 +268,7 @@ export type ApiKeyWhereUniqueInput = Prisma.AtLeast<{
   createdByMemberId?: Prisma.StringNullableFilter<"ApiKey"> | string | null
   createdAt?: Prisma.DateTimeFilter<"ApiKey"> | Date | string
   revokedAt?: Prisma.DateTimeNullableFilter<"ApiKey"> | Date | string | null
+  spendingLimited?: Prisma.BoolFilter<"ApiKey"> | boolean
   organization?: Prisma.XOR<Prisma.OrganizationScalarRelationFilter, Prisma.OrganizationWhereInput>
 }, "id" | "hash">
 
@@ -274,6 +284,7 @@ export type ApiKeyOrderByWithAggregationInput = {
   createdByMemberId?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   revokedAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  spendingLimited?: Prisma.SortOrder
   _count?: Prisma.ApiKeyCountOrderByAggregateInput
   _max?: Prisma.ApiKeyMaxOrderByAggregateInput
   _min?: Prisma.ApiKeyMinOrderByAggregateInput
@@ -294,6 +305,7 @@ export type ApiKeyScalarWhereWithAggregatesInput = {
   createdByMemberId?: Prisma.StringNullableWithAggregatesFilter<"ApiKey"> | string | null
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"ApiKey"> | Date | string
   revokedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"ApiKey"> | Date | string | null
+  spendingLimited?: Prisma.BoolWithAggregatesFilter<"ApiKey"> | boolean
 }
 
 export type ApiKeyCreateInput = {
@@ -307,6 +319,7 @@ export type ApiKeyCreateInput = {
   createdByMemberId?: string | null
   createdAt?: Date | string
   revokedAt?: Date | string | null
+  spendingLimited?: boolean
   organization: Prisma.OrganizationCreateNestedOneWithoutApiKeysInput
 }
 
@@ -322,6 +335,7 @@ export type ApiKeyUncheckedCreateInput = {
   createdByMemberId?: string | null
   createdAt?: Date | string
   revokedAt?: Date | string | null
+  spendingLimited?: boolean
 }
 
 export type ApiKeyUpdateInput = {
@@ -335,6 +349,7 @@ export type ApiKeyUpdateInput = {
   createdByMemberId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   revokedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  spendingLimited?: Prisma.BoolFieldUpdateOperationsInput | boolean
   organization?: Prisma.OrganizationUpdateOneRequiredWithoutApiKeysNestedInput
 }
 
@@ -350,6 +365,7 @@ export type ApiKeyUncheckedUpdateInput = {
   createdByMemberId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   revokedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  spendingLimited?: Prisma.BoolFieldUpdateOperationsInput | boolean
 }
 
 export type ApiKeyCreateManyInput = {
@@ -364,6 +380,7 @@ export type ApiKeyCreateManyInput = {
   createdByMemberId?: string | null
   createdAt?: Date | string
   revokedAt?: Date | string | null
+  spendingLimited?: boolean
 }
 
 export type ApiKeyUpdateManyMutationInput = {
@@ -377,6 +394,7 @@ export type ApiKeyUpdateManyMutationInput = {
   createdByMemberId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   revokedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  spendingLimited?: Prisma.BoolFieldUpdateOperationsInput | boolean
 }
 
 export type ApiKeyUncheckedUpdateManyInput = {
@@ -391,6 +409,7 @@ export type ApiKeyUncheckedUpdateManyInput = {
   createdByMemberId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   revokedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  spendingLimited?: Prisma.BoolFieldUpdateOperationsInput | boolean
 }
 
 export type ApiKeyListRelationFilter = {
@@ -415,6 +434,7 @@ export type ApiKeyCountOrderByAggregateInput = {
   createdByMemberId?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   revokedAt?: Prisma.SortOrder
+  spendingLimited?: Prisma.SortOrder
 }
 
 export type ApiKeyMaxOrderByAggregateInput = {
@@ -428,6 +448,7 @@ export type ApiKeyMaxOrderByAggregateInput = {
   createdByMemberId?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   revokedAt?: Prisma.SortOrder
+  spendingLimited?: Prisma.SortOrder
 }
 
 export type ApiKeyMinOrderByAggregateInput = {
@@ -441,6 +462,7 @@ export type ApiKeyMinOrderByAggregateInput = {
   createdByMemberId?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   revokedAt?: Prisma.SortOrder
+  spendingLimited?: Prisma.SortOrder
 }
 
 export type ApiKeyCreateNestedManyWithoutOrganizationInput = {
@@ -509,6 +531,7 @@ export type ApiKeyCreateWithoutOrganizationInput = {
   createdByMemberId?: string | null
   createdAt?: Date | string
   revokedAt?: Date | string | null
+  spendingLimited?: boolean
 }
 
 export type ApiKeyUncheckedCreateWithoutOrganizationInput = {
@@ -522,6 +545,7 @@ export type ApiKeyUncheckedCreateWithoutOrganizationInput = {
   createdByMemberId?: string | null
   createdAt?: Date | string
   revokedAt?: Date | string | null
+  spendingLimited?: boolean
 }
 
 export type ApiKeyCreateOrConnectWithoutOrganizationInput = {
@@ -565,6 +589,7 @@ export type ApiKeyScalarWhereInput = {
   createdByMemberId?: Prisma.StringNullableFilter<"ApiKey"> | string | null
   createdAt?: Prisma.DateTimeFilter<"ApiKey"> | Date | string
   revokedAt?: Prisma.DateTimeNullableFilter<"ApiKey"> | Date | string | null
+  spendingLimited?: Prisma.BoolFilter<"ApiKey"> | boolean
 }
 
 export type ApiKeyCreateManyOrganizationInput = {
@@ -578,6 +603,7 @@ export type ApiKeyCreateManyOrganizationInput = {
   createdByMemberId?: string | null
   createdAt?: Date | string
   revokedAt?: Date | string | null
+  spendingLimited?: boolean
 }
 
 export type ApiKeyUpdateWithoutOrganizationInput = {
@@ -591,6 +617,7 @@ export type ApiKeyUpdateWithoutOrganizationInput = {
   createdByMemberId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   revokedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  spendingLimited?: Prisma.BoolFieldUpdateOperationsInput | boolean
 }
 
 export type ApiKeyUncheckedUpdateWithoutOrganizationInput = {
@@ -604,6 +631,7 @@ export type ApiKeyUncheckedUpdateWithoutOrganizationInput = {
   createdByMemberId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   revokedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  spendingLimited?: Prisma.BoolFieldUpdateOperationsInput | boolean
 }
 
 export type ApiKeyUncheckedUpdateManyWithoutOrganizationInput = {
@@ -617,6 +645,7 @@ export type ApiKeyUncheckedUpdateManyWithoutOrganizationInput = {
   createdByMemberId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   revokedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  spendingLimited?: Prisma.BoolFieldUpdateOperationsInput | boolean
 }
 
 
@@ -633,6 +662,7 @@ export type ApiKeySelect<ExtArgs extends runtime.Types.Extensions.InternalArgs =
   createdByMemberId?: boolean
   createdAt?: boolean
   revokedAt?: boolean
+  spendingLimited?: boolean
   organization?: boolean | Prisma.OrganizationDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["apiKey"]>
 
@@ -648,6 +678,7 @@ export type ApiKeySelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extens
   createdByMemberId?: boolean
   createdAt?: boolean
   revokedAt?: boolean
+  spendingLimited?: boolean
   organization?: boolean | Prisma.OrganizationDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["apiKey"]>
 
@@ -663,6 +694,7 @@ export type ApiKeySelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extens
   createdByMemberId?: boolean
   createdAt?: boolean
   revokedAt?: boolean
+  spendingLimited?: boolean
   organization?: boolean | Prisma.OrganizationDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["apiKey"]>
 
@@ -678,9 +710,10 @@ export type ApiKeySelectScalar = {
   createdByMemberId?: boolean
   createdAt?: boolean
   revokedAt?: boolean
+  spendingLimited?: boolean
 }
 
-export type ApiKeyOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "organizationId" | "environment" | "prefix" | "hash" | "scopes" | "actor" | "label" | "createdByMemberId" | "createdAt" | "revokedAt", ExtArgs["result"]["apiKey"]>
+export type ApiKeyOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "organizationId" | "environment" | "prefix" | "hash" | "scopes" | "actor" | "label" | "createdByMemberId" | "createdAt" | "revokedAt" | "spendingLimited", ExtArgs["result"]["apiKey"]>
 export type ApiKeyInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   organization?: boolean | Prisma.OrganizationDefaultArgs<ExtArgs>
 }
@@ -711,6 +744,10 @@ export type $ApiKeyPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs
     createdByMemberId: string | null
     createdAt: Date
     revokedAt: Date | null
+    /**
+     * The key carries spending limits (ApiKeySpendingLimit): read with the key, so a key without limits costs no statement.
+     */
+    spendingLimited: boolean
   }, ExtArgs["result"]["apiKey"]>
   composites: {}
 }
@@ -1146,6 +1183,7 @@ export interface ApiKeyFieldRefs {
   readonly createdByMemberId: Prisma.FieldRef<"ApiKey", 'String'>
   readonly createdAt: Prisma.FieldRef<"ApiKey", 'DateTime'>
   readonly revokedAt: Prisma.FieldRef<"ApiKey", 'DateTime'>
+  readonly spendingLimited: Prisma.FieldRef<"ApiKey", 'Boolean'>
 }
     
 
