@@ -19,7 +19,7 @@ const OPEN_WORLD_TAGS = new Set(["Bank transfers", "Custody", "Cards", "Complian
 const NAME = /^[a-z][a-z0-9_]{0,63}$/;
 /** The listed schemas: arguments described in a few words, typed two levels down. describe_operation answers FULL. */
 const SLIM = { topDescription: 64, nestedDescription: 0, maxDepth: 2 };
-const FULL = { topDescription: 160, nestedDescription: 80 };
+const FULL = { topDescription: 100, nestedDescription: 40 };
 export const IDEMPOTENCY_ARGUMENT = "idempotency_key";
 export const WAIT_ARGUMENT = "wait_seconds";
 

@@ -511,7 +511,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
       "type": "object",
       "properties": {
         "amount": {
-          "description": "Positive amount; at most 6 decimal places for USDC and USDT, 18 for DAI.",
+          "description": "Positive amount; at most 6 decimal plac…",
           "type": "string"
         },
         "stablecoin": {
@@ -524,7 +524,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
         },
         "toAddress": {
           "type": "string",
-          "description": "Address valid for the chain: EVM chains (ethereum, polygon, base) take `0x` + 4…"
+          "description": "Address valid for the chain: EVM chains…"
         },
         "chain": {
           "type": "string",
@@ -537,7 +537,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
         },
         "metadata": {
           "type": "object",
-          "description": "Up to 20 keys (1–40 characters) with string values of at most 500 characters."
+          "description": "Up to 20 keys (1–40 characters) with st…"
         },
         "idempotency_key": {
           "type": "string"
@@ -829,7 +829,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
             "90d",
             "1y"
           ],
-          "description": "Window ending now: 7, 30 or 90 daily points, or 52 weekly points (weeks start Monday 00:00 UTC) for `1y`.",
+          "description": "Window ending now: 7, 30 or 90 daily points, or 52 weekly points (weeks start Monday 00:00 UTC) for…",
           "default": "30d"
         }
       },
@@ -969,7 +969,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
         },
         "createdBefore": {
           "type": "string",
-          "description": "Only items created before this instant (exclusive); same format as `createdAfter` (400 at `/query/createdBefore`)."
+          "description": "Only items created before this instant (exclusive); same format as `createdAfter` (400 at `/query/c…"
         }
       }
     },
@@ -1114,7 +1114,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
       "properties": {
         "template": {
           "type": "string",
-          "description": "Contract template (see `GET /api/v2/agent/contracts/templates`).",
+          "description": "Contract template (see `GET /api/v2/age…",
           "enum": [
             "fiat_backed_stablecoin"
           ],
@@ -1122,7 +1122,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
         },
         "asset": {
           "type": "string",
-          "description": "Token symbol, an upper-case letter then 1–10 upper-case letters or digits.",
+          "description": "Token symbol, an upper-case letter then…",
           "default": "CPUSD"
         },
         "network": {
@@ -1388,7 +1388,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
         },
         "source": {
           "type": "string",
-          "description": "Edited Solidity source to compile instead of the generated one."
+          "description": "Edited Solidity source to compile inste…"
         },
         "idempotency_key": {
           "type": "string"
@@ -1681,18 +1681,18 @@ export const mcpTools: readonly McpToolDefinition[] = [
         },
         "signers": {
           "type": "array",
-          "description": "Addresses granted `MINTER_ROLE` and `BURNER_ROLE` at deployment; launch registe…",
+          "description": "Addresses granted `MINTER_ROLE` and `BU…",
           "items": {
             "type": "string"
           }
         },
         "admin": {
-          "description": "Receives `DEFAULT_ADMIN_ROLE`, `PAUSER_ROLE` and `BLOCKLISTER_ROLE` (the deploy…",
+          "description": "Receives `DEFAULT_ADMIN_ROLE`, `PAUSER_…",
           "type": "string"
         },
         "initialSupply": {
           "type": "object",
-          "description": "Tokens minted at deployment (the deployer takes `MINTER_ROLE` for this one mint…",
+          "description": "Tokens minted at deployment (the deploy…",
           "required": [
             "to",
             "amountMinor"
@@ -1966,7 +1966,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
       "properties": {
         "category": {
           "type": "string",
-          "description": "Provider category; it decides the scope the API key needs: | Category | Scope | |---|---| | `bank_transfer` | `payments:write` | | `fx` | `fx:write` | | `custo…",
+          "description": "Provider category; it decides the scope the API key needs: | Category | Scope | |---|---| | `bank_t…",
           "enum": [
             "bank_transfer",
             "custody",
@@ -2059,7 +2059,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
       "properties": {
         "category": {
           "type": "string",
-          "description": "Provider category; it decides the scope the API key needs: | Category | Scope |…",
+          "description": "Provider category; it decides the scope…",
           "enum": [
             "bank_transfer",
             "custody",
@@ -2072,7 +2072,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
         },
         "operation": {
           "type": "string",
-          "description": "Operation of the category's catalogue, e.g."
+          "description": "Operation of the category's catalogue,…"
         },
         "providerSlug": {
           "type": "string",
@@ -2235,11 +2235,11 @@ export const mcpTools: readonly McpToolDefinition[] = [
         },
         "approvalRequestId": {
           "type": "string",
-          "description": "Approved four-eyes approval for exactly this provider, category, operation and…"
+          "description": "Approved four-eyes approval for exactly…"
         },
         "category": {
           "type": "string",
-          "description": "Provider category; it decides the scope the API key needs: | Category | Scope |…",
+          "description": "Provider category; it decides the scope…",
           "enum": [
             "bank_transfer",
             "custody",
@@ -2252,14 +2252,14 @@ export const mcpTools: readonly McpToolDefinition[] = [
         },
         "operation": {
           "type": "string",
-          "description": "Operation of the category's catalogue, e.g."
+          "description": "Operation of the category's catalogue,…"
         },
         "input": {
-          "description": "Operation input, any JSON value, checked against the operation's input schema i…"
+          "description": "Operation input, any JSON value, checke…"
         },
         "regime": {
           "type": "object",
-          "description": "Regulatory regime the invocation runs under; screening and policy evaluation us…",
+          "description": "Regulatory regime the invocation runs u…",
           "required": [
             "jurisdiction"
           ],
@@ -2490,30 +2490,30 @@ export const mcpTools: readonly McpToolDefinition[] = [
         },
         "jurisdiction": {
           "type": "array",
-          "description": "Jurisdictions the operation touches (ISO 3166 codes).",
+          "description": "Jurisdictions the operation touches (IS…",
           "items": {
             "type": "string"
           }
         },
         "operatorJurisdiction": {
           "type": "string",
-          "description": "An assigned ISO 3166-1 alpha-2 country code, optionally with an ISO 3166-2 subd…"
+          "description": "An assigned ISO 3166-1 alpha-2 country…"
         },
         "senderJurisdiction": {
           "type": "string",
-          "description": "An assigned ISO 3166-1 alpha-2 country code, optionally with an ISO 3166-2 subd…"
+          "description": "An assigned ISO 3166-1 alpha-2 country…"
         },
         "receiverJurisdiction": {
           "type": "string",
-          "description": "An assigned ISO 3166-1 alpha-2 country code, optionally with an ISO 3166-2 subd…"
+          "description": "An assigned ISO 3166-1 alpha-2 country…"
         },
         "amount": {
-          "description": "Amount of the operation in `currency`; checked against the organization's per-o…",
+          "description": "Amount of the operation in `currency`;…",
           "type": "string"
         },
         "currency": {
           "type": "string",
-          "description": "Currency of `amount`: an ISO 4217 code or a stablecoin symbol."
+          "description": "Currency of `amount`: an ISO 4217 code…"
         },
         "idempotency_key": {
           "type": "string"
@@ -2693,30 +2693,30 @@ export const mcpTools: readonly McpToolDefinition[] = [
         },
         "jurisdiction": {
           "type": "array",
-          "description": "Jurisdictions the operation touches (ISO 3166 codes).",
+          "description": "Jurisdictions the operation touches (IS…",
           "items": {
             "type": "string"
           }
         },
         "operatorJurisdiction": {
           "type": "string",
-          "description": "An assigned ISO 3166-1 alpha-2 country code, optionally with an ISO 3166-2 subd…"
+          "description": "An assigned ISO 3166-1 alpha-2 country…"
         },
         "senderJurisdiction": {
           "type": "string",
-          "description": "An assigned ISO 3166-1 alpha-2 country code, optionally with an ISO 3166-2 subd…"
+          "description": "An assigned ISO 3166-1 alpha-2 country…"
         },
         "receiverJurisdiction": {
           "type": "string",
-          "description": "An assigned ISO 3166-1 alpha-2 country code, optionally with an ISO 3166-2 subd…"
+          "description": "An assigned ISO 3166-1 alpha-2 country…"
         },
         "amount": {
-          "description": "Amount of the operation in `currency`; checked against the organization's per-o…",
+          "description": "Amount of the operation in `currency`;…",
           "type": "string"
         },
         "currency": {
           "type": "string",
-          "description": "Currency of `amount`: an ISO 4217 code or a stablecoin symbol."
+          "description": "Currency of `amount`: an ISO 4217 code…"
         },
         "idempotency_key": {
           "type": "string"
@@ -2862,7 +2862,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
         },
         "createdBefore": {
           "type": "string",
-          "description": "Only items created before this instant (exclusive); same format as `createdAfter` (400 at `/query/createdBefore`)."
+          "description": "Only items created before this instant (exclusive); same format as `createdAfter` (400 at `/query/c…"
         }
       }
     },
@@ -3133,7 +3133,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
         },
         "createdBefore": {
           "type": "string",
-          "description": "Only items created before this instant (exclusive); same format as `createdAfter` (400 at `/query/createdBefore`)."
+          "description": "Only items created before this instant (exclusive); same format as `createdAfter` (400 at `/query/c…"
         }
       }
     },
@@ -3267,7 +3267,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
       "type": "object",
       "properties": {
         "amount": {
-          "description": "Amount to send, greater than zero, with at most the currency's minor-unit digit…",
+          "description": "Amount to send, greater than zero, with…",
           "type": "string"
         },
         "currency": {
@@ -3786,30 +3786,30 @@ export const mcpTools: readonly McpToolDefinition[] = [
         },
         "purposeCode": {
           "type": "string",
-          "description": "ISO 20022 `ExternalPurpose1Code` (four upper-case letters), e.g."
+          "description": "ISO 20022 `ExternalPurpose1Code` (four…"
         },
         "reference": {
           "type": "string",
-          "description": "Remittance information shown to the beneficiary."
+          "description": "Remittance information shown to the ben…"
         },
         "jurisdiction": {
           "type": "array",
-          "description": "Jurisdictions the operation touches (ISO 3166 codes).",
+          "description": "Jurisdictions the operation touches (IS…",
           "items": {
             "type": "string"
           }
         },
         "operatorJurisdiction": {
           "type": "string",
-          "description": "An assigned ISO 3166-1 alpha-2 country code, optionally with an ISO 3166-2 subd…"
+          "description": "An assigned ISO 3166-1 alpha-2 country…"
         },
         "senderJurisdiction": {
           "type": "string",
-          "description": "An assigned ISO 3166-1 alpha-2 country code, optionally with an ISO 3166-2 subd…"
+          "description": "An assigned ISO 3166-1 alpha-2 country…"
         },
         "receiverJurisdiction": {
           "type": "string",
-          "description": "An assigned ISO 3166-1 alpha-2 country code, optionally with an ISO 3166-2 subd…"
+          "description": "An assigned ISO 3166-1 alpha-2 country…"
         },
         "idempotency_key": {
           "type": "string"
@@ -3995,22 +3995,22 @@ export const mcpTools: readonly McpToolDefinition[] = [
         },
         "jurisdiction": {
           "type": "array",
-          "description": "Jurisdictions the operation touches (ISO 3166 codes).",
+          "description": "Jurisdictions the operation touches (IS…",
           "items": {
             "type": "string"
           }
         },
         "operatorJurisdiction": {
           "type": "string",
-          "description": "An assigned ISO 3166-1 alpha-2 country code, optionally with an ISO 3166-2 subd…"
+          "description": "An assigned ISO 3166-1 alpha-2 country…"
         },
         "senderJurisdiction": {
           "type": "string",
-          "description": "An assigned ISO 3166-1 alpha-2 country code, optionally with an ISO 3166-2 subd…"
+          "description": "An assigned ISO 3166-1 alpha-2 country…"
         },
         "receiverJurisdiction": {
           "type": "string",
-          "description": "An assigned ISO 3166-1 alpha-2 country code, optionally with an ISO 3166-2 subd…"
+          "description": "An assigned ISO 3166-1 alpha-2 country…"
         },
         "idempotency_key": {
           "type": "string"
@@ -4193,22 +4193,22 @@ export const mcpTools: readonly McpToolDefinition[] = [
         },
         "jurisdiction": {
           "type": "array",
-          "description": "Jurisdictions the operation touches (ISO 3166 codes).",
+          "description": "Jurisdictions the operation touches (IS…",
           "items": {
             "type": "string"
           }
         },
         "operatorJurisdiction": {
           "type": "string",
-          "description": "An assigned ISO 3166-1 alpha-2 country code, optionally with an ISO 3166-2 subd…"
+          "description": "An assigned ISO 3166-1 alpha-2 country…"
         },
         "senderJurisdiction": {
           "type": "string",
-          "description": "An assigned ISO 3166-1 alpha-2 country code, optionally with an ISO 3166-2 subd…"
+          "description": "An assigned ISO 3166-1 alpha-2 country…"
         },
         "receiverJurisdiction": {
           "type": "string",
-          "description": "An assigned ISO 3166-1 alpha-2 country code, optionally with an ISO 3166-2 subd…"
+          "description": "An assigned ISO 3166-1 alpha-2 country…"
         },
         "idempotency_key": {
           "type": "string"
@@ -4499,7 +4499,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
       "properties": {
         "person": {
           "type": "object",
-          "description": "The end customer on whose behalf the corridor runs (screened before anything ex…",
+          "description": "The end customer on whose behalf the co…",
           "required": [
             "firstName",
             "lastName",
@@ -4809,7 +4809,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
         },
         "destination": {
           "type": "object",
-          "description": "Where the off-ramp pays out, and in which currency.",
+          "description": "Where the off-ramp pays out, and in whi…",
           "required": [
             "account",
             "currency"
@@ -5069,11 +5069,11 @@ export const mcpTools: readonly McpToolDefinition[] = [
           }
         },
         "amount": {
-          "description": "Amount debited from `source`, in `currency`.",
+          "description": "Amount debited from `source`, in `curre…",
           "type": "string"
         },
         "currency": {
-          "description": "Currency of `amount` and of the on-ramp debit.",
+          "description": "Currency of `amount` and of the on-ramp…",
           "type": "string"
         },
         "custody": {
@@ -5110,11 +5110,11 @@ export const mcpTools: readonly McpToolDefinition[] = [
           }
         },
         "destinationAddress": {
-          "description": "Address the custody transfer sends to (the off-ramp's deposit address).",
+          "description": "Address the custody transfer sends to (…",
           "type": "string"
         },
         "rail": {
-          "description": "Payout rail of the off-ramp; must suit `destination.account` (same table as ban…",
+          "description": "Payout rail of the off-ramp; must suit…",
           "type": "string",
           "enum": [
             "sepa",
@@ -5127,22 +5127,22 @@ export const mcpTools: readonly McpToolDefinition[] = [
         },
         "reference": {
           "type": "string",
-          "description": "Remittance information shown to the beneficiary."
+          "description": "Remittance information shown to the ben…"
         },
         "jurisdiction": {
           "type": "array",
-          "description": "Jurisdictions the operation touches (ISO 3166 codes).",
+          "description": "Jurisdictions the operation touches (IS…",
           "items": {
             "type": "string"
           }
         },
         "senderJurisdiction": {
           "type": "string",
-          "description": "An assigned ISO 3166-1 alpha-2 country code, optionally with an ISO 3166-2 subd…"
+          "description": "An assigned ISO 3166-1 alpha-2 country…"
         },
         "receiverJurisdiction": {
           "type": "string",
-          "description": "An assigned ISO 3166-1 alpha-2 country code, optionally with an ISO 3166-2 subd…"
+          "description": "An assigned ISO 3166-1 alpha-2 country…"
         },
         "executionMode": {
           "type": "string",
@@ -5449,7 +5449,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
         },
         "createdBefore": {
           "type": "string",
-          "description": "Only items created before this instant (exclusive); same format as `createdAfter` (400 at `/query/createdBefore`)."
+          "description": "Only items created before this instant (exclusive); same format as `createdAfter` (400 at `/query/c…"
         }
       }
     },
@@ -5662,18 +5662,18 @@ export const mcpTools: readonly McpToolDefinition[] = [
               }
             }
           ],
-          "description": "Any JSON value, stored with the wallet and returned as given."
+          "description": "Any JSON value, stored with the wallet…"
         },
         "jurisdiction": {
           "type": "array",
-          "description": "Jurisdictions the operation touches (ISO 3166 codes).",
+          "description": "Jurisdictions the operation touches (IS…",
           "items": {
             "type": "string"
           }
         },
         "operatorJurisdiction": {
           "type": "string",
-          "description": "An assigned ISO 3166-1 alpha-2 country code, optionally with an ISO 3166-2 subd…"
+          "description": "An assigned ISO 3166-1 alpha-2 country…"
         },
         "idempotency_key": {
           "type": "string"
@@ -5834,7 +5834,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
           "description": "Coinplane custody wallet id (`cw_…`)."
         },
         "approvalRequestId": {
-          "description": "The approval request returned by shape 1 for this wallet.",
+          "description": "The approval request returned by shape…",
           "type": "string"
         },
         "idempotency_key": {
@@ -6000,7 +6000,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
           "type": "string"
         },
         "asset": {
-          "description": "Only this asset (one entry, zero when not held).",
+          "description": "Only this asset (one entry, zero when n…",
           "type": "string",
           "enum": [
             "USDC",
@@ -6016,14 +6016,14 @@ export const mcpTools: readonly McpToolDefinition[] = [
         },
         "jurisdiction": {
           "type": "array",
-          "description": "Jurisdictions the operation touches (ISO 3166 codes).",
+          "description": "Jurisdictions the operation touches (IS…",
           "items": {
             "type": "string"
           }
         },
         "operatorJurisdiction": {
           "type": "string",
-          "description": "An assigned ISO 3166-1 alpha-2 country code, optionally with an ISO 3166-2 subd…"
+          "description": "An assigned ISO 3166-1 alpha-2 country…"
         },
         "idempotency_key": {
           "type": "string"
@@ -6174,7 +6174,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
         },
         "createdBefore": {
           "type": "string",
-          "description": "Only items created before this instant (exclusive); same format as `createdAfter` (400 at `/query/createdBefore`)."
+          "description": "Only items created before this instant (exclusive); same format as `createdAfter` (400 at `/query/c…"
         }
       }
     },
@@ -6306,7 +6306,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
         },
         "destination": {
           "type": "string",
-          "description": "On-chain address valid for the wallet's chain: EVM chains take `0x` + 40 hex di…"
+          "description": "On-chain address valid for the wallet's…"
         },
         "asset": {
           "type": "string",
@@ -6324,11 +6324,11 @@ export const mcpTools: readonly McpToolDefinition[] = [
           ]
         },
         "amountMinor": {
-          "description": "Amount in minor units of `asset`; greater than zero.",
+          "description": "Amount in minor units of `asset`; great…",
           "type": "string"
         },
         "amount": {
-          "description": "Any JSON value, stored with the transfer and returned as given in the transfer'…"
+          "description": "Any JSON value, stored with the transfe…"
         },
         "note": {
           "type": "string",
@@ -6336,22 +6336,22 @@ export const mcpTools: readonly McpToolDefinition[] = [
         },
         "jurisdiction": {
           "type": "array",
-          "description": "Jurisdictions the operation touches (ISO 3166 codes).",
+          "description": "Jurisdictions the operation touches (IS…",
           "items": {
             "type": "string"
           }
         },
         "operatorJurisdiction": {
           "type": "string",
-          "description": "An assigned ISO 3166-1 alpha-2 country code, optionally with an ISO 3166-2 subd…"
+          "description": "An assigned ISO 3166-1 alpha-2 country…"
         },
         "senderJurisdiction": {
           "type": "string",
-          "description": "An assigned ISO 3166-1 alpha-2 country code, optionally with an ISO 3166-2 subd…"
+          "description": "An assigned ISO 3166-1 alpha-2 country…"
         },
         "receiverJurisdiction": {
           "type": "string",
-          "description": "An assigned ISO 3166-1 alpha-2 country code, optionally with an ISO 3166-2 subd…"
+          "description": "An assigned ISO 3166-1 alpha-2 country…"
         },
         "idempotency_key": {
           "type": "string"
@@ -6528,7 +6528,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
           "description": "Coinplane custody transfer id (`ct_…`)."
         },
         "approvalRequestId": {
-          "description": "The approval request returned by shape 1 for this transfer.",
+          "description": "The approval request returned by shape…",
           "type": "string"
         },
         "idempotency_key": {
@@ -6860,19 +6860,19 @@ export const mcpTools: readonly McpToolDefinition[] = [
           "description": "Coinplane custody transfer id (`ct_…`)."
         },
         "transferId": {
-          "description": "The provider's transfer id (the transfer's `transferId`).",
+          "description": "The provider's transfer id (the transfe…",
           "type": "string"
         },
         "jurisdiction": {
           "type": "array",
-          "description": "Jurisdictions the operation touches (ISO 3166 codes).",
+          "description": "Jurisdictions the operation touches (IS…",
           "items": {
             "type": "string"
           }
         },
         "operatorJurisdiction": {
           "type": "string",
-          "description": "An assigned ISO 3166-1 alpha-2 country code, optionally with an ISO 3166-2 subd…"
+          "description": "An assigned ISO 3166-1 alpha-2 country…"
         },
         "idempotency_key": {
           "type": "string"
@@ -7038,14 +7038,14 @@ export const mcpTools: readonly McpToolDefinition[] = [
       "properties": {
         "issuerId": {
           "type": "string",
-          "description": "Issuer of the organization: one token contract on one chain with its authorised…"
+          "description": "Issuer of the organization: one token c…"
         },
         "amountMinor": {
-          "description": "Amount to mint, in the token's minor units (6 decimals for the `fiat_backed_sta…",
+          "description": "Amount to mint, in the token's minor un…",
           "type": "string"
         },
         "signerAddress": {
-          "description": "Address that will sign the mint once approved; it must be one of the issuer's `…",
+          "description": "Address that will sign the mint once ap…",
           "type": "string"
         },
         "to": {
@@ -7054,7 +7054,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
         },
         "reason": {
           "type": "string",
-          "description": "Free-text reason recorded with the request and shown to the approver."
+          "description": "Free-text reason recorded with the requ…"
         },
         "idempotency_key": {
           "type": "string"
@@ -7241,23 +7241,23 @@ export const mcpTools: readonly McpToolDefinition[] = [
       "properties": {
         "issuerId": {
           "type": "string",
-          "description": "Issuer of the organization: one token contract on one chain with its authorised…"
+          "description": "Issuer of the organization: one token c…"
         },
         "amountMinor": {
-          "description": "Amount to burn, in the token's minor units.",
+          "description": "Amount to burn, in the token's minor un…",
           "type": "string"
         },
         "signerAddress": {
-          "description": "Address that will sign the burn once approved; it must be one of the issuer's `…",
+          "description": "Address that will sign the burn once ap…",
           "type": "string"
         },
         "from": {
-          "description": "Holder whose tokens are burned (usually the issuer's redemption address).",
+          "description": "Holder whose tokens are burned (usually…",
           "type": "string"
         },
         "reason": {
           "type": "string",
-          "description": "Free-text reason recorded with the request and shown to the approver."
+          "description": "Free-text reason recorded with the requ…"
         },
         "idempotency_key": {
           "type": "string"
@@ -7439,7 +7439,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
           "description": "Chain the token contract lives on, e.g."
         },
         "asset": {
-          "description": "Expected token symbol, used to label the result.",
+          "description": "Expected token symbol, used to label th…",
           "type": "string"
         },
         "idempotency_key": {
@@ -7750,7 +7750,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
       "properties": {
         "issuerId": {
           "type": "string",
-          "description": "Issuer of the organization: one token contract on one chain with its authorised signers, registered by the launch stage of a contract project (`POST /api/v2/ag…"
+          "description": "Issuer of the organization: one token contract on one chain with its authorised signers, registered…"
         },
         "kind": {
           "type": "string",
@@ -7762,7 +7762,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
         },
         "status": {
           "type": "string",
-          "description": "State of an issuance request, derived from its four-eyes approval request (`approvalRequestId`), which a second person of the workspace (an actor other than `r…",
+          "description": "State of an issuance request, derived from its four-eyes approval request (`approvalRequestId`), wh…",
           "enum": [
             "pending_approval",
             "approved",
@@ -7794,7 +7794,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
         },
         "createdBefore": {
           "type": "string",
-          "description": "Only items created before this instant (exclusive); same format as `createdAfter` (400 at `/query/createdBefore`)."
+          "description": "Only items created before this instant (exclusive); same format as `createdAfter` (400 at `/query/c…"
         }
       }
     },
@@ -8055,7 +8055,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
         },
         "status": {
           "type": "string",
-          "description": "State of a card: | From | Operation | To | |---|---|---| | (none) | `POST /cards/issue` | `active` | | (none) | `POST /cards/issue` whose card issuer answer wa…",
+          "description": "State of a card: | From | Operation | To | |---|---|---| | (none) | `POST /cards/issue` | `active`…",
           "enum": [
             "active",
             "frozen",
@@ -8074,7 +8074,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
         },
         "createdBefore": {
           "type": "string",
-          "description": "Only items created before this instant (exclusive); same format as `createdAfter` (400 at `/query/createdBefore`)."
+          "description": "Only items created before this instant (exclusive); same format as `createdAfter` (400 at `/query/c…"
         }
       }
     },
@@ -8174,7 +8174,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
         },
         "createdBefore": {
           "type": "string",
-          "description": "Only items created before this instant (exclusive); same format as `createdAfter` (400 at `/query/createdBefore`)."
+          "description": "Only items created before this instant (exclusive); same format as `createdAfter` (400 at `/query/c…"
         }
       }
     },
@@ -8292,11 +8292,11 @@ export const mcpTools: readonly McpToolDefinition[] = [
       "properties": {
         "name": {
           "type": "string",
-          "description": "Programme name, unique within the organization (else 409 `CARD_RECORD_CONFLICT`…"
+          "description": "Programme name, unique within the organ…"
         },
         "network": {
           "type": "string",
-          "description": "Card network of the programme; cards carry it as `brand`.",
+          "description": "Card network of the programme; cards ca…",
           "enum": [
             "visa",
             "mastercard"
@@ -8304,11 +8304,11 @@ export const mcpTools: readonly McpToolDefinition[] = [
         },
         "binSponsor": {
           "type": "string",
-          "description": "The BIN sponsor bank that issues the programme's cards."
+          "description": "The BIN sponsor bank that issues the pr…"
         },
         "jurisdictions": {
           "type": "array",
-          "description": "Countries where cards of the programme are issued (a cardholder's billing count…",
+          "description": "Countries where cards of the programme…",
           "items": {
             "type": "string"
           }
@@ -8324,7 +8324,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
         },
         "fundingModel": {
           "type": "string",
-          "description": "How card spend is funded: - `prefunded`: each card holds a balance in the progr…",
+          "description": "How card spend is funded: - `prefunded`…",
           "enum": [
             "prefunded",
             "just_in_time"
@@ -8495,12 +8495,12 @@ export const mcpTools: readonly McpToolDefinition[] = [
           "description": "Card programme id."
         },
         "cardholderId": {
-          "description": "A cardholder of the organization (else 404 `NOT_FOUND`).",
+          "description": "A cardholder of the organization (else…",
           "type": "string"
         },
         "limits": {
           "type": "object",
-          "description": "Spending controls, in the programme's `fundingAsset`.",
+          "description": "Spending controls, in the programme's `…",
           "properties": {
             "perAuthorization": {
               "type": "string"
@@ -8527,7 +8527,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
         },
         "cardholder": {
           "type": "object",
-          "description": "A new cardholder, created with the card and screened before it is issued (see t…",
+          "description": "A new cardholder, created with the card…",
           "required": [
             "name",
             "email",
@@ -8974,11 +8974,11 @@ export const mcpTools: readonly McpToolDefinition[] = [
           "description": "The card's id (`card_…`)."
         },
         "amount": {
-          "description": "Amount to move from the programme's funding account to the card, greater than z…",
+          "description": "Amount to move from the programme's fun…",
           "type": "string"
         },
         "asset": {
-          "description": "Must equal the programme's `fundingAsset` (else 422 `CARD_REQUEST_REJECTED`).",
+          "description": "Must equal the programme's `fundingAsse…",
           "type": "string",
           "enum": [
             "USDC",
@@ -9092,7 +9092,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
         },
         "reason": {
           "type": "string",
-          "description": "Free-text reason recorded with the state change."
+          "description": "Free-text reason recorded with the stat…"
         },
         "idempotency_key": {
           "type": "string"
@@ -9249,7 +9249,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
         },
         "reason": {
           "type": "string",
-          "description": "Free-text reason recorded with the state change."
+          "description": "Free-text reason recorded with the stat…"
         },
         "idempotency_key": {
           "type": "string"
@@ -9406,7 +9406,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
         },
         "reason": {
           "type": "string",
-          "description": "Free-text reason recorded with the state change."
+          "description": "Free-text reason recorded with the stat…"
         },
         "idempotency_key": {
           "type": "string"
@@ -9580,7 +9580,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
           "description": "The card's id (`card_…`)."
         },
         "limits": {
-          "description": "Replaces the card's limits as a whole; a field left out is removed (`{}` remove…",
+          "description": "Replaces the card's limits as a whole;…",
           "type": "object",
           "properties": {
             "perAuthorization": {
@@ -9784,11 +9784,11 @@ export const mcpTools: readonly McpToolDefinition[] = [
           "description": "The card's id (`card_…`)."
         },
         "amount": {
-          "description": "Amount the merchant asks to authorize, in the programme's funding asset; greate…",
+          "description": "Amount the merchant asks to authorize,…",
           "type": "string"
         },
         "merchant": {
-          "description": "The merchant; default `{name: \"Sandbox Merchant\", categoryCode: \"5999\"}`.",
+          "description": "The merchant; default `{name: \"Sandbox…",
           "type": "object",
           "properties": {
             "name": {
@@ -9963,7 +9963,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
           "description": "The authorization's id (`cauth_…`), of this card."
         },
         "amount": {
-          "description": "Amount to capture, at most the open hold (`pendingAmount`); default the whole h…",
+          "description": "Amount to capture, at most the open hol…",
           "type": "string"
         },
         "idempotency_key": {
@@ -10120,7 +10120,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
           "description": "The authorization's id (`cauth_…`), of this card."
         },
         "amount": {
-          "description": "Amount of the hold to release, at most `pendingAmount`; default the whole hold.",
+          "description": "Amount of the hold to release, at most…",
           "type": "string"
         },
         "idempotency_key": {
@@ -10355,15 +10355,15 @@ export const mcpTools: readonly McpToolDefinition[] = [
       "properties": {
         "url": {
           "type": "string",
-          "description": "Where events are POSTed: an absolute `http://` or `https://` URL of at most 204…"
+          "description": "Where events are POSTed: an absolute `h…"
         },
         "description": {
           "type": "string",
-          "description": "Free text for your own reference, at most 256 characters."
+          "description": "Free text for your own reference, at mo…"
         },
         "enabledEvents": {
           "type": "array",
-          "description": "The event types sent to this endpoint; `[\"*\"]` sends all.",
+          "description": "The event types sent to this endpoint;…",
           "items": {
             "anyOf": [
               {
@@ -10636,7 +10636,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
         },
         "url": {
           "type": "string",
-          "description": "Where events are POSTed: an absolute `http://` or `https://` URL of at most 204…"
+          "description": "Where events are POSTed: an absolute `h…"
         },
         "description": {
           "oneOf": [
@@ -10651,7 +10651,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
         },
         "enabledEvents": {
           "type": "array",
-          "description": "The event types sent to this endpoint; `[\"*\"]` sends all.",
+          "description": "The event types sent to this endpoint;…",
           "items": {
             "anyOf": [
               {
@@ -10666,7 +10666,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
         },
         "enabled": {
           "type": "boolean",
-          "description": "`false` disables the endpoint (`disabledReason: requested`); `true` enables it…"
+          "description": "`false` disables the endpoint (`disable…"
         },
         "idempotency_key": {
           "type": "string"
@@ -10849,7 +10849,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
           "minimum": 0,
           "maximum": 604800,
           "default": 86400,
-          "description": "How long the previous secret keeps signing next to the new one (0–604800 s, 7 d…"
+          "description": "How long the previous secret keeps sign…"
         },
         "idempotency_key": {
           "type": "string"
@@ -11281,13 +11281,13 @@ export const mcpTools: readonly McpToolDefinition[] = [
           "type": "array",
           "items": {
             "type": "string",
-            "description": "An event type, `<resource>.<past tense>`."
+            "description": "An event type, `<resource>.<past tense>…"
           },
           "description": "Only events of these types; repeat the parameter for several (`type=a&type=b`)."
         },
         "resourceId": {
           "type": "string",
-          "description": "Only the events of this resource (the id of the resource in the event's `data`, such as a card's `cardId` or an issuance request's `issuanceRequestId`); a reso…"
+          "description": "Only the events of this resource (the id of the resource in the event's `data`, such as a card's `c…"
         },
         "createdAfter": {
           "type": "string",
@@ -11295,7 +11295,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
         },
         "createdBefore": {
           "type": "string",
-          "description": "Only items created before this instant (exclusive); same format as `createdAfter` (400 at `/query/createdBefore`)."
+          "description": "Only items created before this instant (exclusive); same format as `createdAfter` (400 at `/query/c…"
         }
       }
     },
