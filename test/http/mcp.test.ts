@@ -195,18 +195,22 @@ describe("the key decides", () => {
     await expect(connectClient(key)).rejects.toThrow();
   });
 
-  it("refuses a page of another origin", async () => {
-    const res = await fetch(`${server.url}/mcp`, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        origin: "https://evil.example",
-        authorization: `Bearer ${allKey}`,
-      },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
-    });
-    expect(res.status).toBe(403);
+  it("refuses a page of another origin (even one rebound to this host) and accepts the local machine's", async () => {
+    const post = (origin: string, host?: string) =>
+      fetch(`${server.url}/mcp`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          origin,
+          ...(host ? { host } : {}),
+          authorization: `Bearer ${allKey}`,
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
+      });
+    expect((await post("https://evil.example")).status).toBe(403);
+    expect((await post("http://evil.example", "evil.example")).status).toBe(403);
+    expect((await post("http://localhost:3000")).status).toBe(200);
   });
 });
 
