@@ -15,7 +15,7 @@ import { ALL_WRITE_SCOPES } from "../helpers/v2.ts";
 const run = promisify(execFile);
 const bin = (name: string) => path.join(ROOT, "node_modules", ".bin", name);
 /** The scenarios of `conformance list --server` a stateless, tools-only server with no test tools of its own can pass. */
-export const CONFORMANCE_SCENARIOS = ["server-initialize", "ping", "tools-list", "dns-rebinding-protection"];
+const CONFORMANCE_SCENARIOS = ["server-initialize", "ping", "tools-list", "dns-rebinding-protection"];
 
 let server: TestServer;
 let key: string;

@@ -25,7 +25,9 @@ async function listed(options: { scopes?: string[]; environment?: "sandbox" | "p
 }
 
 const hasRef = (value: unknown): boolean =>
-  Array.isArray(value) ? value.some(hasRef) : !!value && typeof value === "object" && Object.entries(value).some(([k, v]) => k === "$ref" || hasRef(v));
+  Array.isArray(value)
+    ? value.some(hasRef)
+    : !!value && typeof value === "object" && Object.entries(value).some(([k, v]) => k === "$ref" || hasRef(v));
 
 describe("generated tools", () => {
   it.each(mcpTools.map((t) => [t.name, t] as const))("%s is a tool every client accepts", (_name, tool) => {
@@ -43,10 +45,20 @@ describe("generated tools", () => {
 
   it("covers every API-key operation but never a people-only, session-only or admin one", () => {
     const ops = new Set(mcpTools.map((t) => t.operationId));
-    for (const never of ["approveApprovalRequest", "rejectApprovalRequest", "createApiKey", "adminCreateApiKey", "createSession", "dispatchCorridorWorkflows"]) {
+    for (const never of [
+      "approveApprovalRequest",
+      "rejectApprovalRequest",
+      "createApiKey",
+      "adminCreateApiKey",
+      "createSession",
+      "dispatchCorridorWorkflows",
+    ]) {
       expect(ops.has(never)).toBe(false);
     }
-    expect(mcpTools.filter((t) => t.operationId === "createCustodyWallet").map((t) => t.name)).toEqual(["request_custody_wallet", "activate_custody_wallet"]);
+    expect(mcpTools.filter((t) => t.operationId === "createCustodyWallet").map((t) => t.name)).toEqual([
+      "request_custody_wallet",
+      "activate_custody_wallet",
+    ]);
     expect(mcpTools.filter((t) => t.operationId === "createCustodyTransfer").map((t) => t.name)).toEqual([
       "request_custody_transfer",
       "submit_custody_transfer",
@@ -57,7 +69,12 @@ describe("generated tools", () => {
   it("hints follow the contract: POST reads are read-only, cancel/freeze/burn destructive, keyed writes idempotent", () => {
     const tool = (name: string) => mcpTools.find((t) => t.name === name)?.annotations;
     expect(tool("get_bank_transfer_status")).toMatchObject({ readOnlyHint: true, destructiveHint: false });
-    expect(tool("cancel_bank_transfer")).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true });
+    expect(tool("cancel_bank_transfer")).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: true,
+      openWorldHint: true,
+    });
     expect(tool("request_burn")).toMatchObject({ destructiveHint: true });
     expect(tool("create_wallet")).toMatchObject({ readOnlyHint: false, destructiveHint: false });
   });
@@ -76,7 +93,9 @@ describe("sizes (docs/agents.md)", () => {
       const text = (answer.content as Array<{ text: string }>).map((c) => c.text).join("");
       largestDescribe = Math.max(largestDescribe, text.length);
     }
-    console.log(`MCP sizes: ${all.list.tools.length} tools, list ${listChars} chars; dynamic list ${dynamicChars}; largest describe ${largestDescribe}`);
+    console.log(
+      `MCP sizes: ${all.list.tools.length} tools, list ${listChars} chars; dynamic list ${dynamicChars}; largest describe ${largestDescribe}`,
+    );
     expect(listChars).toBeLessThanOrEqual(BUDGET.list);
     expect(dynamicChars).toBeLessThanOrEqual(BUDGET.dynamicList);
     expect(largestDescribe).toBeLessThanOrEqual(BUDGET.describe);
