@@ -2,6 +2,8 @@
 // stdio entry point serves the same tools to the official client; the protocol scenarios of
 // @modelcontextprotocol/conformance that apply to a tools-only server pass (docs/agents.md lists the others and why).
 import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -18,19 +20,24 @@ const bin = (name: string) => path.join(ROOT, "node_modules", ".bin", name);
 const CONFORMANCE_SCENARIOS = ["server-initialize", "ping", "tools-list", "dns-rebinding-protection"];
 
 let server: TestServer;
+/** The Inspector keeps a catalog of servers: a scratch one, not the user's ~/.mcp-inspector. */
+const scratch = mkdtempSync(path.join(tmpdir(), "coinplane-mcp-inspector-"));
 let key: string;
 
 beforeAll(async () => {
   server = await startTestServer();
   key = (await server.createKey({ organizationId: "org_mcp_clients", scopes: ALL_WRITE_SCOPES, actor: "agent" })).key;
 });
-afterAll(() => server?.close());
+afterAll(async () => {
+  await server?.close();
+  rmSync(scratch, { recursive: true, force: true });
+});
 
 describe("MCP Inspector CLI", () => {
   const inspector = (...args: string[]) =>
     run(bin("mcp-inspector"), ["--cli", `${server.url}/mcp`, "--transport", "http", "--header", `Authorization: Bearer ${key}`, ...args], {
       timeout: 90_000,
-      env: { ...process.env, MCP_CATALOG_PATH: path.join(server.testDb.folder ?? "/tmp", "inspector-catalog.json") },
+      env: { ...process.env, HOME: scratch, MCP_CATALOG_PATH: path.join(scratch, "catalog.json") },
     });
 
   it("lists the tools and calls one", async () => {
