@@ -16,7 +16,7 @@ import { originAllowed } from "./mcp-origin.ts";
 
 export interface McpEndpointDeps {
   db: Queryable;
-  config: Pick<Config, "bodyLimitBytes" | "people">;
+  config: Pick<Config, "bodyLimitBytes" | "people" | "requestTimeoutMs">;
   rateLimiter: RateLimiter;
   metrics: Metrics;
 }
@@ -77,6 +77,8 @@ async function handle(deps: McpEndpointDeps, req: Request, res: Response): Promi
     access: { environment: caller.environment, scopes: caller.scopes },
     toolsets: toolsetsOf(req),
     mode: req.query.mode === "dynamic" ? "dynamic" : "tools",
+    // A wait for an approval ends 5 s before the request's deadline (REQUEST_TIMEOUT_MS), which would otherwise answer 503.
+    maxWaitSeconds: Math.max(0, Math.floor(deps.config.requestTimeoutMs / 1000) - 5),
     consoleUrl: deps.config.people.publicUrl ?? `${req.protocol}://${req.get("host")}`,
     // The REST calls carry this request's id with a suffix, so their log lines lead back to the tool call.
     headers: { "X-Request-Id": `${req.ctx.requestId}.mcp` },

@@ -42,7 +42,8 @@ const structured = (r: unknown) => (r as CallToolResult).structuredContent as Re
 const text = (r: unknown) => ((r as CallToolResult).content[0] as { text: string }).text;
 
 beforeAll(async () => {
-  server = await startTestServer();
+  // A short request deadline: waiting for an approval over /mcp must end before it (10 s - 5 s margin).
+  server = await startTestServer({ env: { REQUEST_TIMEOUT_MS: "10000" } });
   allKey = (await server.createKey({ organizationId: ORG, scopes: ALL_WRITE_SCOPES, actor: "agent" })).key;
   await connect(server, { organizationId: ORG, category: "custody" });
 });
@@ -118,6 +119,10 @@ describe("the agents' script over MCP", () => {
     expect(early.isError).toBe(true);
     expect(text(early)).toMatch(/HTTP 403 FORBIDDEN/);
     expect(text(early)).toContain('"detail"');
+    // Waiting while nobody decides ends within the request's deadline, still pending (never a 503).
+    const waited = await client.callTool({ name: "get_approval_request", arguments: { approvalRequestId: approval.id, wait_seconds: 60 } });
+    expect(waited.isError, text(waited)).toBeFalsy();
+    expect(structured(waited).status).toBe("pending");
     // A person approves in a session (an API key never can).
     const decider = await deciderWithKey(server, ORG, allKey);
     const decided = await decider("POST", `/api/v2/agent/approvals/${approval.id}/approve`, {}, { "idempotency-key": randomUUID() });

@@ -20,6 +20,8 @@ export interface CoinplaneMcpOptions extends ApiConnection {
   mode?: "tools" | "dynamic";
   /** Where the console is served (approval links); default `baseUrl`. */
   consoleUrl?: string;
+  /** A cap on `wait_seconds` below the tool's own (≤ 60 s): the service keeps a wait within its request deadline. */
+  maxWaitSeconds?: number;
   /** Called once per tool call (the service's logs and metrics). */
   onToolCall?: (event: { tool: string; outcome: ToolOutcome; status?: number; durationMs: number }) => void;
   version?: string;
@@ -55,7 +57,7 @@ export function createCoinplaneMcpServer(options: CoinplaneMcpOptions): Server {
 
   async function run(tool: McpToolDefinition, args: Record<string, unknown>): Promise<{ result: CallToolResult; status: number }> {
     const read = () => callOperation(options, tool, args);
-    const wait = Number(args[WAIT_ARGUMENT] ?? 0);
+    const wait = Math.min(Number(args[WAIT_ARGUMENT] ?? 0) || 0, options.maxWaitSeconds ?? Number.POSITIVE_INFINITY);
     const answer = tool.wait && wait > 0 ? await waitWhile(read, tool.wait, wait) : await read();
     if (answer.status >= 400)
       return { result: errorResult(answer, args[IDEMPOTENCY_ARGUMENT] as string | undefined), status: answer.status };
