@@ -126,11 +126,13 @@ module.exports = {
         "Webhooks signing code the delivery worker shares with the SDK's verifier (sdk/src/webhooks/standard-webhooks.ts), and " +
         "the sandbox's pure tables and computations the simulators share with the partner mock (sdk/src/sandbox/: the USD " +
         "rate table, the FX quote), and the pure rules of the wire the server and the partner mock both apply (sdk/src/protocol/: " +
-        "the error-code table and error bodies, Idempotency-Key parsing and fingerprint, path-template matching, scopes).",
+        "the error-code table and error bodies, Idempotency-Key parsing and fingerprint, path-template matching, scopes), and " +
+        "the MCP tool layer the /mcp endpoint mounts (sdk/src/mcp/, with the tools generated from the contract), which calls the " +
+        "service back over HTTP like any client (docs/agents.md).",
       from: { path: "^server/" },
       to: {
         path: "^(scripts|test|bench|examples|sdk)/",
-        pathNot: "^sdk/src/((generated/openapi|webhooks/standard-webhooks)\\.ts$|sandbox/|protocol/)",
+        pathNot: "^sdk/src/((generated/(openapi|mcp-tools)|webhooks/standard-webhooks)\\.ts$|sandbox/|protocol/|mcp/)",
       },
     },
     {

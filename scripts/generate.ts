@@ -8,6 +8,7 @@ import openapiTS, { astToString } from "openapi-typescript";
 import YAML from "yaml";
 import { operationMap } from "../sdk/src/operation-map.ts";
 import { addCodeSamples } from "./code-samples.ts";
+import { mcpToolsModule } from "./mcp-tools/index.ts";
 import { generateSdkArtifacts } from "./sdk-generator/index.ts";
 import { updateWebhooksGuide } from "./webhook-catalogue.ts";
 
@@ -45,6 +46,8 @@ writeFileSync(path.join(root, "sdk/src/generated/operations.ts"), sdkArtifacts.o
 writeFileSync(path.join(root, "sdk/src/generated/namespaces.ts"), sdkArtifacts.namespacesTs);
 writeFileSync(path.join(root, "sdk/src/generated/schemas.ts"), sdkArtifacts.schemasTs);
 writeFileSync(path.join(root, "sdk/src/generated/mock-data.ts"), sdkArtifacts.mockDataTs);
+// The MCP tools (docs/agents.md), from the same contract.
+writeFileSync(path.join(root, "sdk/src/generated/mcp-tools.ts"), mcpToolsModule(spec, NOTICE));
 // The event catalogue of docs/webhooks.md, from the spec's `webhooks`.
 updateWebhooksGuide(spec);
 

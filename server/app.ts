@@ -11,6 +11,7 @@ import { compilerStats } from "./domain/contracts/compile-solidity.ts";
 import { consoleApp } from "./http/console-app.ts";
 import { docsPortal } from "./http/docs-portal.ts";
 import { InFlightRequests } from "./http/in-flight.ts";
+import { mcpEndpoint } from "./http/mcp-endpoint.ts";
 import { metricsEndpoint } from "./http/metrics-endpoint.ts";
 import { requestDeadline } from "./http/request-deadline.ts";
 import { staticHeaders } from "./http/static-headers.ts";
@@ -163,6 +164,8 @@ export function createApp(deps: AppDeps): App {
   app.get(["/docs", "/docs/"], docsPortal());
   app.use("/console", consoleApp());
   app.get("/metrics", metricsEndpoint(metrics, config.metricsToken));
+  // Agents (docs/agents.md): MCP tools generated from the contract, each call a REST call with the caller's key.
+  app.use(mcpEndpoint({ db: db.kysely, config, rateLimiter, metrics }));
   const validation = openapiValidation(spec, config.validateResponses);
   app.use(jsonBodyParser(config.bodyLimitBytes));
   app.use(operationLookup(index, validation.match));

@@ -20,9 +20,18 @@ const findApiKeyByHash = precompiled((db, p: { hash: string }) =>
     .where("hash", "=", p.hash),
 );
 
+/** The API key's record when the key is well formed, known and not revoked (the /mcp endpoint's check too). */
+export async function findActiveApiKey(db: Queryable, key: string | undefined) {
+  if (!key || !isWellFormedApiKey(key)) return undefined;
+  const hash = hashApiKey(key);
+  const record = await cachedRead(db, "ApiKey", hash, "", async () => (await findApiKeyByHash.execute(db, { hash }))[0]);
+  if (!record || record.revokedAt || !digestsEqual(record.hash, hash)) return undefined;
+  return record;
+}
+
 const QUERY_CREDENTIALS = ["api_key", "apikey", "apiKey", "key", "access_token", "token"];
 
-function bearer(header: string | undefined): string | undefined {
+export function bearer(header: string | undefined): string | undefined {
   const match = header ? /^Bearer ([^\s]+)$/i.exec(header) : null;
   return match?.[1];
 }
@@ -76,13 +85,8 @@ export function authenticate(
       if (QUERY_CREDENTIALS.some((name) => Object.hasOwn(req.query, name))) {
         throw new ServiceError("UNAUTHORIZED", "API keys are accepted only in the Authorization header");
       }
-      const key = bearer(req.get("authorization"));
-      if (!key || !isWellFormedApiKey(key)) throw new ServiceError("UNAUTHORIZED", "Missing or invalid API key");
-      const hash = hashApiKey(key);
-      const record = await cachedRead(db, "ApiKey", hash, "", async () => (await findApiKeyByHash.execute(db, { hash }))[0]);
-      if (!record || record.revokedAt || !digestsEqual(record.hash, hash)) {
-        throw new ServiceError("UNAUTHORIZED", "Missing or invalid API key");
-      }
+      const record = await findActiveApiKey(db, bearer(req.get("authorization")));
+      if (!record) throw new ServiceError("UNAUTHORIZED", "Missing or invalid API key");
       req.ctx.auth = {
         apiKeyId: record.id,
         organizationId: record.organizationId,

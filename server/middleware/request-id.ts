@@ -59,6 +59,8 @@ export function requestIdAndLogger(logger: Logger, metrics: Metrics): RequestHan
           durationMs,
           organizationId: req.ctx.auth?.organizationId,
           apiKeyId: req.ctx.auth?.apiKeyId,
+          // /mcp: the tools this request called (server/http/mcp-endpoint.ts); their REST calls log their own lines.
+          mcpTools: res.locals.mcpTools,
         },
         "request",
       );

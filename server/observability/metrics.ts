@@ -11,6 +11,8 @@ export interface Metrics {
   /** One finished request: `operation` is the spec's operationId (or `unmatched`/`static`). */
   requestFinished(operation: string, status: number, seconds: number): void;
   rejected(reason: Rejection, operation: string): void;
+  /** One MCP tool call (/mcp): the tool's name and its outcome (ok, refused, error, unknown_tool). */
+  mcpToolCall(tool: string, outcome: string): void;
   /** Time a request waited for a pooled database connection. */
   poolWait(seconds: number): void;
   /** How late a webhook attempt started after it was due. */
@@ -71,6 +73,12 @@ export function createMetrics(): Metrics {
     buckets: LAG_BUCKETS,
     registers: [registry],
   });
+  const mcpToolCalls = new client.Counter({
+    name: "coinplane_mcp_tool_calls_total",
+    help: "MCP tool calls on /mcp by tool and outcome (ok; refused: the API answered an error; error: it could not be reached; unknown_tool).",
+    labelNames: ["tool", "outcome"],
+    registers: [registry],
+  });
   const children = new Map<string, client.Histogram.Internal<"operation" | "status_class">>();
   return {
     registry,
@@ -87,6 +95,9 @@ export function createMetrics(): Metrics {
     },
     rejected(reason, operation) {
       rejections.inc({ reason, operation });
+    },
+    mcpToolCall(tool, outcome) {
+      mcpToolCalls.inc({ tool, outcome });
     },
     poolWait(seconds) {
       poolWait.observe(seconds);

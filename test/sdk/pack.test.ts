@@ -1,6 +1,6 @@
 // The package as an integrator installs it today (it is not on the npm registry): `npm pack` in sdk/ (prepack builds
 // ESM + CJS + declarations) → `npm install ./coinplane-sdk-<version>.tgz` into a fresh project, offline from the npm
-// cache (its one dependency, openapi-fetch, is there since this repository installed it). Then:
+// cache (its dependencies, openapi-fetch and the MCP SDK, are there since this repository installed them). Then:
 // - a consumer type-checks under strict NodeNext against the installed declarations (skipLibCheck off), and a wrong field
 //   fails the check;
 // - the declarations carry the spec's documentation: every method's JSDoc starts with its operation's summary, and the

@@ -29,6 +29,9 @@ const CASES: Array<[from: string, to: string, rules: string[]]> = [
   ["server/webhooks/deliver.ts", "server/middleware/authenticate.ts", ["workers-points-down"]],
   ["server/http/in-flight.ts", "scripts/generate.ts", ["server-not-to-tools"]],
   ["server/domain/payments/list.ts", "sdk/src/pagination.ts", ["server-not-to-tools"]],
+  // The MCP tool layer is the one client of the service the server mounts (/mcp); the rest of the SDK stays out.
+  ["server/http/mcp-endpoint.ts", "sdk/src/mcp/index.ts", []],
+  ["server/http/mcp-endpoint.ts", "sdk/src/client.ts", ["server-not-to-tools"]],
   ["server/generated/openapi.ts", "sdk/src/generated/openapi.ts", []],
   // The pure SDK modules the server shares (sdk/src/protocol/, sdk/src/sandbox/) import only each other.
   ["server/errors/codes.ts", "sdk/src/protocol/error-codes.ts", []],
