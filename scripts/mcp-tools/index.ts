@@ -175,7 +175,8 @@ export function generateMcpTools(spec: Schema): McpToolDefinition[] {
           for (const p of [...pathParams, ...queryParams]) {
             const schema = slimSchema(spec, (p.schema as Schema) ?? {}, options);
             const text = p.in === "path" || describeQuery ? shortText(p.description, options.topDescription) : undefined;
-            add(p.name as string, text && !schema.description ? { ...schema, description: text } : schema, p.required === true);
+            // The parameter's own description says what this id or filter is; its schema's (a shared PathId) is generic.
+            add(p.name as string, text ? { ...schema, description: text } : schema, p.required === true);
           }
           const bodyParams: string[] = [];
           if (shape.schema) {

@@ -210,25 +210,14 @@ export const mcpTools: readonly McpToolDefinition[] = [
       "properties": {
         "id": {
           "type": "string",
-          "description": "The wallet id (`wal_…`); another form → 400, an unknown id → 40…"
+          "description": "The wallet id (`wal_…`)."
         }
       },
       "required": [
         "id"
       ]
     },
-    "fullInputSchema": {
-      "type": "object",
-      "properties": {
-        "id": {
-          "type": "string",
-          "description": "The wallet id (`wal_…`); another form → 400, an unknown id → 404."
-        }
-      },
-      "required": [
-        "id"
-      ]
-    },
+    "fullInputSchema": null,
     "outputSchema": {
       "type": "object",
       "properties": {
@@ -299,25 +288,14 @@ export const mcpTools: readonly McpToolDefinition[] = [
       "properties": {
         "id": {
           "type": "string",
-          "description": "The wallet id (`wal_…`); another form → 400, an unknown id → 40…"
+          "description": "The wallet id (`wal_…`)."
         }
       },
       "required": [
         "id"
       ]
     },
-    "fullInputSchema": {
-      "type": "object",
-      "properties": {
-        "id": {
-          "type": "string",
-          "description": "The wallet id (`wal_…`); another form → 400, an unknown id → 404."
-        }
-      },
-      "required": [
-        "id"
-      ]
-    },
+    "fullInputSchema": null,
     "outputSchema": {
       "type": "object",
       "properties": {
@@ -636,25 +614,14 @@ export const mcpTools: readonly McpToolDefinition[] = [
       "properties": {
         "id": {
           "type": "string",
-          "description": "The payment id (`pay_…`); another form → 400, an unknown id → 4…"
+          "description": "The payment id (`pay_…`)."
         }
       },
       "required": [
         "id"
       ]
     },
-    "fullInputSchema": {
-      "type": "object",
-      "properties": {
-        "id": {
-          "type": "string",
-          "description": "The payment id (`pay_…`); another form → 400, an unknown id → 404."
-        }
-      },
-      "required": [
-        "id"
-      ]
-    },
+    "fullInputSchema": null,
     "outputSchema": {
       "type": "object",
       "properties": {
@@ -952,7 +919,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
         },
         "stage": {
           "type": "string",
-          "description": "The last completed stage, in past tense.",
+          "description": "Only projects whose last completed stage is this one.",
           "enum": [
             "generated",
             "compiled",
@@ -1250,7 +1217,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
       "properties": {
         "projectId": {
           "type": "string",
-          "description": "Contract project id (`cprj_…`)."
+          "description": "The contract project (`cprj_…`) returned by generate."
         }
       },
       "required": [
@@ -1366,7 +1333,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
       "properties": {
         "projectId": {
           "type": "string",
-          "description": "Contract project id (`cprj_…`)."
+          "description": "The contract project (`cprj_…`) returned by generate."
         },
         "source": {
           "type": "string"
@@ -1384,7 +1351,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
       "properties": {
         "projectId": {
           "type": "string",
-          "description": "Contract project id (`cprj_…`)."
+          "description": "The contract project (`cprj_…`) returned by generate."
         },
         "source": {
           "type": "string",
@@ -1469,7 +1436,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
       "properties": {
         "projectId": {
           "type": "string",
-          "description": "Contract project id (`cprj_…`)."
+          "description": "The contract project (`cprj_…`) returned by generate."
         },
         "idempotency_key": {
           "type": "string"
@@ -1551,7 +1518,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
       "properties": {
         "projectId": {
           "type": "string",
-          "description": "Contract project id (`cprj_…`)."
+          "description": "The contract project (`cprj_…`) returned by generate."
         },
         "idempotency_key": {
           "type": "string"
@@ -1637,7 +1604,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
       "properties": {
         "projectId": {
           "type": "string",
-          "description": "Contract project id (`cprj_…`)."
+          "description": "The contract project (`cprj_…`) returned by generate."
         },
         "signers": {
           "type": "array",
@@ -1677,7 +1644,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
       "properties": {
         "projectId": {
           "type": "string",
-          "description": "Contract project id (`cprj_…`)."
+          "description": "The contract project (`cprj_…`) returned by generate."
         },
         "signers": {
           "type": "array",
@@ -1786,7 +1753,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
       "properties": {
         "projectId": {
           "type": "string",
-          "description": "Contract project id (`cprj_…`)."
+          "description": "The contract project (`cprj_…`) returned by generate."
         },
         "idempotency_key": {
           "type": "string"
@@ -1868,7 +1835,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
       "properties": {
         "projectId": {
           "type": "string",
-          "description": "Contract project id (`cprj_…`)."
+          "description": "The contract project (`cprj_…`) returned by generate."
         },
         "idempotency_key": {
           "type": "string"
@@ -1966,7 +1933,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
       "properties": {
         "category": {
           "type": "string",
-          "description": "Provider category; it decides the scope the API key needs: | Category | Scope | |---|---| | `bank_t…",
+          "description": "Only providers of this category.",
           "enum": [
             "bank_transfer",
             "custody",
@@ -2848,7 +2815,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
         },
         "status": {
           "type": "string",
-          "description": "State of the approval request.",
+          "description": "Only approval requests in this state (`expired` as derived at read time; see `ApprovalStatus`).",
           "enum": [
             "pending",
             "approved",
@@ -2928,7 +2895,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
       "properties": {
         "approvalRequestId": {
           "type": "string",
-          "description": "Id of a four-eyes approval request (`apr_…`)."
+          "description": "The approval request id (`apr_…`) returned by the operation tha…"
         },
         "wait_seconds": {
           "type": "integer",
@@ -2941,7 +2908,24 @@ export const mcpTools: readonly McpToolDefinition[] = [
         "approvalRequestId"
       ]
     },
-    "fullInputSchema": null,
+    "fullInputSchema": {
+      "type": "object",
+      "properties": {
+        "approvalRequestId": {
+          "type": "string",
+          "description": "The approval request id (`apr_…`) returned by the operation that needs approval."
+        },
+        "wait_seconds": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 60,
+          "description": "Wait up to this many seconds while status is pending."
+        }
+      },
+      "required": [
+        "approvalRequestId"
+      ]
+    },
     "outputSchema": {
       "type": "object",
       "properties": {
@@ -3117,7 +3101,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
         },
         "status": {
           "type": "string",
-          "description": "State of a bank transfer.",
+          "description": "Only transfers in this state.",
           "enum": [
             "pending",
             "processing",
@@ -5275,7 +5259,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
       "properties": {
         "workflowRunId": {
           "type": "string",
-          "description": "Corridor workflow run id (`wfr_…`)."
+          "description": "The run id (`wfr_…`) returned by `corridor/simulate`."
         }
       },
       "required": [
@@ -5434,7 +5418,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
         },
         "status": {
           "type": "string",
-          "description": "State of a custody wallet.",
+          "description": "Only wallets in this state.",
           "enum": [
             "pending_approval",
             "processing",
@@ -6153,7 +6137,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
         },
         "status": {
           "type": "string",
-          "description": "State of a custody transfer.",
+          "description": "Only transfers in this state.",
           "enum": [
             "pending_approval",
             "approved",
@@ -6166,7 +6150,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
         },
         "walletId": {
           "type": "string",
-          "description": "Coinplane custody wallet id (`cw_…`)."
+          "description": "Only transfers from this custody wallet (an unknown or another tenant's wallet lists nothing)."
         },
         "createdAfter": {
           "type": "string",
@@ -7750,11 +7734,11 @@ export const mcpTools: readonly McpToolDefinition[] = [
       "properties": {
         "issuerId": {
           "type": "string",
-          "description": "Issuer of the organization: one token contract on one chain with its authorised signers, registered…"
+          "description": "Only this issuer's requests."
         },
         "kind": {
           "type": "string",
-          "description": "Whether an issuance request mints or burns.",
+          "description": "Only mints or only burns.",
           "enum": [
             "mint",
             "burn"
@@ -7762,7 +7746,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
         },
         "status": {
           "type": "string",
-          "description": "State of an issuance request, derived from its four-eyes approval request (`approvalRequestId`), wh…",
+          "description": "Only requests in this status.",
           "enum": [
             "pending_approval",
             "approved",
@@ -7868,7 +7852,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
       "properties": {
         "issuanceRequestId": {
           "type": "string",
-          "description": "Id of an issuance request (`ir_…`)."
+          "description": "The issuance request (`ir_…`) returned by mint or burn."
         }
       },
       "required": [
@@ -8055,7 +8039,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
         },
         "status": {
           "type": "string",
-          "description": "State of a card: | From | Operation | To | |---|---|---| | (none) | `POST /cards/issue` | `active`…",
+          "description": "Only cards in this state.",
           "enum": [
             "active",
             "frozen",
@@ -8066,7 +8050,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
         },
         "programmeId": {
           "type": "string",
-          "description": "Card programme id."
+          "description": "Only cards of this programme (an unknown or another tenant's programme lists nothing)."
         },
         "createdAfter": {
           "type": "string",
@@ -10266,7 +10250,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
         },
         "startingAfter": {
           "type": "string",
-          "description": "A webhook endpoint id (`we_…`)."
+          "description": "Cursor; the id of an endpoint of this organization and environment (the previous page's `nextCursor…"
         }
       }
     },
@@ -10486,7 +10470,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
       "properties": {
         "endpointId": {
           "type": "string",
-          "description": "A webhook endpoint id (`we_…`)."
+          "description": "The webhook endpoint's id (`we_…`)."
         }
       },
       "required": [
@@ -10595,7 +10579,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
       "properties": {
         "endpointId": {
           "type": "string",
-          "description": "A webhook endpoint id (`we_…`)."
+          "description": "The webhook endpoint's id (`we_…`)."
         },
         "url": {
           "type": "string"
@@ -10632,7 +10616,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
       "properties": {
         "endpointId": {
           "type": "string",
-          "description": "A webhook endpoint id (`we_…`)."
+          "description": "The webhook endpoint's id (`we_…`)."
         },
         "url": {
           "type": "string",
@@ -10772,7 +10756,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
       "properties": {
         "endpointId": {
           "type": "string",
-          "description": "A webhook endpoint id (`we_…`)."
+          "description": "The webhook endpoint's id (`we_…`)."
         },
         "idempotency_key": {
           "type": "string"
@@ -10820,7 +10804,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
       "properties": {
         "endpointId": {
           "type": "string",
-          "description": "A webhook endpoint id (`we_…`)."
+          "description": "The webhook endpoint's id (`we_…`)."
         },
         "overlapSeconds": {
           "type": "integer",
@@ -10842,7 +10826,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
       "properties": {
         "endpointId": {
           "type": "string",
-          "description": "A webhook endpoint id (`we_…`)."
+          "description": "The webhook endpoint's id (`we_…`)."
         },
         "overlapSeconds": {
           "type": "integer",
@@ -10960,7 +10944,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
       "properties": {
         "endpointId": {
           "type": "string",
-          "description": "A webhook endpoint id (`we_…`)."
+          "description": "The webhook endpoint's id (`we_…`)."
         },
         "idempotency_key": {
           "type": "string"
@@ -11017,7 +11001,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
       "properties": {
         "endpointId": {
           "type": "string",
-          "description": "A webhook endpoint id (`we_…`)."
+          "description": "The webhook endpoint's id (`we_…`)."
         },
         "limit": {
           "type": "integer",
@@ -11048,7 +11032,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
       "properties": {
         "endpointId": {
           "type": "string",
-          "description": "A webhook endpoint id (`we_…`)."
+          "description": "The webhook endpoint's id (`we_…`)."
         },
         "limit": {
           "type": "integer",
@@ -11059,11 +11043,11 @@ export const mcpTools: readonly McpToolDefinition[] = [
         },
         "startingAfter": {
           "type": "string",
-          "description": "A webhook delivery id (`wdl_…`), one per (event, endpoint)."
+          "description": "Cursor; the id of a delivery of this endpoint (the previous page's `nextCursor`)."
         },
         "status": {
           "type": "string",
-          "description": "`pending`: not yet delivered (due at `nextAttemptAt`).",
+          "description": "Only deliveries in this state.",
           "enum": [
             "pending",
             "succeeded",
@@ -11134,11 +11118,11 @@ export const mcpTools: readonly McpToolDefinition[] = [
       "properties": {
         "endpointId": {
           "type": "string",
-          "description": "A webhook endpoint id (`we_…`)."
+          "description": "The webhook endpoint's id (`we_…`)."
         },
         "deliveryId": {
           "type": "string",
-          "description": "A webhook delivery id (`wdl_…`), one per (event, endpoint)."
+          "description": "The delivery's id (`wdl_…`), of this endpoint."
         },
         "idempotency_key": {
           "type": "string"
@@ -11275,7 +11259,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
         },
         "startingAfter": {
           "type": "string",
-          "description": "An event id (`evt_…`); also the `webhook-id` header of its deliveries."
+          "description": "Cursor; the id of an event of this organization and environment (the previous page's `nextCursor`)."
         },
         "type": {
           "type": "array",
@@ -11357,7 +11341,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
       "properties": {
         "eventId": {
           "type": "string",
-          "description": "An event id (`evt_…`); also the `webhook-id` header of its deli…"
+          "description": "The event's id (`evt_…`; the `webhook-id` header of its deliver…"
         }
       },
       "required": [
@@ -11369,7 +11353,7 @@ export const mcpTools: readonly McpToolDefinition[] = [
       "properties": {
         "eventId": {
           "type": "string",
-          "description": "An event id (`evt_…`); also the `webhook-id` header of its deliveries."
+          "description": "The event's id (`evt_…`; the `webhook-id` header of its deliveries)."
         }
       },
       "required": [
