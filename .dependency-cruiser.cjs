@@ -26,8 +26,9 @@ const LAYERS = [
       "webhook-secrets-key.ts",
       "startup-failure.ts",
       "startup-progress.ts",
+      "start-hints.ts",
     ],
-    path: "^server/((routes|middleware|http|rate-limit)/|(main|serve|app|admin-token|first-owner|webhook-secrets-key|startup-failure|startup-progress)\\.ts$)",
+    path: "^server/((routes|middleware|http|rate-limit)/|(main|serve|app|admin-token|first-owner|webhook-secrets-key|startup-failure|startup-progress|start-hints)\\.ts$)",
   },
   // Work no request waits for: the webhook delivery worker and the due corridor runs; callers of the domain.
   { name: "workers", folders: ["webhooks/", "scheduler/"], path: "^server/(webhooks|scheduler)/" },

@@ -53,6 +53,11 @@ export function referencePrefix(doc: Doc, schema: unknown): string | undefined {
   return patternPrefix(doc, schema) ?? fromExample;
 }
 
+/** The id prefix of an example id (`cauth_4Ty8Mk2Vb6Rn1Qz7Hx3Lc` → `cauth_`). */
+function examplePrefix(example: unknown): string | undefined {
+  return typeof example === "string" ? /^([a-z]+_)[A-Za-z0-9]+$/.exec(example)?.[1] : undefined;
+}
+
 /** The field that identifies a resource: `id`, else `<schemaName>Id`, else the first required `…Id` property. */
 export function idFieldOf(doc: Doc, name: string): string | undefined {
   const { properties, required } = objectProperties(doc, schemaRef(name));
@@ -160,7 +165,9 @@ export function resourceModel(doc: Doc, ops: ResourceOperation[]): ResourceModel
       const name = String(p.name);
       const prefix = op.pathTemplate.slice(0, op.pathTemplate.indexOf(`{${name}}`) + name.length + 2);
       const owner = getByTemplate.get(prefix);
-      const store = owner ? schemas[owner]?.store : storeOfPrefix(patternPrefix(doc, p.schema));
+      // Path ids share one schema without a pattern (an id of any form that names nothing is a 404), so the family
+      // comes from the parameter's own example (`cauth_…`) when its schema has no prefix.
+      const store = owner ? schemas[owner]?.store : storeOfPrefix(referencePrefix(doc, p.schema) ?? examplePrefix(p.example));
       if (store) byParam[name] = store;
     }
     pathResources.set(op.operationId, byParam);

@@ -81,6 +81,16 @@ const ALLOWED: Array<{ file: string; tables: string[]; why: string }> = [
   { file: "server/domain/approvals/sweep-expired-approvals.ts", tables: ["ApprovalRequest"], why: "expiry sweep over all organizations" },
   { file: "server/idempotency/idempotency-store.ts", tables: ["IdempotencyRecord"], why: "retention job over all organizations" },
   {
+    file: "server/domain/webhooks/secrets-key-fits.ts",
+    tables: ["WebhookEndpoint"],
+    why: "the start checks that WEBHOOK_SECRETS_KEY opens the newest stored secret, whichever organization owns it",
+  },
+  {
+    file: "server/first-owner.ts",
+    tables: ["MemberInvitation"],
+    why: "the start reads the first owner's invitation by its token's hash, before any organization is a caller",
+  },
+  {
     file: "server/domain/webhooks/reseal-webhook-secrets.ts",
     tables: ["WebhookEndpoint"],
     why: "operator's key rotation re-seals every endpoint",
