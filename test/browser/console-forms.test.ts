@@ -80,6 +80,8 @@ describe("forms submitted empty say which field is wrong", () => {
     await page.getByRole("button", { name: "Accept invitation" }).click();
     await page.waitForURL(/\/console\/sandbox\/dashboard$/);
     await settled(page);
+    // The metrics arrive after the page settles (their own requests): wait for the first amount, then read them all.
+    await page.locator(".metric .value", { hasText: /^\$/ }).first().waitFor();
     const values = await page.locator(".metric .value").allTextContents();
     const money = values.filter((v) => v.startsWith("$"));
     expect(money.length).toBeGreaterThan(0);
