@@ -93,6 +93,9 @@ export function generateValue(schema: unknown, { seed, optionals }: Knobs): unkn
 }
 
 // The faker knows nothing of the marker; it sees an empty schema (it makes a small value that fillAnyJson replaces).
+// It also cannot meet `minProperties` on a closed object whose optional members it left out (it throws "properties … were
+// not found while additionalProperties is false"): such an object gets enough of its optional members required, which
+// still draws only valid values (key spending limits: `asset` and at least one amount).
 function stripAnyJson(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(stripAnyJson);
   if (!isObject(node)) return node;
@@ -100,6 +103,12 @@ function stripAnyJson(node: unknown): unknown {
   for (const [key, value] of Object.entries(node)) {
     if (key === ANY_JSON) continue;
     out[key] = key === "properties" ? mapValues(value as Json, stripAnyJson) : stripAnyJson(value);
+  }
+  const minimum = typeof node.minProperties === "number" ? node.minProperties : 0;
+  const required = Array.isArray(node.required) ? (node.required as string[]) : [];
+  if (node.additionalProperties === false && isObject(node.properties) && required.length < minimum) {
+    const optional = Object.keys(node.properties).filter((name) => !required.includes(name));
+    out.required = [...required, ...optional.slice(0, minimum - required.length)];
   }
   return out;
 }
