@@ -13,7 +13,7 @@
 // A process that dies forgets its list: its claims end with their leases, as before.
 import type { Kysely } from "kysely";
 import type { DB } from "./kysely.ts";
-import { type ClaimReleaser, releaseStrandedClaim, type StrandedClaim } from "./unit-of-work.ts";
+import { type ClaimReleaser, releaseStrandedClaim, type StrandedClaim } from "./unit-of-work/index.ts";
 
 /** The longest wait between two tries while the database does not answer: bounds how long after healing a claim stays. */
 export const MAX_BACKOFF_MS = 500;

@@ -9,7 +9,7 @@
 import type { Config } from "../config.ts";
 import type { AuthContext } from "../context.ts";
 import type { Database } from "../db/open-database.ts";
-import type { PendingProviderStep, UnitOfWork, UnitOfWorkOptions } from "../db/unit-of-work.ts";
+import type { PendingProviderStep, UnitOfWork, UnitOfWorkOptions } from "../db/unit-of-work/index.ts";
 import type { Logger } from "../logger.ts";
 import type { HeaderParams, OperationId, OperationOutcome, PathParams, QueryParams, RequestBody } from "../spec/operation-types.ts";
 

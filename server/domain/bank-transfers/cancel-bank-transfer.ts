@@ -11,7 +11,7 @@
 // or unchanged with 502 as the key's final answer. Until then a status refresh leaves the transfer alone
 // (get-bank-transfer-status.ts). A crash between the two transactions leaves the intent to the reconciler the same way.
 import type { AuthContext } from "../../context.ts";
-import { afterProviderCall, type ProviderStep, type UnitOfWork } from "../../db/unit-of-work.ts";
+import { afterProviderCall, type ProviderStep, type UnitOfWork } from "../../db/unit-of-work/index.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
 import type { SimulatedBankStore } from "../../providers/capabilities/simulated-bank-store.ts";

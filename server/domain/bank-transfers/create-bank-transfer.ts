@@ -12,7 +12,7 @@
 // (reconcile-bank-transfer.ts) asks the bank by the transfer id and settles it. A crash between the two transactions
 // leaves the `pending` transfer and its intent to the reconciler the same way.
 import type { AuthContext } from "../../context.ts";
-import { afterProviderCall, type ProviderStep, type UnitOfWork } from "../../db/unit-of-work.ts";
+import { afterProviderCall, type ProviderStep, type UnitOfWork } from "../../db/unit-of-work/index.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
 import { newId } from "../../lib/ids.ts";

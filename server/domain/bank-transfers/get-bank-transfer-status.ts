@@ -8,7 +8,7 @@
 // stored, in one transaction.
 import type { AuthContext } from "../../context.ts";
 import { hasOpenIntent } from "../../db/provider-intents.ts";
-import { afterProviderCall, type ProviderStep, type UnitOfWork } from "../../db/unit-of-work.ts";
+import { afterProviderCall, type ProviderStep, type UnitOfWork } from "../../db/unit-of-work/index.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
 import { numericToMinor } from "../../lib/money/minor-units.ts";

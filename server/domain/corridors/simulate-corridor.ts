@@ -9,7 +9,7 @@
 // event, or deletes the run (and its steps) when the route check failed: no run.
 import type { AuthContext } from "../../context.ts";
 import { ownedBy } from "../../db/owned-by.ts";
-import { afterProviderCall, type ProviderStep, type UnitOfWork } from "../../db/unit-of-work.ts";
+import { afterProviderCall, type ProviderStep, type UnitOfWork } from "../../db/unit-of-work/index.ts";
 import { type FieldError, ServiceError } from "../../errors/service-error.ts";
 import { newId } from "../../lib/ids.ts";
 import type { OperationOutcome } from "../../spec/operation-types.ts";

@@ -12,7 +12,7 @@
 // the key (server/middleware/authenticate.ts), so not one statement is sent.
 import { sql } from "kysely";
 import type { AuthContext } from "../../context.ts";
-import type { UnitOfWork } from "../../db/unit-of-work.ts";
+import type { UnitOfWork } from "../../db/unit-of-work/index.ts";
 import { newId } from "../../lib/ids.ts";
 import {
   exceededLimit,
