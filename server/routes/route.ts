@@ -57,7 +57,7 @@ export interface RouteContext<K extends OperationId> {
   requestId: string;
   log: Logger;
   deps: HandlerDeps;
-  /** Runs the request's unit of work (server/db/unit-of-work.ts) and sends what it decided. `keyCheckedAtClose`: the
+  /** Runs the request's unit of work (server/db/unit-of-work/run-unit.ts) and sends what it decided. `keyCheckedAtClose`: the
    * work reads nothing and calls no one, so its Idempotency-Key is checked by the closing statement alone. */
   respond(work: Work<K>, options?: RespondOptions): Promise<Answered>;
 }

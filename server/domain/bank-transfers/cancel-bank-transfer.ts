@@ -1,6 +1,6 @@
 // POST bank-transfer/cancel: only `pending` and `processing` transfers can be cancelled (409 STATE_CONFLICT otherwise).
 //
-// Two transactions (server/db/unit-of-work.ts): the provider is asked with no transaction open. The first checks the
+// Two transactions (server/db/unit-of-work/provider-step.ts): the provider is asked with no transaction open. The first checks the
 // transfer (a storage failure asks nothing) and opens a provider intent (issue 26, family `bank_transfer.cancel`); the
 // bank cancels under the reference `<transfer id>:cancel` (a repeated call cancels nothing more); the second records
 // the cancellation and closes the intent, compare-and-set on the version read first (re-checked under a row lock when

@@ -1,6 +1,6 @@
 // POST bank-transfer/status: a non-terminal transfer is refreshed from the provider first; a change is recorded.
 //
-// Two transactions when the transfer is not terminal (server/db/unit-of-work.ts): the provider is asked with no
+// Two transactions when the transfer is not terminal (server/db/unit-of-work/provider-step.ts): the provider is asked with no
 // transaction open. The first reads the transfer; the second records what the provider reported, compare-and-set on
 // the version read first. When another refresh recorded a change in between, the report is stale (it answers for a
 // state the transfer has left): the request starts over when it has no Idempotency-Key, else it answers the transfer as
