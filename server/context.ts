@@ -1,5 +1,5 @@
 // What the middleware chain learns about a request, in one typed place.
-import type { IdempotencyClaim } from "./db/unit-of-work.ts";
+import type { IdempotencyClaim } from "./db/unit-of-work/index.ts";
 import type { Logger } from "./logger.ts";
 import type { Operation, Surface } from "./spec/operations.ts";
 

@@ -1,6 +1,6 @@
 // The Idempotency-Key claims this instance could not release when their request ended.
 //
-// A two-transaction write (server/db/unit-of-work.ts) holds an in-progress claim on its key between its transactions.
+// A two-transaction write (server/db/unit-of-work/provider-step.ts) holds an in-progress claim on its key between its transactions.
 // When its request ends with the database not answering — the first transaction's commit was cut (the intent and the
 // claim may or may not have committed), the second transaction failed, or the statement releasing the claim failed —
 // the claim would hold the key until its lease ends (IDEMPOTENCY_LOCK_SECONDS), and every retry meanwhile would answer
@@ -8,12 +8,12 @@
 // record id and lock token, and what to compensate with it) and releases it as soon as the database answers again: tried
 // at once, then again after 100 ms, 200 ms, … at most every MAX_BACKOFF_MS, each try bounded by the pool's timeouts
 // (connect, statement, query), and once more when the database closes (shutdown). A retry of the key that reaches this
-// instance meanwhile takes the claim over at once (server/db/unit-of-work.ts `decide`); one that reaches another
+// instance meanwhile takes the claim over at once (server/db/unit-of-work/idempotency-claim.ts `decide`); one that reaches another
 // instance answers 409 until this one has released it, within about MAX_BACKOFF_MS of the database healing.
 // A process that dies forgets its list: its claims end with their leases, as before.
 import type { Kysely } from "kysely";
 import type { DB } from "./kysely.ts";
-import { type ClaimReleaser, releaseStrandedClaim, type StrandedClaim } from "./unit-of-work.ts";
+import { type ClaimReleaser, releaseStrandedClaim, type StrandedClaim } from "./unit-of-work/index.ts";
 
 /** The longest wait between two tries while the database does not answer: bounds how long after healing a claim stays. */
 export const MAX_BACKOFF_MS = 500;

@@ -1,4 +1,4 @@
-// The closing statement of a unit of work (server/db/unit-of-work.ts): the writes nothing in the request reads back, as
+// The closing statement of a unit of work (server/db/unit-of-work/unit.ts): the writes nothing in the request reads back, as
 // data-modifying CTEs of one statement, in front of the last of them or of the Idempotency-Key's record write.
 //
 // A write of fixed shape (an insert of these columns into that table, a precompiled write) joins the statement as a

@@ -7,5 +7,5 @@ import type { DB } from "../generated/kysely/database.ts";
 export type { DB };
 /** Anything a query can run on: the database itself or an open transaction. */
 export type Queryable = Kysely<DB>;
-/** An open transaction (the unit of work's, see unit-of-work.ts). */
+/** An open transaction (the unit of work's, see unit-of-work/unit.ts). */
 export type Tx = Transaction<DB>;

@@ -1,6 +1,6 @@
 // A transaction sends BEGIN only when it needs one. Every round trip to PostgreSQL costs ≈0.1 ms of CPU on the server
 // (pg's protocol handling and a socket write) besides the database's own work, and a unit of work whose only write is
-// its closing statement (server/db/unit-of-work.ts) needs no BEGIN and COMMIT around that one statement: a single
+// its closing statement (server/db/unit-of-work/run-unit.ts) needs no BEGIN and COMMIT around that one statement: a single
 // statement is atomic on its own.
 //
 // The rule, on each connection in a Kysely transaction:

@@ -1,4 +1,4 @@
-// Open provider intents (issue 26): the rows that let a two-transaction write (server/db/unit-of-work.ts,
+// Open provider intents (issue 26): the rows that let a two-transaction write (server/db/unit-of-work/provider-step.ts,
 // `afterProviderCall`) be finished by someone else when its request cannot finish it — a crash between the two
 // commits, a lost database, or a provider call whose outcome is unknown (it timed out: the provider may have executed
 // it). The first transaction writes the intent with a deadline; the second deletes it with the result. What is left

@@ -4,7 +4,7 @@
 // interfaces structurally (this part may not import the chain's types); the callers that hand them to the chain check it.
 import type { Insertable } from "kysely";
 import type { DB, Queryable } from "./kysely.ts";
-import type { UnitOfWork } from "./unit-of-work.ts";
+import type { UnitOfWork } from "./unit-of-work/index.ts";
 
 /** pg_advisory_xact_lock key serializing appends to the log across processes. */
 const CHAIN_LOCK_ID = 7_357_001;

@@ -1,4 +1,4 @@
-// The unit of work's closing statement (server/db/unit-of-work.ts) is one statement of data-modifying CTEs: a request's
+// The unit of work's closing statement (server/db/unit-of-work/unit.ts) is one statement of data-modifying CTEs: a request's
 // activity rows, compliance decisions, events, business rows and the Idempotency-Key's record. Building that statement
 // with Kysely's builders and compiling it cost ≈0.1 ms of CPU per statement here (a tree of frozen nodes per value,
 // then a visit of all of it) — a tenth of a bank transfer's budget, twice. Most of its writes have a fixed shape (an

@@ -1,5 +1,5 @@
 // The one classifier of infrastructure failures (database, Redis, providers), used by the unit of work
-// (server/db/unit-of-work.ts) and by toServiceError (server/errors/to-service-error.ts):
+// (server/db/unit-of-work/run-unit.ts) and by toServiceError (server/errors/to-service-error.ts):
 //   - "unavailable": the dependency cannot be reached or did not answer in time (connection refused / reset / timed out,
 //     pool acquire timeout, statement or query timeout, server shutting down, Redis or a provider timing out) → 503 with
 //     Retry-After; never stored as an idempotent answer, the key is released.

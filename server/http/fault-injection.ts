@@ -6,7 +6,7 @@
 //   - `crash-after-intent:<operationId>`: a provider step's intent committed, the provider not called;
 //   - `crash-before-result:<operationId>`: the provider answered, its result not recorded.
 import type { FaultInjection } from "../config.ts";
-import type { StepFaults } from "../db/unit-of-work.ts";
+import type { StepFaults } from "../db/unit-of-work/index.ts";
 
 const crash = () => process.kill(process.pid, "SIGKILL");
 

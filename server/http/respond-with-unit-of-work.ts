@@ -10,7 +10,7 @@ import {
   type StoredBodyCodec,
   type UnitOfWork,
   type UnitOfWorkOptions,
-} from "../db/unit-of-work.ts";
+} from "../db/unit-of-work/index.ts";
 import { webhookSecretsKey } from "../domain/webhooks/secrets-key.ts";
 import { openSecret, sealSecret } from "../lib/webhooks/secret-box.ts";
 import { renderError } from "../middleware/error-handler.ts";

@@ -1,5 +1,5 @@
 // Retention of idempotency records. Reservation, replay and completion happen in the request's unit of work
-// (server/db/unit-of-work.ts); this only removes records past their retention (IDEMPOTENCY_TTL_HOURS), in bounded
+// (server/db/unit-of-work/idempotency-claim.ts); this only removes records past their retention (IDEMPOTENCY_TTL_HOURS), in bounded
 // batches (server/db/purge-in-batches.ts).
 import type { Queryable } from "../db/kysely.ts";
 import { DEFAULT_RETENTION_BATCHES, purgeInBatches, type RetentionBatches } from "../db/purge-in-batches.ts";

@@ -1,6 +1,6 @@
 // The one retry loop of a handler or domain write that starts a whole attempt over (a card write after a transient
 // conflict, a bank transfer status lookup overtaken by a concurrent one). The unit of work's own conflict retries
-// (server/db/unit-of-work.ts) cover a single transaction; this covers an attempt that must end first (its unit of work
+// (server/db/unit-of-work/run-unit.ts) cover a single transaction; this covers an attempt that must end first (its unit of work
 // answered, its key freed) before the next one runs.
 
 export interface RetryPolicy {

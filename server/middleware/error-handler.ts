@@ -9,7 +9,7 @@ export function renderError(req: Request, error: ServiceError): { contentType: s
 }
 
 /** The one error middleware: logs and renders in the surface's shape. (A write's unit of work has already stored its
- * business errors as the key's answer; see server/db/unit-of-work.ts.) */
+ * business errors as the key's answer; see server/db/unit-of-work/idempotency-claim.ts.) */
 export function errorHandler(): ErrorRequestHandler {
   return function errorHandlerMiddleware(thrown, req, res, _next) {
     const log = req.ctx?.log;

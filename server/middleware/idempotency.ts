@@ -3,7 +3,7 @@ import { ServiceError } from "../errors/service-error.ts";
 import { fingerprintRequest, parseIdempotencyKey } from "../idempotency/idempotency-key.ts";
 
 /** Reads the Idempotency-Key (required, optional or not taken, per the spec) and fingerprints the request. The key is
- * reserved, replayed or refused by the handler's unit of work (server/db/unit-of-work.ts), in its transaction. */
+ * reserved, replayed or refused by the handler's unit of work (server/db/unit-of-work/run-unit.ts), in its transaction. */
 export function idempotency(): RequestHandler {
   return function idempotencyMiddleware(req, _res, next) {
     const { operation, auth } = req.ctx;

@@ -1,7 +1,7 @@
 // The money-moving operations count what they move against the caller's spending limits (issue 37) as the first step of
 // their unit of work, so the spend commits with the effect and a replay never reaches it. What each one moves is read
 // here, at the edge, from its validated body; server/domain/spending-limits/charge-spending-limit.ts does the counting.
-import type { UnitOfWork } from "../db/unit-of-work.ts";
+import type { UnitOfWork } from "../db/unit-of-work/index.ts";
 import { chargeSpendingLimit, type MoneyMovement } from "../domain/spending-limits/charge-spending-limit.ts";
 import type { OperationId, RouteContext } from "./route.ts";
 

@@ -1,6 +1,6 @@
 import type { Request, RequestHandler, Response } from "express";
 import type { AuthContext } from "../context.ts";
-import type { Outcome } from "../db/unit-of-work.ts";
+import type { Outcome } from "../db/unit-of-work/index.ts";
 import { ServiceError } from "../errors/service-error.ts";
 import type { InFlightRequests } from "../http/in-flight.ts";
 import { respondWithUnitOfWork } from "../http/respond-with-unit-of-work.ts";

@@ -9,7 +9,7 @@
 import type { Config } from "../config.ts";
 import type { AuthContext } from "../context.ts";
 import type { Database } from "../db/open-database.ts";
-import type { PendingProviderStep, UnitOfWork, UnitOfWorkOptions } from "../db/unit-of-work.ts";
+import type { PendingProviderStep, UnitOfWork, UnitOfWorkOptions } from "../db/unit-of-work/index.ts";
 import type { Logger } from "../logger.ts";
 import type { HeaderParams, OperationId, OperationOutcome, PathParams, QueryParams, RequestBody } from "../spec/operation-types.ts";
 
@@ -57,7 +57,7 @@ export interface RouteContext<K extends OperationId> {
   requestId: string;
   log: Logger;
   deps: HandlerDeps;
-  /** Runs the request's unit of work (server/db/unit-of-work.ts) and sends what it decided. `keyCheckedAtClose`: the
+  /** Runs the request's unit of work (server/db/unit-of-work/run-unit.ts) and sends what it decided. `keyCheckedAtClose`: the
    * work reads nothing and calls no one, so its Idempotency-Key is checked by the closing statement alone. */
   respond(work: Work<K>, options?: RespondOptions): Promise<Answered>;
 }

@@ -9,7 +9,7 @@
 
 import { compareAndSet } from "../db/compare-and-set.ts";
 import type { Tx } from "../db/kysely.ts";
-import type { UnitOfWork } from "../db/unit-of-work.ts";
+import type { UnitOfWork } from "../db/unit-of-work/index.ts";
 import { runStep, type StepInput, type StepOutcome } from "../domain/corridors/run-step.ts";
 import type { StepName, WorkflowRunRow, WorkflowStepRow } from "../domain/corridors/workflow-dto.ts";
 import { emitWorkflowRunMoves } from "../domain/corridors/workflow-run-events.ts";

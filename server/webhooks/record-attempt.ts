@@ -12,7 +12,7 @@
 
 import { runBackgroundUnitOfWork } from "../db/background-unit-of-work.ts";
 import type { Queryable, Tx } from "../db/kysely.ts";
-import type { UnitOfWork } from "../db/unit-of-work.ts";
+import type { UnitOfWork } from "../db/unit-of-work/index.ts";
 import { emitEvent } from "../domain/events/emit-event.ts";
 import { toWebhookEndpointDto } from "../domain/webhooks/webhook-endpoint-dto.ts";
 import { newId } from "../lib/ids.ts";

@@ -15,7 +15,7 @@ import {
   runUnitOfWork,
   type StrandedClaim,
   type UnitOfWork,
-} from "../../server/db/unit-of-work.ts";
+} from "../../server/db/unit-of-work/index.ts";
 import type { ServiceError } from "../../server/errors/service-error.ts";
 import { toServiceError } from "../../server/errors/to-service-error.ts";
 import { unitOfWorkFixture } from "../helpers/unit-of-work-fixture.ts";

@@ -2,7 +2,7 @@
 // the unit of work's closing statement (an INSERT … SELECT as a data-modifying CTE), and nothing when the work fails.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, openDatabase } from "../../server/db/open-database.ts";
-import { runUnitOfWork } from "../../server/db/unit-of-work.ts";
+import { runUnitOfWork } from "../../server/db/unit-of-work/index.ts";
 import { emitEvent } from "../../server/domain/events/emit-event.ts";
 import { ServiceError } from "../../server/errors/service-error.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database.ts";

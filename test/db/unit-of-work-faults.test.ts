@@ -3,7 +3,7 @@
 // leaves the key free; a 500 from a defect is stored alone (the work's rows and the rows kept on error roll back).
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../server/db/open-database.ts";
-import { CONFLICT_ATTEMPTS, type IdempotencyClaim, runUnitOfWork } from "../../server/db/unit-of-work.ts";
+import { CONFLICT_ATTEMPTS, type IdempotencyClaim, runUnitOfWork } from "../../server/db/unit-of-work/index.ts";
 import { classifyFailure } from "../../server/errors/classify-failure.ts";
 import { ServiceError } from "../../server/errors/service-error.ts";
 import { toServiceError } from "../../server/errors/to-service-error.ts";

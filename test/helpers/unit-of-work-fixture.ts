@@ -3,7 +3,7 @@
 // Idempotency-Key claims under that key, each with a fresh key.
 import { afterAll, beforeAll } from "vitest";
 import { type Database, openDatabase } from "../../server/db/open-database.ts";
-import type { IdempotencyClaim } from "../../server/db/unit-of-work.ts";
+import type { IdempotencyClaim } from "../../server/db/unit-of-work/index.ts";
 import { createTestDatabase, type TestDatabase } from "./test-database.ts";
 
 export interface UnitOfWorkFixture {

@@ -3,7 +3,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AuthContext, Environment } from "../../server/context.ts";
-import { runUnitOfWork, type UnitOfWork } from "../../server/db/unit-of-work.ts";
+import { runUnitOfWork, type UnitOfWork } from "../../server/db/unit-of-work/index.ts";
 import { APPROVAL_TTL_HOURS } from "../../server/domain/approvals/approval-dto.ts";
 import { consumeApproval } from "../../server/domain/approvals/consume-approval.ts";
 import { type CreateApprovalRequestOptions, createApprovalRequest } from "../../server/domain/approvals/create-approval-request.ts";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AuthContext } from "../../server/context.ts";
-import { runUnitOfWork, type UnitOfWork } from "../../server/db/unit-of-work.ts";
+import { runUnitOfWork, type UnitOfWork } from "../../server/db/unit-of-work/index.ts";
 import { enforceCompliance } from "../../server/domain/compliance/enforce-compliance.ts";
 import { evaluateCompliance } from "../../server/domain/compliance/evaluate-compliance.ts";
 import { ServiceError } from "../../server/errors/service-error.ts";

@@ -3,7 +3,7 @@
 // filter answers what a GET of each request answers at that moment (`expired` is derived, never stored), and the list
 // holds only the requests whose scope the key can read.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { flushDeferred, UnitOfWork } from "../../server/db/unit-of-work.ts";
+import { flushDeferred, UnitOfWork } from "../../server/db/unit-of-work/index.ts";
 import { createApprovalRequest } from "../../server/domain/approvals/create-approval-request.ts";
 import { cardholderBody, programmeBody } from "../helpers/cards.ts";
 import { deciderWithKey } from "../helpers/members.ts";

@@ -154,7 +154,7 @@ describe("idempotent payment creation (optional Idempotency-Key)", () => {
     expect(res.json.code).toBe("idempotency_key_reused");
   });
 
-  // A v1 payment's key is checked by its closing statement alone (keyCheckedAtClose, server/db/unit-of-work.ts): each
+  // A v1 payment's key is checked by its closing statement alone (keyCheckedAtClose, server/db/unit-of-work/run-unit.ts): each
   // way a key can have been met before must still be answered as if it had been read first.
   it("20 concurrent identical POSTs with one key: one payment, every answer the same bytes", async () => {
     const body = { amount: "7.78", stablecoin: "USDC", chain: "base", toAddress: EVM };

@@ -152,9 +152,14 @@ const ALLOWED: Array<{ file: string; tables: string[]; why: string }> = [
     why: "the signed-in session's own member and session, by id",
   },
   {
-    file: "server/db/unit-of-work.ts",
+    file: "server/db/unit-of-work/idempotency-claim.ts",
     tables: ["IdempotencyRecord"],
     why: "the key's record by the id its ownedByOrganization read returned",
+  },
+  {
+    file: "server/db/unit-of-work/stranded-claims.ts",
+    tables: ["IdempotencyRecord"],
+    why: "a claim's record by the id and lock token its request wrote",
   },
   // Writes and re-reads keyed by a row already scoped.
   { file: "server/domain/members/members.ts", tables: ["Member"], why: BY_KEY_OF_SCOPED_ROW },

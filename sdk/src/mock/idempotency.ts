@@ -1,4 +1,4 @@
-// Idempotency-Keys as the server handles them (server/db/unit-of-work.ts): a key belongs to one caller, method, path
+// Idempotency-Keys as the server handles them (server/db/unit-of-work/idempotency-claim.ts): a key belongs to one caller, method, path
 // and body; the first answer is kept and replayed; a key used for another request is refused. Reading the key and
 // the fingerprint are the server's own code (../protocol/idempotency-key.ts).
 import { clone } from "./mock-state.ts";

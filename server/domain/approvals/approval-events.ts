@@ -1,6 +1,6 @@
 // The events of approval requests (the issuance requests whose status they decide emit theirs in
 // server/domain/treasury/issuance-request-events.ts).
-import type { UnitOfWork } from "../../db/unit-of-work.ts";
+import type { UnitOfWork } from "../../db/unit-of-work/index.ts";
 import { emitEvent } from "../events/emit-event.ts";
 import type { EventType } from "../events/event-types.ts";
 import { type ApprovalRow, toApprovalDto } from "./approval-dto.ts";

@@ -1,6 +1,6 @@
 import type { AuthContext } from "../../context.ts";
 import { compareAndSet } from "../../db/compare-and-set.ts";
-import type { UnitOfWork } from "../../db/unit-of-work.ts";
+import type { UnitOfWork } from "../../db/unit-of-work/index.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import { recordActivity } from "../activity/record-activity.ts";
 import { type ApprovalDto, toApprovalDto } from "./approval-dto.ts";

@@ -1,5 +1,5 @@
 import type { AuthContext } from "../../context.ts";
-import type { UnitOfWork } from "../../db/unit-of-work.ts";
+import type { UnitOfWork } from "../../db/unit-of-work/index.ts";
 import { newId } from "../../lib/ids.ts";
 import { recordActivity } from "../activity/record-activity.ts";
 import { APPROVAL_KINDS, APPROVAL_TTL_HOURS, type ApprovalDto, type ApprovalKind, toApprovalDto } from "./approval-dto.ts";

@@ -1,5 +1,5 @@
 import type { AuthContext } from "../../context.ts";
-import type { UnitOfWork } from "../../db/unit-of-work.ts";
+import type { UnitOfWork } from "../../db/unit-of-work/index.ts";
 import type { ApprovalDto } from "./approval-dto.ts";
 import { decideApprovalRequest } from "./decide-approval-request.ts";
 

@@ -1,5 +1,5 @@
 // The events of a bank transfer: one per state it enters, with the transfer as POST bank-transfer/status answers it.
-import type { UnitOfWork } from "../../db/unit-of-work.ts";
+import type { UnitOfWork } from "../../db/unit-of-work/index.ts";
 import { emitEvent } from "../events/emit-event.ts";
 import type { EventType } from "../events/event-types.ts";
 import { type BankTransferRow, toBankTransferDto } from "./bank-transfer-dto.ts";

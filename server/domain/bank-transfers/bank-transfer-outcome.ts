@@ -1,7 +1,7 @@
 // What a bank transfer's creation ends in once the bank's answer is known — whoever learns it: the request that called
 // the bank (create-bank-transfer.ts), or the reconciler that asked it later (reconcile-bank-transfer.ts).
 import { precompiled } from "../../db/precompiled-query.ts";
-import type { UnitOfWork } from "../../db/unit-of-work.ts";
+import type { UnitOfWork } from "../../db/unit-of-work/index.ts";
 import type { components } from "../../generated/openapi.ts";
 import { recordActivity } from "../activity/record-activity.ts";
 import { formatUsd36, toUsdMinor36 } from "../compliance/usd-rates.ts";

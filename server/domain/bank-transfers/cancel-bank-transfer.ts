@@ -1,6 +1,6 @@
 // POST bank-transfer/cancel: only `pending` and `processing` transfers can be cancelled (409 STATE_CONFLICT otherwise).
 //
-// Two transactions (server/db/unit-of-work.ts): the provider is asked with no transaction open. The first checks the
+// Two transactions (server/db/unit-of-work/provider-step.ts): the provider is asked with no transaction open. The first checks the
 // transfer (a storage failure asks nothing) and opens a provider intent (issue 26, family `bank_transfer.cancel`); the
 // bank cancels under the reference `<transfer id>:cancel` (a repeated call cancels nothing more); the second records
 // the cancellation and closes the intent, compare-and-set on the version read first (re-checked under a row lock when
@@ -11,7 +11,7 @@
 // or unchanged with 502 as the key's final answer. Until then a status refresh leaves the transfer alone
 // (get-bank-transfer-status.ts). A crash between the two transactions leaves the intent to the reconciler the same way.
 import type { AuthContext } from "../../context.ts";
-import { afterProviderCall, type ProviderStep, type UnitOfWork } from "../../db/unit-of-work.ts";
+import { afterProviderCall, type ProviderStep, type UnitOfWork } from "../../db/unit-of-work/index.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
 import type { SimulatedBankStore } from "../../providers/capabilities/simulated-bank-store.ts";

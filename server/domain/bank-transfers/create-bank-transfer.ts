@@ -1,7 +1,7 @@
 // POST bank-transfer: validate the order against its rail → resolve the provider (fail closed in production) → screen
 // and evaluate policy → record `pending` → hand it to the provider → record the provider's id.
 //
-// Two transactions (server/db/unit-of-work.ts): the provider call must not run inside a transaction. The first records
+// Two transactions (server/db/unit-of-work/provider-step.ts): the provider call must not run inside a transaction. The first records
 // the `pending` transfer (the intent) and the compliance decisions, with an open provider intent (issue 26); the
 // provider is called with the transfer id as its idempotency key; the second records the provider's id and the
 // activity event (201), or deletes the transfer when the provider refused (502, nothing recorded). If the transfer
@@ -12,7 +12,7 @@
 // (reconcile-bank-transfer.ts) asks the bank by the transfer id and settles it. A crash between the two transactions
 // leaves the `pending` transfer and its intent to the reconciler the same way.
 import type { AuthContext } from "../../context.ts";
-import { afterProviderCall, type ProviderStep, type UnitOfWork } from "../../db/unit-of-work.ts";
+import { afterProviderCall, type ProviderStep, type UnitOfWork } from "../../db/unit-of-work/index.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
 import { newId } from "../../lib/ids.ts";

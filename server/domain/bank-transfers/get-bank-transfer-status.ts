@@ -1,6 +1,6 @@
 // POST bank-transfer/status: a non-terminal transfer is refreshed from the provider first; a change is recorded.
 //
-// Two transactions when the transfer is not terminal (server/db/unit-of-work.ts): the provider is asked with no
+// Two transactions when the transfer is not terminal (server/db/unit-of-work/provider-step.ts): the provider is asked with no
 // transaction open. The first reads the transfer; the second records what the provider reported, compare-and-set on
 // the version read first. When another refresh recorded a change in between, the report is stale (it answers for a
 // state the transfer has left): the request starts over when it has no Idempotency-Key, else it answers the transfer as
@@ -8,7 +8,7 @@
 // stored, in one transaction.
 import type { AuthContext } from "../../context.ts";
 import { hasOpenIntent } from "../../db/provider-intents.ts";
-import { afterProviderCall, type ProviderStep, type UnitOfWork } from "../../db/unit-of-work.ts";
+import { afterProviderCall, type ProviderStep, type UnitOfWork } from "../../db/unit-of-work/index.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
 import { numericToMinor } from "../../lib/money/minor-units.ts";

@@ -1,5 +1,5 @@
 import { compareAndSet } from "../../db/compare-and-set.ts";
-import type { UnitOfWork } from "../../db/unit-of-work.ts";
+import type { UnitOfWork } from "../../db/unit-of-work/index.ts";
 import type { BankTransferRow, StatusChange } from "./bank-transfer-dto.ts";
 import { emitBankTransferEvent } from "./bank-transfer-events.ts";
 

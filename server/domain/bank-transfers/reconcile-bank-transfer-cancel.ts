@@ -9,7 +9,7 @@
 
 import { renderErrorBody } from "../../../sdk/src/protocol/error-body.ts";
 import type { ClaimedIntent } from "../../db/provider-intents.ts";
-import type { Outcome } from "../../db/unit-of-work.ts";
+import type { Outcome } from "../../db/unit-of-work/index.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import type { IntentHandler } from "../reconcile/intent-handler.ts";
 import { type BankTransferRow, toBankTransferDto } from "./bank-transfer-dto.ts";

@@ -10,7 +10,7 @@ import type { Queryable } from "../../db/kysely.ts";
 import { ownedBy } from "../../db/owned-by.ts";
 import type { ClaimedIntent } from "../../db/provider-intents.ts";
 import { simulatedBankStore } from "../../db/simulated-bank-store.ts";
-import type { UnitOfWork } from "../../db/unit-of-work.ts";
+import type { UnitOfWork } from "../../db/unit-of-work/index.ts";
 import type { BankTransferLookup } from "../../providers/capabilities/bank-transfers.ts";
 import { callProvider } from "../providers/provider-call.ts";
 import { type IntentHandler, scopeOf } from "../reconcile/intent-handler.ts";

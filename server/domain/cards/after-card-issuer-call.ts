@@ -1,6 +1,6 @@
 import type { ProviderIntentSpec } from "../../db/provider-intents.ts";
-import type { Outcome, PendingProviderStep, UnitOfWork } from "../../db/unit-of-work.ts";
-import { afterProviderCall } from "../../db/unit-of-work.ts";
+import type { Outcome, PendingProviderStep, UnitOfWork } from "../../db/unit-of-work/index.ts";
+import { afterProviderCall } from "../../db/unit-of-work/index.ts";
 import { callProvider } from "../providers/provider-call.ts";
 
 /**

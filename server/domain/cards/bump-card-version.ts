@@ -1,7 +1,7 @@
 import type { Updateable } from "kysely";
 import { compareAndSet } from "../../db/compare-and-set.ts";
 import type { DB } from "../../db/kysely.ts";
-import type { UnitOfWork } from "../../db/unit-of-work.ts";
+import type { UnitOfWork } from "../../db/unit-of-work/index.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import type { CardRow } from "./card-rows.ts";
 import { guardCardWrite } from "./guard-card-write.ts";

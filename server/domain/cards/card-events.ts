@@ -1,6 +1,6 @@
 // The events of card programmes, cards and card authorizations, emitted where the issuer confirmed the change (the
 // second transaction of a card write), with the resource as the write answered it. Every card resource is simulated.
-import type { UnitOfWork } from "../../db/unit-of-work.ts";
+import type { UnitOfWork } from "../../db/unit-of-work/index.ts";
 import { emitEvent } from "../events/emit-event.ts";
 import type { EventType } from "../events/event-types.ts";
 

@@ -1,6 +1,6 @@
 import type { AuthContext } from "../../context.ts";
 import { ownedBy } from "../../db/owned-by.ts";
-import type { PendingProviderStep, UnitOfWork } from "../../db/unit-of-work.ts";
+import type { PendingProviderStep, UnitOfWork } from "../../db/unit-of-work/index.ts";
 import { isUniqueViolation } from "../../errors/classify-failure.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";

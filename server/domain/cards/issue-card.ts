@@ -1,6 +1,6 @@
 import type { AuthContext } from "../../context.ts";
 import { findOwned, ownedBy } from "../../db/owned-by.ts";
-import type { PendingProviderStep, UnitOfWork } from "../../db/unit-of-work.ts";
+import type { PendingProviderStep, UnitOfWork } from "../../db/unit-of-work/index.ts";
 import { isUniqueViolation } from "../../errors/classify-failure.ts";
 import { notFound, ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";

@@ -1,6 +1,6 @@
 import type { Tx } from "../../db/kysely.ts";
 import type { Owner } from "../../db/owned-by.ts";
-import type { UnitOfWork } from "../../db/unit-of-work.ts";
+import type { UnitOfWork } from "../../db/unit-of-work/index.ts";
 import { newId } from "../../lib/ids.ts";
 import { type CardWriteTarget, guardCardWrite } from "./guard-card-write.ts";
 

@@ -11,7 +11,7 @@
 import type { Queryable } from "../../db/kysely.ts";
 import { type Owner, ownedBy } from "../../db/owned-by.ts";
 import type { ClaimedIntent } from "../../db/provider-intents.ts";
-import type { UnitOfWork } from "../../db/unit-of-work.ts";
+import type { UnitOfWork } from "../../db/unit-of-work/index.ts";
 import type { components } from "../../generated/openapi.ts";
 import type { CardIssuerLookup } from "../../providers/capabilities/card-issuing.ts";
 import type { OperationOutcome } from "../../spec/operation-types.ts";

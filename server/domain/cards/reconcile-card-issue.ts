@@ -8,7 +8,7 @@
 //   - after the last attempt, the issuer still unable to answer: `failed` (`outcome_unconfirmed: …`).
 // The key's final answer is 201 with the card as it now stands (`active` or `failed`).
 import type { ClaimedIntent } from "../../db/provider-intents.ts";
-import type { UnitOfWork } from "../../db/unit-of-work.ts";
+import type { UnitOfWork } from "../../db/unit-of-work/index.ts";
 import type { CardIssuerLookup, IssuedCard } from "../../providers/capabilities/card-issuing.ts";
 import type { OperationOutcome } from "../../spec/operation-types.ts";
 import { recordActivity } from "../activity/record-activity.ts";

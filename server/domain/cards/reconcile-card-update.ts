@@ -12,7 +12,7 @@
 //     answer 502 naming the issuer's last error.
 import { renderErrorBody } from "../../../sdk/src/protocol/error-body.ts";
 import type { ClaimedIntent } from "../../db/provider-intents.ts";
-import type { Outcome, UnitOfWork } from "../../db/unit-of-work.ts";
+import type { Outcome, UnitOfWork } from "../../db/unit-of-work/index.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import type { CardIssuerLookup } from "../../providers/capabilities/card-issuing.ts";
 import { recordActivity } from "../activity/record-activity.ts";

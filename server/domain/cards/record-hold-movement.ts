@@ -1,5 +1,5 @@
 import type { AuthContext } from "../../context.ts";
-import type { UnitOfWork } from "../../db/unit-of-work.ts";
+import type { UnitOfWork } from "../../db/unit-of-work/index.ts";
 import { newId } from "../../lib/ids.ts";
 import { cardAvailableAccount, cardPendingAccount, MERCHANT_SETTLEMENT_ACCOUNT, programmeFundingAccount } from "./card-accounts.ts";
 import type { CardAuthorizationRow, CardTransactionRow } from "./card-rows.ts";

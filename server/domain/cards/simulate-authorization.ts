@@ -1,5 +1,5 @@
 import type { AuthContext } from "../../context.ts";
-import type { PendingProviderStep, UnitOfWork } from "../../db/unit-of-work.ts";
+import type { PendingProviderStep, UnitOfWork } from "../../db/unit-of-work/index.ts";
 import type { components } from "../../generated/openapi.ts";
 import { newId } from "../../lib/ids.ts";
 import type { CardIssuerFailure } from "../../providers/capabilities/card-issuing.ts";

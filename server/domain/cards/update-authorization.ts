@@ -1,5 +1,5 @@
 import { compareAndSet } from "../../db/compare-and-set.ts";
-import type { UnitOfWork } from "../../db/unit-of-work.ts";
+import type { UnitOfWork } from "../../db/unit-of-work/index.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import { decimalToMinor } from "./card-amount.ts";
 import type { CardAuthorizationRow } from "./card-rows.ts";

@@ -1,5 +1,5 @@
 import type { AuthContext } from "../../context.ts";
-import type { UnitOfWork } from "../../db/unit-of-work.ts";
+import type { UnitOfWork } from "../../db/unit-of-work/index.ts";
 import { newId } from "../../lib/ids.ts";
 import type { ComplianceDecisionValue, ComplianceReason, ComplianceSubject } from "./types.ts";
 

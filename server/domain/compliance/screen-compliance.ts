@@ -1,4 +1,4 @@
-import type { UnitOfWork } from "../../db/unit-of-work.ts";
+import type { UnitOfWork } from "../../db/unit-of-work/index.ts";
 import type { components } from "../../generated/openapi.ts";
 import { SANDBOX_SCREENING_SOURCE } from "../../lib/compliance/sandbox-screening-list.ts";
 import { screenSubject } from "./screen-subject.ts";

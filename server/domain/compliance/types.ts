@@ -2,7 +2,7 @@
 // before the provider execution path continues (service description, rule 4).
 
 import type { AuthContext } from "../../context.ts";
-import type { UnitOfWork } from "../../db/unit-of-work.ts";
+import type { UnitOfWork } from "../../db/unit-of-work/index.ts";
 import type { ComplianceSubject } from "../../providers/capabilities/compliance-subject.ts";
 
 /** The subject screened and evaluated; declared with the provider capabilities, whose operations name what to screen. */

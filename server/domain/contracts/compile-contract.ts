@@ -1,6 +1,6 @@
 // Stage 2: compiles the project's source (or an edited source sent with the request) with solc-js.
 import type { AuthContext } from "../../context.ts";
-import { afterProviderCall, type ProviderStep, type UnitOfWork } from "../../db/unit-of-work.ts";
+import { afterProviderCall, type ProviderStep, type UnitOfWork } from "../../db/unit-of-work/index.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
 import type { OperationOutcome } from "../../spec/operation-types.ts";

@@ -7,7 +7,7 @@ import { encodeDeployData, encodeFunctionData } from "viem";
 import { addressOfKey, SANDBOX_CHAIN_ID, sandboxKey, type TxRequest } from "../../chain/evm.ts";
 import { ChainTxReverted, sandboxChainFor } from "../../chain/sandbox-chain.ts";
 import { sandboxChainLogIn } from "../../db/sandbox-chain-log-store.ts";
-import type { UnitOfWork } from "../../db/unit-of-work.ts";
+import type { UnitOfWork } from "../../db/unit-of-work/index.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
 import { toChecksumAddress } from "../../lib/chains/evm-address.ts";

@@ -3,7 +3,7 @@
 import type { Abi, Hex } from "viem";
 import { sandboxChainFor } from "../../chain/sandbox-chain.ts";
 import { sandboxChainLogIn } from "../../db/sandbox-chain-log-store.ts";
-import type { UnitOfWork } from "../../db/unit-of-work.ts";
+import type { UnitOfWork } from "../../db/unit-of-work/index.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
 import { newId } from "../../lib/ids.ts";

@@ -6,7 +6,7 @@ import type { AuthContext } from "../../context.ts";
 import { compareAndSet } from "../../db/compare-and-set.ts";
 import type { DB, Queryable } from "../../db/kysely.ts";
 import { findOwned } from "../../db/owned-by.ts";
-import type { UnitOfWork } from "../../db/unit-of-work.ts";
+import type { UnitOfWork } from "../../db/unit-of-work/index.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
 import { newId } from "../../lib/ids.ts";

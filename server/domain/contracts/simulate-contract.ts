@@ -1,6 +1,6 @@
 // Stage 4: runs the token's key flows (mint, transfer, burn, pause, blocklist) on a fresh in-process EVM.
 import type { AuthContext } from "../../context.ts";
-import { afterProviderCall, type ProviderStep, type UnitOfWork } from "../../db/unit-of-work.ts";
+import { afterProviderCall, type ProviderStep, type UnitOfWork } from "../../db/unit-of-work/index.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import type { OperationOutcome } from "../../spec/operation-types.ts";
 import type { ContractArtifact } from "./compile-contract.ts";

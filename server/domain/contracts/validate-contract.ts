@@ -1,6 +1,6 @@
 // Stage 3: static checks on the compiled project's source, ABI and bytecode.
 import type { AuthContext } from "../../context.ts";
-import type { UnitOfWork } from "../../db/unit-of-work.ts";
+import type { UnitOfWork } from "../../db/unit-of-work/index.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
 import type { ContractArtifact } from "./compile-contract.ts";

@@ -5,7 +5,7 @@
 // the run's claim (FOR UPDATE SKIP LOCKED), and the custody simulator keeps its books inside it (behind a savepoint).
 import type { Tx } from "../../db/kysely.ts";
 import { simulatedCustodyStore } from "../../db/simulated-custody-store.ts";
-import type { UnitOfWork } from "../../db/unit-of-work.ts";
+import type { UnitOfWork } from "../../db/unit-of-work/index.ts";
 import { ASSET_DECIMALS } from "../../lib/chains/chain-assets.ts";
 import { parseDecimalToMinor } from "../../lib/money/minor-units.ts";
 import type { BankAccount, BankRail, BankTransferApi, KnownBankTransfer } from "../../providers/capabilities/bank-transfers.ts";

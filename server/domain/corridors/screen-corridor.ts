@@ -4,7 +4,7 @@
 // key without one uses the local fallback — the same sandbox list and the organization's policy, recorded the same
 // way — because a rehearsal never fails closed.
 import type { AuthContext } from "../../context.ts";
-import type { UnitOfWork } from "../../db/unit-of-work.ts";
+import type { UnitOfWork } from "../../db/unit-of-work/index.ts";
 import type { components } from "../../generated/openapi.ts";
 import { assertAllowed, enforceCompliance } from "../compliance/enforce-compliance.ts";
 import { evaluateLocally } from "../compliance/evaluate-compliance.ts";

@@ -3,13 +3,13 @@
 // when it cannot answer, 400 when it does not serve it) → the run and its five steps, queued for the scheduler
 // (plan_only: completed at once, nothing queued).
 //
-// Two transactions (server/db/unit-of-work.ts), because the route check is a provider call and no transaction stays
+// Two transactions (server/db/unit-of-work/provider-step.ts), because the route check is a provider call and no transaction stays
 // open across one. The first records the screening decisions and the run with its steps, not yet due (`nextRunAt`
 // null, so no dispatcher claims it before the route is confirmed); the second makes it due and records the activity
 // event, or deletes the run (and its steps) when the route check failed: no run.
 import type { AuthContext } from "../../context.ts";
 import { ownedBy } from "../../db/owned-by.ts";
-import { afterProviderCall, type ProviderStep, type UnitOfWork } from "../../db/unit-of-work.ts";
+import { afterProviderCall, type ProviderStep, type UnitOfWork } from "../../db/unit-of-work/index.ts";
 import { type FieldError, ServiceError } from "../../errors/service-error.ts";
 import { newId } from "../../lib/ids.ts";
 import type { OperationOutcome } from "../../spec/operation-types.ts";

@@ -1,5 +1,5 @@
 // The events of a corridor workflow run, with the run as GET corridor/workflows/{id} answers it.
-import type { UnitOfWork } from "../../db/unit-of-work.ts";
+import type { UnitOfWork } from "../../db/unit-of-work/index.ts";
 import { emitEvent } from "../events/emit-event.ts";
 import type { EventType } from "../events/event-types.ts";
 import { toWorkflowRunDto, type WorkflowRunRow, type WorkflowStepRow } from "./workflow-dto.ts";

@@ -11,7 +11,7 @@
 import type { AuthContext } from "../../context.ts";
 import type { Queryable, Tx } from "../../db/kysely.ts";
 import { ownedBy } from "../../db/owned-by.ts";
-import type { UnitOfWork } from "../../db/unit-of-work.ts";
+import type { UnitOfWork } from "../../db/unit-of-work/index.ts";
 import { notFound, ServiceError } from "../../errors/service-error.ts";
 import { newId } from "../../lib/ids.ts";
 import type { ProviderWallet } from "../../providers/capabilities/custody.ts";

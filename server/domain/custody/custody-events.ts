@@ -1,5 +1,5 @@
 // The events of custody wallets and transfers: one per state entered, with the resource as the API answers it.
-import type { UnitOfWork } from "../../db/unit-of-work.ts";
+import type { UnitOfWork } from "../../db/unit-of-work/index.ts";
 import { emitEvent } from "../events/emit-event.ts";
 import type { EventType } from "../events/event-types.ts";
 import { type CustodyTransferRow, type CustodyWalletRow, toCustodyTransferDto, toCustodyWalletDto } from "./custody-dto.ts";

@@ -2,7 +2,13 @@
 // connected), else 424 PROVIDER_NOT_CONNECTED before anything is read or written (connectProvider). Provider failures
 // map to 502, an unreachable provider to 503 SOURCE_NOT_AVAILABLE (nothing changed; retry) — callProvider.
 import type { AuthContext } from "../../context.ts";
-import { afterProviderCall, type Outcome, type PendingProviderStep, type ProviderStep, type UnitOfWork } from "../../db/unit-of-work.ts";
+import {
+  afterProviderCall,
+  type Outcome,
+  type PendingProviderStep,
+  type ProviderStep,
+  type UnitOfWork,
+} from "../../db/unit-of-work/index.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import type { CustodyApi } from "../../providers/capabilities/custody.ts";
 import type { SimulatedCustodyStore } from "../../providers/capabilities/simulated-custody-store.ts";

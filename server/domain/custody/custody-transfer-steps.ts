@@ -12,7 +12,7 @@
 // answered 202, and the reconciler (reconcile-custody-transfer.ts) asks the provider by the transfer id and settles it.
 
 import { compareAndSet } from "../../db/compare-and-set.ts";
-import type { PendingProviderStep, UnitOfWork } from "../../db/unit-of-work.ts";
+import type { PendingProviderStep, UnitOfWork } from "../../db/unit-of-work/index.ts";
 import type { ServiceError } from "../../errors/service-error.ts";
 import { numericToMinor } from "../../lib/money/minor-units.ts";
 import type { ProviderCustodyTransfer } from "../../providers/capabilities/custody.ts";

@@ -1,7 +1,7 @@
 // A custody wallet's moves and the reasons the reconciler writes (issue 26). Shared by the activation
 // (create-custody-wallet.ts) and its reconciler handler (reconcile-custody-wallet.ts).
 import { compareAndSet } from "../../db/compare-and-set.ts";
-import type { UnitOfWork } from "../../db/unit-of-work.ts";
+import type { UnitOfWork } from "../../db/unit-of-work/index.ts";
 import type { CustodyWalletRow } from "./custody-dto.ts";
 import { emitCustodyWalletEvent } from "./custody-events.ts";
 import { conflict } from "./custody-provider.ts";

@@ -5,7 +5,7 @@
 // A `submitted` transfer without `transferId` (its submission's answer was lost) is answered as stored: the reconciler
 // confirms it with the provider (reconcile-custody-transfer.ts).
 import type { AuthContext } from "../../context.ts";
-import type { UnitOfWork } from "../../db/unit-of-work.ts";
+import type { UnitOfWork } from "../../db/unit-of-work/index.ts";
 import type { SimulatedCustodyStore } from "../../providers/capabilities/simulated-custody-store.ts";
 import { connectProvider } from "../providers/connect-provider.ts";
 import { findCustodyTransfer } from "./create-custody-transfer.ts";

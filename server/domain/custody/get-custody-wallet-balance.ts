@@ -2,7 +2,7 @@
 // transactions when the provider is asked (none stays open across a provider call): the first reads the wallet, the
 // second only stores the answer under the Idempotency-Key when one was sent.
 import type { AuthContext } from "../../context.ts";
-import type { UnitOfWork } from "../../db/unit-of-work.ts";
+import type { UnitOfWork } from "../../db/unit-of-work/index.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
 import type { ProviderBalance } from "../../providers/capabilities/custody.ts";

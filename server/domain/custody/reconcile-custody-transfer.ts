@@ -11,7 +11,7 @@
 import { compareAndSet } from "../../db/compare-and-set.ts";
 import { ownedBy } from "../../db/owned-by.ts";
 import type { ClaimedIntent } from "../../db/provider-intents.ts";
-import type { UnitOfWork } from "../../db/unit-of-work.ts";
+import type { UnitOfWork } from "../../db/unit-of-work/index.ts";
 import { callProvider } from "../providers/provider-call.ts";
 import { type IntentHandler, scopeOf } from "../reconcile/intent-handler.ts";
 import type { CustodyTransferRow } from "./custody-dto.ts";

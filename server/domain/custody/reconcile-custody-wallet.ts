@@ -9,7 +9,7 @@
 // The key's final answer is 200 with the wallet as it now stands (what shape 2 answers).
 import { ownedBy } from "../../db/owned-by.ts";
 import type { ClaimedIntent } from "../../db/provider-intents.ts";
-import type { UnitOfWork } from "../../db/unit-of-work.ts";
+import type { UnitOfWork } from "../../db/unit-of-work/index.ts";
 import type { ProviderWallet } from "../../providers/capabilities/custody.ts";
 import { callProvider } from "../providers/provider-call.ts";
 import { type IntentHandler, scopeOf } from "../reconcile/intent-handler.ts";

@@ -6,7 +6,7 @@ import { type Kysely, sql } from "kysely";
 import type { DB } from "../../db/kysely.ts";
 import { ownedBy } from "../../db/owned-by.ts";
 import { precompiled } from "../../db/precompiled-query.ts";
-import type { UnitOfWork } from "../../db/unit-of-work.ts";
+import type { UnitOfWork } from "../../db/unit-of-work/index.ts";
 import { newId } from "../../lib/ids.ts";
 import type { EventType } from "./event-types.ts";
 

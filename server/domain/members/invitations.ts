@@ -4,7 +4,7 @@
 
 import type { Tx } from "../../db/kysely.ts";
 import { ownedByOrganization } from "../../db/owned-by.ts";
-import type { UnitOfWork } from "../../db/unit-of-work.ts";
+import type { UnitOfWork } from "../../db/unit-of-work/index.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
 import { newId } from "../../lib/ids.ts";

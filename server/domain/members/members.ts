@@ -5,7 +5,7 @@
 import type { Queryable, Tx } from "../../db/kysely.ts";
 import { newestFirstPage, type PageWindow } from "../../db/newest-first-page.ts";
 import { ownedByOrganization } from "../../db/owned-by.ts";
-import type { UnitOfWork } from "../../db/unit-of-work.ts";
+import type { UnitOfWork } from "../../db/unit-of-work/index.ts";
 import { notFound, ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
 import type { MemberRole } from "../access/roles.ts";

@@ -4,7 +4,7 @@
 // recorded by a compare-and-set, so a replay on this or another instance is refused like a wrong code.
 
 import type { SessionAuth } from "../../context.ts";
-import type { UnitOfWork } from "../../db/unit-of-work.ts";
+import type { UnitOfWork } from "../../db/unit-of-work/index.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
 import { openSecretWithAny, sealSecret } from "../../lib/webhooks/secret-box.ts";

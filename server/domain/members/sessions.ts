@@ -5,7 +5,7 @@
 import type { PeopleConfig } from "../../config.ts";
 import type { SessionAuth } from "../../context.ts";
 import type { Queryable } from "../../db/kysely.ts";
-import type { UnitOfWork } from "../../db/unit-of-work.ts";
+import type { UnitOfWork } from "../../db/unit-of-work/index.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
 import { newId } from "../../lib/ids.ts";

@@ -1,5 +1,5 @@
 import type { AuthContext } from "../../context.ts";
-import type { UnitOfWork } from "../../db/unit-of-work.ts";
+import type { UnitOfWork } from "../../db/unit-of-work/index.ts";
 import { validationError } from "../../errors/service-error.ts";
 import { newId } from "../../lib/ids.ts";
 import { inJsonbKeyOrder } from "../../lib/json/jsonb-key-order.ts";

@@ -2,7 +2,7 @@
 // name the receipt, and is then held to its category, provider and operation until it expires.
 import type { AuthContext } from "../../context.ts";
 import { ownedBy } from "../../db/owned-by.ts";
-import type { UnitOfWork } from "../../db/unit-of-work.ts";
+import type { UnitOfWork } from "../../db/unit-of-work/index.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import { newId } from "../../lib/ids.ts";
 import type { ProviderCategory } from "../../providers/provider-adapter.ts";

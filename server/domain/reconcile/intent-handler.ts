@@ -4,7 +4,7 @@
 // are the reconciler's.
 import type { Queryable } from "../../db/kysely.ts";
 import type { ClaimedIntent } from "../../db/provider-intents.ts";
-import type { Outcome, UnitOfWork } from "../../db/unit-of-work.ts";
+import type { Outcome, UnitOfWork } from "../../db/unit-of-work/index.ts";
 
 export interface IntentHandler<Found = unknown> {
   family: string;

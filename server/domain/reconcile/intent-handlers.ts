@@ -1,5 +1,5 @@
 // Every family of reconcilable provider writes, by the `family` its intents carry. A family joins with one handler
-// (intent-handler.ts) and by declaring `intent` (and `onUnknown`) on its provider step (server/db/unit-of-work.ts).
+// (intent-handler.ts) and by declaring `intent` (and `onUnknown`) on its provider step (server/db/unit-of-work/provider-step.ts).
 import { bankTransferCreateHandler } from "../bank-transfers/reconcile-bank-transfer.ts";
 import { bankTransferCancelHandler } from "../bank-transfers/reconcile-bank-transfer-cancel.ts";
 import { cardFundingHandler } from "../cards/reconcile-card-funding.ts";

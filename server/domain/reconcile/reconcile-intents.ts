@@ -19,7 +19,7 @@ import {
   IntentTakenOver,
   retryIntentLater,
 } from "../../db/provider-intents.ts";
-import { answerKeyRecord, type Outcome, type UnitOfWork } from "../../db/unit-of-work.ts";
+import { answerKeyRecord, type Outcome, type UnitOfWork } from "../../db/unit-of-work/index.ts";
 import type { IntentHandler } from "./intent-handler.ts";
 
 /** Intents claimed per batch. */

@@ -1,5 +1,5 @@
 // Counts a money-moving call against its API key's spending limits (issue 37), inside the call's unit of work
-// (server/db/unit-of-work.ts), before the call's own work:
+// (server/db/unit-of-work/), before the call's own work:
 //   1. the key's limit row for the asset is locked (SELECT … FOR UPDATE), so concurrent calls of the key in that asset
 //      are counted one after another: 20 parallel calls never overspend;
 //   2. a fresh statement (READ COMMITTED: a new snapshot, taken after the lock was granted, so it sees what the previous
@@ -12,7 +12,7 @@
 // the key (server/middleware/authenticate.ts), so not one statement is sent.
 import { sql } from "kysely";
 import type { AuthContext } from "../../context.ts";
-import type { UnitOfWork } from "../../db/unit-of-work.ts";
+import type { UnitOfWork } from "../../db/unit-of-work/index.ts";
 import { newId } from "../../lib/ids.ts";
 import {
   exceededLimit,

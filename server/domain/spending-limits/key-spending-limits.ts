@@ -1,6 +1,6 @@
 // Where a key's spending limits are written (with the key, never changed after) and how they are read with it.
 import { type Expression, sql } from "kysely";
-import type { UnitOfWork } from "../../db/unit-of-work.ts";
+import type { UnitOfWork } from "../../db/unit-of-work/index.ts";
 import { normaliseAmount, type SpendingLimit } from "./spending-limit-rules.ts";
 
 /** Writes the limits of a key created in this unit of work (its `spendingLimited` flag is set by the caller). */

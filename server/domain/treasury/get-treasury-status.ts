@@ -3,7 +3,7 @@
 import type { AuthContext } from "../../context.ts";
 import type { Queryable } from "../../db/kysely.ts";
 import { sandboxChainLogOf } from "../../db/sandbox-chain-log-store.ts";
-import { afterProviderCall, type ProviderStep, type UnitOfWork } from "../../db/unit-of-work.ts";
+import { afterProviderCall, type ProviderStep, type UnitOfWork } from "../../db/unit-of-work/index.ts";
 import type { components } from "../../generated/openapi.ts";
 import type { OperationOutcome } from "../../spec/operation-types.ts";
 import { readToken } from "./read-token.ts";

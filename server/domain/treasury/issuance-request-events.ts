@@ -1,7 +1,7 @@
 // The events of issuance requests: one per status entered, with the request as its GET answers it. Its status is
 // decided by its approval request, so the approval's decision and expiry emit these too.
 import type { Tx } from "../../db/kysely.ts";
-import type { UnitOfWork } from "../../db/unit-of-work.ts";
+import type { UnitOfWork } from "../../db/unit-of-work/index.ts";
 import { emitEvent } from "../events/emit-event.ts";
 import type { EventType } from "../events/event-types.ts";
 import { type IssuanceRequestDto, joinedToDto, selectIssuanceRequests } from "./issuance-request-dto.ts";

@@ -5,7 +5,7 @@
 import type { SandboxChainLogStore } from "../../chain/sandbox-chain-log.ts";
 import type { AuthContext } from "../../context.ts";
 import { ownedBy } from "../../db/owned-by.ts";
-import { afterProviderCall, type ProviderStep, type UnitOfWork } from "../../db/unit-of-work.ts";
+import { afterProviderCall, type ProviderStep, type UnitOfWork } from "../../db/unit-of-work/index.ts";
 import { notFound, ServiceError } from "../../errors/service-error.ts";
 import type { components } from "../../generated/openapi.ts";
 import { newId } from "../../lib/ids.ts";

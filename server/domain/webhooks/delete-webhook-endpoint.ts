@@ -1,6 +1,6 @@
 import type { AuthContext } from "../../context.ts";
 import { ownedBy } from "../../db/owned-by.ts";
-import type { UnitOfWork } from "../../db/unit-of-work.ts";
+import type { UnitOfWork } from "../../db/unit-of-work/index.ts";
 import { notFound } from "../../errors/service-error.ts";
 
 /** Deletes the endpoint; its deliveries and their attempts go with it (ON DELETE CASCADE). Events stay. */

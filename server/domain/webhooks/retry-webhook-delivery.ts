@@ -1,5 +1,5 @@
 import type { AuthContext } from "../../context.ts";
-import type { UnitOfWork } from "../../db/unit-of-work.ts";
+import type { UnitOfWork } from "../../db/unit-of-work/index.ts";
 import { notFound, ServiceError } from "../../errors/service-error.ts";
 import { findWebhookEndpoint } from "./find-webhook-endpoint.ts";
 import { readDeliveryAttempts } from "./read-delivery-attempts.ts";

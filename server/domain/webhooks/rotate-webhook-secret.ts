@@ -1,5 +1,5 @@
 import type { AuthContext } from "../../context.ts";
-import type { UnitOfWork } from "../../db/unit-of-work.ts";
+import type { UnitOfWork } from "../../db/unit-of-work/index.ts";
 import { generateWebhookSecret, sealSecret } from "../../lib/webhooks/secret-box.ts";
 import { findWebhookEndpoint } from "./find-webhook-endpoint.ts";
 import { toWebhookEndpointDto, type WebhookEndpointWithSecretDto, withSecret } from "./webhook-endpoint-dto.ts";

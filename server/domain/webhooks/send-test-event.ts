@@ -1,5 +1,5 @@
 import type { AuthContext } from "../../context.ts";
-import type { UnitOfWork } from "../../db/unit-of-work.ts";
+import type { UnitOfWork } from "../../db/unit-of-work/index.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import { emitEvent } from "../events/emit-event.ts";
 import type { EventDto } from "./event-dto.ts";

@@ -1,5 +1,5 @@
 import type { AuthContext } from "../../context.ts";
-import type { UnitOfWork } from "../../db/unit-of-work.ts";
+import type { UnitOfWork } from "../../db/unit-of-work/index.ts";
 import type { components } from "../../generated/openapi.ts";
 import { findWebhookEndpoint } from "./find-webhook-endpoint.ts";
 import { toWebhookEndpointDto, type WebhookEndpointDto } from "./webhook-endpoint-dto.ts";
