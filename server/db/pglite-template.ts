@@ -78,7 +78,7 @@ export async function awaitPgliteTemplate(migrations: Migration[], dir = PGLITE_
     return { template: new Blob([readFileSync(file)]), note: `new, from ${by}` };
   }
   if (writers.length > 0) {
-    return { template: undefined, note: "new, by initdb (the migrated template beside this start was not made: see its line)" };
+    return { template: undefined, note: "new, by initdb (the migrated template being made beside this start did not come)" };
   }
   return { template: undefined, note: undefined };
 }

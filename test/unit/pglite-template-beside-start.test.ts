@@ -54,7 +54,7 @@ describe("a new folder's template made beside the start", () => {
     const { exited } = writer(200, true);
     const found = await awaitPgliteTemplate(migrations, dir, 20);
     expect(found.template).toBeUndefined();
-    expect(found.note).toMatch(/^new, by initdb \(the migrated template beside this start was not made/);
+    expect(found.note).toMatch(/^new, by initdb \(the migrated template being made beside this start did not come/);
     await exited;
   });
 
