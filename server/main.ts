@@ -53,9 +53,9 @@ const database = openDatabase({
   timeouts: config.database,
   migrate: config.migrateOnStart,
   requireMigrated: true,
-  onMigrated: (applied, fromTemplate) =>
+  onMigrated: (applied, templateNote) =>
     progress.step(
-      `database ${target.label}: ${fromTemplate ? "new, from the build's migrated template; " : ""}` +
+      `database ${target.label}: ${templateNote ? `${templateNote}; ` : ""}` +
         `${applied.length === 0 ? "schema up to date" : `${applied.length} migration(s) applied`}`,
     ),
 }).catch((error) => exitOnStartupFailure(error, { database: target.label }));
