@@ -14,7 +14,7 @@ import LongFilesFirstSequencer from "./test/long-files-first-sequencer.ts";
 //   group 3, one file at a time:  postgres-serial  the system files with tight time bounds (cut connections) and the
 //                                                  timing-sensitive db/HTTP files on PostgreSQL
 //
-// A new file lands by its folder: test/http/*.test.ts runs on both databases in parallel, test/system/* in
+// A new file lands by its folder: test/http/*.test.ts runs on both databases in parallel (but DATABASE_AGNOSTIC), test/system/* in
 // postgres-system. A file that measures wall time or event-loop stalls, or writes a folder another file reads, belongs in
 // a SERIAL list, where no other test file competes with it for the two cores.
 const postgresUrl = process.env.TEST_DATABASE_URL || "postgresql://postgres@127.0.0.1:5432/postgres";
@@ -49,7 +49,17 @@ const POSTGRES_SERIAL = [
  * dist/ and only it reads it), two files at a time: their bounds are seconds wide (a stop within 10 s). */
 const POSTGRES_SYSTEM = ["test/system/**/*.test.ts"];
 
-/** HTTP and db tests, on both databases. */
+/** HTTP files whose subject sits above the database (a spawned CLI, the MCP layer over operations tested on both
+ * databases, rate limits kept in Redis or memory, 501s answered before any query): on PGlite only. On PostgreSQL they
+ * ran the same statements the other HTTP files already run there — 29 s of the suite's CPU for no path of their own. */
+const DATABASE_AGNOSTIC = [
+  "test/http/cli.test.ts",
+  "test/http/mcp.test.ts",
+  "test/http/rate-limit.test.ts",
+  "test/http/not-implemented.test.ts",
+];
+
+/** HTTP and db tests, on both databases (but DATABASE_AGNOSTIC). */
 const SHARED_FOLDERS = ["test/http/**/*.test.ts", "test/db/**/*.test.ts"];
 /** Everything else that needs no PostgreSQL, on PGlite only. */
 const REST_FOLDERS = [
@@ -100,7 +110,13 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: "postgres", include: SHARED_FOLDERS, exclude: POSTGRES_SERIAL, env: postgres, isolate: ISOLATE },
+        test: {
+          name: "postgres",
+          include: SHARED_FOLDERS,
+          exclude: [...POSTGRES_SERIAL, ...DATABASE_AGNOSTIC],
+          env: postgres,
+          isolate: ISOLATE,
+        },
       },
       {
         extends: true,
@@ -112,7 +128,7 @@ export default defineConfig({
         test: {
           name: "types",
           include: [],
-          typecheck: { enabled: true, only: true, include: ["test/types/**/*.test-d.ts"], tsconfig: "./tsconfig.json" },
+          typecheck: { enabled: true, only: true, include: ["test/types/**/*.test-d.ts"], tsconfig: "./test/types/tsconfig.json" },
         },
       },
       {

@@ -141,12 +141,13 @@ describe("the console journey", () => {
     expect(catalogue.length).toBeGreaterThanOrEqual(10);
     for (const metricId of catalogue) {
       const card = page.getByRole("region", { name: metricId! });
-      await expect(
-        card
-          .getByRole("img", { name: `${metricId} chart` })
-          .locator("canvas")
-          .count(),
-      ).resolves.toBeGreaterThan(0);
+      // The chart draws in an effect after its series arrives (each card loads its own): wait for the canvas, do not
+      // count it at once — on a loaded machine the last cards draw after the page reports it has settled.
+      await card
+        .getByRole("img", { name: `${metricId} chart` })
+        .locator("canvas")
+        .first()
+        .waitFor({ state: "attached", timeout: 20_000 });
       expect(await card.locator(".badge").textContent()).toMatch(/^(live|sample)$/);
       expect(await card.locator(".value").textContent()).toMatch(/\d/);
     }
