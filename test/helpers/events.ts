@@ -35,7 +35,8 @@ export async function expectOneEvent(
   extra: { simulated?: boolean | null; organizationId?: string; environment?: string } = {},
 ): Promise<StoredEvent> {
   const events = await eventsOf(server, resourceId, type);
-  expect(events, `${type} events of ${resourceId}`).toHaveLength(1);
+  // The ids in the message: a duplicate (a write executed twice) is then found in the outbox by its ids.
+  expect(events, `${type} events of ${resourceId}: ${events.map((e) => e.id).join(", ")}`).toHaveLength(1);
   const [event] = events as [StoredEvent];
   expect(event.data).toEqual(data);
   if ("simulated" in extra) expect(event.simulated).toBe(extra.simulated);

@@ -61,7 +61,8 @@ export function serialise(outcome: Outcome, replayed = false): SentResponse {
   };
 }
 
-// The first statement of every keyed write: the key's record, a plain read (it runs before any BEGIN).
+// The first statement of every keyed write: the key's record, a plain read (it runs before any BEGIN; read again after
+// a stale record changed under the run, it runs in the transaction its delete began).
 const readRecord = precompiled((db, p: { organizationId: string; apiKeyId: string; key: string }) =>
   db
     .selectFrom("IdempotencyRecord")
@@ -70,6 +71,9 @@ const readRecord = precompiled((db, p: { organizationId: string; apiKeyId: strin
     .where("apiKeyId", "=", p.apiKeyId)
     .where("key", "=", p.key),
 );
+
+/** How often the key's record is read when it keeps changing between the read and the delete of a stale record. */
+export const STALE_RECORD_READS = 3;
 
 /** Decides from the key's record: replay, 409, 422, or run the work (after clearing an expired or abandoned record, or
  * taking over a claim this instance has still to release). */
@@ -80,8 +84,27 @@ export async function decide(
   codec: StoredBodyCodec,
   releases: ClaimReleaser | undefined,
 ): Promise<Decided> {
-  const [record] = (await readRecord.execute(tx, claim)) as ExistingRecord[];
-  if (!record) return { kind: "fresh" };
+  for (let read = 0; read < STALE_RECORD_READS; read++) {
+    const [record] = (await readRecord.execute(tx, claim)) as ExistingRecord[];
+    if (!record) return { kind: "fresh" };
+    const decided = await decideOn(tx, record, claim, now, codec, releases);
+    if (decided !== "changed") return decided;
+  }
+  // Changed under this run at every read: answered as a claim in progress, so the client retries once it has settled.
+  throw new ServiceError("IDEMPOTENCY_IN_PROGRESS", "A request with this Idempotency-Key is still being processed; retry later", {
+    retryAfterSeconds: 1,
+  });
+}
+
+/** The decision on the record as read; "changed" when the stale record to clear was no longer as read (read it again). */
+async function decideOn(
+  tx: Tx,
+  record: ExistingRecord,
+  claim: IdempotencyClaim,
+  now: Date,
+  codec: StoredBodyCodec,
+  releases: ClaimReleaser | undefined,
+): Promise<Decided | "changed"> {
   const live = (record.expiresAt as Date) > now;
   if (live && record.fingerprint !== claim.fingerprint) {
     throw new ServiceError("IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was already used with a different request");
@@ -118,9 +141,25 @@ export async function decide(
   }
   if (live && record.state === "in_progress") await stillHeldByIntent(tx, record.id);
   // Expired (not purged yet), or in progress whose holder's lease ran out (presumed dead): the key is free again. Only
-  // that record goes (by id): if another request replaced it meanwhile, this run loses the race at commit.
-  await tx.deleteFrom("IdempotencyRecord").where("id", "=", record.id).execute();
-  return { kind: "fresh" };
+  // that record goes, and only as it was read (id, state, lock token): since the read, the reconciler may have completed
+  // it with its write's answer (closing the intent just before the check above), or another retry cleared it and claimed
+  // the key anew. Deleted by id alone, the completed record would go and this run execute the write a second time (a
+  // card funded twice, card.funded emitted twice). So when nothing is deleted the record is read again: a completed one
+  // is replayed, a new claim is 409. A record that another request writes after this delete loses this run the race at
+  // commit.
+  const deleted = await deleteAsRead(tx, record).execute();
+  return deleted.length > 0 ? { kind: "fresh" } : "changed";
+}
+
+/** Deletes the stale record if it is still as read; returns its id then. (`= NULL` matches nothing: a null read is IS
+ * NULL. The schema's columns are NOT NULL; the read's type allows null.) */
+function deleteAsRead(tx: Tx, record: ExistingRecord) {
+  return tx
+    .deleteFrom("IdempotencyRecord")
+    .where("id", "=", record.id)
+    .where("state", record.state === null ? "is" : "=", record.state)
+    .where("lockToken", record.lockToken === null ? "is" : "=", record.lockToken)
+    .returning("id");
 }
 
 /** A claim whose lease ran out while its provider intent is open is the reconciler's to answer: still in progress. */
