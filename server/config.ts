@@ -53,9 +53,10 @@ export interface Config {
   schedulerIntervalMs: number;
   bodyLimitBytes: number;
   idempotencyTtlHours: number;
-  /** Retention purges (idempotency records, events, finished deliveries) delete in batches of RETENTION_BATCH_SIZE rows
-   * with RETENTION_BATCH_PAUSE_MS between them (server/db/purge-in-batches.ts). */
-  retention: { batchSize: number; pauseMs: number };
+  /** Retention purges (idempotency records, events, finished deliveries, spends) delete in batches of RETENTION_BATCH_SIZE
+   * rows with RETENTION_BATCH_PAUSE_MS between them, each batch a transaction bounded by RETENTION_BATCH_MAX_MS
+   * (statement_timeout and lock_timeout; a cancelled batch is retried smaller; server/db/purge-in-batches.ts). */
+  retention: { batchSize: number; pauseMs: number; maxBatchMs: number };
   /** How long an in-progress idempotency record blocks retries before a retry may take over (crashed request). */
   idempotencyLockSeconds: number;
   /** RECONCILE_AFTER_SECONDS: a provider write not finished by its request this long after its intent is settled by the
@@ -364,7 +365,11 @@ function readConfig(env: NodeJS.ProcessEnv, problems: string[]): Config {
     schedulerIntervalMs: int(env, "SCHEDULER_INTERVAL_MS", 5_000, 0),
     bodyLimitBytes: int(env, "BODY_LIMIT_BYTES", 100 * 1024, 1024),
     idempotencyTtlHours: int(env, "IDEMPOTENCY_TTL_HOURS", 24, 1),
-    retention: { batchSize: int(env, "RETENTION_BATCH_SIZE", 1_000, 1), pauseMs: int(env, "RETENTION_BATCH_PAUSE_MS", 20, 0) },
+    retention: {
+      batchSize: int(env, "RETENTION_BATCH_SIZE", 1_000, 1),
+      pauseMs: int(env, "RETENTION_BATCH_PAUSE_MS", 20, 0),
+      maxBatchMs: int(env, "RETENTION_BATCH_MAX_MS", 100, 1),
+    },
     idempotencyLockSeconds: int(env, "IDEMPOTENCY_LOCK_SECONDS", 20, 1),
     reconcileAfterSeconds: int(env, "RECONCILE_AFTER_SECONDS", 30, 1),
     rateLimit: {

@@ -4,7 +4,7 @@
 // bounds are therefore set per transaction, in the BEGIN itself (`SET LOCAL`, one round trip as before): they end with
 // the transaction and never leak to another client's. A statement outside a transaction keeps the client-side
 // `query_timeout` and the pooler's own `query_timeout` (README "Operations", "Behind a connection pooler").
-import { CompiledQuery, type DatabaseConnection, type Dialect, type Driver, type TransactionSettings } from "kysely";
+import { CompiledQuery, type DatabaseConnection, type Dialect, type Driver, type RawBuilder, sql, type TransactionSettings } from "kysely";
 
 /** Texts sent as one simple query (several statements): never given a prepared-statement name (open-database.ts). */
 export const SIMPLE_QUERY_TEXTS = new Set<string>();
@@ -67,4 +67,14 @@ export function transactionScopedSettings(dialect: Dialect, timeouts: Transactio
     createQueryCompiler: () => dialect.createQueryCompiler(),
     createIntrospector: (db) => dialect.createIntrospector(db),
   };
+}
+
+/** One statement setting `settings` for the rest of the current transaction (a bound of its own inside a transaction,
+ * e.g. a retention batch's, server/db/purge-in-batches.ts). `set_config(name, value, true)` is `SET LOCAL` as a
+ * function: the same transaction-scoped setting, so it too ends with the transaction and is safe behind a
+ * transaction-mode pooler, but as one parameterised SELECT it is prepared once per connection, and PGlite (whose
+ * `query()` takes one statement) runs it too, where `SET LOCAL a; SET LOCAL b` needs the simple protocol. */
+export function setLocal(settings: Record<string, string | number>): RawBuilder<unknown> {
+  const calls = Object.entries(settings).map(([name, value]) => sql`set_config(${name}, ${String(value)}, true)`);
+  return sql`SELECT ${sql.join(calls)}`;
 }

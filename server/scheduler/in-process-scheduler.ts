@@ -36,10 +36,16 @@ export function periodicJobs(options: {
   if (config.webhooks.pollIntervalMs > 0) jobs.push(approvalExpiryJob({ db, intervalMs: SWEEP_INTERVAL_MS }));
   // Every instance settles provider writes their requests left open (claims are exclusive: the job says how).
   jobs.push(providerReconcileJob({ db, reconcileAfterSeconds: config.reconcileAfterSeconds, logger }));
-  jobs.push(idempotencyPurgeJob({ db, intervalMs: PURGE_INTERVAL_MS, batches: config.retention }));
-  jobs.push(spendPurgeJob({ db, intervalMs: PURGE_INTERVAL_MS, batches: config.retention }));
+  jobs.push(idempotencyPurgeJob({ db, intervalMs: PURGE_INTERVAL_MS, batches: config.retention, logger }));
+  jobs.push(spendPurgeJob({ db, intervalMs: PURGE_INTERVAL_MS, batches: config.retention, logger }));
   jobs.push(
-    eventRetentionJob({ db, intervalMs: PURGE_INTERVAL_MS, retentionDays: config.webhooks.retentionDays, batches: config.retention }),
+    eventRetentionJob({
+      db,
+      intervalMs: PURGE_INTERVAL_MS,
+      retentionDays: config.webhooks.retentionDays,
+      batches: config.retention,
+      logger,
+    }),
   );
   return jobs;
 }

@@ -94,10 +94,10 @@ describe("purgeOldEvents", () => {
     const oldPending = await event(35, "pending");
     const recent = await event(29, "succeeded");
     const purged = await purgeOldEvents(db.kysely, { now: NOW, retentionDays: 30 });
-    expect(purged).toEqual({ deliveries: 2, events: 3 });
+    expect(purged).toMatchObject({ deliveries: 2, events: 3, rows: 5 });
     expect(await eventIds()).toEqual([oldPending, recent].sort());
     const attempts = await db.kysely.selectFrom("WebhookDeliveryAttempt").select("id").execute();
     expect(attempts).toHaveLength(2); // the pending delivery's and the recent one's
-    expect(await purgeOldEvents(db.kysely, { now: NOW, retentionDays: 30 })).toEqual({ deliveries: 0, events: 0 });
+    expect(await purgeOldEvents(db.kysely, { now: NOW, retentionDays: 30 })).toMatchObject({ deliveries: 0, events: 0, rows: 0 });
   });
 });

@@ -38,9 +38,9 @@ describe("purgeOldSpends", () => {
       .values([...old, ...recent])
       .execute();
     // A batch of 3: three full batches and a short one.
-    expect(await purgeOldSpends(db.kysely, { now: NOW, batches: { batchSize: 3, pauseMs: 0 } })).toBe(7);
+    expect(await purgeOldSpends(db.kysely, { now: NOW, batches: { batchSize: 3, pauseMs: 0 } })).toMatchObject({ rows: 7, batches: 3 });
     const left = await db.kysely.selectFrom("ApiKeySpend").select("id").execute();
     expect(left.map((r) => r.id).sort()).toEqual(recent.map((r) => r.id).sort());
-    expect(await purgeOldSpends(db.kysely, { now: NOW })).toBe(0);
+    expect(await purgeOldSpends(db.kysely, { now: NOW })).toMatchObject({ rows: 0 });
   });
 });

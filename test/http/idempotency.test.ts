@@ -140,7 +140,7 @@ describe("idempotency", () => {
     await server.db.prisma.idempotencyRecord.updateMany({ where: { key: "expiring-1" }, data: { expiresAt: new Date(Date.now() - 1000) } });
     const { purgeExpiredIdempotencyRecords } = await import("../../server/idempotency/idempotency-store.ts");
     const purged = await purgeExpiredIdempotencyRecords(server.db.kysely);
-    expect(purged).toBeGreaterThanOrEqual(1);
+    expect(purged.rows).toBeGreaterThanOrEqual(1);
     expect(await server.db.prisma.idempotencyRecord.count({ where: { key: "expiring-1" } })).toBe(0);
     const again = await call("POST", INVOKE, quote("57.00"), headers);
     expect(again.status).toBe(200);

@@ -4,18 +4,31 @@
 // nothing due is lost.
 import { sql } from "kysely";
 import type { Queryable } from "../../db/kysely.ts";
-import { DEFAULT_RETENTION_BATCHES, purgeInBatches, type RetentionBatches } from "../../db/purge-in-batches.ts";
+import {
+  type BatchListener,
+  DEFAULT_RETENTION_BATCHES,
+  mergePurgeReports,
+  type PurgeReport,
+  purgeInBatches,
+  type RetentionBatches,
+} from "../../db/purge-in-batches.ts";
+
+/** Both passes' report as one run's, with the rows of each table. */
+export type EventPurgeReport = PurgeReport & { deliveries: number; events: number };
 
 export async function purgeOldEvents(
   db: Queryable,
-  options: { now: Date; retentionDays: number; batches?: RetentionBatches; onBatch?: (deleted: number, ms: number) => void },
-): Promise<{ deliveries: number; events: number }> {
+  options: { now: Date; retentionDays: number; batches?: RetentionBatches; onBatch?: BatchListener },
+): Promise<EventPurgeReport> {
   const cutoff = new Date(options.now.getTime() - options.retentionDays * 86_400_000);
   const batches = options.batches ?? DEFAULT_RETENTION_BATCHES;
   // Attempts go with their delivery (ON DELETE CASCADE).
+  // A deliveries' pass stopped at the floor (a delivery row locked by a worker) does not keep the events' pass from
+  // running: the events it would have freed just wait for the next run.
   const deliveries = await purgeInBatches(
-    async (limit) => {
-      const result = await db
+    db,
+    async (tx, limit) => {
+      const result = await tx
         .deleteFrom("WebhookDelivery")
         .where("id", "in", (eb) =>
           eb.selectFrom("WebhookDelivery").select("id").where("createdAt", "<", cutoff).where("status", "<>", "pending").limit(limit),
@@ -27,8 +40,9 @@ export async function purgeOldEvents(
     options.onBatch,
   );
   const events = await purgeInBatches(
-    async (limit) => {
-      const result = await db
+    db,
+    async (tx, limit) => {
+      const result = await tx
         .deleteFrom("Event")
         .where("id", "in", (eb) =>
           eb
@@ -46,5 +60,5 @@ export async function purgeOldEvents(
     batches,
     options.onBatch,
   );
-  return { deliveries, events };
+  return { ...mergePurgeReports(deliveries, events), deliveries: deliveries.rows, events: events.rows };
 }
