@@ -1,10 +1,9 @@
 #!/usr/bin/env bash
 # The first `npm start` on a fresh clone, timed until /readyz and /docs both answer 200 (issue 38: budget 10 s, the
 # console and the docs portal built by that start). `npm ci` is replaced by a link to this checkout's node_modules
-# (same lock file), as test/helpers/fresh-clone.ts does. Usage: bash bench/fresh-clone-start.sh [runs] [checkout]: the
-# checkout cloned (default this one), so two checkouts can be timed in one session, alternating.
+# (same lock file), as test/helpers/fresh-clone.ts does. Usage: bash bench/fresh-clone-start.sh [runs]
 set -euo pipefail
-root="$(cd "${2:-$(dirname "$0")/..}" && pwd)"
+root="$(cd "$(dirname "$0")/.." && pwd)"
 runs="${1:-1}"
 for run in $(seq 1 "$runs"); do
   parent="$(mktemp -d "${TMPDIR:-/tmp}/coinplane-clone-XXXXXX")"
@@ -23,7 +22,7 @@ for run in $(seq 1 "$runs"); do
   done
   end=$(date +%s.%N)
   echo "run $run: first start on a fresh clone, /readyz and /docs 200 after $(echo "$end - $start" | bc) s (load: $(cut -d' ' -f1-3 /proc/loadavg))"
-  grep -E "^(console|docs portal|pglite template|coinplane):" "$parent/start.log" || true
+  grep -E "^(console|docs portal|coinplane):" "$parent/start.log" || true
   kill -TERM -- "-$pid" 2>/dev/null || true
   wait "$pid" 2>/dev/null || true
   cd "$root"

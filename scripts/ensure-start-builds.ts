@@ -2,9 +2,7 @@
 // sources, so a fresh clone serves /console and /docs without a separate step (README "Quick start").
 //   - the console (console/dist, Vite), also run by the test suite's global setup;
 //   - the docs portal (docs/portal/index.html, Redocly), best effort: a failed portal build warns and the start goes on.
-//   - first of all, when the server is about to open a new PGlite folder, the migrated template it starts from instead of
-//     running initdb (scripts/start-pglite-template.ts, a child process beside everything else).
-// The console and the portal need nothing beyond the installed packages, so they work offline after `npm ci`; they run side by side (the
+// Both need nothing beyond the installed packages, so they work offline after `npm ci`; they run side by side (the
 // portal even beside the server's own start, below). Each writes into a temporary folder next to its target and is renamed into place, so a start stopped
 // half-way (Ctrl-C, a crash) never leaves a half-written console or portal that the server would serve.
 import { execFile, execFileSync, spawn } from "node:child_process";
@@ -170,9 +168,6 @@ function removeLeftovers(target: string): void {
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const only = process.argv[2];
-  // First, so the new data folder's template is made on the other core during everything below and the server's module
-  // loading (scripts/start-pglite-template.ts); imported only for a start (`build:console` needs none of it).
-  if (only === undefined) await (await import("./start-pglite-template.ts")).startPgliteTemplateBeside();
   if (only === undefined && portalIsStale()) {
     removeLeftovers(path.dirname(PORTAL_FILE));
     buildPortalBeside();

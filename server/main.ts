@@ -53,9 +53,9 @@ const database = openDatabase({
   timeouts: config.database,
   migrate: config.migrateOnStart,
   requireMigrated: true,
-  onMigrated: (applied, templateNote) =>
+  onMigrated: (applied, fromTemplate) =>
     progress.step(
-      `database ${target.label}: ${templateNote ? `${templateNote}; ` : ""}` +
+      `database ${target.label}: ${fromTemplate ? "new, from the build's migrated template; " : ""}` +
         `${applied.length === 0 ? "schema up to date" : `${applied.length} migration(s) applied`}`,
     ),
 }).catch((error) => exitOnStartupFailure(error, { database: target.label }));

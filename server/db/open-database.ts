@@ -16,7 +16,7 @@ import { lazyTransactions } from "./lazy-transaction.ts";
 import { applyMigrations, type MigrationStatus, MigrationsPending, migrationStatus, readMigrations } from "./migrate.ts";
 import { PGliteDialect } from "./pglite-dialect.ts";
 import { lockPgliteFolder } from "./pglite-folder-lock.ts";
-import { awaitPgliteTemplate, isFreshPgliteFolder, type TemplateFound } from "./pglite-template.ts";
+import { findPgliteTemplate, isFreshPgliteFolder } from "./pglite-template.ts";
 import { rollbackKeepsCause } from "./rollback-keeps-cause.ts";
 import { pgliteRunner, pgPoolRunner, type SqlRunner } from "./sql-runner.ts";
 import { countingDialect, StatementCounter } from "./statement-counter.ts";
@@ -70,9 +70,8 @@ export interface OpenDatabaseOptions {
    * which costs seconds per database; migrations then apply as usual. The tests start each server from one migrated
    * template (test/global-setup.ts). */
   pgliteTemplate?: Blob;
-  /** Called once the migrations are applied: the names this start applied, and for a new PGlite folder how it was made
-   * when a template played a part ("new, from the build's migrated template"; server/db/pglite-template.ts). */
-  onMigrated?: (applied: string[], templateNote: string | undefined) => void;
+  /** Called once the migrations are applied: the names this start applied, and whether a PGlite template was loaded. */
+  onMigrated?: (applied: string[], fromTemplate: boolean) => void;
   /** PostgreSQL: called with each pool checkout's wait, in seconds (GET /metrics). */
   onPoolWait?: (seconds: number) => void;
   /** PostgreSQL: `url` is a transaction-mode pooler (server/config.ts PoolerConfig; README "Operations"). */
@@ -229,20 +228,17 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
     if (target.dataDir) mkdirSync(target.dataDir, { recursive: true });
     const releaseFolder = target.dataDir ? lockPgliteFolder(target.dataDir) : () => {};
     const migrations = migrate ? await readMigrations() : [];
-    // A new folder starts from a migrated template when there is one, or one being made beside this start
-    // (server/db/pglite-template.ts).
-    const found: TemplateFound = options.pgliteTemplate
-      ? { template: options.pgliteTemplate, note: "new, from a migrated template" }
-      : migrate && target.dataDir && isFreshPgliteFolder(target.dataDir)
-        ? await awaitPgliteTemplate(migrations)
-        : { template: undefined, note: undefined };
-    const pglite = new PGlite({ dataDir: target.dataDir, loadDataDir: found.template });
+    // A new folder starts from the build's migrated template when there is one (server/db/pglite-template.ts).
+    const template =
+      options.pgliteTemplate ??
+      (migrate && target.dataDir && isFreshPgliteFolder(target.dataDir) ? findPgliteTemplate(migrations) : undefined);
+    const pglite = new PGlite({ dataDir: target.dataDir, loadDataDir: template });
     try {
       await pglite.waitReady;
       if (migrate) {
         // Applied first, reported second: `onMigrated?.(await …)` would skip the migrations when no one listens.
         const applied = await applyMigrations(pgliteRunner(pglite), migrations);
-        options.onMigrated?.(applied, found.note);
+        options.onMigrated?.(applied, Boolean(template));
       } else if (options.requireMigrated) await refusePending(pgliteRunner(pglite));
     } catch (error) {
       releaseFolder();
@@ -304,7 +300,7 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
   try {
     if (migrate) {
       const applied = await applyMigrations(pgPoolRunner(migrationPool));
-      options.onMigrated?.(applied, undefined);
+      options.onMigrated?.(applied, false);
     } else if (options.requireMigrated) await refusePending(pgPoolRunner(migrationPool));
   } catch (error) {
     await pool.end();

@@ -16,7 +16,7 @@ export class PgliteFolderInUse extends Error {
   }
 }
 
-export function isRunning(pid: number): boolean {
+function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

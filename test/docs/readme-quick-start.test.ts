@@ -173,21 +173,11 @@ describe("README quick start, on a fresh clone", () => {
   });
 
   it("npm start builds the console and the docs portal on a fresh clone, and warns about nothing", () => {
-    const phases = first.stdout.split("\n").filter((line) => /^(coinplane|console|docs portal|pglite template):/.test(line));
+    const phases = first.stdout.split("\n").filter((line) => /^(coinplane|console|docs portal):/.test(line));
     console.log(`first start on a fresh clone: banner after ${first.seconds.toFixed(1)} s\n${phases.join("\n")}`);
     expect(first.stdout).toMatch(/^console: built console\/dist/m);
     expect(first.stdout).toMatch(/^docs portal: built docs\/portal\/index.html/m);
     expect(`${first.stdout}\n${first.stderr}`).not.toMatch(/warn|MODULE_LEVEL_DIRECTIVE/i);
-  });
-
-  it("the new data folder is made from the migrated template made beside that start (a clone holds none), not by initdb", () => {
-    // scripts/start-pglite-template.ts: the child that makes it; a restart opens the folder and makes nothing.
-    expect(first.stdout).toMatch(/^pglite template: made pglite-template\/pglite-[\d.]+-[0-9a-f]{16}\.tar for new data folders/m);
-    expect(first.stdout).toMatch(
-      /^coinplane: database pglite:\.\/\.data\/pglite: new, from the migrated template `npm start` makes; schema up to date/m,
-    );
-    expect(restart.stdout).not.toMatch(/^pglite template:/m);
-    expect(restart.stdout).toMatch(/^coinplane: database pglite:\.\/\.data\/pglite: schema up to date/m);
   });
 
   it("the start prints exactly the README's key command", () => {
