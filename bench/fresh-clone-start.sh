@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The first `npm start` on a fresh clone, timed until /readyz and /docs both answer 200 (issue 38: budget 10 s, the
 # console and the docs portal built by that start). `npm ci` is replaced by a link to this checkout's node_modules
-# (same lock file), as test/helpers/fresh-clone.ts does. Usage: bash bench/fresh-clone-start.sh [runs]
+# (same lock file), as test/helpers/fresh-clone.ts does. Usage: bash bench/fresh-clone-start.sh [runs] [checkout]: the
+# checkout cloned (default this one), so two checkouts can be timed in one session, alternating.
 set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
+root="$(cd "${2:-$(dirname "$0")/..}" && pwd)"
 runs="${1:-1}"
 for run in $(seq 1 "$runs"); do
   parent="$(mktemp -d "${TMPDIR:-/tmp}/coinplane-clone-XXXXXX")"
