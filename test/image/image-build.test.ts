@@ -57,11 +57,14 @@ describe("the Dockerfile's build stage, outside Docker", () => {
         copy(step.args, scratch);
         continue;
       }
-      // The same command, from npm's local cache when it holds the packages (no registry round trip per package).
-      const command = step.args.replace(/\bnpm ci\b/, "npm ci --prefer-offline");
+      // The same command, from npm's local cache when it holds the packages (no registry round trip per package) — for
+      // `npm prune` too, which asks the registry for the manifests of the peers the lock leaves unresolved: one such
+      // request stalled in CI (no CPU used for 13 min until this test's 780 s bound; npm's own fetch timeout is 5 min,
+      // retried twice). A stalled request now gives up after 60 s and is retried.
+      const command = step.args.replace(/\bnpm (ci|prune)\b/g, "npm $1 --prefer-offline");
       const result = await run("bash", ["-c", command], {
         cwd: scratch,
-        env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" },
+        env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", npm_config_fetch_timeout: "60000" },
         maxBuffer: 64 * 1024 * 1024,
         timeout: 780_000,
       }).catch((error: { stdout?: string; stderr?: string; message: string }) => {
