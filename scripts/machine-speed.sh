@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One line on how fast this machine is right now, printed by .ci/run beside `npm test`: the suite's budget (15 min on a
-# 2-core machine) is wall time, and the same tree has taken 911 s and 1,390 s of vitest on this machine on different
-# days. A fixed piece of single-core CPU work (SHA-256 over 1 GiB, ≈ 0.65 s on an idle core here) and the load
+# 2-core machine) is wall time, and near-identical trees have taken 780 s and 1,655 s of vitest here, the machine twice
+# as slow one day as another (docs/performance.md, "The test suite"). A fixed piece of single-core CPU work (SHA-256
+# over 1 GiB, ≈ 0.6 s on an idle core here) and the load
 # average say whether a slow run was the tree or the machine. Prints only; never fails the run.
 set -uo pipefail
 ms="$(node -e '
