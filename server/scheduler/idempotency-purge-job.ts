@@ -1,5 +1,5 @@
 // Deletes idempotency records past their retention (IDEMPOTENCY_TTL_HOURS; server/idempotency/idempotency-store.ts)
-// every interval, in bounded batches. Several instances may each run it: one DELETE of expired rows, safe to repeat.
+// every interval, in bounded batches. Several instances may each run it: deleting what is already gone deletes nothing.
 // Each run logs one line with its report (purge-log.ts).
 import type { Queryable } from "../db/kysely.ts";
 import type { RetentionBatches } from "../db/purge-in-batches.ts";
