@@ -15,6 +15,7 @@ import { webhookSecretsKey } from "../domain/webhooks/secrets-key.ts";
 import { openSecret, sealSecret } from "../lib/webhooks/secret-box.ts";
 import { renderError } from "../middleware/error-handler.ts";
 import { crashAfterCommitIfInjected, stepFaultsFor } from "./fault-injection.ts";
+import { sendText } from "./send-text.ts";
 
 export interface UnitOfWorkDeps {
   db: Database;
@@ -53,5 +54,5 @@ export async function respondWithUnitOfWork(
   else crashAfterCommitIfInjected(deps.config.faultInjection, req.ctx.operation?.operationId);
   for (const [name, value] of Object.entries(sent.headers)) res.setHeader(name, value);
   // The stored bytes as they were first sent (validated then); no parse and re-serialise on the replay path.
-  res.status(sent.status).type(sent.contentType).send(sent.body);
+  sendText(req, res, sent.status, sent.contentType, sent.body);
 }

@@ -4,6 +4,7 @@ import type { Outcome } from "../db/unit-of-work/index.ts";
 import { ServiceError } from "../errors/service-error.ts";
 import type { InFlightRequests } from "../http/in-flight.ts";
 import { respondWithUnitOfWork } from "../http/respond-with-unit-of-work.ts";
+import { sendJson } from "../http/send-text.ts";
 import { clientAddress } from "../rate-limit/client-address.ts";
 import type { Operation } from "../spec/operations.ts";
 import type { Answered, HandlerDeps, OperationId, RequestFacts, RouteContext, Routes } from "./route.ts";
@@ -81,7 +82,7 @@ export function dispatch(routes: Routes, deps: HandlerDeps, inFlight: InFlightRe
         if ("answered" in answer) return;
         for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
         if (answer.body === undefined) res.status(answer.status).end();
-        else res.status(answer.status).json(answer.body);
+        else sendJson(req, res, answer.status, answer.body);
       });
     } catch (error) {
       next(error);

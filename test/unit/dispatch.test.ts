@@ -8,23 +8,31 @@ import { dispatch } from "../../server/routes/dispatch.ts";
 import { type HandlerDeps, route } from "../../server/routes/route.ts";
 
 const request = (operationId: string) =>
-  ({ ctx: { operation: { operationId, integerQuery: [] }, params: {} }, query: {}, get: () => undefined }) as unknown as Request;
+  ({
+    ctx: { operation: { operationId, integerQuery: [] }, params: {} },
+    query: {},
+    get: () => undefined,
+    headers: {},
+    method: "GET",
+  }) as unknown as Request;
 
-/** A response that records what was sent. */
+/** A response that records what was sent (the status, and the JSON body as written: server/http/send-text.ts). */
 function recordingResponse() {
   const sent: { status?: number; body?: unknown; ended?: boolean } = {};
+  const headers = new Map<string, unknown>();
   const res = {
-    setHeader: vi.fn(),
+    setHeader: vi.fn((name: string, value: unknown) => headers.set(name.toLowerCase(), value)),
+    getHeader: (name: string) => headers.get(name.toLowerCase()),
+    set statusCode(code: number) {
+      sent.status = code;
+    },
     status(code: number) {
       sent.status = code;
       return res;
     },
-    json(body: unknown) {
-      sent.body = body;
-      return res;
-    },
-    end() {
-      sent.ended = true;
+    end(text?: string) {
+      if (text === undefined) sent.ended = true;
+      else sent.body = JSON.parse(text);
       return res;
     },
   };
