@@ -1,5 +1,6 @@
 import express, { type RequestHandler } from "express";
 import { ServiceError } from "../errors/service-error.ts";
+import { fastPathLength, readJsonBody } from "./json-fast-path.ts";
 
 // U+0000 and unpaired UTF-16 surrogates are valid JSON escapes but no PostgreSQL text or jsonb column can store them.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching NUL is the point
@@ -33,11 +34,13 @@ function findUnacceptable(body: unknown): { path: string; message: string } | nu
 
 /** JSON bodies only, size-limited (413 above). Other media types stay unparsed and the validator answers 415.
  * Strings the database cannot store and bodies nested deeper than MAX_BODY_DEPTH are refused with 400. A refusal is
- * recorded in `req.ctx.bodyError` and answered after authentication and the rate limit (body-errors.ts). */
+ * recorded in `req.ctx.bodyError` and answered after authentication and the rate limit (body-errors.ts).
+ * The common request (application/json in UTF-8, a Content-Length within the limit, no Content-Encoding) is read by
+ * json-fast-path.ts: the profile puts express.json's library chain at ≈0.04 ms of CPU per POST; the answers are the same. */
 export function jsonBodyParser(limitBytes: number): RequestHandler {
   const parse = express.json({ limit: limitBytes, strict: true, type: ["application/json", "application/*+json"] });
   return function jsonBodyParserMiddleware(req, res, next) {
-    parse(req, res, (error?: unknown) => {
+    const parsed = (error?: unknown) => {
       if (error) {
         req.ctx.bodyError = error;
         return next();
@@ -46,6 +49,14 @@ export function jsonBodyParser(limitBytes: number): RequestHandler {
       if (problem !== null)
         req.ctx.bodyError = new ServiceError("VALIDATION_ERROR", `${problem.path} ${problem.message}`, { errors: [problem] });
       next();
+    };
+    const length = fastPathLength(req, limitBytes);
+    if (length === -1) return parse(req, res, parsed);
+    // As read.js: req.body exists (undefined) even when the body is refused.
+    if (!("body" in (req as object))) req.body = undefined;
+    readJsonBody(req, length, (error, body) => {
+      if (error === undefined) req.body = body;
+      parsed(error);
     });
   };
 }
