@@ -1,10 +1,11 @@
 import type { RequestHandler, Response } from "express";
+import type { RequestContext } from "../context.ts";
 import { randomBase62 } from "../lib/ids.ts";
 import type { Logger } from "../logger.ts";
 import type { Metrics, Rejection } from "../observability/metrics.ts";
 import { serverSpanOf } from "../observability/tracing.ts";
 import { AUTH_FAILURE_POLICY } from "../rate-limit/rate-limiter.ts";
-import { surfaceOf } from "../spec/operations.ts";
+import { type Surface, surfaceOf } from "../spec/operations.ts";
 
 const CALLER_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
@@ -13,6 +14,30 @@ function rejectionOf(res: Response): Rejection | undefined {
   if (res.statusCode === 401) return "unauthenticated";
   if (res.statusCode !== 429) return undefined;
   return String(res.getHeader("RateLimit-Policy") ?? "").startsWith(`"${AUTH_FAILURE_POLICY}"`) ? "auth_failures_limited" : "rate_limited";
+}
+
+/** The chain's context of one request. A class, so a request allocates one object: the bound logger's getter lives on
+ * the prototype, where an object literal with a getter allocated its own accessor and closure per request. */
+class ChainContext implements RequestContext {
+  declare operation?: RequestContext["operation"];
+  declare auth?: RequestContext["auth"];
+  declare bodyError?: unknown;
+  declare idempotency?: RequestContext["idempotency"];
+  declare reachedHandler?: true;
+  params: Record<string, string> = {};
+  private bound: Logger | undefined = undefined;
+
+  constructor(
+    readonly requestId: string,
+    readonly surface: Surface,
+    private readonly logger: Logger,
+    private readonly traceId: string | undefined,
+  ) {}
+
+  get log(): Logger {
+    this.bound ??= this.logger.child(this.traceId ? { requestId: this.requestId, traceId: this.traceId } : { requestId: this.requestId });
+    return this.bound;
+  }
 }
 
 /** Assigns the request id (a well-formed caller `X-Request-Id` is kept), a logger bound to it, and logs and counts each
@@ -27,16 +52,7 @@ export function requestIdAndLogger(logger: Logger, metrics: Metrics): RequestHan
     const span = serverSpanOf(req);
     const traceId = span?.spanContext().traceId;
     span?.setAttribute("coinplane.request_id", requestId);
-    let log: Logger | undefined;
-    req.ctx = {
-      requestId,
-      surface: surfaceOf(req.path),
-      get log() {
-        log ??= logger.child(traceId ? { requestId, traceId } : { requestId });
-        return log;
-      },
-      params: {},
-    };
+    req.ctx = new ChainContext(requestId, surfaceOf(req.path), logger, traceId);
     const started = process.hrtime.bigint();
     res.on("finish", () => {
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;

@@ -54,7 +54,9 @@ describe("sendText writes what res.status().type().send() writes", () => {
     { method: "POST", query: "?status=204", headers: {}, why: "a 204 (Express strips the body)" },
     { method: "GET", query: "", headers: { "if-none-match": "*" }, why: "If-None-Match: * (Express answers 304)" },
     { method: "GET", query: "", headers: { "if-modified-since": "Sun, 06 Dec 2026 10:00:00 GMT" }, why: "If-Modified-Since" },
-    { method: "GET", query: "?type=application/json;%20charset=utf-8", headers: {}, why: "a media type with its charset" },
+    { method: "GET", query: "?type=application/json;%20charset=utf-8", headers: {}, why: "a media type with its charset (fast path)" },
+    { method: "GET", query: "?type=application/json;%20charset=UTF-8", headers: {}, why: "a charset written otherwise (Express)" },
+    { method: "GET", query: "?type=text/plain;%20format=flowed", headers: {}, why: "another parameter (Express)" },
     { method: "GET", query: "?type=json", headers: {}, why: "an extension Express looks up" },
   ] as { method: string; query: string; headers: Record<string, string>; why: string }[])("$why", async ({ method, query, headers }) => {
     const expected = await raw(method, `/express/text${query}`, headers);
