@@ -5,7 +5,8 @@
 // holds that window only). Each sample is charged to a stage of the request (bench/request-stages.ts) and each stage's
 // share of the samples is multiplied by the unprofiled CPU per request. Not part of `npm test`.
 // Env: BENCH_SECONDS (default 8), PROFILE_SCENARIOS (comma-separated ids; default the four of issue 39),
-// PROFILE_DETAIL=1 (also print each stage's libraries).
+// PROFILE_DETAIL=1 (also print each stage's libraries and top functions). With a path argument
+// (`npm run bench:profile -- ../before`), that checkout is profiled beside this tree in the same run (before | after).
 import autocannon, { type Request } from "autocannon";
 import { startCoinplane, withPostgresDatabase } from "./coinplane-server.ts";
 import { InspectorSession, inspectorUrl } from "./inspector-session.ts";
@@ -17,9 +18,13 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 const wanted = (process.env.PROFILE_SCENARIOS ?? "wallet_get,payment_post_keyed,v2_write,v2_replay").split(",");
 const detail = process.env.PROFILE_DETAIL === "1";
 const connections = 32;
+/** `npm run bench:profile -- <checkout>`: that checkout profiled beside this tree, scenario by scenario (before/after). */
+const baseline = process.argv[2];
 
 interface Measured {
   scenario: Scenario;
+  /** "before" (the baseline checkout) or "after" (this tree) in a before-and-after run; empty otherwise. */
+  label: string;
   requestsPerSecond: number;
   cpuPerRequestMs: number;
   charges: StageCharges;
@@ -30,7 +35,7 @@ async function run(url: string, requests: Request[]) {
 }
 
 /** Warm-up, the unprofiled window (CPU per request), then the profiled window, against one process. */
-async function profileScenario(server: Started, inspector: InspectorSession, scenario: Scenario): Promise<Measured> {
+async function profileScenario(server: Started, inspector: InspectorSession, scenario: Scenario, label = ""): Promise<Measured> {
   await autocannon({ url: server.url, connections, duration: 2, requests: scenario.requests });
   const cpuBefore = cpuMs(server.child.pid);
   const plain = await run(server.url, scenario.requests);
@@ -39,8 +44,10 @@ async function profileScenario(server: Started, inspector: InspectorSession, sce
   const profiled = await run(server.url, scenario.requests);
   const { profile } = (await inspector.send("Profiler.stop")) as { profile: CpuProfile };
   if (plain.non2xx + profiled.non2xx > 0) throw new Error(`${scenario.id}: non-2xx answers; the profile would not be of the hot path`);
-  console.error(`${scenario.name}: ${plain.requests.average} req/s, ${cpuPerRequestMs.toFixed(3)} ms server CPU/request`);
-  return { scenario, requestsPerSecond: plain.requests.average, cpuPerRequestMs, charges: chargeToStages(profile) };
+  console.error(
+    `${scenario.name}${label ? ` (${label})` : ""}: ${plain.requests.average} req/s, ${cpuPerRequestMs.toFixed(3)} ms server CPU/request`,
+  );
+  return { scenario, label, requestsPerSecond: plain.requests.average, cpuPerRequestMs, charges: chargeToStages(profile) };
 }
 
 /** Runs `work` with a process started with the inspector on and V8's profiler ready at a 100 µs interval. */
@@ -57,23 +64,55 @@ async function withInspected<T>(start: () => Promise<Started>, work: (server: St
   }
 }
 
+/** The wallet id of the GET scenario: the floor reads the same row. */
+const walletIdOf = (scenarios: Scenario[]) =>
+  scenarios
+    .find((s) => s.id === "wallet_get")
+    ?.requests[0]?.path?.split("/")
+    .pop() ?? "";
+
 const measured: Measured[] = [];
 process.env.BENCH_NODE_FLAGS = "--inspect=127.0.0.1:0";
 await withPostgresDatabase(async (databaseUrl) => {
   let walletId = "";
-  await withInspected(
-    () => startCoinplane(databaseUrl, 4611),
-    async (server, inspector) => {
-      const scenarios = await prepareScenarios(server.url);
-      walletId =
-        scenarios
-          .find((s) => s.id === "wallet_get")
-          ?.requests[0]?.path?.split("/")
-          .pop() ?? "";
-      for (const scenario of scenarios.filter((s) => wanted.includes(s.id)))
-        measured.push(await profileScenario(server, inspector, scenario));
-    },
-  );
+  if (baseline) {
+    // Before and after in one run: both trees up at once, each scenario profiled on one then the other (alternating who
+    // goes first), so the machine's drifting load falls on both alike.
+    await withPostgresDatabase((baselineUrl) =>
+      withInspected(
+        () => startCoinplane(baselineUrl, 4613, baseline),
+        (before, beforeInspector) =>
+          withInspected(
+            () => startCoinplane(databaseUrl, 4611),
+            async (after, afterInspector) => {
+              const beforeScenarios = await prepareScenarios(before.url);
+              const afterScenarios = await prepareScenarios(after.url);
+              walletId = walletIdOf(afterScenarios);
+              for (const [i, scenario] of afterScenarios.entries()) {
+                if (!wanted.includes(scenario.id)) continue;
+                const sides = [
+                  () => profileScenario(before, beforeInspector, beforeScenarios[i] as Scenario, "before"),
+                  () => profileScenario(after, afterInspector, scenario, "after"),
+                ];
+                const [first, second] = i % 2 === 0 ? sides : sides.reverse();
+                const results = [await (first as () => Promise<Measured>)(), await (second as () => Promise<Measured>)()];
+                measured.push(...results.sort((a, b) => (a.label === "before" ? -1 : b.label === "before" ? 1 : 0)));
+              }
+            },
+          ),
+      ),
+    );
+  } else {
+    await withInspected(
+      () => startCoinplane(databaseUrl, 4611),
+      async (server, inspector) => {
+        const scenarios = await prepareScenarios(server.url);
+        walletId = walletIdOf(scenarios);
+        for (const scenario of scenarios.filter((s) => wanted.includes(s.id)))
+          measured.push(await profileScenario(server, inspector, scenario));
+      },
+    );
+  }
   // The floor (bench/database-floor.ts: Express 5 and `pg`, nothing else) through the same tool: its stages are what
   // any request path on this stack pays.
   await withInspected(
@@ -93,7 +132,7 @@ await withPostgresDatabase(async (databaseUrl) => {
 
 // One table: a row per stage, a column per scenario, each cell the stage's CPU per request in ms.
 const ms = (m: Measured, stage: Stage) => ((m.charges.byStage.get(stage)?.samples ?? 0) / m.charges.busy) * m.cpuPerRequestMs;
-const header = `| Stage | ${measured.map((m) => `${m.scenario.id}`).join(" | ")} |`;
+const header = `| Stage | ${measured.map((m) => `${m.scenario.id}${m.label ? ` ${m.label}` : ""}`).join(" | ")} |`;
 const lines = [
   header,
   `|---|${measured.map(() => "---:").join("|")}|`,
@@ -111,7 +150,7 @@ const unmapped = new Set(measured.flatMap((m) => [...m.charges.unmappedFiles]));
 if (unmapped.size > 0) console.log(`\nserver/ files with no stage (charged to "other server code"): ${[...unmapped].join(", ")}`);
 if (detail) {
   for (const m of measured) {
-    console.log(`\n${m.scenario.id}: each stage's libraries (ms)`);
+    console.log(`\n${m.scenario.id}${m.label ? ` ${m.label}` : ""}: each stage's libraries (ms)`);
     for (const stage of STAGE_ORDER) {
       const charge = m.charges.byStage.get(stage);
       if (!charge) continue;
