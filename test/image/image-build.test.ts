@@ -47,6 +47,25 @@ function copy(args: string, into: string): void {
   }
 }
 
+/** The machine's certificate trust, which npm needs to reach the registry where a proxy presents its own certificate
+ * authority (as on the CI machine). Without it every registry request failed with SELF_SIGNED_CERT_IN_CHAIN and
+ * `npm prune`, fetching an unresolved peer's manifest (@faker-js/faker) not in the cache, retried until the step's
+ * bound: the "stall" of earlier runs, which passed only while the cache held that manifest. */
+function tlsTrust(): Record<string, string> {
+  const names = [
+    "NODE_EXTRA_CA_CERTS",
+    "SSL_CERT_FILE",
+    "SSL_CERT_DIR",
+    "HTTPS_PROXY",
+    "https_proxy",
+    "HTTP_PROXY",
+    "http_proxy",
+    "NO_PROXY",
+    "no_proxy",
+  ];
+  return Object.fromEntries(names.flatMap((name) => (process.env[name] === undefined ? [] : [[name, process.env[name] as string]])));
+}
+
 describe("the Dockerfile's build stage, outside Docker", () => {
   it("installs every workspace's dependencies and builds the server, the console and the docs portal", async () => {
     const steps = buildStage(readFileSync(path.join(ROOT, "Dockerfile"), "utf8"));
@@ -64,7 +83,7 @@ describe("the Dockerfile's build stage, outside Docker", () => {
       const command = step.args.replace(/\bnpm (ci|prune)\b/g, "npm $1 --prefer-offline");
       const result = await run("bash", ["-c", command], {
         cwd: scratch,
-        env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", npm_config_fetch_timeout: "60000" },
+        env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", npm_config_fetch_timeout: "60000", ...tlsTrust() },
         maxBuffer: 64 * 1024 * 1024,
         timeout: 780_000,
       }).catch((error: { stdout?: string; stderr?: string; message: string }) => {
