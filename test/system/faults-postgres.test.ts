@@ -34,7 +34,9 @@ const ORG = "org_sys_pgfault";
 // single-request cuts strike at a value only that statement carries: the bank transfer's reference (first sent by the
 // closing statement of the unit of work's first transaction, which inserts the transfer) and the Idempotency-Key (first
 // sent by the read of its record, the first statement of every keyed write). The family sweep below strikes at the SQL
-// text: each of its cases runs on connections opened after the previous fault, which prepare their statements afresh.
+// text, so each of its cases first resets every connection through the proxy: a connection that stayed idle through a
+// partition survives its healing, and one that had already prepared the family's statement (an earlier case's retry)
+// would send only its name.
 const BUSINESS_INSERT = /insert into ("public"\.)?"BankTransfer"/i;
 
 const REQUEST_BOUND_MS = 6_000;
@@ -378,6 +380,14 @@ describe("every write family under a partition and a reset", () => {
     expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
   }
 
+  /** Every connection the server holds is reset and it reconnects: the next statements cross the wire as text. */
+  async function startOnFreshConnections(): Promise<void> {
+    pgProxy.reset();
+    pgProxy.restore();
+    await waitReady();
+    expect(pgProxy.openConnections, "connections opened after the reset").toBeGreaterThan(0);
+  }
+
   function expectProcessHealthy(): void {
     expect(server.child.exitCode).toBeNull();
     const { stdout, stderr } = server.output();
@@ -388,6 +398,7 @@ describe("every write family under a partition and a reset", () => {
     for (const family of families) {
       it(`${family.name}, ${fault === "blackhole" ? "partition" : "reset"}: 503 within the bound, nothing stored; healed, the same key succeeds once`, async () => {
         const key = `fam-${fault}-${randomUUID()}`;
+        await startOnFreshConnections();
         const before = await count(family.table);
         const striking = pgProxy.faultWhen(family.statement, fault);
         const started = Date.now();
