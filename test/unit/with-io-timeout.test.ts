@@ -9,8 +9,9 @@ let peer: ChildProcess;
 let port: number;
 
 beforeAll(async () => {
-  // An echo server in another process, like a healthy Redis: it answers while this process's loop is blocked.
-  const script = `const s=require("net").createServer(c=>c.on("data",d=>c.write(d)));s.listen(0,"127.0.0.1",()=>console.log(s.address().port))`;
+  // An echo server in another process, like a healthy Redis: it answers while this process's loop is blocked. A reset
+  // from this side (the test destroys its socket with an echo still in flight) is ignored, not a crash on stderr.
+  const script = `const s=require("net").createServer(c=>c.on("error",()=>{}).on("data",d=>c.write(d)));s.listen(0,"127.0.0.1",()=>console.log(s.address().port))`;
   peer = spawn(process.execPath, ["-e", script], { stdio: ["ignore", "pipe", "inherit"] });
   const [line] = (await once(peer.stdout as NodeJS.ReadableStream, "data")) as [Buffer];
   port = Number(line.toString().trim());
