@@ -45,6 +45,9 @@ class ChainContext implements RequestContext {
  * their response line, which carries the request id itself. When tracing is on (server/observability/tracing.ts), the
  * request's span carries the request id and the log lines carry the trace id: either one finds the other. */
 export function requestIdAndLogger(logger: Logger, metrics: Metrics): RequestHandler {
+  // The response line's fields are fixed (below) and none is a secret, so it skips the redaction pass: the logger's
+  // wildcard paths (server/logger.ts) walk every field of every line they see, ≈3 µs per request here.
+  const responseLine = logger.child({}, { redact: [] });
   return function requestIdAndLoggerMiddleware(req, res, next) {
     const incoming = req.headers["x-request-id"];
     const requestId = typeof incoming === "string" && CALLER_ID.test(incoming) ? incoming : `req_${randomBase62(24)}`;
@@ -53,9 +56,9 @@ export function requestIdAndLogger(logger: Logger, metrics: Metrics): RequestHan
     const traceId = span?.spanContext().traceId;
     span?.setAttribute("coinplane.request_id", requestId);
     req.ctx = new ChainContext(requestId, surfaceOf(req.path), logger, traceId);
-    const started = process.hrtime.bigint();
+    const started = performance.now();
     res.on("finish", () => {
-      const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+      const durationMs = performance.now() - started;
       const operation = req.ctx.operation;
       const operationLabel = operation?.operationId ?? (res.statusCode === 404 ? "unmatched" : "other");
       metrics.requestFinished(operationLabel, res.statusCode, durationMs / 1000);
@@ -65,7 +68,7 @@ export function requestIdAndLogger(logger: Logger, metrics: Metrics): RequestHan
         span.setAttribute("http.route", operation.pathTemplate);
         span.updateName(`${req.method} ${operation.pathTemplate}`);
       }
-      logger.info(
+      responseLine.info(
         {
           requestId,
           traceId,
