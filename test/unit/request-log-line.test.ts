@@ -33,7 +33,7 @@ describe("the response line", () => {
     await res.arrayBuffer();
     const responseLines = lines.filter((line) => line.msg === "request");
     expect(responseLines).toHaveLength(1);
-    const [line] = responseLines;
+    const line = responseLines[0] as Record<string, unknown>;
     // A field added here is a field written unredacted: it must be one that can never carry a secret.
     expect(Object.keys(line).sort()).toEqual(["durationMs", "level", "method", "msg", "path", "requestId", "status", "time"]);
     expect(line).toMatchObject({ requestId: "req_caller_given_1", method: "POST", path: "/api/v1/echo", status: 201 });
