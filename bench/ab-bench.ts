@@ -20,8 +20,9 @@ if (!baseline) {
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 // Rounded up to an even number, so each side goes first in as many rounds as the other. With an odd number one side
-// went first more often, and on PGlite the side that follows a write burst runs beside the other process still
-// finishing it: the keyed payment read B/A 0.79 and 0.85 in 3-round runs, 1.04 and 1.21 in 6-round runs.
+// goes first more often, and the order matters here: on PGlite the keyed payment of one pair of trees read B/A 0.79
+// and 0.85 in 3-round runs, 1.04 and 1.21 in 6-round runs (the side that follows a write burst likely shares the
+// cores with the other process still finishing it; not measured further).
 const rounds = Math.ceil(Number(process.env.BENCH_AB_ROUNDS ?? 2) / 2) * 2;
 const databases = (process.env.BENCH_DATABASES ?? "pglite,postgres").split(",");
 /** BENCH_AB_SCENARIOS=wallet_get,v2_write: only those (bench/scenarios.ts ids). */
