@@ -88,15 +88,19 @@ await withPostgresDatabase(async (databaseUrl) => {
               const beforeScenarios = await prepareScenarios(before.url);
               const afterScenarios = await prepareScenarios(after.url);
               walletId = walletIdOf(afterScenarios);
+              let profiled = 0;
               for (const [i, scenario] of afterScenarios.entries()) {
                 if (!wanted.includes(scenario.id)) continue;
-                const sides = [
-                  () => profileScenario(before, beforeInspector, beforeScenarios[i] as Scenario, "before"),
-                  () => profileScenario(after, afterInspector, scenario, "after"),
-                ];
-                const [first, second] = i % 2 === 0 ? sides : sides.reverse();
-                const results = [await (first as () => Promise<Measured>)(), await (second as () => Promise<Measured>)()];
-                measured.push(...results.sort((a, b) => (a.label === "before" ? -1 : b.label === "before" ? 1 : 0)));
+                const profileBefore = () => profileScenario(before, beforeInspector, beforeScenarios[i] as Scenario, "before");
+                const profileAfter = () => profileScenario(after, afterInspector, scenario, "after");
+                // Counted over the scenarios profiled, so a PROFILE_SCENARIOS subset alternates too.
+                if (profiled++ % 2 === 0) {
+                  const beforeResult = await profileBefore();
+                  measured.push(beforeResult, await profileAfter());
+                } else {
+                  const afterResult = await profileAfter();
+                  measured.push(await profileBefore(), afterResult);
+                }
               }
             },
           ),
