@@ -8,7 +8,7 @@ import { type Compilable, type CompiledQuery, type Insertable, type Kysely, sql 
 import type { DB } from "./kysely.ts";
 import { markFinal } from "./lazy-transaction.ts";
 import { type PrecompiledQuery, precompiled } from "./precompiled-query.ts";
-import { pieceOf, type SqlPiece, withCtes } from "./sql-pieces.ts";
+import { fixedFragments, pieceOf, type SqlPiece, withCtes } from "./sql-pieces.ts";
 
 type TableName = keyof DB & string;
 
@@ -62,6 +62,8 @@ export function insertWrite<T extends TableName>(table: T, row: Insertable<DB[T]
 const GUARDED = "record_write";
 const guardSelect = (db: Kysely<DB>) => db.selectFrom(GUARDED as never).select(sql<number>`1 / count(*)`.as("written"));
 let guardPiece: SqlPiece | undefined;
+/** A piece compiled once and kept (the guard's select): its fragments are fixed (sql-pieces.ts). */
+const fixedPiece = (piece: SqlPiece | undefined) => piece && { ...piece, fragments: fixedFragments(piece.fragments) };
 
 export interface ClosingOptions {
   /** The key's record write, which must return exactly one row: otherwise the statement fails as a whole with
@@ -103,7 +105,7 @@ function fromPieces(db: Kysely<DB>, writes: ClosingWrite[], guard: ClosingWrite 
   let main: SqlPiece | undefined;
   if (guard) {
     const record = pieceOfWrite(db, guard);
-    guardPiece ??= pieceOf(guardSelect(db).compile());
+    guardPiece ??= fixedPiece(pieceOf(guardSelect(db).compile()));
     if (!record || !guardPiece) return undefined;
     ctes.push([GUARDED, record]);
     main = guardPiece;

@@ -4,7 +4,7 @@
 // wallet read) skip that. The builder must use the named parameters only as values (never as identifiers or in `lit`).
 import { type Compilable, type CompiledQuery, createQueryId, type Kysely } from "kysely";
 import type { DB } from "./kysely.ts";
-import { fragmentsOf, type SqlPiece } from "./sql-pieces.ts";
+import { fixedFragments, fragmentsOf, type SqlPiece } from "./sql-pieces.ts";
 
 const MARK = "\u0001precompiled-parameter:";
 
@@ -36,7 +36,8 @@ export function precompiled<P extends Record<string, unknown>, O>(
     const slots = compiled.parameters.map((value) =>
       typeof value === "string" && value.startsWith(MARK) ? { name: value.slice(MARK.length) } : { constant: value },
     );
-    return { sql: compiled.sql, query: compiled.query, slots, fragments: fragmentsOf(compiled.sql, slots.length) };
+    const fragments = fragmentsOf(compiled.sql, slots.length);
+    return { sql: compiled.sql, query: compiled.query, slots, fragments: fragments && fixedFragments(fragments) };
   };
   const bind = (t: Template, values: P) => t.slots.map((slot) => ("name" in slot ? values[slot.name] : slot.constant));
   return {

@@ -40,17 +40,56 @@ export function pieceOf(compiled: { sql: string; parameters: readonly unknown[] 
   return fragments && { fragments, parameters: compiled.parameters };
 }
 
+// A statement joined from fixed fragments only (a precompiled query's, which live as long as the process) has the same
+// text every time it has the same shape: that text is joined once and the same string handed out after. Beyond the
+// joining, the driver keys its prepared statements by the text (server/db/open-database.ts), and V8 hashes a string once
+// per string object: a closing statement of a few kB joined anew was hashed anew on every write.
+const fixedFragmentIds = new WeakMap<readonly string[], number>();
+let nextFragmentsId = 0;
+const MAX_JOINED_TEXTS = 1_000;
+const joinedTexts = new Map<string, string>();
+
+/** @internal How many statement shapes have their text kept (the tests watch it grow). */
+export const joinedShapeCount = () => joinedTexts.size;
+
+/** Marks `fragments` as fixed: never changed, and kept for the life of the process. */
+export function fixedFragments(fragments: readonly string[]): readonly string[] {
+  if (!fixedFragmentIds.has(fragments)) fixedFragmentIds.set(fragments, nextFragmentsId++);
+  return fragments;
+}
+
+/** The statement's shape when every piece is fixed (names and fragment ids), else undefined. */
+function shapeOf(ctes: ReadonlyArray<readonly [name: string, piece: SqlPiece]>, main: SqlPiece): string | undefined {
+  let shape = "";
+  for (const [name, piece] of ctes) {
+    const id = fixedFragmentIds.get(piece.fragments);
+    if (id === undefined) return undefined;
+    shape += `${name}:${id},`;
+  }
+  const id = fixedFragmentIds.get(main.fragments);
+  return id === undefined ? undefined : `${shape}${id}`;
+}
+
 /** `with "<name>" as (<piece>), … <main>` — the statement Kysely compiles for `db.with(name, …)…` — with every
  * placeholder renumbered in order. */
 export function withCtes(ctes: ReadonlyArray<readonly [name: string, piece: SqlPiece]>, main: SqlPiece): CompiledQuery {
-  let sql = "";
   const parameters: unknown[] = [];
-  const append = (piece: SqlPiece) => {
-    const { fragments } = piece;
-    for (let i = 0; i < piece.parameters.length; i++) {
-      parameters.push(piece.parameters[i]);
-      sql += `${fragments[i]}$${parameters.length}`;
-    }
+  for (const [, piece] of ctes) for (const value of piece.parameters) parameters.push(value);
+  for (const value of main.parameters) parameters.push(value);
+  const shape = shapeOf(ctes, main);
+  let sql = shape === undefined ? undefined : joinedTexts.get(shape);
+  if (sql === undefined) {
+    sql = joinText(ctes, main);
+    if (shape !== undefined && joinedTexts.size < MAX_JOINED_TEXTS) joinedTexts.set(shape, sql);
+  }
+  return CompiledQuery.raw(sql, parameters);
+}
+
+function joinText(ctes: ReadonlyArray<readonly [name: string, piece: SqlPiece]>, main: SqlPiece): string {
+  let sql = "";
+  let placeholder = 0;
+  const append = ({ fragments }: SqlPiece) => {
+    for (let i = 0; i < fragments.length - 1; i++) sql += `${fragments[i]}$${++placeholder}`;
     sql += fragments[fragments.length - 1];
   };
   ctes.forEach(([name, piece], i) => {
@@ -60,5 +99,5 @@ export function withCtes(ctes: ReadonlyArray<readonly [name: string, piece: SqlP
   });
   if (ctes.length > 0) sql += " ";
   append(main);
-  return CompiledQuery.raw(sql, parameters);
+  return sql;
 }

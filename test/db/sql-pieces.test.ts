@@ -13,7 +13,7 @@ import {
 } from "../../server/db/closing-statement.ts";
 import { type Database, openDatabase } from "../../server/db/open-database.ts";
 import { precompiled } from "../../server/db/precompiled-query.ts";
-import { fragmentsOf } from "../../server/db/sql-pieces.ts";
+import { fragmentsOf, joinedShapeCount } from "../../server/db/sql-pieces.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database.ts";
 
 let testDb: TestDatabase;
@@ -106,6 +106,32 @@ describe("closingStatement", () => {
     const again = closingStatement(db.kysely, writes("lost"), { guard: recordInsert("idem_pieces_other", "run") });
     await expect(db.kysely.executeQuery(again as never)).rejects.toMatchObject({ code: "22012" });
     expect(await rows("lost")).toEqual([]);
+  });
+
+  it("a statement of fixed pieces only is joined once per shape; one built per statement is joined each time", () => {
+    const fixed = (suffix: string, amountUsd?: string): ClosingWrite[] => [
+      insertWrite("ActivityEvent", activity(`act_pieces_${suffix}_1`)),
+      insertWrite("ActivityEvent", { ...activity(`act_pieces_${suffix}_2`), amountUsd }),
+      templateWrite(settingsUpdate, { id: "org_pieces", settings: JSON.stringify({ run: suffix }) }),
+    ];
+    const before = joinedShapeCount();
+    const first = closingStatement(db.kysely, fixed("a", "1.00"));
+    expect(joinedShapeCount()).toBe(before + 1);
+    const second = closingStatement(db.kysely, fixed("b", "2.00"));
+    expect(joinedShapeCount()).toBe(before + 1);
+    // The kept text, with each call's own values.
+    expect(second?.sql).toBe(first?.sql);
+    expect(second?.parameters).toEqual(fromBuilders(db.kysely, fixed("b", "2.00"), undefined).parameters);
+    expect(second?.parameters).not.toEqual(first?.parameters);
+    // Without amountUsd the second insert has one column less: a shape of its own, still Kysely's text.
+    const other = closingStatement(db.kysely, fixed("c"));
+    expect(joinedShapeCount()).toBe(before + 2);
+    expect(other?.sql).not.toBe(first?.sql);
+    expect(other?.sql).toBe(fromBuilders(db.kysely, fixed("c"), undefined).sql);
+    // writes() has a builtWrite, compiled per statement: nothing kept.
+    closingStatement(db.kysely, writes("built"));
+    closingStatement(db.kysely, writes("built"));
+    expect(joinedShapeCount()).toBe(before + 2);
   });
 
   it("falls back to Kysely's statement when a write cannot be cut into a piece", () => {
