@@ -50,6 +50,12 @@ export function jsonBodyParser(limitBytes: number): RequestHandler {
         req.ctx.bodyError = new ServiceError("VALIDATION_ERROR", `${problem.path} ${problem.message}`, { errors: [problem] });
       next();
     };
+    // No body at all (neither header: type-is's hasBody is false), as every GET: body-parser would only set req.body to
+    // undefined and go on, after its on-finished and type-is checks (≈0.015 ms of a GET's CPU in the profile).
+    if (req.headers["content-length"] === undefined && req.headers["transfer-encoding"] === undefined) {
+      if (!("body" in (req as object))) req.body = undefined;
+      return next();
+    }
     const length = fastPathLength(req, limitBytes);
     if (length === -1) return parse(req, res, parsed);
     // As read.js: req.body exists (undefined) even when the body is refused.

@@ -65,7 +65,7 @@ beforeAll(async () => {
     const outcome = results.get(String(req.headers["x-case"]));
     if (!res.destroyed) res.json(outcome ?? null);
   };
-  app.post(
+  app.all(
     "/new",
     (req, res, next) => {
       const fast = fastPathLength(req, LIMIT) !== -1;
@@ -76,7 +76,7 @@ beforeAll(async () => {
     },
     answer,
   );
-  app.post(
+  app.all(
     "/old",
     (req, res, next) => {
       theirs(req, res, (error?: unknown) => {
@@ -98,6 +98,8 @@ beforeAll(async () => {
 afterAll(() => close?.());
 
 interface Send {
+  /** POST unless given; a GET or DELETE without a body is sent with neither Content-Length nor Transfer-Encoding. */
+  method?: "POST" | "GET" | "DELETE";
   headers?: Record<string, string>;
   body: Buffer | string;
   /** Omit Content-Length: Node sends the body chunked. */
@@ -108,13 +110,13 @@ interface Send {
 
 let caseNumber = 0;
 
-async function send(path: "/new" | "/old", { headers = {}, body, chunked, pieces = 1 }: Send): Promise<Outcome> {
+async function send(path: "/new" | "/old", { method = "POST", headers = {}, body, chunked, pieces = 1 }: Send): Promise<Outcome> {
   const id = `case-${++caseNumber}`;
   const bytes = typeof body === "string" ? Buffer.from(body) : body;
-  const framing = chunked ? { "transfer-encoding": "chunked" } : { "content-length": String(bytes.length) };
+  const framing = method !== "POST" ? {} : chunked ? { "transfer-encoding": "chunked" } : { "content-length": String(bytes.length) };
   const all = { "x-case": id, ...framing, ...headers };
   await new Promise<void>((resolve, reject) => {
-    const req = httpRequest({ host: "127.0.0.1", port, path, method: "POST", headers: all, agent: false }, (res) => {
+    const req = httpRequest({ host: "127.0.0.1", port, path, method, headers: all, agent: false }, (res) => {
       res.resume();
       res.on("end", () => resolve());
     });
@@ -179,6 +181,17 @@ describe("the fast path answers as express.json", () => {
   ] as Array<[string, string, Record<string, string>?]>)("%s takes the fast path", async (_name, type, extra = {}) => {
     await compare({ headers: { "content-type": type, ...extra }, body: '{"a":1}' }, true);
     await compare({ headers: { "content-type": type, ...extra }, body: '"a"' }, true);
+  });
+});
+
+describe("a request without a body (neither Content-Length nor Transfer-Encoding) is skipped as express.json skips it", () => {
+  it.each([
+    ["GET", { method: "GET", body: "" }],
+    ["GET with a JSON content type", { method: "GET", headers: JSON_TYPE, body: "" }],
+    ["DELETE", { method: "DELETE", body: "" }],
+  ] as Array<[string, Send]>)("%s", async (_name, request) => {
+    const ours = await compare(request, false);
+    expect(ours).toMatchObject({ hasBody: true, body: undefined, error: undefined });
   });
 });
 
