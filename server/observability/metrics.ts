@@ -1,8 +1,9 @@
 // GET /metrics (Prometheus text format, prom-client). What the request path records costs one histogram observation per
-// response (a labelled child kept per operation and status class, so no label hashing per request) and one counter
-// increment per rejection. Everything else is read when Prometheus scrapes: gauges with a `collect` that asks the
+// response (a series bound per operation and status class, observed without looking at labels: labelled-histogram.ts)
+// and one counter increment per rejection. Everything else is read when Prometheus scrapes: gauges with a `collect` that asks the
 // pool, the queues or the database at that moment.
 import client, { type Registry } from "prom-client";
+import { type BoundSeries, LabelledHistogram } from "./labelled-histogram.ts";
 
 export type Rejection = "rate_limited" | "unauthenticated" | "auth_failures_limited";
 
@@ -48,13 +49,13 @@ function statusClass(status: number): string {
 export function createMetrics(): Metrics {
   const registry = new client.Registry();
   processMetrics();
-  const requests = new client.Histogram({
-    name: "coinplane_http_request_duration_seconds",
-    help: "Requests by operation (the spec's operationId) and status class; _count is the request count.",
-    labelNames: ["operation", "status_class"],
-    buckets: LATENCY_BUCKETS,
-    registers: [registry],
-  });
+  const requests = new LabelledHistogram(
+    "coinplane_http_request_duration_seconds",
+    "Requests by operation (the spec's operationId) and status class; _count is the request count.",
+    ["operation", "status_class"],
+    LATENCY_BUCKETS,
+    registry,
+  );
   const rejections = new client.Counter({
     name: "coinplane_rejections_total",
     help: "Requests refused by a rate limit (rate_limited), for a missing or wrong credential (unauthenticated), or because the address spent its failure budget (auth_failures_limited).",
@@ -79,7 +80,7 @@ export function createMetrics(): Metrics {
     labelNames: ["tool", "outcome"],
     registers: [registry],
   });
-  const children = new Map<string, client.Histogram.Internal<"operation" | "status_class">>();
+  const children = new Map<string, BoundSeries>();
   return {
     registry,
     contentType: registry.contentType,
@@ -88,7 +89,7 @@ export function createMetrics(): Metrics {
       const key = `${operation} ${cls}`;
       let child = children.get(key);
       if (!child) {
-        child = requests.labels(operation, cls);
+        child = requests.bind(operation, cls);
         children.set(key, child);
       }
       child.observe(seconds);
