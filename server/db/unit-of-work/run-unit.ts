@@ -31,11 +31,10 @@
 // runFirst (steps 1–3 in one transaction). The key's record, its read and its stored answer: idempotency-claim.ts; the
 // unit and its closing statement: unit.ts.
 
-import { randomBytes } from "node:crypto";
 import { classifyFailure } from "../../errors/classify-failure.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import { toServiceError } from "../../errors/to-service-error.ts";
-import { newId } from "../../lib/ids.ts";
+import { newId, randomHex } from "../../lib/ids.ts";
 import type { HeldIntent } from "../provider-intents.ts";
 import {
   AS_SENT,
@@ -156,7 +155,7 @@ async function runFirst(
       }
       if ("kind" in result && result.kind === "provider-step") {
         // First of two transactions: the intent and an in-progress claim on the key, with a lease.
-        const lockToken = randomBytes(16).toString("hex");
+        const lockToken = randomHex(16);
         const recordId = claim ? newId("idem") : "";
         const intent = result.intent
           ? startIntent(result.intent, options, { recordId: claim ? recordId : null, lockToken, now })

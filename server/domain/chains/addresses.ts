@@ -1,7 +1,7 @@
 // Address and transaction-hash formats of the sandbox chains.
-import { randomBytes } from "node:crypto";
 import { base58 } from "@scure/base";
 import { toChecksumAddress } from "../../lib/chains/evm-address.ts";
+import { randomBuffer, randomHex } from "../../lib/ids.ts";
 
 export const CHAINS = ["ethereum", "polygon", "base", "solana"] as const;
 export type Chain = (typeof CHAINS)[number];
@@ -24,12 +24,12 @@ export function isValidAddress(chain: Chain, address: string): boolean {
 }
 
 export function generateAddress(chain: Chain): string {
-  if (isEvm(chain)) return toChecksumAddress(`0x${randomBytes(20).toString("hex")}`);
-  return base58.encode(randomBytes(32));
+  if (isEvm(chain)) return toChecksumAddress(`0x${randomHex(20)}`);
+  return base58.encode(randomBuffer(32));
 }
 
 /** A mock transaction hash in the chain's format: EVM 0x + 64 hex, Solana a base58 64-byte signature. */
 export function mockTxHash(chain: Chain): string {
-  if (isEvm(chain)) return `0x${randomBytes(32).toString("hex")}`;
-  return base58.encode(randomBytes(64));
+  if (isEvm(chain)) return `0x${randomHex(32)}`;
+  return base58.encode(randomBuffer(64));
 }
