@@ -158,7 +158,7 @@ class BoundedClient extends pg.Client {
    * statement in the profile, and a string is not copied. Its callback is set before query() sees it, so pg's
    * `query_timeout` wraps it as it wraps the promise form's. */
   private namedQuery(text: string, values: unknown[]): Promise<pg.QueryResult> {
-    const query = new pg.Query(text, values) as pg.Query & {
+    const query = new pg.Query(text, withIsoDates(values)) as pg.Query & {
       name?: string;
       callback?: (error: Error | undefined, result: unknown) => void;
     };
@@ -191,6 +191,18 @@ class BoundedClient extends pg.Client {
     self._queryable = false;
     self.connection.stream.destroy();
   }
+}
+
+/** `values` with each valid Date as its ISO 8601 text (UTC, `…Z`): the same instant pg's own conversion sends (local time
+ * with its offset, built field by field: ≈0.01 ms per write in the profile), and every timestamp column here is
+ * `timestamptz` (prisma/schema). An invalid Date is left to pg, which refuses it as before. Kysely hands each statement
+ * a copy of its parameters, so they are replaced in place. */
+function withIsoDates(values: unknown[]): unknown[] {
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i];
+    if (value instanceof Date && !Number.isNaN(value.getTime())) values[i] = value.toISOString();
+  }
+  return values;
 }
 
 /** BoundedClient sending every statement unnamed (Parse/Bind/Execute each time): PgBouncer in transaction mode before

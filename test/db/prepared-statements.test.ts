@@ -37,6 +37,25 @@ describe.runIf(onPostgres)("prepared statements on PostgreSQL", () => {
     expect((await preparedOnConnection()).filter((s) => s === text)).toHaveLength(1);
   });
 
+  it("sends a Date as its instant whatever the process's time zone; an invalid Date is refused", async () => {
+    const at = new Date("2026-03-29T01:30:00.123Z"); // Berlin's clocks jump forward at this hour
+    const zone = process.env.TZ;
+    try {
+      for (const tz of ["UTC", "Europe/Berlin", "America/St_Johns"]) {
+        process.env.TZ = tz;
+        const { rows } = await sql<{ ms: string; same: boolean }>`
+          SELECT (extract(epoch FROM ${at}::timestamptz) * 1000)::bigint::text AS ms, ${at}::timestamptz = ${at.toISOString()}::timestamptz AS same`.execute(
+          db.kysely,
+        );
+        expect(rows, tz).toEqual([{ ms: String(at.getTime()), same: true }]);
+      }
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    }
+    await expect(sql`SELECT ${new Date("not a date")}::timestamptz`.execute(db.kysely)).rejects.toThrow();
+  });
+
   it(`keeps at most ${PREPARED_STATEMENTS_PER_CONNECTION} statements per connection, the most recently used`, async () => {
     const distinct = (i: number) => db.kysely.selectFrom("Organization").select(sql<number>`${sql.lit(i)}`.as("n"));
     for (let i = 0; i < PREPARED_STATEMENTS_PER_CONNECTION + 30; i++) expect(await distinct(i).execute()).toHaveLength(2);
