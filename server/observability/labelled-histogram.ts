@@ -1,7 +1,8 @@
 // A histogram whose label sets are bound once and observed without looking at labels again: every response observes one
 // (server/observability/metrics.ts). prom-client's own child (`histogram.labels(…).observe`) validates and hashes its
-// label object on every observation, ≈0.006–0.014 ms per request in `npm run bench:profile`; here an observation is a
-// bucket search and three additions. A scrape renders it through prom-client's registry exactly as prom-client's
+// label object on every observation, 1.3–1.6 µs per call against 0.3 µs here (a loop of 10⁶ observations;
+// docs/performance.md): an observation is a bucket search and three additions. Unlike prom-client's, reset() zeroes
+// the series rather than dropping them, since callers keep them bound. A scrape renders it through prom-client's registry exactly as prom-client's
 // Histogram renders the same observations (test/unit/labelled-histogram.test.ts compares the text).
 import type { Registry } from "prom-client";
 
