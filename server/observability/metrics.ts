@@ -3,7 +3,7 @@
 // and one counter increment per rejection. Everything else is read when Prometheus scrapes: gauges with a `collect` that asks the
 // pool, the queues or the database at that moment.
 import client, { type Registry } from "prom-client";
-import { type BoundSeries, LabelledHistogram } from "./labelled-histogram.ts";
+import { LabelledHistogram } from "./labelled-histogram.ts";
 
 export type Rejection = "rate_limited" | "unauthenticated" | "auth_failures_limited";
 
@@ -80,19 +80,12 @@ export function createMetrics(): Metrics {
     labelNames: ["tool", "outcome"],
     registers: [registry],
   });
-  const children = new Map<string, BoundSeries>();
   return {
     registry,
     contentType: registry.contentType,
     requestFinished(operation, status, seconds) {
       const cls = statusClass(status);
-      const key = `${operation} ${cls}`;
-      let child = children.get(key);
-      if (!child) {
-        child = requests.bind(operation, cls);
-        children.set(key, child);
-      }
-      child.observe(seconds);
+      requests.bind(operation, cls).observe(seconds);
     },
     rejected(reason, operation) {
       rejections.inc({ reason, operation });
