@@ -1,6 +1,6 @@
 // GET /metrics (Prometheus text format, prom-client). What the request path records costs one histogram observation per
-// response (a series bound per operation and status class, observed without looking at labels: labelled-histogram.ts)
-// and one counter increment per rejection. Everything else is read when Prometheus scrapes: gauges with a `collect` that asks the
+// response (a series bound per operation and status class, observed without looking at labels: labelled-histogram.ts),
+// one per connection checkout (the pool wait, bound the same way) and one counter increment per rejection. Everything else is read when Prometheus scrapes: gauges with a `collect` that asks the
 // pool, the queues or the database at that moment.
 import client, { type Registry } from "prom-client";
 import { LabelledHistogram } from "./labelled-histogram.ts";
@@ -62,12 +62,15 @@ export function createMetrics(): Metrics {
     labelNames: ["reason", "operation"],
     registers: [registry],
   });
-  const poolWait = new client.Histogram({
-    name: "coinplane_db_pool_wait_seconds",
-    help: "Time spent waiting for a PostgreSQL connection from this process's pool.",
-    buckets: WAIT_BUCKETS,
-    registers: [registry],
-  });
+  // Observed on every connection checkout, so bound once like the response histogram (prom-client's own observe
+  // validates and hashes an empty label object each time).
+  const poolWait = new LabelledHistogram(
+    "coinplane_db_pool_wait_seconds",
+    "Time spent waiting for a PostgreSQL connection from this process's pool.",
+    [],
+    WAIT_BUCKETS,
+    registry,
+  ).bind();
   const webhookLag = new client.Histogram({
     name: "coinplane_webhook_attempt_lag_seconds",
     help: "How long after it was due a webhook delivery attempt started (commit to first attempt, or scheduled retry to attempt).",

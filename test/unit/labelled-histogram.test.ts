@@ -50,6 +50,24 @@ describe("LabelledHistogram scrapes as prom-client's Histogram", () => {
     expect(await ours.metrics()).toBe(await theirs.metrics());
   });
 
+  it("without labels (the pool wait): one series, zero before the first observation, as prom-client's", async () => {
+    const ours = new client.Registry();
+    const theirs = new client.Registry();
+    const series = new LabelledHistogram("t_wait_seconds", "Wait.", [], [0.0005, 0.001, 0.005], ours).bind();
+    const histogram = new client.Histogram({ name: "t_wait_seconds", help: "Wait.", buckets: [0.0005, 0.001, 0.005], registers: [theirs] });
+    expect(await ours.metrics()).toBe(await theirs.metrics());
+    expect(await ours.metrics()).toContain('t_wait_seconds_bucket{le="+Inf"} 0');
+    for (const value of [0.0001, 0.001, 0.02]) {
+      series.observe(value);
+      histogram.observe(value);
+    }
+    const text = await ours.metrics();
+    expect(text).toBe(await theirs.metrics());
+    expect(text).toContain('t_wait_seconds_bucket{le="0.001"} 2');
+    expect(text).toContain("t_wait_seconds_count 3");
+    expect(await ours.getMetricsAsJSON()).toEqual(await theirs.getMetricsAsJSON());
+  });
+
   it("reset zeroes every series; a series bound earlier counts on from zero", async () => {
     const { ours, labelled } = pair();
     const series = labelled.bind("getWallet", "2xx");
