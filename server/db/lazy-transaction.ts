@@ -54,15 +54,18 @@ class LazyConnection implements DatabaseConnection {
     private readonly driver: Driver,
   ) {}
 
-  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+  // Not an async function: a statement that needs no BEGIN (most of them) is handed on as the driver's own promise.
+  executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     if (this.state === "finished") {
-      throw new Error("A statement followed the final statement of a transaction that ran without BEGIN");
+      return Promise.reject(new Error("A statement followed the final statement of a transaction that ran without BEGIN"));
     }
     if (this.state === "pending") {
       if (FINAL.has(query)) this.state = "finished";
       else if (!isPlainRead(query)) {
-        await this.driver.beginTransaction(this.inner, this.settings);
-        this.state = "begun";
+        return this.driver.beginTransaction(this.inner, this.settings).then(() => {
+          this.state = "begun";
+          return this.inner.executeQuery<R>(query);
+        });
       }
     }
     return this.inner.executeQuery(query);
@@ -77,12 +80,25 @@ class LazyConnection implements DatabaseConnection {
 }
 
 class LazyTransactionDriver implements Driver {
+  /** One wrapper per driver connection, reset on each checkout (a connection has one holder at a time): a checkout
+   * allocates nothing and awaits nothing more than the driver's own. */
+  private readonly wrappers = new WeakMap<DatabaseConnection, LazyConnection>();
+
   constructor(private readonly inner: Driver) {}
   init() {
     return this.inner.init();
   }
-  async acquireConnection(): Promise<DatabaseConnection> {
-    return new LazyConnection(await this.inner.acquireConnection(), this.inner);
+  acquireConnection(): Promise<DatabaseConnection> {
+    return this.inner.acquireConnection().then((inner) => {
+      let lazy = this.wrappers.get(inner);
+      if (!lazy) {
+        lazy = new LazyConnection(inner, this.inner);
+        this.wrappers.set(inner, lazy);
+      }
+      lazy.state = "outside";
+      lazy.settings = {};
+      return lazy;
+    });
   }
   async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
     const lazy = connection as LazyConnection;

@@ -36,8 +36,19 @@ class CountingDriver implements Driver {
   init() {
     return this.inner.init();
   }
-  async acquireConnection(): Promise<DatabaseConnection> {
-    return new CountingConnection(await this.inner.acquireConnection(), this.counter);
+  /** One wrapper per driver connection, made on its first checkout: a checkout allocates nothing and awaits nothing
+   * more than the driver's own (every statement of a request checks a connection out). */
+  private readonly wrappers = new WeakMap<DatabaseConnection, CountingConnection>();
+
+  acquireConnection(): Promise<DatabaseConnection> {
+    return this.inner.acquireConnection().then((inner) => {
+      let wrapper = this.wrappers.get(inner);
+      if (!wrapper) {
+        wrapper = new CountingConnection(inner, this.counter);
+        this.wrappers.set(inner, wrapper);
+      }
+      return wrapper;
+    });
   }
   // Transaction control goes to the driver on the unwrapped connection and is counted here, once per round trip.
   beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {

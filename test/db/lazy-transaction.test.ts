@@ -151,6 +151,42 @@ describe("lazy transactions", () => {
     expect(sent).toEqual({ transactions: 1, transactionControl: 2 });
     expect(await activityRows("act_lazy_in")).toBe(0);
   });
+
+  // The drivers keep one wrapper per connection and reset it at each checkout (lazy-transaction.ts, statement-counter.ts):
+  // on a pool of two, every connection here is checked out again after it ended a transaction in each state.
+  it("a connection checked out again starts afresh, whatever state its last transaction ended in", async () => {
+    for (let round = 0; round < 3; round++) {
+      const begun = await controlSent(() =>
+        db.kysely.transaction().execute(async (tx) => {
+          await tx
+            .insertInto("ActivityEvent")
+            .values(activity(`act_lazy_again_b${round}`))
+            .execute();
+        }),
+      );
+      expect(begun).toEqual({ transactions: 1, transactionControl: 2 });
+      const finished = await controlSent(() =>
+        db.kysely.transaction().execute(async (tx) =>
+          tx.executeQuery(
+            markFinal(
+              tx
+                .insertInto("ActivityEvent")
+                .values(activity(`act_lazy_again_f${round}`))
+                .compile(),
+            ),
+          ),
+        ),
+      );
+      expect(finished).toEqual({ transactions: 0, transactionControl: 0 });
+      // Neither "begun" nor "finished" carries over: reads alone send nothing, and a statement outside a transaction runs.
+      const reads = await controlSent(() =>
+        Promise.all([0, 1].map(() => db.kysely.transaction().execute(async (tx) => settingsOf(tx).execute()))),
+      );
+      expect(reads).toEqual({ transactions: 0, transactionControl: 0 });
+      expect((await settingsOf().execute()).length).toBe(1);
+    }
+    expect(await activityRows("act_lazy_again_")).toBe(6);
+  });
 });
 
 describe("isPlainRead", () => {
