@@ -1,7 +1,7 @@
 // Sign-in throttling: each sign-in attempt, and each second-factor code, spends one unit of the account's and of the
 // client address's sign-in budgets (server/rate-limit/rate-limiter.ts), right or wrong, before anything is checked.
 // Past either → 429 with Retry-After and the budget's headers, whatever the password; a store failure → 503.
-import type { RequestHandler } from "express";
+import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { ServiceError } from "../errors/service-error.ts";
 import { clientAddress } from "../rate-limit/client-address.ts";
 import { RateLimitStoreError, type SignInLimiter } from "../rate-limit/rate-limiter.ts";
@@ -10,33 +10,39 @@ import { setRateLimitHeaders } from "./rate-limit.ts";
 const THROTTLED = new Set(["createSession", "verifySessionSecondFactor", "confirmTotpEnrollment"]);
 
 export function signInThrottle(limiter: SignInLimiter | undefined): RequestHandler {
-  return async function signInThrottleMiddleware(req, res, next) {
+  // Every request passes through here; only the throttled operations go on to the (asynchronous) budget, so the others
+  // cost no promise (server/http/pipeline.ts waits on a step only when it returns one).
+  return function signInThrottleMiddleware(req, res, next) {
     const operationId = req.ctx.operation?.operationId;
     if (!limiter || !operationId || !THROTTLED.has(operationId)) return next();
-    const body: unknown = req.body;
-    const account =
-      operationId === "createSession"
-        ? String((body as { email?: unknown }).email ?? "")
-            .trim()
-            .toLowerCase()
-        : (req.ctx.auth?.session?.email ?? "");
-    try {
-      const d = await limiter.attempt(account, clientAddress(req));
-      setRateLimitHeaders(res, d);
-      if (d.allowed) return next();
-      next(
-        new ServiceError("RATE_LIMIT_EXCEEDED", "Too many sign-in attempts; retry after the time in Retry-After", {
-          retryAfterSeconds: d.resetSeconds,
-        }),
-      );
-    } catch (error) {
-      if (!(error instanceof RateLimitStoreError)) return next(error);
-      next(
-        new ServiceError("RATE_LIMIT_UNAVAILABLE", "The rate limiter is unavailable; the request was not executed", {
-          retryAfterSeconds: 5,
-          cause: error,
-        }),
-      );
-    }
+    return spendSignInBudget(limiter, operationId, req, res, next);
   };
+}
+
+async function spendSignInBudget(limiter: SignInLimiter, operationId: string, req: Request, res: Response, next: NextFunction) {
+  const body: unknown = req.body;
+  const account =
+    operationId === "createSession"
+      ? String((body as { email?: unknown }).email ?? "")
+          .trim()
+          .toLowerCase()
+      : (req.ctx.auth?.session?.email ?? "");
+  try {
+    const d = await limiter.attempt(account, clientAddress(req));
+    setRateLimitHeaders(res, d);
+    if (d.allowed) return next();
+    next(
+      new ServiceError("RATE_LIMIT_EXCEEDED", "Too many sign-in attempts; retry after the time in Retry-After", {
+        retryAfterSeconds: d.resetSeconds,
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof RateLimitStoreError)) return next(error);
+    next(
+      new ServiceError("RATE_LIMIT_UNAVAILABLE", "The rate limiter is unavailable; the request was not executed", {
+        retryAfterSeconds: 5,
+        cause: error,
+      }),
+    );
+  }
 }

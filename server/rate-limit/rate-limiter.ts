@@ -3,7 +3,21 @@
 // default; Redis (REDIS_URL) shares them across instances.
 import { Redis } from "ioredis";
 import { withIoTimeout } from "../lib/with-io-timeout.ts";
-import { type Budget, type BudgetState, memorySlidingWindow, redisSlidingWindow, type SlidingWindowStore } from "./sliding-window.ts";
+import {
+  type Budget,
+  type BudgetState,
+  type HitResult,
+  memorySlidingWindow,
+  redisSlidingWindow,
+  type SlidingWindowStore,
+} from "./sliding-window.ts";
+
+/** One hit on a request's budgets: whether it was let through, each budget's state after it, and when. */
+interface HitOutcome {
+  allowed: boolean;
+  states: BudgetState[];
+  at: number;
+}
 
 export interface RateLimitDecision {
   allowed: boolean;
@@ -31,7 +45,7 @@ export interface SignInLimiter {
 export interface RateLimiter {
   /** Consumes one request for the key and its organization (both or neither). Throws RateLimitStoreError when the
    * store fails. */
-  consume(apiKeyId: string, organizationId: string): Promise<RateLimitDecision>;
+  consume(apiKeyId: string, organizationId: string): RateLimitDecision | Promise<RateLimitDecision>;
   /** Present when the limiter was created with `authFailures`; absent → authentication failures are not limited. */
   authFailures?: AuthFailureLimiter;
   /** Present when the limiter was created with `signIn`. */
@@ -42,6 +56,8 @@ export interface RateLimiter {
 }
 
 export class RateLimitStoreError extends Error {}
+
+const storeUnavailable = (cause: unknown) => new RateLimitStoreError("rate limit store unavailable", { cause });
 
 export interface RateLimitOptions {
   perKey: number;
@@ -94,15 +110,23 @@ export function createRateLimiter(options: RateLimitOptions): RateLimiter {
     };
   }
 
-  async function hit(budgets: Budget[], window = windowMs): Promise<{ allowed: boolean; states: BudgetState[]; at: number }> {
+  // In memory the answer is at hand, so it is returned as it is: a request's budget check then costs no promise (the
+  // rate-limit step runs on every API-key request). From Redis it comes bounded by REDIS_TIMEOUT_MS.
+  function hit(budgets: Budget[], window = windowMs): HitOutcome | Promise<HitOutcome> {
     const at = now();
+    let answer: HitResult | Promise<HitResult>;
     try {
-      const pending = store.hit(budgets, window, at);
-      const result = redis ? await withIoTimeout(pending, REDIS_TIMEOUT_MS, "Redis") : await pending;
-      return { allowed: result.allowed, states: result.budgets, at };
+      answer = store.hit(budgets, window, at);
     } catch (error) {
-      throw new RateLimitStoreError("rate limit store unavailable", { cause: error });
+      throw storeUnavailable(error);
     }
+    if (!(answer instanceof Promise)) return { allowed: answer.allowed, states: answer.budgets, at };
+    return withIoTimeout(answer, REDIS_TIMEOUT_MS, "Redis").then(
+      (result) => ({ allowed: result.allowed, states: result.budgets, at }),
+      (error: unknown) => {
+        throw storeUnavailable(error);
+      },
+    );
   }
 
   const authFailureLimit = options.authFailures;
@@ -139,22 +163,27 @@ export function createRateLimiter(options: RateLimitOptions): RateLimiter {
     },
   };
 
+  /** The verdict of a request's two budgets: the refusing one when refused, else the tighter one. */
+  function keyAndOrganizationVerdict({ allowed, states, at }: HitOutcome): RateLimitDecision {
+    const key = decision(allowed, options.perKey, states[0] as BudgetState, at);
+    const org = decision(allowed, options.perOrganization, states[1] as BudgetState, at);
+    if (!allowed) {
+      // Report the budget that refused; when both did, the one that has room again last.
+      const refusing = [key, org].filter((d) => d.remaining === 0);
+      return refusing.reduce((a, b) => (b.resetSeconds > a.resetSeconds ? b : a), refusing[0] ?? key);
+    }
+    // Report the tighter of the two budgets.
+    return org.remaining < key.remaining ? org : key;
+  }
+
   return {
     ...(signIn ? { signIn } : {}),
-    async consume(apiKeyId, organizationId) {
-      const { allowed, states, at } = await hit([
+    consume(apiKeyId, organizationId) {
+      const outcome = hit([
         { key: `${prefix}:key:${apiKeyId}`, limit: options.perKey },
         { key: `${prefix}:org:${organizationId}`, limit: options.perOrganization },
       ]);
-      const key = decision(allowed, options.perKey, states[0] as BudgetState, at);
-      const org = decision(allowed, options.perOrganization, states[1] as BudgetState, at);
-      if (!allowed) {
-        // Report the budget that refused; when both did, the one that has room again last.
-        const refusing = [key, org].filter((d) => d.remaining === 0);
-        return refusing.reduce((a, b) => (b.resetSeconds > a.resetSeconds ? b : a), refusing[0] ?? key);
-      }
-      // Report the tighter of the two budgets.
-      return org.remaining < key.remaining ? org : key;
+      return outcome instanceof Promise ? outcome.then(keyAndOrganizationVerdict) : keyAndOrganizationVerdict(outcome);
     },
     ...(authFailures ? { authFailures } : {}),
     async ready(timeoutMs = 5_000) {

@@ -251,6 +251,28 @@ describe("sliding window (no fixed-window boundary)", () => {
     },
   );
 
+  // The rate-limit step runs on every API-key request: in memory its verdict costs no promise (middleware/rate-limit.ts
+  // completes synchronously then); Redis answers with one. The verdicts are the same.
+  it("memory answers at once, Redis with a promise, and both give the same verdicts", async () => {
+    const options = { perKey: 2, perOrganization: 1000, windowSeconds: 60, now: () => T };
+    const memory = createRateLimiter({ ...options, keyPrefix: `cp:test:${randomBytes(6).toString("hex")}` });
+    const redis = createRateLimiter({ ...options, keyPrefix: `cp:test:${randomBytes(6).toString("hex")}`, redisUrl: REDIS_URL });
+    try {
+      await redis.ready();
+      for (let i = 0; i < 3; i++) {
+        const atOnce = memory.consume("key_p", "org_p");
+        const later = redis.consume("key_p", "org_p");
+        expect(atOnce).not.toBeInstanceOf(Promise);
+        expect(later).toBeInstanceOf(Promise);
+        expect(await later).toEqual(atOnce);
+      }
+      expect((memory.consume("key_p", "org_p") as { allowed: boolean }).allowed).toBe(false);
+    } finally {
+      await memory.close();
+      await redis.close();
+    }
+  });
+
   it.each(stores)(
     "%s: a client trying every 250 ms for 3 windows never gets more than the limit into any 60 s interval",
     async (_n, store) => {
