@@ -50,15 +50,10 @@ export class ReadCache {
     load: () => Promise<V | undefined>,
     cacheMisses = false,
   ): Promise<V | undefined> {
+    const cached = this.peek(table, scope, key);
+    if (cached) return cached.value as V | undefined;
     const scopeKey = `${table}\n${scope}`;
     const trusted = this.feed.trusted();
-    if (trusted) {
-      const entry = this.scopes.get(scopeKey)?.get(key);
-      if (entry && Date.now() - entry.storedAt < this.limits.maxAgeMs) {
-        this.hits++;
-        return entry.value as V | undefined;
-      }
-    }
     this.misses++;
     const generation = this.generation;
     const value = await load();
@@ -66,6 +61,16 @@ export class ReadCache {
       this.store(scopeKey, key, value);
     }
     return value;
+  }
+
+  /** The copy read() would answer with, without a promise (a hot path's synchronous branch); undefined when read()
+   * would load. The copy is the `value` of what is returned, which may itself be undefined (a cached miss). */
+  peek(table: CachedTable, scope: string, key: string): { readonly value: unknown } | undefined {
+    if (!this.feed.trusted()) return undefined;
+    const entry = this.scopes.get(`${table}\n${scope}`)?.get(key);
+    if (!entry || Date.now() - entry.storedAt >= this.limits.maxAgeMs) return undefined;
+    this.hits++;
+    return entry;
   }
 
   private store(scopeKey: string, key: string, value: unknown): void {
@@ -111,6 +116,11 @@ const cacheByAdapter = new WeakMap<object, ReadCache>();
 
 export function attachReadCache(db: Kysely<DB>, cache: ReadCache): void {
   cacheByAdapter.set(db.getExecutor().adapter, cache);
+}
+
+/** The database's cached copy, when its cache would answer without loading (see ReadCache.peek). */
+export function cachedPeek(db: Queryable, table: CachedTable, scope: string, key: string): { readonly value: unknown } | undefined {
+  return cacheByAdapter.get(db.getExecutor().adapter)?.peek(table, scope, key);
 }
 
 /** Reads through the database's cache (see ReadCache.read); without one, `load()` answers. */
