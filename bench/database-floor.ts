@@ -1,7 +1,7 @@
 // The floor under any Coinplane request that reads PostgreSQL, measured: a bare Express 5 app whose one route sends
-// `roundTrips` statements to PostgreSQL, one after the other, and answers the row as JSON. The statement is the one the
-// benchmark's GET reads (the wallet by id, prepared once per connection as the server does, on a `pg` pool of the
-// server's default size), so the ratio of this app to the hello world is what the database round trips alone leave of
+// `roundTrips` statements to PostgreSQL, one after the other, and answers the row as JSON. The statement reads the row
+// the benchmark's GET reads (the wallet by id, prepared once per connection as the server does, on a `pg` pool of the
+// server's default size; the GET's own statement also aggregates the wallet's assets, which PostgreSQL pays for), so the ratio of this app to the hello world is what the database round trips alone leave of
 // the framework's ceiling, before authentication, validation, rate limiting, logging and the domain add anything.
 import express from "express";
 import pg from "pg";
