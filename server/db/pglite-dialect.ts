@@ -59,6 +59,11 @@ class PGliteConnection implements DatabaseConnection {
     });
   }
 
+  /** No transaction is held open: the connection may be handed to the next holder. */
+  get settled(): boolean {
+    return this.transaction === undefined;
+  }
+
   /** Commits (PGlite commits when the callback returns) or rolls back; a failed COMMIT rejects here. */
   async end(rollback: boolean): Promise<void> {
     const open = this.transaction;
@@ -69,11 +74,19 @@ class PGliteConnection implements DatabaseConnection {
   }
 }
 
+/** Released connections kept for the next checkouts; past this, a released one is left to the garbage collector. */
+const IDLE_CONNECTIONS = 64;
+
 class PGliteDriver implements Driver {
+  // A connection object is only a holder of its transaction (PGlite has one session), so released ones are handed out
+  // again: the request path's driver wrappers keep one wrapper per connection object (lazy-transaction.ts,
+  // statement-counter.ts), and a new object per checkout would make them allocate and register one every statement.
+  private readonly idle: PGliteConnection[] = [];
+
   constructor(private readonly pglite: PGlite) {}
   async init(): Promise<void> {}
   async acquireConnection(): Promise<DatabaseConnection> {
-    return new PGliteConnection(this.pglite);
+    return this.idle.pop() ?? new PGliteConnection(this.pglite);
   }
   async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await (connection as PGliteConnection).begin();
@@ -84,7 +97,11 @@ class PGliteDriver implements Driver {
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
     await (connection as PGliteConnection).end(true);
   }
-  async releaseConnection(): Promise<void> {}
+  async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    const released = connection as PGliteConnection;
+    // Never kept twice (a second release would hand one holder's transaction to two), nor with a transaction open.
+    if (released.settled && this.idle.length < IDLE_CONNECTIONS && !this.idle.includes(released)) this.idle.push(released);
+  }
   async destroy(): Promise<void> {}
 }
 
