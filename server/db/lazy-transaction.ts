@@ -23,6 +23,7 @@ import {
   SelectQueryNode,
   type TransactionSettings,
 } from "kysely";
+import { wrappedCheckout } from "./connection-wrappers.ts";
 
 const FINAL = new WeakSet<CompiledQuery>();
 
@@ -80,8 +81,8 @@ class LazyConnection implements DatabaseConnection {
 }
 
 class LazyTransactionDriver implements Driver {
-  /** One wrapper per driver connection, reset on each checkout (a connection has one holder at a time): a checkout
-   * allocates nothing and awaits nothing more than the driver's own. */
+  /** One wrapper per driver connection (connection-wrappers.ts), reset on each checkout: a connection has one holder
+   * at a time. */
   private readonly wrappers = new WeakMap<DatabaseConnection, LazyConnection>();
 
   constructor(private readonly inner: Driver) {}
@@ -89,16 +90,15 @@ class LazyTransactionDriver implements Driver {
     return this.inner.init();
   }
   acquireConnection(): Promise<DatabaseConnection> {
-    return this.inner.acquireConnection().then((inner) => {
-      let lazy = this.wrappers.get(inner);
-      if (!lazy) {
-        lazy = new LazyConnection(inner, this.inner);
-        this.wrappers.set(inner, lazy);
-      }
-      lazy.state = "outside";
-      lazy.settings = {};
-      return lazy;
-    });
+    return wrappedCheckout(
+      () => this.inner.acquireConnection(),
+      this.wrappers,
+      (inner) => new LazyConnection(inner, this.inner),
+      (lazy) => {
+        lazy.state = "outside";
+        lazy.settings = {};
+      },
+    );
   }
   async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
     const lazy = connection as LazyConnection;

@@ -2,6 +2,7 @@
 // ROLLBACK) apart. The statement-budget tests (test/db/statement-budget.test.ts) read it around one request, so a hot
 // path that grows by one statement fails a test instead of a benchmark weeks later.
 import type { CompiledQuery, DatabaseConnection, Dialect, Driver, QueryResult, TransactionSettings } from "kysely";
+import { wrappedCheckout } from "./connection-wrappers.ts";
 
 export class StatementCounter {
   statements = 0;
@@ -36,19 +37,15 @@ class CountingDriver implements Driver {
   init() {
     return this.inner.init();
   }
-  /** One wrapper per driver connection, made on its first checkout: a checkout allocates nothing and awaits nothing
-   * more than the driver's own (every statement of a request checks a connection out). */
+  /** One wrapper per driver connection (connection-wrappers.ts). */
   private readonly wrappers = new WeakMap<DatabaseConnection, CountingConnection>();
 
   acquireConnection(): Promise<DatabaseConnection> {
-    return this.inner.acquireConnection().then((inner) => {
-      let wrapper = this.wrappers.get(inner);
-      if (!wrapper) {
-        wrapper = new CountingConnection(inner, this.counter);
-        this.wrappers.set(inner, wrapper);
-      }
-      return wrapper;
-    });
+    return wrappedCheckout(
+      () => this.inner.acquireConnection(),
+      this.wrappers,
+      (inner) => new CountingConnection(inner, this.counter),
+    );
   }
   // Transaction control goes to the driver on the unwrapped connection and is counted here, once per round trip.
   beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
