@@ -59,6 +59,9 @@ class PGliteConnection implements DatabaseConnection {
     });
   }
 
+  /** In the driver's idle list (so a second release cannot put it there twice and hand it to two holders). */
+  parked = false;
+
   /** No transaction is held open: the connection may be handed to the next holder. */
   get settled(): boolean {
     return this.transaction === undefined;
@@ -86,7 +89,10 @@ class PGliteDriver implements Driver {
   constructor(private readonly pglite: PGlite) {}
   async init(): Promise<void> {}
   async acquireConnection(): Promise<DatabaseConnection> {
-    return this.idle.pop() ?? new PGliteConnection(this.pglite);
+    const reused = this.idle.pop();
+    if (!reused) return new PGliteConnection(this.pglite);
+    reused.parked = false;
+    return reused;
   }
   async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await (connection as PGliteConnection).begin();
@@ -100,7 +106,9 @@ class PGliteDriver implements Driver {
   async releaseConnection(connection: DatabaseConnection): Promise<void> {
     const released = connection as PGliteConnection;
     // Never kept twice (a second release would hand one holder's transaction to two), nor with a transaction open.
-    if (released.settled && this.idle.length < IDLE_CONNECTIONS && !this.idle.includes(released)) this.idle.push(released);
+    if (released.parked || !released.settled || this.idle.length >= IDLE_CONNECTIONS) return;
+    released.parked = true;
+    this.idle.push(released);
   }
   async destroy(): Promise<void> {}
 }
