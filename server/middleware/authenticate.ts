@@ -26,10 +26,13 @@ type ApiKeyRecord = Awaited<ReturnType<typeof findApiKeyByHash.execute>>[number]
 const isActive = (record: ApiKeyRecord | undefined, hash: string): record is ApiKeyRecord =>
   record !== undefined && !record.revokedAt && digestsEqual(record.hash, hash);
 
+/** The stored hash of a well-formed key; undefined for anything else (no key, or not a key's shape). */
+const hashOfWellFormed = (key: string | undefined) => (key && isWellFormedApiKey(key) ? hashApiKey(key) : undefined);
+
 /** The API key's record when the key is well formed, known and not revoked (the /mcp endpoint's check too). */
 export async function findActiveApiKey(db: Queryable, key: string | undefined) {
-  if (!key || !isWellFormedApiKey(key)) return undefined;
-  const hash = hashApiKey(key);
+  const hash = hashOfWellFormed(key);
+  if (!hash) return undefined;
   const record = await cachedRead(db, "ApiKey", hash, "", async () => (await findApiKeyByHash.execute(db, { hash }))[0]);
   return isActive(record, hash) ? record : undefined;
 }
@@ -37,8 +40,8 @@ export async function findActiveApiKey(db: Queryable, key: string | undefined) {
 /** The same record without a promise, when the read cache holds it and it is active; undefined otherwise (then
  * findActiveApiKey decides, reading the database if need be). */
 function cachedActiveApiKey(db: Queryable, key: string | undefined): ApiKeyRecord | undefined {
-  if (!key || !isWellFormedApiKey(key)) return undefined;
-  const hash = hashApiKey(key);
+  const hash = hashOfWellFormed(key);
+  if (!hash) return undefined;
   const record = cachedPeek(db, "ApiKey", hash, "")?.value as ApiKeyRecord | undefined;
   return isActive(record, hash) ? record : undefined;
 }
