@@ -89,16 +89,16 @@ class LazyTransactionDriver implements Driver {
   init() {
     return this.inner.init();
   }
+  // Made once per driver, not per checkout (every statement checks a connection out).
+  private readonly acquireInner = () => this.inner.acquireConnection();
+  private readonly wrap = (inner: DatabaseConnection) => new LazyConnection(inner, this.inner);
+  private readonly reset = (lazy: LazyConnection) => {
+    lazy.state = "outside";
+    lazy.settings = {};
+  };
+
   acquireConnection(): Promise<DatabaseConnection> {
-    return wrappedCheckout(
-      () => this.inner.acquireConnection(),
-      this.wrappers,
-      (inner) => new LazyConnection(inner, this.inner),
-      (lazy) => {
-        lazy.state = "outside";
-        lazy.settings = {};
-      },
-    );
+    return wrappedCheckout(this.acquireInner, this.wrappers, this.wrap, this.reset);
   }
   async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
     const lazy = connection as LazyConnection;

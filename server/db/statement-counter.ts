@@ -40,12 +40,12 @@ class CountingDriver implements Driver {
   /** One wrapper per driver connection (connection-wrappers.ts). */
   private readonly wrappers = new WeakMap<DatabaseConnection, CountingConnection>();
 
+  // Made once per driver, not per checkout (every statement checks a connection out).
+  private readonly acquireInner = () => this.inner.acquireConnection();
+  private readonly wrap = (inner: DatabaseConnection) => new CountingConnection(inner, this.counter);
+
   acquireConnection(): Promise<DatabaseConnection> {
-    return wrappedCheckout(
-      () => this.inner.acquireConnection(),
-      this.wrappers,
-      (inner) => new CountingConnection(inner, this.counter),
-    );
+    return wrappedCheckout(this.acquireInner, this.wrappers, this.wrap);
   }
   // Transaction control goes to the driver on the unwrapped connection and is counted here, once per round trip.
   beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
