@@ -97,7 +97,8 @@ export class ReadCache {
     this.size -= entries.size;
   }
 
-  private clear(): void {
+  /** Drops every copy (the feed's "*"; a test that needs every copy read afresh, so none ages out while it counts). */
+  clear(): void {
     this.generation++;
     this.scopes.clear();
     this.size = 0;
