@@ -67,6 +67,30 @@ async function countTree(label: string, cwd: string, url: string, port: number):
   return rows;
 }
 
+/** With COINPLANE_ASYNC_SITES=1: per request, the functions that created the most promises (the preload's "site:"
+ * keys), for each scenario and tree. */
+function printSites(trees: Array<[string, Map<string, Record<string, number>>]>): void {
+  for (const [label, rows] of trees) {
+    for (const [scenario, counted] of rows) {
+      const top = Object.entries(counted)
+        .filter(([key, n]) => key.startsWith("site:") && n >= 0.05)
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 30);
+      const byModule = new Map<string, number>();
+      for (const [key, n] of Object.entries(counted)) {
+        if (!key.startsWith("site:")) continue;
+        const module = /(node_modules\/(?:@[^/]+\/)?[^/]+|server\/[^:]+|bench\/[^:]+)/.exec(key)?.[1] ?? "Node's own";
+        byModule.set(module, (byModule.get(module) ?? 0) + n);
+      }
+      const modules = [...byModule].sort((a, b) => b[1] - a[1]).filter(([, n]) => n >= 0.05);
+      console.log(`\n${label}, ${scenario}: promises per request by module`);
+      for (const [module, n] of modules) console.log(`  ${n.toFixed(1).padStart(5)}  ${module}`);
+      console.log(`${label}, ${scenario}: by the function that created them (top 30)`);
+      for (const [key, n] of top) console.log(`  ${n.toFixed(1).padStart(5)}  ${key.slice(5)}`);
+    }
+  }
+}
+
 const other = process.argv[2] ? path.resolve(process.argv[2]) : undefined;
 try {
   const trees: Array<[string, Map<string, Record<string, number>>]> = [];
@@ -79,6 +103,7 @@ try {
   for (const scenario of (trees.at(-1) as [string, Map<string, Record<string, number>>])[1].keys()) {
     console.log(`| ${scenario} | ${trees.flatMap(([, rows]) => format(rows.get(scenario))).join(" | ")} |`);
   }
+  if (process.env.COINPLANE_ASYNC_SITES === "1") printSites(trees);
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }
