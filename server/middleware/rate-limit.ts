@@ -26,27 +26,25 @@ export function rateLimit(limiter: RateLimiter): RequestHandler {
     }
     if (verdict instanceof Promise)
       return verdict.then(
-        (d) => apply(d, res, next),
+        (d) => applyVerdict(d, res, next, EXCEEDED),
         (error: unknown) => next(refusalOf(error)),
       );
-    apply(verdict, res, next);
+    applyVerdict(verdict, res, next, EXCEEDED);
   };
 }
 
-/** The budget's headers on every answer; 429 when it is spent. */
-function apply(d: RateLimitDecision, res: Response, next: NextFunction): void {
+const EXCEEDED = "Rate limit exceeded; retry after the time in Retry-After";
+
+/** The budget's headers on every answer; 429 RATE_LIMIT_EXCEEDED with `exceeded` when it is spent (the sign-in
+ * throttle's too, with its own message). */
+export function applyVerdict(d: RateLimitDecision, res: Response, next: NextFunction, exceeded: string): void {
   setRateLimitHeaders(res, d);
   if (d.allowed) next();
-  else
-    next(
-      new ServiceError("RATE_LIMIT_EXCEEDED", "Rate limit exceeded; retry after the time in Retry-After", {
-        retryAfterSeconds: d.resetSeconds,
-      }),
-    );
+  else next(new ServiceError("RATE_LIMIT_EXCEEDED", exceeded, { retryAfterSeconds: d.resetSeconds }));
 }
 
 /** A store that failed refuses the request (503, never fails open); anything else is passed on as it is. */
-function refusalOf(error: unknown): unknown {
+export function refusalOf(error: unknown): unknown {
   if (!(error instanceof RateLimitStoreError)) return error;
   return new ServiceError("RATE_LIMIT_UNAVAILABLE", "The rate limiter is unavailable; the request was not executed", {
     retryAfterSeconds: 5,

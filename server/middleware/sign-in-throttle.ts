@@ -2,10 +2,9 @@
 // client address's sign-in budgets (server/rate-limit/rate-limiter.ts), right or wrong, before anything is checked.
 // Past either → 429 with Retry-After and the budget's headers, whatever the password; a store failure → 503.
 import type { NextFunction, Request, RequestHandler, Response } from "express";
-import { ServiceError } from "../errors/service-error.ts";
 import { clientAddress } from "../rate-limit/client-address.ts";
-import { RateLimitStoreError, type SignInLimiter } from "../rate-limit/rate-limiter.ts";
-import { setRateLimitHeaders } from "./rate-limit.ts";
+import type { RateLimitDecision, SignInLimiter } from "../rate-limit/rate-limiter.ts";
+import { applyVerdict, refusalOf } from "./rate-limit.ts";
 
 const THROTTLED = new Set(["createSession", "verifySessionSecondFactor", "confirmTotpEnrollment"]);
 
@@ -27,22 +26,11 @@ async function spendSignInBudget(limiter: SignInLimiter, operationId: string, re
           .trim()
           .toLowerCase()
       : (req.ctx.auth?.session?.email ?? "");
+  let d: RateLimitDecision;
   try {
-    const d = await limiter.attempt(account, clientAddress(req));
-    setRateLimitHeaders(res, d);
-    if (d.allowed) return next();
-    next(
-      new ServiceError("RATE_LIMIT_EXCEEDED", "Too many sign-in attempts; retry after the time in Retry-After", {
-        retryAfterSeconds: d.resetSeconds,
-      }),
-    );
+    d = await limiter.attempt(account, clientAddress(req));
   } catch (error) {
-    if (!(error instanceof RateLimitStoreError)) return next(error);
-    next(
-      new ServiceError("RATE_LIMIT_UNAVAILABLE", "The rate limiter is unavailable; the request was not executed", {
-        retryAfterSeconds: 5,
-        cause: error,
-      }),
-    );
+    return next(refusalOf(error));
   }
+  applyVerdict(d, res, next, "Too many sign-in attempts; retry after the time in Retry-After");
 }

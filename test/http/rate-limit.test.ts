@@ -5,6 +5,7 @@ import { randomBytes } from "node:crypto";
 import { connect, createServer } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
 import { createRateLimiter, type RateLimitOptions } from "../../server/rate-limit/rate-limiter.ts";
+import { signIn } from "../helpers/members.ts";
 import { api, startTestServer, type TestServer } from "../helpers/test-server.ts";
 
 const servers: TestServer[] = [];
@@ -104,7 +105,7 @@ describe("rate limiting", () => {
     }
   });
 
-  it("answers 503 RATE_LIMIT_UNAVAILABLE (not 429, never fail-open) while Redis is down, and recovers", async () => {
+  it("answers 503 RATE_LIMIT_UNAVAILABLE (not 429, never fail-open) while Redis is down, sign-ins too, and recovers", async () => {
     const port = await freePort();
     let redis = await startRedis(port);
     const server = await startTestServer({ env: { REDIS_URL: `redis://127.0.0.1:${port}` } });
@@ -121,6 +122,10 @@ describe("rate limiting", () => {
       expect(v2.status).toBe(503);
       expect(v2.json.code).toBe("RATE_LIMIT_UNAVAILABLE");
       expect(v2.headers.get("retry-after")).not.toBeNull();
+      // The sign-in throttle spends its budgets in the same store: a sign-in is refused too, before any password check.
+      const signingIn = await signIn(server, "nobody@people.example", "wrong-password-1234");
+      expect(signingIn.status).toBe(503);
+      expect(((await signingIn.json()) as { code: string }).code).toBe("RATE_LIMIT_UNAVAILABLE");
       redis = await startRedis(port);
       let status = 0;
       for (let i = 0; i < 50 && status !== 200; i++) {
