@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import autocannon, { type Request } from "autocannon";
 import { startCoinplane, withPostgresDatabase } from "./coinplane-server.ts";
-import { cpuMs, type Started, startProcess, stopProcess } from "./processes.ts";
+import { cpuMs, processCpu, type Started, startProcess, stopProcess } from "./processes.ts";
 import { prepareScenarios } from "./scenarios.ts";
 
 const TICK_MS = 10; // /proc counts in clock ticks of 10 ms
@@ -15,14 +15,8 @@ const TICK_MS = 10; // /proc counts in clock ticks of 10 ms
 function postgresCpu(): Map<string, number> {
   const byPid = new Map<string, number>();
   for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      if (stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")) !== "postgres") continue;
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      byPid.set(pid, (Number(fields[11]) + Number(fields[12])) * TICK_MS);
-    } catch {
-      // the process ended meanwhile
-    }
+    const stat = processCpu(pid); // undefined: the process ended meanwhile
+    if (stat?.command === "postgres") byPid.set(pid, stat.cpuMs);
   }
   return byPid;
 }

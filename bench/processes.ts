@@ -66,14 +66,20 @@ export async function stopProcess(child: ChildProcess): Promise<void> {
   if (child.exitCode === null) child.kill("SIGKILL");
 }
 
-/** CPU time (user + system) the process has used so far, in milliseconds (Linux /proc; clock ticks of 10 ms). */
-export function cpuMs(pid: number | undefined): number {
+/** A process's command name and the CPU time (user + system) it has used so far, in milliseconds (Linux /proc; clock
+ * ticks of 10 ms); undefined when it is gone. */
+export function processCpu(pid: number | string | undefined): { command: string; cpuMs: number } | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     // Fields after the command name (which may contain spaces) start after the last ')'; utime and stime are 14 and 15.
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) * 10;
+    return { command: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")), cpuMs: (Number(fields[11]) + Number(fields[12])) * 10 };
   } catch {
-    return Number.NaN;
+    return undefined;
   }
+}
+
+/** CPU time (user + system) the process has used so far, in milliseconds; NaN when it is gone. */
+export function cpuMs(pid: number | undefined): number {
+  return processCpu(pid)?.cpuMs ?? Number.NaN;
 }
