@@ -26,21 +26,23 @@ export function rateLimit(limiter: RateLimiter): RequestHandler {
     }
     if (verdict instanceof Promise)
       return verdict.then(
-        (d) => applyVerdict(d, res, next, EXCEEDED),
+        (d) => apply(d, res, next),
         (error: unknown) => next(refusalOf(error)),
       );
-    applyVerdict(verdict, res, next, EXCEEDED);
+    apply(verdict, res, next);
   };
 }
 
-const EXCEEDED = "Rate limit exceeded; retry after the time in Retry-After";
-
-/** The budget's headers on every answer; 429 RATE_LIMIT_EXCEEDED with `exceeded` when it is spent (the sign-in
- * throttle's too, with its own message). */
-export function applyVerdict(d: RateLimitDecision, res: Response, next: NextFunction, exceeded: string): void {
+/** The budget's headers on every answer; 429 when it is spent. */
+function apply(d: RateLimitDecision, res: Response, next: NextFunction): void {
   setRateLimitHeaders(res, d);
   if (d.allowed) next();
-  else next(new ServiceError("RATE_LIMIT_EXCEEDED", exceeded, { retryAfterSeconds: d.resetSeconds }));
+  else
+    next(
+      new ServiceError("RATE_LIMIT_EXCEEDED", "Rate limit exceeded; retry after the time in Retry-After", {
+        retryAfterSeconds: d.resetSeconds,
+      }),
+    );
 }
 
 /** A store that failed refuses the request (503, never fails open); anything else is passed on as it is. */

@@ -2,9 +2,10 @@
 // client address's sign-in budgets (server/rate-limit/rate-limiter.ts), right or wrong, before anything is checked.
 // Past either → 429 with Retry-After and the budget's headers, whatever the password; a store failure → 503.
 import type { NextFunction, Request, RequestHandler, Response } from "express";
+import { ServiceError } from "../errors/service-error.ts";
 import { clientAddress } from "../rate-limit/client-address.ts";
 import type { RateLimitDecision, SignInLimiter } from "../rate-limit/rate-limiter.ts";
-import { applyVerdict, refusalOf } from "./rate-limit.ts";
+import { refusalOf, setRateLimitHeaders } from "./rate-limit.ts";
 
 const THROTTLED = new Set(["createSession", "verifySessionSecondFactor", "confirmTotpEnrollment"]);
 
@@ -32,5 +33,11 @@ async function spendSignInBudget(limiter: SignInLimiter, operationId: string, re
   } catch (error) {
     return next(refusalOf(error));
   }
-  applyVerdict(d, res, next, "Too many sign-in attempts; retry after the time in Retry-After");
+  setRateLimitHeaders(res, d);
+  if (d.allowed) return next();
+  next(
+    new ServiceError("RATE_LIMIT_EXCEEDED", "Too many sign-in attempts; retry after the time in Retry-After", {
+      retryAfterSeconds: d.resetSeconds,
+    }),
+  );
 }
