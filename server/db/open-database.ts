@@ -21,6 +21,7 @@ import { rollbackKeepsCause } from "./rollback-keeps-cause.ts";
 import { pgliteRunner, pgPoolRunner, type SqlRunner } from "./sql-runner.ts";
 import { countingDialect, StatementCounter } from "./statement-counter.ts";
 import { SIMPLE_QUERY_TEXTS, transactionScopedSettings } from "./transaction-scoped-settings.ts";
+import { KeysMet } from "./unit-of-work/index.ts";
 
 export type Db = PrismaClient;
 
@@ -37,6 +38,9 @@ export interface Database {
   /** The Idempotency-Key claims requests of this instance could not release when they ended (the database did not
    * answer), released once it answers again (server/db/claim-releases.ts); closing tries them once more. */
   claimReleases: ClaimReleases;
+  /** The Idempotency-Keys this instance has met (server/db/unit-of-work/keys-met.ts): which keyed writes read their key
+   * first. */
+  keysMet: KeysMet;
   /** Operator paths only (admin API, scripts, migration runner). */
   prisma: PrismaClient;
   target: DatabaseTarget;
@@ -371,6 +375,7 @@ async function assembleDatabase(driver: {
     changes,
     readCache: withReadCache(kysely, changes),
     claimReleases,
+    keysMet: new KeysMet(),
     prisma,
     target,
     ping: (timeoutMs = 2_000) => driver.ping(timeoutMs),

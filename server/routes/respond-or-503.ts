@@ -3,7 +3,7 @@
 import { ProviderExecutionError } from "../domain/providers/provider-failures.ts";
 import { isDatabaseFailure } from "../errors/classify-failure.ts";
 import { ServiceError } from "../errors/service-error.ts";
-import type { Answered, OperationId, RouteContext, Work } from "./route.ts";
+import type { Answered, OperationId, RespondOptions, RouteContext, Work } from "./route.ts";
 
 const storageUnavailable = (error: unknown) =>
   error instanceof ServiceError || error instanceof ProviderExecutionError || !isDatabaseFailure(error)
@@ -18,7 +18,11 @@ const storageUnavailable = (error: unknown) =>
  * work treats it as transient and frees the key, and around it, for a failure of the statement that writes the deferred
  * rows at commit.
  */
-export async function respondOr503<K extends OperationId>(respond: RouteContext<K>["respond"], work: Work<K>): Promise<Answered> {
+export async function respondOr503<K extends OperationId>(
+  respond: RouteContext<K>["respond"],
+  work: Work<K>,
+  options?: RespondOptions,
+): Promise<Answered> {
   try {
     return await respond(async (uow) => {
       try {
@@ -26,7 +30,7 @@ export async function respondOr503<K extends OperationId>(respond: RouteContext<
       } catch (error) {
         throw storageUnavailable(error);
       }
-    });
+    }, options);
   } catch (error) {
     throw storageUnavailable(error);
   }

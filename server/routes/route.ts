@@ -58,7 +58,8 @@ export interface RouteContext<K extends OperationId> {
   log: Logger;
   deps: HandlerDeps;
   /** Runs the request's unit of work (server/db/unit-of-work/run-unit.ts) and sends what it decided. `keyCheckedAtClose`: the
-   * work reads nothing and calls no one, so its Idempotency-Key is checked by the closing statement alone. */
+   * work writes nothing and calls no one before its closing statement, so its Idempotency-Key may be checked by that
+   * statement alone (server/db/unit-of-work/run-unit.ts, "Checked at close"). */
   respond(work: Work<K>, options?: RespondOptions): Promise<Answered>;
 }
 

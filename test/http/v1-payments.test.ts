@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { KeysMet } from "../../server/db/unit-of-work/index.ts";
 import { isValidAddress } from "../../server/domain/chains/addresses.ts";
 import { api, startTestServer, type TestServer } from "../helpers/test-server.ts";
 
 const EVM = "0x52908400098527886E0F7030069857D2E4169EE7";
 const SOL = "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin";
+const onPostgres = process.env.TEST_DATABASE_URL?.startsWith("postgres") ?? false;
 
 let server: TestServer;
 let call: ReturnType<typeof api>;
@@ -131,63 +133,92 @@ describe("GET /api/v1/payments", () => {
   });
 });
 
-describe("idempotent payment creation (optional Idempotency-Key)", () => {
+// A v1 payment's key is checked by its closing statement alone (keyCheckedAtClose, server/db/unit-of-work/run-unit.ts),
+// unless this instance met the key before (server/db/unit-of-work/keys-met.ts): each way a key can have been met before
+// must be answered as if it had been read first, whether the repeat comes back to the instance that met the key (which
+// reads it first) or reaches another instance on the same database (which runs the work, fails the guard, then reads).
+describe.each([
+  ["the same instance", false],
+  ["another instance", true],
+])("idempotent payment creation (optional Idempotency-Key), repeated on %s", (_where, elsewhere) => {
+  let second: TestServer | undefined;
+  /** The first request of a key. */
+  let first: ReturnType<typeof api>;
+  /** Its repeats. */
+  let again: ReturnType<typeof api>;
+  const tag = elsewhere ? "elsewhere" : "here";
+  beforeAll(async () => {
+    // An organization per mode: the lists below count this mode's payments only.
+    const { key } = await server.createKey({ organizationId: `org_pay_${tag}`, scopes: ["payments:write", "wallets:write"] });
+    first = api(server.url, key);
+    if (elsewhere && onPostgres) second = await startTestServer({ sameDatabaseAs: server });
+    // PGlite has one instance: there, the instance forgets every key it meets, as another instance would not know it.
+    else if (elsewhere) server.db.keysMet = new KeysMet(0);
+    again = second ? api(second.url, key) : first;
+  });
+  afterAll(async () => {
+    await second?.close();
+    server.db.keysMet = new KeysMet();
+  });
+
   it("replays the first response byte for byte and creates one payment", async () => {
     const body = { amount: "7.77", stablecoin: "USDC", chain: "base", toAddress: EVM };
-    const headers = { "idempotency-key": "pay-once-1" };
-    const first = await call("POST", "/api/v1/payments", body, headers);
-    const second = await call("POST", "/api/v1/payments", body, headers);
-    expect(first.status).toBe(201);
-    expect(second.status).toBe(201);
-    expect(second.text).toBe(first.text);
-    expect(second.headers.get("idempotent-replayed")).toBe("true");
-    expect(first.headers.get("idempotent-replayed")).toBeNull();
-    const list = await call("GET", "/api/v1/payments?limit=100");
+    const headers = { "idempotency-key": `pay-once-1-${tag}` };
+    const firstAnswer = await first("POST", "/api/v1/payments", body, headers);
+    const secondAnswer = await again("POST", "/api/v1/payments", body, headers);
+    expect(firstAnswer.status).toBe(201);
+    expect(secondAnswer.status).toBe(201);
+    expect(secondAnswer.text).toBe(firstAnswer.text);
+    expect(secondAnswer.headers.get("idempotent-replayed")).toBe("true");
+    expect(firstAnswer.headers.get("idempotent-replayed")).toBeNull();
+    const list = await first("GET", "/api/v1/payments?limit=100");
     expect(list.json.data.filter((p: { amount: string }) => p.amount === "7.77")).toHaveLength(1);
   });
 
   it("refuses the same key with another body (422 idempotency_key_reused)", async () => {
-    const headers = { "idempotency-key": "pay-once-2" };
-    await call("POST", "/api/v1/payments", { amount: "1", stablecoin: "USDC", chain: "base", toAddress: EVM }, headers);
-    const res = await call("POST", "/api/v1/payments", { amount: "2", stablecoin: "USDC", chain: "base", toAddress: EVM }, headers);
+    const headers = { "idempotency-key": `pay-once-2-${tag}` };
+    await first("POST", "/api/v1/payments", { amount: "1", stablecoin: "USDC", chain: "base", toAddress: EVM }, headers);
+    const res = await again("POST", "/api/v1/payments", { amount: "2", stablecoin: "USDC", chain: "base", toAddress: EVM }, headers);
     expect(res.status).toBe(422);
     expect(res.json.code).toBe("idempotency_key_reused");
   });
 
-  // A v1 payment's key is checked by its closing statement alone (keyCheckedAtClose, server/db/unit-of-work/run-unit.ts): each
-  // way a key can have been met before must still be answered as if it had been read first.
-  it("20 concurrent identical POSTs with one key: one payment, every answer the same bytes", async () => {
+  it("20 concurrent identical POSTs with one key (split over both instances when there are two): one payment, every answer the same bytes", async () => {
     const body = { amount: "7.78", stablecoin: "USDC", chain: "base", toAddress: EVM };
-    const headers = { "idempotency-key": "pay-concurrent-1" };
-    const answers = await Promise.all(Array.from({ length: 20 }, () => call("POST", "/api/v1/payments", body, headers)));
+    const headers = { "idempotency-key": `pay-concurrent-1-${tag}` };
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? first : again)("POST", "/api/v1/payments", body, headers)),
+    );
     expect(answers.map((a) => a.status)).toEqual(Array(20).fill(201));
     expect(new Set(answers.map((a) => a.text)).size).toBe(1);
     expect(answers.filter((a) => a.headers.get("idempotent-replayed") === null)).toHaveLength(1);
-    const list = await call("GET", "/api/v1/payments?limit=100");
+    const list = await first("GET", "/api/v1/payments?limit=100");
     expect(list.json.data.filter((p: { amount: string }) => p.amount === "7.78")).toHaveLength(1);
   });
 
   it("stores a refused payment as the key's answer: the retry replays the 400, not a fresh run", async () => {
-    const headers = { "idempotency-key": "pay-refused-1" };
+    const headers = { "idempotency-key": `pay-refused-1-${tag}` };
     const body = { amount: "0", stablecoin: "USDC", chain: "base", toAddress: EVM };
-    const first = await call("POST", "/api/v1/payments", body, headers);
-    expect(first.status).toBe(400);
-    const again = await call("POST", "/api/v1/payments", body, headers);
-    expect(again.status).toBe(400);
-    expect(again.text).toBe(first.text);
-    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    const firstAnswer = await first("POST", "/api/v1/payments", body, headers);
+    expect(firstAnswer.status).toBe(400);
+    const retried = await again("POST", "/api/v1/payments", body, headers);
+    expect(retried.status).toBe(400);
+    expect(retried.text).toBe(firstAnswer.text);
+    expect(retried.headers.get("idempotent-replayed")).toBe("true");
   });
 
   it("refuses a key first used on another operation (422), and writes nothing", async () => {
-    const headers = { "idempotency-key": "pay-other-operation-1" };
-    expect((await call("POST", "/api/v1/wallets", { chain: "base", label: "key-first-here" }, headers)).status).toBe(201);
-    const res = await call("POST", "/api/v1/payments", { amount: "7.79", stablecoin: "USDC", chain: "base", toAddress: EVM }, headers);
+    const headers = { "idempotency-key": `pay-other-operation-1-${tag}` };
+    expect((await first("POST", "/api/v1/wallets", { chain: "base", label: "key-first-here" }, headers)).status).toBe(201);
+    const res = await again("POST", "/api/v1/payments", { amount: "7.79", stablecoin: "USDC", chain: "base", toAddress: EVM }, headers);
     expect(res.status).toBe(422);
     expect(res.json.code).toBe("idempotency_key_reused");
-    const list = await call("GET", "/api/v1/payments?limit=100");
+    const list = await first("GET", "/api/v1/payments?limit=100");
     expect(list.json.data.filter((p: { amount: string }) => p.amount === "7.79")).toHaveLength(0);
   });
+});
 
+describe("payment helpers", () => {
   it("address validity helper agrees with the server on the fixtures", () => {
     expect(isValidAddress("base", EVM)).toBe(true);
     expect(isValidAddress("solana", SOL)).toBe(true);

@@ -1,6 +1,7 @@
 // PostgreSQL faults against a real server process whose DATABASE_URL goes through a cuttable TCP proxy:
 // - a cut inside the business transaction → 503 STORAGE_UNAVAILABLE, nothing recorded;
-// - a cut when the Idempotency-Key is locked and read → 503 IDEMPOTENCY_UNAVAILABLE, nothing recorded;
+// - a cut when the Idempotency-Key is read (a retry's: a fresh key is checked at close) → 503 IDEMPOTENCY_UNAVAILABLE,
+//   nothing recorded;
 // - a full outage → liveness stays 200, readiness 503; every keyed request → 503 SERVICE_UNAVAILABLE at authentication
 //   (a cached key is trusted only while the instance hears the change feed, which the outage cuts too);
 // - an unreachable provider (a JSON-RPC node behind its own proxy) → 503 SOURCE_NOT_AVAILABLE;
@@ -32,8 +33,8 @@ const ORG = "org_sys_pgfault";
 // What the server sends in PostgreSQL's wire protocol at the points we cut at. A statement's SQL text crosses the wire
 // only the first time a connection prepares it (later executions bind the prepared statement by name), so the two
 // single-request cuts strike at a value only that statement carries: the bank transfer's reference (first sent by the
-// closing statement of the unit of work's first transaction, which inserts the transfer) and the Idempotency-Key (first
-// sent by the read of its record, the first statement of every keyed write). The family sweep below strikes at the SQL
+// closing statement of the unit of work's first transaction, which inserts the transfer) and the Idempotency-Key (sent
+// first by the read of its record when the key was met before, as a retry's is). The family sweep below strikes at the SQL
 // text, so each of its cases first resets every connection through the proxy: a connection that stayed idle through a
 // partition survives its healing, and one that had already prepared the family's statement (an earlier case's retry)
 // would send only its name.
@@ -148,7 +149,7 @@ describe("PostgreSQL cut inside the business transaction", () => {
     const cutting = pgProxy.cutWhen(ref);
     const res = await call("POST", BANK_TRANSFER, sepaTransfer(ref), { "idempotency-key": key });
     expect(pgProxy.isCut, "the proxy never saw the statement to cut at").toBe(true);
-    // The statement that carried the reference also carried the key (the key alone is its record's read): the closing statement.
+    // The statement that carried the reference also carried the key (a fresh key has no read of its own): the closing statement.
     expect(await cutting).toContain(key);
     expectProblem503(res, "STORAGE_UNAVAILABLE");
     // The transaction that held the transfer and its activity event rolled back whole.
@@ -171,12 +172,22 @@ describe("PostgreSQL cut inside the business transaction", () => {
   });
 });
 
-describe("PostgreSQL cut when the Idempotency-Key is locked and read", () => {
+describe("PostgreSQL cut when the Idempotency-Key is read", () => {
+  // A fresh key is checked by the closing statement (server/db/unit-of-work/run-unit.ts, "Checked at close"); a key this
+  // instance met before is read first. Here the key is met by a first attempt cut at its closing statement (503, nothing
+  // stored), so its retry — what a client sends after a 503 — reads the key first, and that read is cut.
   it("503 IDEMPOTENCY_UNAVAILABLE: the request was not executed; after restore the same key succeeds at once", async () => {
     const ref = reference();
     const key = `pg-reserve-${randomUUID()}`;
+    const send = () => call("POST", BANK_TRANSFER, sepaTransfer(ref), { "idempotency-key": key });
+    const atClose = pgProxy.cutWhen(ref);
+    expectProblem503(await send(), "STORAGE_UNAVAILABLE");
+    await atClose;
+    pgProxy.restore();
+    await waitReady();
+
     const cutting = pgProxy.cutWhen(key);
-    const res = await call("POST", BANK_TRANSFER, sepaTransfer(ref), { "idempotency-key": key });
+    const res = await send();
     expect(pgProxy.isCut, "the proxy never saw the statement to cut at").toBe(true);
     // The first statement to carry the key is the record's read; the business statement (the reference) never left.
     expect(await cutting).not.toContain(ref);
@@ -186,7 +197,7 @@ describe("PostgreSQL cut when the Idempotency-Key is locked and read", () => {
 
     pgProxy.restore();
     await waitReady();
-    const retried = await call("POST", BANK_TRANSFER, sepaTransfer(ref), { "idempotency-key": key });
+    const retried = await send();
     expect(retried.status, retried.text).toBe(201);
     expect(retried.headers.get("idempotent-replayed")).toBeNull();
     expect(await transfers(ref)).toBe(1);

@@ -100,6 +100,28 @@ describe("idempotency across instances", () => {
       expect(replay.headers.get("idempotent-replayed")).toBe("true");
     }
   });
+
+  // A fresh key is checked by the first transaction's closing statement (server/db/unit-of-work/run-unit.ts, "Checked at
+  // close"); only the instance that met a key reads it first. The other meets the standing record at its guard.
+  it("a key used on one instance, then on the other (which never met it): replayed with the same body, 422 with another", async () => {
+    const [one, two] = await clients(a, { organizationId: ORG, scopes: ["payments:write"] });
+    const reference = `SYS-ELSEWHERE-${randomBytes(4).toString("hex").toUpperCase()}`;
+    const headers = { "idempotency-key": randomUUID() };
+    const created = await one("POST", BANK_TRANSFER, sepaTransfer(reference), headers);
+    expect(created.status, created.text).toBe(201);
+    const replay = await two("POST", BANK_TRANSFER, sepaTransfer(reference), headers);
+    expect(replay.status).toBe(201);
+    expect(replay.text).toBe(created.text);
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    // And the other way round: a key created on the second, sent with another body to the first.
+    const second = { "idempotency-key": randomUUID() };
+    expect((await two("POST", BANK_TRANSFER, sepaTransfer(`${reference}-2`), second)).status).toBe(201);
+    const reused = await one("POST", BANK_TRANSFER, sepaTransfer(`${reference}-OTHER`), second);
+    expect(reused.status).toBe(422);
+    expect(reused.json.code).toBe("IDEMPOTENCY_KEY_REUSED");
+    expect(await count(`SELECT count(*) FROM "BankTransfer" WHERE reference LIKE $1`, [`${reference}%`])).toBe(2);
+    expect(await count(`SELECT count(*) FROM "SimBankTransfer" WHERE "idempotencyKey" = $1`, [created.json.id])).toBe(1);
+  });
 });
 
 describe("API key revocation across instances", () => {

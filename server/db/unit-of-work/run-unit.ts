@@ -16,11 +16,14 @@
 // A write whose work sends no statement of its own (a v1 payment: its rows are all deferred) is therefore two round
 // trips with a key (read, closing statement) and one without, with no BEGIN or COMMIT: a single statement is atomic.
 //
-// Checked at close (`keyCheckedAtClose`, for such a work only): step 1 is skipped, since the closing statement's guarded
-// insert of the key's record already fails when any record stands under the key. A fresh key — what an SDK retry loop
-// sends nearly every time — is then one round trip, as without a key. A record that stands (a replay, a reuse, a claim
-// in progress, an expired record) fails the guard: nothing was written, and the run starts again from 1, which answers
-// as above. A work that throws starts again from 1 too, so an error is only ever answered once the key was read.
+// Checked at close (`keyCheckedAtClose`, for a work that writes nothing before its closing statement and calls no one
+// before it: a v1 payment, the first transaction of a bank transfer): step 1 is skipped, since the closing statement's
+// guarded insert of the key's record already fails when any record stands under the key. A fresh key — what an SDK
+// retry loop sends nearly every time — then costs no round trip of its own: a v1 payment is one statement, as without a
+// key. A record that stands (a replay, a reuse, a claim in progress, an expired record) fails the guard: nothing was
+// written, and the run starts again from 1, which answers as above. A work that throws starts again from 1 too, so an
+// error is only ever answered once the key was read. A key this instance has met before (keys-met.ts) is read first
+// anyway: a replay that comes back here costs the read alone, not a wasted run of the work.
 //
 // Two transactions, never three, where a write calls a provider (its work returns `afterProviderCall(...)`): the first
 // commits the intent and an in-progress claim on the key, the provider is called with no transaction open, and a second
@@ -75,7 +78,8 @@ export async function runUnitOfWork(
   work: (uow: UnitOfWork) => Promise<Outcome | ProviderStep<unknown>>,
 ): Promise<SentResponse> {
   let lostRaces = 0;
-  let readKeyFirst = !options.keyCheckedAtClose;
+  // A key met here before is most likely a replay: read first, rather than run the work to find out (keys-met.ts).
+  let readKeyFirst = !options.keyCheckedAtClose || !options.claim || (options.keysMet?.metBefore(options.claim) ?? false);
   for (let attempt = 0; ; attempt++) {
     let first: FirstTransaction;
     try {

@@ -3,6 +3,7 @@
 import type { Kysely } from "kysely";
 import type { ServiceError } from "../../errors/service-error.ts";
 import type { DB } from "../kysely.ts";
+import type { KeysMet } from "./keys-met.ts";
 import type { UnitOfWork } from "./unit.ts";
 
 /** The request's Idempotency-Key, already parsed and fingerprinted (server/middleware/idempotency.ts). */
@@ -55,11 +56,15 @@ export interface UnitOfWorkOptions {
   now?: () => Date;
   /**
    * Skip the key's first read and let the closing statement's guarded insert decide (see "Checked at close" in run-unit.ts):
-   * for a work that reads nothing and calls no one (its rows are all deferred). A key met before is then one wasted
-   * run of the work, after which the run starts again with the read; an error of the work does the same, so only a
-   * fresh success is answered without the read.
+   * for a work that writes nothing before its closing statement and calls no one before it (its rows are all deferred;
+   * a provider step calls its provider after the first transaction). A key met before is then one wasted run of the
+   * work, after which the run starts again with the read; an error of the work does the same, so only a fresh success
+   * is answered without the read. A key met on this instance before is read first all the same (`keysMet`).
    */
   keyCheckedAtClose?: boolean;
+  /** The keys this instance has met (keys-met.ts): a `keyCheckedAtClose` work whose key was met here before reads it
+   * first, so a replay costs the read alone and not a wasted run. Without it every such key is checked at close. */
+  keysMet?: KeysMet;
   /** RECONCILE_AFTER_SECONDS: the deadline of a reconcilable step's intent (default 30). */
   reconcileAfterSeconds?: number;
   /** Test-only fault points between the transactions of a provider step (FAULT_INJECT; server/http/fault-injection.ts). */
