@@ -1,8 +1,10 @@
 // Shared by `npm run bench` and `npm run bench:profile`: a throwaway PostgreSQL database, and a Coinplane process set up
 // the way the benchmark measures it.
 import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
+import path from "node:path";
 import pg from "pg";
-import { type Started, startProcess } from "./processes.ts";
+import { root, type Started, startProcess } from "./processes.ts";
 import { ADMIN_TOKEN } from "./scenarios.ts";
 
 export const POSTGRES_BASE = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
@@ -23,10 +25,26 @@ export async function withPostgresDatabase<T>(work: (url: string) => Promise<T>)
   }
 }
 
-/** Starts `server/main.ts` as in production (NODE_ENV=production, info logs), without its scheduler. */
+/**
+ * Which Coinplane the benchmarks run: `node --import tsx server/main.ts` as `npm start` does (the default), or with
+ * BENCH_SERVER=build the tsc build the container image runs (`node dist/server/main.js`, `npm run start:prod`; run `npm
+ * run build` first). tsx compiles with esbuild's `keepNames`, which gives every function made at run time its name with
+ * an `Object.defineProperty` call: per-request closures cost a little more from source than in production.
+ */
+export const SERVER_FROM_BUILD = process.env.BENCH_SERVER === "build";
+const SERVER_SCRIPT = SERVER_FROM_BUILD ? "dist/server/main.js" : "server/main.ts";
+/** How the report names the Coinplane process. */
+export const SERVER_COMMAND = SERVER_FROM_BUILD
+  ? "node dist/server/main.js (the tsc build: npm run start:prod, the container image)"
+  : "node --import tsx server/main.ts (as npm start)";
+
+/** Starts Coinplane as in production (NODE_ENV=production, info logs), without its scheduler. */
 export function startCoinplane(databaseUrl: string, port: number, cwd?: string, env: Record<string, string> = {}): Promise<Started> {
+  if (SERVER_FROM_BUILD && !existsSync(path.join(cwd ?? root, SERVER_SCRIPT))) {
+    throw new Error(`BENCH_SERVER=build runs ${SERVER_SCRIPT}, which is not there: run npm run build first (in ${cwd ?? root})`);
+  }
   return startProcess(
-    "server/main.ts",
+    SERVER_SCRIPT,
     port,
     {
       DATABASE_URL: databaseUrl,

@@ -20,8 +20,10 @@ export async function startProcess(
   cwd = root,
 ): Promise<Started> {
   // node --import tsx: one process (no tsx wrapper), so RSS and --cpu-prof (BENCH_NODE_FLAGS) describe the server alone.
+  // Compiled JavaScript (the build) runs without the loader.
   const flags = process.env.BENCH_NODE_FLAGS ? process.env.BENCH_NODE_FLAGS.split(" ") : [];
-  const child = spawn(process.execPath, [...flags, "--import", "tsx", script], {
+  const loader = script.endsWith(".js") ? [] : ["--import", "tsx"];
+  const child = spawn(process.execPath, [...flags, ...loader, script], {
     cwd,
     env: { ...process.env, ...env, PORT: String(port) },
     // The server logs one line per request at info, as in production; stdout goes to /dev/null.

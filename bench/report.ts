@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { SERVER_COMMAND } from "./coinplane-server.ts";
 import type { CompileEventLoop, EventLoopDelay } from "./event-loop.ts";
 
 export interface Row {
@@ -203,7 +204,8 @@ PostgreSQL and the load generator share those cores with the server. Load averag
 ${run.loadAverage.map((l) => l.toFixed(1)).join(" / ")}; the machine is shared, so only ratios within this run mean anything.
 Measured ${new Date().toISOString()}.
 
-Each server runs as \`node --import tsx …\` with NODE_ENV=production and info-level request logs (to /dev/null).
+Coinplane runs as \`${SERVER_COMMAND}\`, the hello world and the database floor as \`node --import tsx …\`, with
+NODE_ENV=production and info-level request logs (to /dev/null).
 autocannon drives it over loopback with ${run.connections} connections for ${run.seconds} s after a 2 s warm-up. Right
 before each scenario the same load runs against a bare Express 5 hello world (bench/hello-world.ts, the framework's
 ceiling here; RSS ${run.helloRssMiB.toFixed(0)} MiB), and the ratio is against that figure. Coinplane requests are

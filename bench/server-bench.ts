@@ -1,5 +1,6 @@
 // `npm run bench`: Coinplane's own throughput and latency next to a bare Express 5 hello world, in one run on one
-// machine, on PGlite and on PostgreSQL, and the database floor (bench/database-floor.ts); writes bench/results.md.
+// machine, on PGlite and on PostgreSQL, and the database floor (bench/database-floor.ts); writes bench/results.md
+// (BENCH_SERVER=build, the tsc build instead of the source through tsx: bench/results-build.md).
 // Not part of `npm test`.
 // Env: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 32), BENCH_DATABASE_URL (PostgreSQL server to create a
 // throwaway database on; default postgresql://postgres@127.0.0.1:5432/postgres), BENCH_DATABASES (pglite,postgres by
@@ -8,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon, { type Request } from "autocannon";
-import { startCoinplane, withPostgresDatabase } from "./coinplane-server.ts";
+import { SERVER_FROM_BUILD, startCoinplane, withPostgresDatabase } from "./coinplane-server.ts";
 import { measureCompileEventLoop } from "./event-loop.ts";
 import { cpuMs, root, rssMiB, type Started, startProcess, stopProcess } from "./processes.ts";
 import { type Row, renderResults } from "./report.ts";
@@ -124,7 +125,8 @@ try {
   const markdown =
     renderResults(rows, { seconds, connections, loadAverage: os.loadavg(), helloRssMiB: helloRss, compileEventLoop }) +
     renderWebhookLag(webhookLags);
-  writeFileSync(path.join(root, "bench", "results.md"), markdown);
+  // The build's run (BENCH_SERVER=build) has a file of its own: bench/results.md stays the default run's.
+  writeFileSync(path.join(root, "bench", SERVER_FROM_BUILD ? "results-build.md" : "results.md"), markdown);
   console.log(markdown);
 } finally {
   await stopProcess(hello.child);

@@ -46,6 +46,9 @@ interface Endpoint {
   idempotency: "required" | "optional" | "none";
   /** A table whose loss is an unexpected failure there (500). */
   breaks?: string;
+  /** A fresh key is checked by the closing statement that records the write (server/db/unit-of-work/run-unit.ts,
+   * "Checked at close"), not read first. */
+  keyCheckedAtClose?: true;
 }
 
 const ENDPOINTS: Endpoint[] = [
@@ -55,6 +58,7 @@ const ENDPOINTS: Endpoint[] = [
     body: BANK,
     other: { ...BANK, amount: "11.00" },
     idempotency: "required",
+    keyCheckedAtClose: true,
   },
   {
     name: "bank-transfer/status",
@@ -191,7 +195,16 @@ describe("every payments and custody endpoint", () => {
     const wallets = await server.db.prisma.custodyWallet.count();
     await server.db.prisma.$executeRawUnsafe(`ALTER TABLE "IdempotencyRecord" RENAME TO "IdempotencyRecord_down"`);
     try {
-      const res = await send(e, call, idem());
+      const headers = idem();
+      if (e.keyCheckedAtClose) {
+        // The fresh key's first statement is the closing one, which records the transfer with the key's claim: it fails
+        // as a whole, and nothing reached the provider.
+        const fresh = await send(e, call, headers);
+        expect(fresh.status, fresh.text).toBe(503);
+        expect(fresh.json.code).toBe("STORAGE_UNAVAILABLE");
+      }
+      // The retry of a key this instance met (as every key of the other endpoints) is read first, and the read fails.
+      const res = await send(e, call, headers);
       expect(res.status, res.text).toBe(503);
       expect(res.json.code).toBe("IDEMPOTENCY_UNAVAILABLE");
     } finally {
