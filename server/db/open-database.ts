@@ -21,7 +21,7 @@ import { rollbackKeepsCause } from "./rollback-keeps-cause.ts";
 import { pgliteRunner, pgPoolRunner, type SqlRunner } from "./sql-runner.ts";
 import { countingDialect, StatementCounter } from "./statement-counter.ts";
 import { SIMPLE_QUERY_TEXTS, transactionScopedSettings } from "./transaction-scoped-settings.ts";
-import { KeysMet } from "./unit-of-work/index.ts";
+import { KeysToReadFirst } from "./unit-of-work/index.ts";
 
 export type Db = PrismaClient;
 
@@ -38,9 +38,9 @@ export interface Database {
   /** The Idempotency-Key claims requests of this instance could not release when they ended (the database did not
    * answer), released once it answers again (server/db/claim-releases.ts); closing tries them once more. */
   claimReleases: ClaimReleases;
-  /** The Idempotency-Keys this instance has met (server/db/unit-of-work/keys-met.ts): which keyed writes read their key
-   * first. */
-  keysMet: KeysMet;
+  /** The Idempotency-Keys whose check at close did not pay off on this instance (server/db/unit-of-work/
+   * keys-to-read-first.ts): their writes read the key first. */
+  keysToReadFirst: KeysToReadFirst;
   /** Operator paths only (admin API, scripts, migration runner). */
   prisma: PrismaClient;
   target: DatabaseTarget;
@@ -375,7 +375,7 @@ async function assembleDatabase(driver: {
     changes,
     readCache: withReadCache(kysely, changes),
     claimReleases,
-    keysMet: new KeysMet(),
+    keysToReadFirst: new KeysToReadFirst(),
     prisma,
     target,
     ping: (timeoutMs = 2_000) => driver.ping(timeoutMs),

@@ -44,7 +44,7 @@ export async function respondWithUnitOfWork(
       lockSeconds: deps.config.idempotencyLockSeconds,
       renderError: (error) => renderError(req, error),
       keyCheckedAtClose: options.keyCheckedAtClose,
-      keysMet: deps.db.keysMet,
+      keysToReadFirst: deps.db.keysToReadFirst,
       reconcileAfterSeconds: deps.config.reconcileAfterSeconds,
       faults: stepFaultsFor(deps.config.faultInjection, req.ctx.operation?.operationId),
       claimReleases: deps.db.claimReleases,

@@ -90,20 +90,22 @@ describe("statement budgets per request (copies in memory)", () => {
     expect(await cost(() => limited("POST", "/api/v1/payments", PAYMENT, headers), 201)).toEqual(noTransaction(1));
   });
 
-  // Both keys are checked at close when fresh. A replay on the instance that met the key reads it first: the record
-  // read alone. On an instance that did not meet it (here: this one, its memory of keys cleared, as a second instance's
-  // would be empty), the work runs, its closing statement fails the guard (nothing written), then the record is read.
+  // Both keys are checked at close when fresh. A replay that finds the key's record at the guard runs the work, fails
+  // the closing statement (nothing written), then reads the record; the instance then reads that key first
+  // (server/db/unit-of-work/keys-to-read-first.ts), so the next replay is the record read alone. On an instance that
+  // never saw the key (here: this one, its memory cleared, as a second instance's would be empty), the first again.
   it.each([
     ["POST /api/v1/payments", "here", 1, "/api/v1/payments", PAYMENT_1],
     ["POST /api/v2/agent/payments/bank-transfer", "here", 1, BANK_TRANSFER, SEPA_TRANSFER],
     ["POST /api/v1/payments", "elsewhere", 2, "/api/v1/payments", PAYMENT_1],
     ["POST /api/v2/agent/payments/bank-transfer", "elsewhere", 2, BANK_TRANSFER, SEPA_TRANSFER],
-  ])("idempotent replay of %s, its key met %s: %i statements, the stored bytes", async (_name, where, statements, path, body) => {
+  ])("idempotent replay of %s, replayed before %s: %i statements, the stored bytes", async (_name, where, statements, path, body) => {
     const status = 201;
     const headers = idem();
     const first = await call("POST", path, body, headers);
     expect(first.status).toBe(status);
-    if (where === "elsewhere") server.db.keysMet.clear();
+    expect((await call("POST", path, body, headers)).headers.get("idempotent-replayed")).toBe("true");
+    if (where === "elsewhere") server.db.keysToReadFirst.clear();
     let replayed = "";
     const spent = await cost(async () => {
       const res = await call("POST", path, body, headers);

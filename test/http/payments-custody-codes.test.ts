@@ -203,7 +203,8 @@ describe("every payments and custody endpoint", () => {
         expect(fresh.status, fresh.text).toBe(503);
         expect(fresh.json.code).toBe("STORAGE_UNAVAILABLE");
       }
-      // The retry of a key this instance met (as every key of the other endpoints) is read first, and the read fails.
+      // The retry of a key whose check at close failed here (as every key of the other endpoints) is read first, and the
+      // read fails.
       const res = await send(e, call, headers);
       expect(res.status, res.text).toBe(503);
       expect(res.json.code).toBe("IDEMPOTENCY_UNAVAILABLE");

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { KeysMet } from "../../server/db/unit-of-work/index.ts";
+import { KeysToReadFirst } from "../../server/db/unit-of-work/index.ts";
 import { isValidAddress } from "../../server/domain/chains/addresses.ts";
 import { api, startTestServer, type TestServer } from "../helpers/test-server.ts";
 
@@ -134,9 +134,10 @@ describe("GET /api/v1/payments", () => {
 });
 
 // A v1 payment's key is checked by its closing statement alone (keyCheckedAtClose, server/db/unit-of-work/run-unit.ts),
-// unless this instance met the key before (server/db/unit-of-work/keys-met.ts): each way a key can have been met before
-// must be answered as if it had been read first, whether the repeat comes back to the instance that met the key (which
-// reads it first) or reaches another instance on the same database (which runs the work, fails the guard, then reads).
+// unless its check at close failed on this instance before (server/db/unit-of-work/keys-to-read-first.ts): each way a
+// key can have been met before must be answered as if it had been read first, whether the repeats come back to one
+// instance (the first runs the work, fails the guard, then reads; the next read first) or reach another instance on
+// the same database, which remembers nothing of the key.
 describe.each([
   ["the same instance", false],
   ["another instance", true],
@@ -152,13 +153,13 @@ describe.each([
     const { key } = await server.createKey({ organizationId: `org_pay_${tag}`, scopes: ["payments:write", "wallets:write"] });
     first = api(server.url, key);
     if (elsewhere && onPostgres) second = await startTestServer({ sameDatabaseAs: server });
-    // PGlite has one instance: there, the instance forgets every key it meets, as another instance would not know it.
-    else if (elsewhere) server.db.keysMet = new KeysMet(0);
+    // PGlite has one instance: there, the instance remembers no key, as another instance would not know it.
+    else if (elsewhere) server.db.keysToReadFirst = new KeysToReadFirst(0);
     again = second ? api(second.url, key) : first;
   });
   afterAll(async () => {
     await second?.close();
-    server.db.keysMet = new KeysMet();
+    server.db.keysToReadFirst = new KeysToReadFirst();
   });
 
   it("replays the first response byte for byte and creates one payment", async () => {

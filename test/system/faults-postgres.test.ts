@@ -34,7 +34,7 @@ const ORG = "org_sys_pgfault";
 // only the first time a connection prepares it (later executions bind the prepared statement by name), so the two
 // single-request cuts strike at a value only that statement carries: the bank transfer's reference (first sent by the
 // closing statement of the unit of work's first transaction, which inserts the transfer) and the Idempotency-Key (sent
-// first by the read of its record when the key was met before, as a retry's is). The family sweep below strikes at the SQL
+// first by the read of its record when the key's check at close failed before, as a retry's after a 503 did). The family sweep below strikes at the SQL
 // text, so each of its cases first resets every connection through the proxy: a connection that stayed idle through a
 // partition survives its healing, and one that had already prepared the family's statement (an earlier case's retry)
 // would send only its name.
@@ -173,9 +173,10 @@ describe("PostgreSQL cut inside the business transaction", () => {
 });
 
 describe("PostgreSQL cut when the Idempotency-Key is read", () => {
-  // A fresh key is checked by the closing statement (server/db/unit-of-work/run-unit.ts, "Checked at close"); a key this
-  // instance met before is read first. Here the key is met by a first attempt cut at its closing statement (503, nothing
-  // stored), so its retry — what a client sends after a 503 — reads the key first, and that read is cut.
+  // A fresh key is checked by the closing statement (server/db/unit-of-work/run-unit.ts, "Checked at close"); a key whose
+  // check at close failed on this instance is read first from then on. Here a first attempt is cut at its closing
+  // statement (503, nothing stored), so its retry — what a client sends after a 503 — reads the key first, and that read
+  // is cut.
   it("503 IDEMPOTENCY_UNAVAILABLE: the request was not executed; after restore the same key succeeds at once", async () => {
     const ref = reference();
     const key = `pg-reserve-${randomUUID()}`;

@@ -102,8 +102,8 @@ describe("idempotency across instances", () => {
   });
 
   // A fresh key is checked by the first transaction's closing statement (server/db/unit-of-work/run-unit.ts, "Checked at
-  // close"); only the instance that met a key reads it first. The other meets the standing record at its guard.
-  it("a key used on one instance, then on the other (which never met it): replayed with the same body, 422 with another", async () => {
+  // close"); an instance that never saw the key meets its standing record at the guard, then reads it.
+  it("a key used on one instance, then on the other (which never saw it): replayed with the same body, 422 with another", async () => {
     const [one, two] = await clients(a, { organizationId: ORG, scopes: ["payments:write"] });
     const reference = `SYS-ELSEWHERE-${randomBytes(4).toString("hex").toUpperCase()}`;
     const headers = { "idempotency-key": randomUUID() };

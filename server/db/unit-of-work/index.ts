@@ -4,11 +4,11 @@
 //   idempotency-claim.ts  the key's record: read first (replay, 409, 422), written at close, the stored answer
 //   provider-step.ts      afterProviderCall: two transactions around a provider call, reconcilable intents
 //   stranded-claims.ts    claims a request could not settle, released once the database answers again
-//   keys-met.ts           the keys this instance has met: which keyed writes read their key first
+//   keys-to-read-first.ts the keys whose check at close did not pay off here: read first from then on
 //   types.ts              the shapes shared with callers
 // Callers import from here only.
 export { answerKeyRecord } from "./idempotency-claim.ts";
-export { KeysMet } from "./keys-met.ts";
+export { KeysToReadFirst } from "./keys-to-read-first.ts";
 export { afterProviderCall, type PendingProviderStep, type ProviderStep } from "./provider-step.ts";
 export { CONFLICT_ATTEMPTS, runUnitOfWork } from "./run-unit.ts";
 export { releaseStrandedClaim } from "./stranded-claims.ts";

@@ -22,8 +22,9 @@
 // retry loop sends nearly every time — then costs no round trip of its own: a v1 payment is one statement, as without a
 // key. A record that stands (a replay, a reuse, a claim in progress, an expired record) fails the guard: nothing was
 // written, and the run starts again from 1, which answers as above. A work that throws starts again from 1 too, so an
-// error is only ever answered once the key was read. A key this instance has met before (keys-met.ts) is read first
-// anyway: a replay that comes back here costs the read alone, not a wasted run of the work.
+// error is only ever answered once the key was read. A key whose check at close failed on this instance before (a
+// replay, a retry after a 503: keys-to-read-first.ts) is read first from then on: its next replay costs the read alone,
+// not another wasted run of the work.
 //
 // Two transactions, never three, where a write calls a provider (its work returns `afterProviderCall(...)`): the first
 // commits the intent and an in-progress claim on the key, the provider is called with no transaction open, and a second
@@ -78,13 +79,16 @@ export async function runUnitOfWork(
   work: (uow: UnitOfWork) => Promise<Outcome | ProviderStep<unknown>>,
 ): Promise<SentResponse> {
   let lostRaces = 0;
-  // A key met here before is most likely a replay: read first, rather than run the work to find out (keys-met.ts).
-  let readKeyFirst = !options.keyCheckedAtClose || !options.claim || (options.keysMet?.metBefore(options.claim) ?? false);
+  const { claim, keysToReadFirst } = options;
+  let readKeyFirst = !options.keyCheckedAtClose || !claim || (keysToReadFirst?.has(claim) ?? false);
   for (let attempt = 0; ; attempt++) {
     let first: FirstTransaction;
     try {
       first = await runFirst(options, work, readKeyFirst);
     } catch (error) {
+      // The check at close did not pay off (the key stood, the work failed, or the statement did): read this key first
+      // from now on, so that its replays cost the read alone.
+      if (!readKeyFirst && claim) keysToReadFirst?.add(claim);
       if (!readKeyFirst && (error instanceof LostKeyRace || error instanceof CheckKeyFirst)) {
         // The key was met before (or the work failed): run again the usual way; this was not a lost race.
         readKeyFirst = true;

@@ -3,7 +3,7 @@
 import type { Kysely } from "kysely";
 import type { ServiceError } from "../../errors/service-error.ts";
 import type { DB } from "../kysely.ts";
-import type { KeysMet } from "./keys-met.ts";
+import type { KeysToReadFirst } from "./keys-to-read-first.ts";
 import type { UnitOfWork } from "./unit.ts";
 
 /** The request's Idempotency-Key, already parsed and fingerprinted (server/middleware/idempotency.ts). */
@@ -59,12 +59,13 @@ export interface UnitOfWorkOptions {
    * for a work that writes nothing before its closing statement and calls no one before it (its rows are all deferred;
    * a provider step calls its provider after the first transaction). A key met before is then one wasted run of the
    * work, after which the run starts again with the read; an error of the work does the same, so only a fresh success
-   * is answered without the read. A key met on this instance before is read first all the same (`keysMet`).
+   * is answered without the read. A key whose check at close failed on this instance is read first (`keysToReadFirst`).
    */
   keyCheckedAtClose?: boolean;
-  /** The keys this instance has met (keys-met.ts): a `keyCheckedAtClose` work whose key was met here before reads it
-   * first, so a replay costs the read alone and not a wasted run. Without it every such key is checked at close. */
-  keysMet?: KeysMet;
+  /** The keys whose check at close did not pay off on this instance (keys-to-read-first.ts): a `keyCheckedAtClose` work
+   * reads such a key first, so its next replay costs the read alone and not a wasted run. Without it every such key is
+   * checked at close. */
+  keysToReadFirst?: KeysToReadFirst;
   /** RECONCILE_AFTER_SECONDS: the deadline of a reconcilable step's intent (default 30). */
   reconcileAfterSeconds?: number;
   /** Test-only fault points between the transactions of a provider step (FAULT_INJECT; server/http/fault-injection.ts). */
