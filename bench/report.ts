@@ -5,7 +5,6 @@ import { readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { SERVER_COMMAND } from "./coinplane-server.ts";
 import type { CompileEventLoop, EventLoopDelay } from "./event-loop.ts";
 
 export interface Row {
@@ -185,7 +184,15 @@ ${delayRow("solc on the event loop (before)", e.onEventLoop)}
 
 export function renderResults(
   rows: Row[],
-  run: { seconds: number; connections: number; loadAverage: number[]; helloRssMiB: number; compileEventLoop?: CompileEventLoop },
+  run: {
+    seconds: number;
+    connections: number;
+    loadAverage: number[];
+    helloRssMiB: number;
+    /** How Coinplane was started (bench/coinplane-server.ts SERVER_COMMAND). */
+    serverCommand: string;
+    compileEventLoop?: CompileEventLoop;
+  },
 ): string {
   const table = [
     "| Server | Scenario | Requests/s | Hello world just before | Ratio | p50 (ms) | p99 (ms) | Server CPU/request (ms) | Requests | Non-2xx | Errors | RSS after (MiB) |",
@@ -204,7 +211,7 @@ PostgreSQL and the load generator share those cores with the server. Load averag
 ${run.loadAverage.map((l) => l.toFixed(1)).join(" / ")}; the machine is shared, so only ratios within this run mean anything.
 Measured ${new Date().toISOString()}.
 
-Coinplane runs as \`${SERVER_COMMAND}\`, the hello world and the database floor as \`node --import tsx …\`, with
+Coinplane runs as \`${run.serverCommand}\`, the hello world and the database floor as \`node --import tsx …\`, with
 NODE_ENV=production and info-level request logs (to /dev/null).
 autocannon drives it over loopback with ${run.connections} connections for ${run.seconds} s after a 2 s warm-up. Right
 before each scenario the same load runs against a bare Express 5 hello world (bench/hello-world.ts, the framework's

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon, { type Request } from "autocannon";
-import { SERVER_FROM_BUILD, startCoinplane, withPostgresDatabase } from "./coinplane-server.ts";
+import { SERVER_COMMAND, SERVER_FROM_BUILD, startCoinplane, withPostgresDatabase } from "./coinplane-server.ts";
 import { measureCompileEventLoop } from "./event-loop.ts";
 import { cpuMs, root, rssMiB, type Started, startProcess, stopProcess } from "./processes.ts";
 import { type Row, renderResults } from "./report.ts";
@@ -123,8 +123,14 @@ try {
     `compile event-loop delay p99: pool ${compileEventLoop.pool.p99Ms.toFixed(1)} ms, on the event loop ${compileEventLoop.onEventLoop.p99Ms.toFixed(1)} ms`,
   );
   const markdown =
-    renderResults(rows, { seconds, connections, loadAverage: os.loadavg(), helloRssMiB: helloRss, compileEventLoop }) +
-    renderWebhookLag(webhookLags);
+    renderResults(rows, {
+      seconds,
+      connections,
+      loadAverage: os.loadavg(),
+      helloRssMiB: helloRss,
+      serverCommand: SERVER_COMMAND,
+      compileEventLoop,
+    }) + renderWebhookLag(webhookLags);
   // The build's run (BENCH_SERVER=build) has a file of its own: bench/results.md stays the default run's.
   writeFileSync(path.join(root, "bench", SERVER_FROM_BUILD ? "results-build.md" : "results.md"), markdown);
   console.log(markdown);
