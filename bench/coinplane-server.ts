@@ -26,17 +26,18 @@ export async function withPostgresDatabase<T>(work: (url: string) => Promise<T>)
 }
 
 /**
- * Which Coinplane the benchmarks run: `node --import tsx server/main.ts` as `npm start` does (the default), or with
- * BENCH_SERVER=build the tsc build the container image runs (`node dist/server/main.js`, `npm run start:prod`; run `npm
- * run build` first). tsx compiles with esbuild's `keepNames`, which gives every function made at run time its name with
- * an `Object.defineProperty` call: per-request closures cost a little more from source than in production.
+ * Which Coinplane the benchmarks run: the TypeScript source as `npm start` runs it (the default: `node
+ * --experimental-strip-types server/main.ts`, processes.ts's sourceFlags), or with BENCH_SERVER=build the tsc build the
+ * container image runs (`node dist/server/main.js`, `npm run start:prod`; run `npm run build` first). Both run the same
+ * JavaScript: Node's type stripping only blanks the types out (until issue 39's seventh session `npm start` ran tsx,
+ * whose esbuild `keepNames` gave every function made at run time its name with an `Object.defineProperty` call).
  */
 export const SERVER_FROM_BUILD = process.env.BENCH_SERVER === "build";
 const SERVER_SCRIPT = SERVER_FROM_BUILD ? "dist/server/main.js" : "server/main.ts";
 /** How the report names the Coinplane process. */
 export const SERVER_COMMAND = SERVER_FROM_BUILD
   ? "node dist/server/main.js (the tsc build: npm run start:prod, the container image)"
-  : "node --import tsx server/main.ts (as npm start)";
+  : "node --experimental-strip-types server/main.ts (as npm start)";
 
 /** Starts Coinplane as in production (NODE_ENV=production, info logs), without its scheduler. */
 export function startCoinplane(databaseUrl: string, port: number, cwd?: string, env: Record<string, string> = {}): Promise<Started> {

@@ -16,7 +16,10 @@ export class InspectorSession {
   private nextId = 1;
   private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
 
-  private constructor(private readonly socket: WebSocket) {
+  private readonly socket: WebSocket;
+
+  private constructor(socket: WebSocket) {
+    this.socket = socket;
     socket.addEventListener("message", (event) => {
       const message = JSON.parse(String(event.data)) as { id?: number; result?: unknown; error?: { message: string } };
       const waiter = message.id === undefined ? undefined : this.pending.get(message.id);

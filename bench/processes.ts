@@ -19,10 +19,10 @@ export async function startProcess(
   probe = "/",
   cwd = root,
 ): Promise<Started> {
-  // node --import tsx: one process (no tsx wrapper), so RSS and --cpu-prof (BENCH_NODE_FLAGS) describe the server alone.
-  // Compiled JavaScript (the build) runs without the loader.
+  // `node` itself runs the script (no CLI wrapper that forks), so RSS and --cpu-prof (BENCH_NODE_FLAGS) describe the
+  // server alone.
   const flags = process.env.BENCH_NODE_FLAGS ? process.env.BENCH_NODE_FLAGS.split(" ") : [];
-  const loader = script.endsWith(".js") ? [] : ["--import", "tsx"];
+  const loader = sourceFlags(script, cwd);
   const child = spawn(process.execPath, [...flags, ...loader, script], {
     cwd,
     env: { ...process.env, ...env, PORT: String(port) },
@@ -47,6 +47,17 @@ export async function startProcess(
   }
   child.kill("SIGKILL");
   throw new Error(`${script} did not answer within 90 s\n${stderr}`);
+}
+
+/**
+ * How `script` runs in the checkout at `cwd`: compiled JavaScript (the build) as it is; TypeScript the way that
+ * checkout's `npm start` runs it — Node's own type stripping (`--experimental-strip-types`) since issue 39's seventh
+ * session, tsx's loader before it. So an A/B against an older checkout (npm run bench:ab) compares each as it starts.
+ */
+export function sourceFlags(script: string, cwd = root): string[] {
+  if (script.endsWith(".js")) return [];
+  const start = (JSON.parse(readFileSync(path.join(cwd, "package.json"), "utf8")) as { scripts?: { start?: string } }).scripts?.start;
+  return start?.includes("--experimental-strip-types") ? ["--experimental-strip-types"] : ["--import", "tsx"];
 }
 
 /** Resident set size of the process, in MiB (Linux /proc). */

@@ -211,7 +211,7 @@ PostgreSQL and the load generator share those cores with the server. Load averag
 ${run.loadAverage.map((l) => l.toFixed(1)).join(" / ")}; the machine is shared, so only ratios within this run mean anything.
 Measured ${new Date().toISOString()}.
 
-Coinplane runs as \`${run.serverCommand}\`, the hello world and the database floor as \`node --import tsx …\`, with
+Coinplane runs as \`${run.serverCommand}\`, the hello world and the database floor as \`node --experimental-strip-types …\`, with
 NODE_ENV=production and info-level request logs (to /dev/null).
 autocannon drives it over loopback with ${run.connections} connections for ${run.seconds} s after a 2 s warm-up. Right
 before each scenario the same load runs against a bare Express 5 hello world (bench/hello-world.ts, the framework's

@@ -252,8 +252,11 @@ function trustProxy(raw: string | undefined): boolean | number | string {
 
 /** Every problem found in the settings, reported together: an operator fixes them in one go, not one per restart. */
 export class ConfigError extends Error {
-  constructor(readonly problems: string[]) {
+  readonly problems: string[];
+
+  constructor(problems: string[]) {
     super(problems.join("; "));
+    this.problems = problems;
   }
 }
 

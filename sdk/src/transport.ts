@@ -110,7 +110,10 @@ export class Transport {
   private readonly random: () => number;
   private readonly sleep: (ms: number, signal?: AbortSignal | null) => Promise<void>;
 
-  constructor(private readonly config: TransportConfig) {
+  private readonly config: TransportConfig;
+
+  constructor(config: TransportConfig) {
+    this.config = config;
     this.random = config.random ?? Math.random;
     this.sleep = config.sleep ?? defaultSleep;
   }

@@ -61,15 +61,18 @@ export interface ChainSession {
 }
 
 export class ChainTxReverted extends Error {
-  constructor(
-    readonly description: string,
-    readonly reason: string,
-  ) {
+  readonly description: string;
+  readonly reason: string;
+
+  constructor(description: string, reason: string) {
     super(`${description} reverted: ${reason}`);
+    this.description = description;
+    this.reason = reason;
   }
 }
 
 export class SandboxChain {
+  private readonly log: SandboxChainLogStore;
   private vm: VM | undefined;
   /** The last log row applied to the VM, confirmed or not. */
   private appliedSeq = 0;
@@ -81,7 +84,9 @@ export class SandboxChain {
   private queue: Promise<void> = Promise.resolve();
 
   /** `log`: the log on the database itself, read when the caller has no transaction open. */
-  constructor(private readonly log: SandboxChainLogStore) {}
+  constructor(log: SandboxChainLogStore) {
+    this.log = log;
+  }
 
   /**
    * Runs `fn` on the current state (caught up with the log), holding the chain so nothing changes meanwhile.

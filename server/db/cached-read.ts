@@ -28,6 +28,8 @@ export interface ReadCacheLimits {
 export const DEFAULT_READ_CACHE_LIMITS: ReadCacheLimits = { maxEntries: 10_000, maxAgeMs: 60_000 };
 
 export class ReadCache {
+  private readonly feed: ChangeFeed;
+  private readonly limits: ReadCacheLimits;
   private scopes = new Map<string, Map<string, Entry>>();
   private size = 0;
   /** Bumped by every drop: a read that started before a drop does not store what it read (it may predate the change). */
@@ -35,10 +37,9 @@ export class ReadCache {
   hits = 0;
   misses = 0;
 
-  constructor(
-    private readonly feed: ChangeFeed,
-    private readonly limits: ReadCacheLimits = DEFAULT_READ_CACHE_LIMITS,
-  ) {
+  constructor(feed: ChangeFeed, limits: ReadCacheLimits = DEFAULT_READ_CACHE_LIMITS) {
+    this.feed = feed;
+    this.limits = limits;
     feed.subscribe((table, scope) => (table === "*" ? this.clear() : this.drop(`${table}\n${scope}`)));
   }
 

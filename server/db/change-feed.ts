@@ -88,6 +88,8 @@ const newNonce = () => randomBytes(12).toString("hex");
 
 /** The feed of a PostgreSQL database: one dedicated connection (not from the pool), reconnecting on loss. */
 export class PostgresChangeFeed implements ChangeFeed {
+  private readonly connectionString: string;
+  private readonly timing: ChangeFeedTiming;
   private readonly dispatcher = new Dispatcher();
   private client: pg.Client | undefined;
   private connecting: pg.Client | undefined;
@@ -98,10 +100,10 @@ export class PostgresChangeFeed implements ChangeFeed {
   private reconnectDelayMs = 250;
   private closed = false;
 
-  constructor(
-    private readonly connectionString: string,
-    private readonly timing: ChangeFeedTiming = DEFAULT_CHANGE_FEED_TIMING,
-  ) {}
+  constructor(connectionString: string, timing: ChangeFeedTiming = DEFAULT_CHANGE_FEED_TIMING) {
+    this.connectionString = connectionString;
+    this.timing = timing;
+  }
 
   /** Connects and listens; resolves once trusted (or when the first attempt failed: it keeps retrying). */
   async start(): Promise<void> {
@@ -240,11 +242,14 @@ export class PostgresChangeFeed implements ChangeFeed {
 
 /** The feed of the embedded PGlite: the process holds the only session, so it misses nothing while it listens. */
 export class PgliteChangeFeed implements ChangeFeed {
+  private readonly pglite: PGlite;
   private readonly dispatcher = new Dispatcher();
   private unlisten: Array<() => Promise<void>> = [];
   private listening = false;
 
-  constructor(private readonly pglite: PGlite) {}
+  constructor(pglite: PGlite) {
+    this.pglite = pglite;
+  }
 
   async start(): Promise<void> {
     this.unlisten.push(

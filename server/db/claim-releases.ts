@@ -20,16 +20,18 @@ export const MAX_BACKOFF_MS = 500;
 const FIRST_BACKOFF_MS = 100;
 
 export class ClaimReleases implements ClaimReleaser {
+  private readonly db: Kysely<DB>;
+  private readonly clock: () => Date;
   private readonly pending = new Map<string, StrandedClaim>();
   private timer: NodeJS.Timeout | undefined;
   private draining: Promise<void> | undefined;
   private failures = 0;
   private closed = false;
 
-  constructor(
-    private readonly db: Kysely<DB>,
-    private readonly clock: () => Date = () => new Date(),
-  ) {}
+  constructor(db: Kysely<DB>, clock: () => Date = () => new Date()) {
+    this.db = db;
+    this.clock = clock;
+  }
 
   /** Claims still waiting for the database. */
   get size(): number {

@@ -47,13 +47,15 @@ export function isPlainRead(query: CompiledQuery): boolean {
 type State = "outside" | "pending" | "begun" | "finished";
 
 class LazyConnection implements DatabaseConnection {
+  readonly inner: DatabaseConnection;
+  private readonly driver: Driver;
   state: State = "outside";
   settings: TransactionSettings = {};
 
-  constructor(
-    readonly inner: DatabaseConnection,
-    private readonly driver: Driver,
-  ) {}
+  constructor(inner: DatabaseConnection, driver: Driver) {
+    this.inner = inner;
+    this.driver = driver;
+  }
 
   // Not an async function: a statement that needs no BEGIN (most of them) is handed on as the driver's own promise.
   executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
@@ -81,11 +83,14 @@ class LazyConnection implements DatabaseConnection {
 }
 
 class LazyTransactionDriver implements Driver {
+  private readonly inner: Driver;
   /** One wrapper per driver connection (connection-wrappers.ts), reset on each checkout: a connection has one holder
    * at a time. */
   private readonly wrappers = new WeakMap<DatabaseConnection, LazyConnection>();
 
-  constructor(private readonly inner: Driver) {}
+  constructor(inner: Driver) {
+    this.inner = inner;
+  }
   init() {
     return this.inner.init();
   }

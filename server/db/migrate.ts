@@ -108,9 +108,12 @@ export async function migrationStatus(runner: SqlRunner, migrations?: Migration[
 
 /** A start with MIGRATE_ON_START=false finds the schema behind this code. */
 export class MigrationsPending extends Error {
-  constructor(readonly pending: string[]) {
+  readonly pending: string[];
+
+  constructor(pending: string[]) {
     super(
       `${pending.length} migration(s) not applied (${pending.join(", ")}): run \`npm run migrate\` first, or start with MIGRATE_ON_START=true`,
     );
+    this.pending = pending;
   }
 }

@@ -20,9 +20,12 @@ type Queryable = Pick<PGlite, "query"> | PGliteTransaction;
 const PARSERS = { [types.INT8]: (value: string) => value };
 
 class PGliteConnection implements DatabaseConnection {
+  private readonly pglite: PGlite;
   private transaction: { tx: PGliteTransaction; release: (rollback: boolean) => Promise<void>; done: Promise<void> } | undefined;
 
-  constructor(private readonly pglite: PGlite) {}
+  constructor(pglite: PGlite) {
+    this.pglite = pglite;
+  }
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     const target: Queryable = this.transaction?.tx ?? this.pglite;
@@ -81,12 +84,15 @@ class PGliteConnection implements DatabaseConnection {
 const IDLE_CONNECTIONS = 64;
 
 class PGliteDriver implements Driver {
+  private readonly pglite: PGlite;
   // A connection object is only a holder of its transaction (PGlite has one session), so released ones are handed out
   // again: the request path's driver wrappers keep one wrapper per connection object (lazy-transaction.ts,
   // statement-counter.ts), and a new object per checkout would make them allocate and register one every statement.
   private readonly idle: PGliteConnection[] = [];
 
-  constructor(private readonly pglite: PGlite) {}
+  constructor(pglite: PGlite) {
+    this.pglite = pglite;
+  }
   async init(): Promise<void> {}
   async acquireConnection(): Promise<DatabaseConnection> {
     const reused = this.idle.pop();
@@ -114,7 +120,11 @@ class PGliteDriver implements Driver {
 }
 
 export class PGliteDialect implements Dialect {
-  constructor(private readonly pglite: PGlite) {}
+  private readonly pglite: PGlite;
+
+  constructor(pglite: PGlite) {
+    this.pglite = pglite;
+  }
   createAdapter() {
     return new PostgresAdapter();
   }

@@ -6,13 +6,15 @@ import { closeSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import path from "node:path";
 
 export class PgliteFolderInUse extends Error {
-  constructor(
-    readonly folder: string,
-    readonly pid: number,
-  ) {
+  readonly folder: string;
+  readonly pid: number;
+
+  constructor(folder: string, pid: number) {
     super(
       `the PGlite folder ${folder} is in use by another Coinplane process (pid ${pid}): stop it, or set DATABASE_URL=pglite:<another folder>`,
     );
+    this.folder = folder;
+    this.pid = pid;
   }
 }
 

@@ -5,7 +5,11 @@
 import type { DatabaseConnection, Dialect, Driver } from "kysely";
 
 class RollbackKeepsCauseDriver implements Driver {
-  constructor(private readonly inner: Driver) {}
+  private readonly inner: Driver;
+
+  constructor(inner: Driver) {
+    this.inner = inner;
+  }
   init() {
     return this.inner.init();
   }

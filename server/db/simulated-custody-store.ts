@@ -6,7 +6,11 @@ import type { DB, Queryable } from "./kysely.ts";
 
 /** The books' statements, on the database itself or on a transaction. */
 class SimulatedCustodyBooksOn {
-  constructor(private readonly db: Queryable) {}
+  private readonly db: Queryable;
+
+  constructor(db: Queryable) {
+    this.db = db;
+  }
 
   vaultByKey(idempotencyKey: string) {
     return this.db.selectFrom("SimCustodyWallet").select(["id", "address"]).where("idempotencyKey", "=", idempotencyKey).executeTakeFirst();

@@ -15,10 +15,13 @@ export class StatementCounter {
 }
 
 class CountingConnection implements DatabaseConnection {
-  constructor(
-    readonly inner: DatabaseConnection,
-    private readonly counter: StatementCounter,
-  ) {}
+  readonly inner: DatabaseConnection;
+  private readonly counter: StatementCounter;
+
+  constructor(inner: DatabaseConnection, counter: StatementCounter) {
+    this.inner = inner;
+    this.counter = counter;
+  }
   executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     this.counter.statements++;
     return this.inner.executeQuery(query);
@@ -30,10 +33,13 @@ class CountingConnection implements DatabaseConnection {
 }
 
 class CountingDriver implements Driver {
-  constructor(
-    private readonly inner: Driver,
-    private readonly counter: StatementCounter,
-  ) {}
+  private readonly inner: Driver;
+  private readonly counter: StatementCounter;
+
+  constructor(inner: Driver, counter: StatementCounter) {
+    this.inner = inner;
+    this.counter = counter;
+  }
   init() {
     return this.inner.init();
   }

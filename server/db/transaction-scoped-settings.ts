@@ -24,10 +24,13 @@ export function beginWithTimeouts(timeouts: TransactionTimeouts): string {
 }
 
 class TransactionScopedSettingsDriver implements Driver {
-  constructor(
-    private readonly inner: Driver,
-    private readonly begin: string,
-  ) {}
+  private readonly inner: Driver;
+  private readonly begin: string;
+
+  constructor(inner: Driver, begin: string) {
+    this.inner = inner;
+    this.begin = begin;
+  }
   init() {
     return this.inner.init();
   }

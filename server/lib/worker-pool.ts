@@ -13,12 +13,11 @@ export type WorkerFailureReason = "timeout" | "crashed" | "closed";
 
 /** The job did not complete: it timed out, its worker crashed (or ran out of memory), or the pool was closed. */
 export class WorkerPoolError extends Error {
-  constructor(
-    readonly reason: WorkerFailureReason,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
+  readonly reason: WorkerFailureReason;
+
+  constructor(reason: WorkerFailureReason, message: string, options?: { cause?: unknown }) {
     super(message, options);
+    this.reason = reason;
     this.name = "WorkerPoolError";
   }
 }
@@ -62,13 +61,15 @@ export interface WorkerPoolStats {
 }
 
 export class WorkerPool<I, O> {
+  private readonly options: WorkerPoolOptions;
   private readonly workers = new Map<Worker, Job | undefined>();
   private readonly queue: Job[] = [];
   private nextId = 1;
   private replaced = 0;
   private closed = false;
 
-  constructor(private readonly options: WorkerPoolOptions) {
+  constructor(options: WorkerPoolOptions) {
+    this.options = options;
     if (options.size < 1) throw new Error("WorkerPool size must be ≥ 1");
   }
 

@@ -24,15 +24,19 @@ class ChainContext implements RequestContext {
   declare bodyError?: unknown;
   declare idempotency?: RequestContext["idempotency"];
   declare reachedHandler?: true;
+  readonly requestId: string;
+  readonly surface: Surface;
+  private readonly logger: Logger;
+  private readonly traceId: string | undefined;
   params: Record<string, string> = {};
   private bound: Logger | undefined = undefined;
 
-  constructor(
-    readonly requestId: string,
-    readonly surface: Surface,
-    private readonly logger: Logger,
-    private readonly traceId: string | undefined,
-  ) {}
+  constructor(requestId: string, surface: Surface, logger: Logger, traceId: string | undefined) {
+    this.requestId = requestId;
+    this.surface = surface;
+    this.logger = logger;
+    this.traceId = traceId;
+  }
 
   get log(): Logger {
     this.bound ??= this.logger.child(this.traceId ? { requestId: this.requestId, traceId: this.traceId } : { requestId: this.requestId });

@@ -31,17 +31,19 @@ interface Sample {
 }
 
 export class LabelledHistogram<L extends string> {
+  readonly name: string;
+  readonly help: string;
+  private readonly labelNames: readonly L[];
+  private readonly upperBounds: readonly number[];
   readonly type = "histogram";
   readonly aggregator = "sum";
   private readonly series = new Map<string, Series>();
 
-  constructor(
-    readonly name: string,
-    readonly help: string,
-    private readonly labelNames: readonly L[],
-    private readonly upperBounds: readonly number[],
-    registry: Registry,
-  ) {
+  constructor(name: string, help: string, labelNames: readonly L[], upperBounds: readonly number[], registry: Registry) {
+    this.name = name;
+    this.help = help;
+    this.labelNames = labelNames;
+    this.upperBounds = upperBounds;
     registry.registerMetric(this as never);
   }
 

@@ -29,7 +29,10 @@ export class ResponseJudge {
   private readonly index: OperationIndex;
   private readonly schemas: SchemaReader;
 
-  constructor(private readonly doc: OpenApiDocument) {
+  private readonly doc: OpenApiDocument;
+
+  constructor(doc: OpenApiDocument) {
+    this.doc = doc;
     this.index = new OperationIndex(doc);
     this.schemas = new SchemaReader(doc);
   }

@@ -3,7 +3,10 @@
 export class Rng {
   private state: number;
 
-  constructor(readonly seed: number) {
+  readonly seed: number;
+
+  constructor(seed: number) {
+    this.seed = seed;
     this.state = seed >>> 0;
   }
 

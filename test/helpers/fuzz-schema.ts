@@ -17,7 +17,11 @@ export interface BodyNode {
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 export class SchemaReader {
-  constructor(private readonly doc: OpenApiDocument) {}
+  private readonly doc: OpenApiDocument;
+
+  constructor(doc: OpenApiDocument) {
+    this.doc = doc;
+  }
 
   resolve(schema: unknown): Schema | undefined {
     let node = schema;

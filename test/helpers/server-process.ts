@@ -1,7 +1,7 @@
-// Runs the real server (`node --import tsx server/main.ts`, what `npm start` runs) as a child process, for the system
-// tests: its own port, the environment given, stdout/stderr captured, waits until GET /readyz answers 200 (migrations
-// applied, database reachable). `node` is spawned directly (not the tsx CLI, which forks) so `pid` is the server itself
-// and signals reach it unrelayed.
+// Runs the real server (`node --experimental-strip-types server/main.ts`, what `npm start` runs) as a child process, for
+// the system tests: its own port, the environment given, stdout/stderr captured, waits until GET /readyz answers 200
+// (migrations applied, database reachable). `node` is spawned directly (no CLI wrapper that forks) so `pid` is the server
+// itself and signals reach it unrelayed.
 import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:net";
 import path from "node:path";
@@ -12,6 +12,8 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "
 export const ADMIN_TOKEN = "system-admin-token-0123456789";
 export const SCHEDULER_SECRET = "system-scheduler-secret";
 export const REDIS_URL = process.env.TEST_REDIS_URL || "redis://127.0.0.1:6379";
+/** How `npm start` and `npm run start:cluster` run the TypeScript source: Node's own type stripping, no loader. */
+export const FROM_SOURCE = ["--experimental-strip-types"];
 
 /** The smallest environment a server process (or an npm script) runs with in the system tests: no scheduler, no webhook
  * worker, warnings only; the admin token and webhook secrets key fixed. */
@@ -72,7 +74,7 @@ export async function freePort(): Promise<number> {
 
 export async function startServerProcess(options: ServerProcessOptions): Promise<ServerProcess> {
   const port = options.port ?? (await freePort());
-  const child = spawn(process.execPath, ["--import", "tsx", options.script ?? "server/main.ts"], {
+  const child = spawn(process.execPath, [...FROM_SOURCE, options.script ?? "server/main.ts"], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH,

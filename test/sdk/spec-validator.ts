@@ -15,7 +15,10 @@ export class SpecValidator {
   private readonly ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
   private readonly compiled = new Map<string, ValidateFunction>();
 
-  constructor(private readonly doc: OpenApiDocument) {
+  private readonly doc: OpenApiDocument;
+
+  constructor(doc: OpenApiDocument) {
+    this.doc = doc;
     addFormats(this.ajv);
     // The spec's own formats, checked as the server's request validator checks them (server/middleware/openapi-validator.ts).
     this.ajv.addFormat("iso3166-alpha2", { type: "string", validate: isIsoCountry });

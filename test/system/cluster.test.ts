@@ -3,7 +3,15 @@
 import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createKey, createSystemFixture, REDIS_URL, ROOT, type ServerProcess, type SystemFixture } from "../helpers/server-process.ts";
+import {
+  createKey,
+  createSystemFixture,
+  FROM_SOURCE,
+  REDIS_URL,
+  ROOT,
+  type ServerProcess,
+  type SystemFixture,
+} from "../helpers/server-process.ts";
 import { api } from "../helpers/test-server.ts";
 
 let fixture: SystemFixture;
@@ -38,13 +46,13 @@ function workerPids(): number[] {
       .filter(Boolean)
       .map(Number);
   } catch {
-    return []; // pgrep exits 1 when there is none (tsx's esbuild service is a child too, hence -f)
+    return []; // pgrep exits 1 when there is none (-f: only the workers, whatever else the primary starts)
   }
 }
 
 /** Runs start-cluster with `env` and returns its exit code and stderr (it must refuse before starting anything). */
 function refusal(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/start-cluster.ts"], {
+  const child = spawn(process.execPath, [...FROM_SOURCE, "scripts/start-cluster.ts"], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ADMIN_TOKEN: "x".repeat(32), ...env },
     stdio: ["ignore", "ignore", "pipe"],

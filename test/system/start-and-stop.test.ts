@@ -11,7 +11,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../server/db/open-database.ts";
 import { sealSecret } from "../../server/lib/webhooks/secret-box.ts";
-import { BARE_SERVER_ENV, freePort, ROOT, startServerProcess, waitFor } from "../helpers/server-process.ts";
+import { BARE_SERVER_ENV, FROM_SOURCE, freePort, ROOT, startServerProcess, waitFor } from "../helpers/server-process.ts";
 import { createTestDatabase } from "../helpers/test-database.ts";
 import { insertWebhookEndpoint } from "../helpers/webhook-endpoint-row.ts";
 
@@ -38,9 +38,9 @@ function collect(child: ChildProcess): () => { stdout: string; stderr: string } 
   return () => ({ stdout, stderr });
 }
 
-/** Runs `node --import tsx server/main.ts` until it exits (SIGKILL after `timeoutMs`: a start that hangs fails the test). */
+/** Runs `node --experimental-strip-types server/main.ts` (as npm start) until it exits (SIGKILL after `timeoutMs`: a start that hangs fails the test). */
 function runUntilExit(env: Record<string, string>, timeoutMs = 60_000): Promise<Finished> {
-  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], { cwd: ROOT, env: { ...BASE_ENV, ...env } });
+  const child = spawn(process.execPath, [...FROM_SOURCE, "server/main.ts"], { cwd: ROOT, env: { ...BASE_ENV, ...env } });
   const output = collect(child);
   const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
   return new Promise((resolve) =>

@@ -42,7 +42,11 @@ export function createAjv(options: { coerce: boolean; countries: readonly string
 export class SchemaCheck {
   private readonly compiled = new WeakMap<MockJsonSchema, ValidateFunction>();
 
-  constructor(private readonly ajv: Ajv2020) {}
+  private readonly ajv: Ajv2020;
+
+  constructor(ajv: Ajv2020) {
+    this.ajv = ajv;
+  }
 
   conforms(schema: MockJsonSchema, value: unknown): boolean {
     let validate = this.compiled.get(schema);

@@ -16,7 +16,11 @@ export const clone = <T>(value: T): T => (value === undefined ? value : (JSON.pa
 export class MockState {
   private stores = new Map<string, Map<string, Stored>>();
 
-  constructor(private readonly data: MockData) {}
+  private readonly data: MockData;
+
+  constructor(data: MockData) {
+    this.data = data;
+  }
 
   reset(): void {
     this.stores = new Map();

@@ -23,10 +23,13 @@ interface KeyIdentity {
 const identityOf = (claim: KeyIdentity) => `${claim.apiKeyId}\n${claim.organizationId}\n${claim.key}`;
 
 export class KeysToReadFirst {
+  private readonly limit: number;
   /** Insertion order is age: the first entry is the oldest. */
   private readonly keys = new Set<string>();
 
-  constructor(private readonly limit = KEYS_TO_READ_FIRST) {}
+  constructor(limit = KEYS_TO_READ_FIRST) {
+    this.limit = limit;
+  }
 
   /** Whether `claim`'s key is to be read first. */
   has(claim: KeyIdentity): boolean {

@@ -21,14 +21,16 @@ interface Deferred {
 
 /** The open transaction of one request plus the rows it writes at commit. */
 export class UnitOfWork {
+  /** The transaction: run reads and the writes whose results you need on it. */
+  readonly tx: Tx;
+  /** One clock for the whole request. */
+  readonly now: Date;
   private deferred: Deferred[] = [];
 
-  constructor(
-    /** The transaction: run reads and the writes whose results you need on it. */
-    readonly tx: Tx,
-    /** One clock for the whole request. */
-    readonly now: Date,
-  ) {}
+  constructor(tx: Tx, now: Date) {
+    this.tx = tx;
+    this.now = now;
+  }
 
   /** Inserts `row` at commit, in the closing statement (for rows nothing in this request reads back). */
   insertLater<T extends TableName>(table: T, row: Insertable<DB[T]> | Insertable<DB[T]>[], options: { keepOnError?: boolean } = {}): void {

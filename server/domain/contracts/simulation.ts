@@ -22,13 +22,15 @@ export interface SimulationSubject {
 }
 
 class Harness {
+  readonly vm: VM;
+  readonly abi: Abi;
   readonly keys = Object.fromEntries(ACTORS.map((a) => [a, sandboxKey(`simulation:${a}`)])) as Record<Actor, Uint8Array>;
   readonly addresses = Object.fromEntries(ACTORS.map((a) => [a, addressOfKey(this.keys[a])])) as Record<Actor, string>;
   contract = "";
-  constructor(
-    readonly vm: VM,
-    readonly abi: Abi,
-  ) {}
+  constructor(vm: VM, abi: Abi) {
+    this.vm = vm;
+    this.abi = abi;
+  }
 
   async send(
     from: Actor,

@@ -14,11 +14,11 @@ export type CardIssuerFailure = (typeof CARD_ISSUER_FAILURES)[number];
 
 /** The issuer answered with a failure other than "could not execute" (that one is ProviderExecutionError → 502). */
 export class CardIssuerError extends Error {
-  constructor(
-    readonly code: Exclude<CardIssuerFailure, "PROVIDER_EXECUTION_FAILED">,
-    message: string,
-  ) {
+  readonly code: Exclude<CardIssuerFailure, "PROVIDER_EXECUTION_FAILED">;
+
+  constructor(code: Exclude<CardIssuerFailure, "PROVIDER_EXECUTION_FAILED">, message: string) {
     super(message);
+    this.code = code;
     this.name = "CardIssuerError";
   }
 }

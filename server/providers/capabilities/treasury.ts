@@ -32,11 +32,11 @@ export interface ChainReaderApi {
 /** `not_a_token`: the address holds no ERC-20 (no code, or totalSupply/decimals revert or return nothing);
  * `unavailable`: the node could not be reached, failed, or timed out. */
 export class ChainReadError extends Error {
-  constructor(
-    readonly kind: "not_a_token" | "unavailable",
-    message: string,
-  ) {
+  readonly kind: "not_a_token" | "unavailable";
+
+  constructor(kind: "not_a_token" | "unavailable", message: string) {
     super(message);
+    this.kind = kind;
   }
 }
 
