@@ -3,7 +3,7 @@
 import { mkdirSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
-import { type Dialect, Kysely, PostgresDialect } from "kysely";
+import { type Dialect, type Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "../generated/prisma/client.ts";
@@ -11,6 +11,7 @@ import { attachReadCache, ReadCache } from "./cached-read.ts";
 import { type ChangeFeed, type ChangeFeedTiming, PgliteChangeFeed, PostgresChangeFeed } from "./change-feed.ts";
 import { ClaimReleases } from "./claim-releases.ts";
 import { type DatabaseTarget, parseDatabaseUrl } from "./database-url.ts";
+import { directKysely } from "./direct-statements.ts";
 import type { DB } from "./kysely.ts";
 import { lazyTransactions } from "./lazy-transaction.ts";
 import { applyMigrations, type MigrationStatus, MigrationsPending, migrationStatus, readMigrations } from "./migrate.ts";
@@ -367,7 +368,7 @@ async function assembleDatabase(driver: {
   const { target, prisma, changes } = driver;
   const statements = new StatementCounter();
   await changes.start();
-  const kysely = new Kysely<DB>({ dialect: requestPathDialect(driver.dialect, statements) });
+  const kysely = await directKysely(requestPathDialect(driver.dialect, statements));
   const claimReleases = new ClaimReleases(kysely);
   return {
     kysely,

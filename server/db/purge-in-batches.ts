@@ -15,6 +15,8 @@
 //     the rows are then still there, expired, and the next run deletes them again.
 // PGlite is one embedded connection: nothing else can hold a lock the purge waits for, and it ignores statement_timeout
 // (it runs the statement to its end), so there the settings are sent but bound nothing; the code path is the same.
+
+import { inTransaction } from "./direct-statements.ts";
 import type { Queryable } from "./kysely.ts";
 import { nextBatchSize } from "./retention-batch-size.ts";
 import { setLocal } from "./transaction-scoped-settings.ts";
@@ -72,7 +74,7 @@ export async function purgeInBatches(
     const started = performance.now();
     let deleted: number | undefined;
     try {
-      deleted = await db.transaction().execute(async (tx) => {
+      deleted = await inTransaction(db, async (tx) => {
         await bounds.execute(tx);
         return deleteBatch(tx, size);
       });

@@ -2,6 +2,7 @@
 // which declares it): the SimCustodyWallet and SimCustodyTransfer tables. The shapes below match the port's interfaces
 // structurally (this part may not import the providers' types); the callers that hand them to a custody provider check it.
 import { type Insertable, sql } from "kysely";
+import { inTransaction } from "./direct-statements.ts";
 import type { DB, Queryable } from "./kysely.ts";
 
 /** The books' statements, on the database itself or on a transaction. */
@@ -88,9 +89,7 @@ export function simulatedCustodyStore(db: Queryable) {
   return {
     async run<T>(work: (books: Books) => Promise<T>, options: { atomic?: boolean } = {}): Promise<T> {
       if (!db.isTransaction) {
-        return options.atomic
-          ? db.transaction().execute((tx) => work(new SimulatedCustodyBooksOn(tx)))
-          : work(new SimulatedCustodyBooksOn(db));
+        return options.atomic ? inTransaction(db, (tx) => work(new SimulatedCustodyBooksOn(tx))) : work(new SimulatedCustodyBooksOn(db));
       }
       // Kysely's builder has savepoints only on transactions it opened as controlled ones, not on a Transaction handed
       // over by a caller: these three statements are SQL fragments for that reason.

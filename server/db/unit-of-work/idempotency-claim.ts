@@ -6,6 +6,7 @@ import type { Insertable } from "kysely";
 import { ServiceError } from "../../errors/service-error.ts";
 import { newId } from "../../lib/ids.ts";
 import { builtWrite, type ClosingWrite, templateWrite } from "../closing-statement.ts";
+import { inTransaction } from "../direct-statements.ts";
 import type { DB, Tx } from "../kysely.ts";
 import { ownedByOrganization } from "../owned-by.ts";
 import { type PrecompiledQuery, precompiled } from "../precompiled-query.ts";
@@ -274,7 +275,7 @@ export function answerKeyRecord(recordId: string, outcome: Outcome): ClosingWrit
 export async function storeError(options: UnitOfWorkOptions, uow: UnitOfWork, error: ServiceError, keepRows: boolean): Promise<void> {
   const response = errorResponse(options, error);
   try {
-    await options.db.transaction().execute(async (tx) => {
+    await inTransaction(options.db, async (tx) => {
       const again = new UnitOfWork(tx, uow.now);
       if (keepRows) for (const write of uow.takeDeferred(true)) again.defer(write);
       // A LostKeyRace (someone else answered the key in the meantime) rolls this transaction back: theirs stands, and

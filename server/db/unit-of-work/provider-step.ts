@@ -24,6 +24,7 @@ import type { Kysely } from "kysely";
 import { ServiceError } from "../../errors/service-error.ts";
 import { toServiceError } from "../../errors/to-service-error.ts";
 import type { ClosingWrite } from "../closing-statement.ts";
+import { inTransaction } from "../direct-statements.ts";
 import type { DB } from "../kysely.ts";
 import {
   closeIntent,
@@ -142,7 +143,7 @@ export async function finishAfterProvider(
   const claim = options.claim ? { recordId, lockToken } : undefined;
   let settled: { response: SentResponse; rethrow?: undefined } | { response?: undefined; rethrow: unknown };
   try {
-    settled = await options.db.transaction().execute(async (tx) => {
+    settled = await inTransaction(options.db, async (tx) => {
       const uow = new UnitOfWork(tx, now);
       // Whether the reconciler took the intent over (this request outlived its lease): with a key, the claim's guard in
       // the closing statement tells (the reconciler answers the key first, or finds the intent closed), at no statement

@@ -39,6 +39,7 @@ import { classifyFailure } from "../../errors/classify-failure.ts";
 import { ServiceError } from "../../errors/service-error.ts";
 import { toServiceError } from "../../errors/to-service-error.ts";
 import { newId, randomHex } from "../../lib/ids.ts";
+import { inTransaction } from "../direct-statements.ts";
 import type { HeldIntent } from "../provider-intents.ts";
 import {
   AS_SENT,
@@ -132,7 +133,7 @@ async function runFirst(
   let tookOver: StrandedClaim | undefined;
   let written: { claim: StrandedClaim; step: ProviderStep<unknown>; intent?: HeldIntent } | undefined;
   try {
-    first = await db.transaction().execute(async (tx) => {
+    first = await inTransaction(db, async (tx) => {
       const uow = new UnitOfWork(tx, now);
       if (claim && readKeyFirst) {
         const decided = await decide(tx, claim, now, options.storedBody ?? AS_SENT, options.claimReleases).catch((error) => {

@@ -7,6 +7,7 @@
 // its lease — and the claim of a reconcilable step whose provider may have been called: the reconciler answers that one
 // (a release would let a retry execute it again).
 import type { Kysely } from "kysely";
+import { inTransaction } from "../direct-statements.ts";
 import type { DB, Tx } from "../kysely.ts";
 import type { Claim, StrandedClaim, UnitOfWorkOptions } from "./types.ts";
 import { flushDeferred, UnitOfWork } from "./unit.ts";
@@ -27,7 +28,7 @@ export async function releaseStrandedClaim(db: Kysely<DB>, claim: StrandedClaim,
     await flushDeferred(uow);
     return true;
   };
-  return db.isTransaction ? releaseAndCompensate(db as Tx) : db.transaction().execute(releaseAndCompensate);
+  return db.isTransaction ? releaseAndCompensate(db as Tx) : inTransaction(db, releaseAndCompensate);
 }
 
 /** Releases `claim` now; when the database does not answer, it is kept and released once it does. */
