@@ -56,22 +56,10 @@ class TransactionConnection implements ConnectionProvider {
     this.#connection = connection;
   }
 
-  readonly run: RunStatement = <R>(query: CompiledQuery) => {
-    if (this.#ended) return Promise.reject(new Error("A statement was sent after its transaction had ended"));
-    const sent = this.#last ? this.#last.then(() => this.#connection.executeQuery<R>(query)) : this.#connection.executeQuery<R>(query);
-    const settled: Promise<void> = sent.then(
-      () => this.#settled(settled),
-      () => this.#settled(settled),
-    );
-    this.#last = settled;
-    return sent;
-  };
+  /** Sends `query` in its turn (one closure per statement, no promise of its own beyond the settle callback). */
+  readonly run: RunStatement = <R>(query: CompiledQuery) => this.provideConnection((connection) => connection.executeQuery<R>(query));
 
-  #settled(settled: Promise<void>): void {
-    if (this.#last === settled) this.#last = undefined;
-  }
-
-  /** For a query that went through Kysely's own executor (one with a plugin): the same order. */
+  /** Also how a query with a plugin goes (Kysely's own executor calls it): the same turn. */
   provideConnection<T>(consumer: (connection: DatabaseConnection) => Promise<T>): Promise<T> {
     if (this.#ended) return Promise.reject(new Error("A statement was sent after its transaction had ended"));
     const sent = this.#last ? this.#last.then(() => consumer(this.#connection)) : consumer(this.#connection);
@@ -81,6 +69,10 @@ class TransactionConnection implements ConnectionProvider {
     );
     this.#last = settled;
     return sent;
+  }
+
+  #settled(settled: Promise<void>): void {
+    if (this.#last === settled) this.#last = undefined;
   }
 
   end(): void {
