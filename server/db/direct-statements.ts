@@ -23,6 +23,7 @@ import {
   type DialectAdapter,
   type Driver,
   Kysely,
+  type KyselyConfig,
   type QueryCompiler,
   type QueryResult,
   Transaction,
@@ -81,6 +82,7 @@ class TransactionConnection implements ConnectionProvider {
 }
 
 interface Parts {
+  config: KyselyConfig;
   dialect: Dialect;
   driver: Driver;
   compiler: QueryCompiler;
@@ -98,8 +100,9 @@ export async function directKysely(dialect: Dialect): Promise<Kysely<DB>> {
   const alone: RunStatement = <R>(query: CompiledQuery) =>
     driver.acquireConnection().then((connection) => connection.executeQuery<R>(query).finally(() => driver.releaseConnection(connection)));
   const executor = new DirectExecutor(compiler, adapter, new DefaultConnectionProvider(driver), alone);
-  const db = new Kysely<DB>({ config: { dialect }, dialect, driver, executor });
-  PARTS.set(db, { dialect, driver, compiler, adapter });
+  const config: KyselyConfig = { dialect };
+  const db = new Kysely<DB>({ config, dialect, driver, executor });
+  PARTS.set(db, { config, dialect, driver, compiler, adapter });
   return db;
 }
 
@@ -111,11 +114,11 @@ export async function directKysely(dialect: Dialect): Promise<Kysely<DB>> {
 export async function inTransaction<T>(db: Kysely<DB>, work: (tx: Tx) => Promise<T>): Promise<T> {
   const parts = PARTS.get(db);
   if (!parts) return db.transaction().execute(work);
-  const { driver, dialect, compiler, adapter } = parts;
+  const { config, driver, dialect, compiler, adapter } = parts;
   const connection = await driver.acquireConnection();
   const statements = new TransactionConnection(connection);
   const tx = new Transaction<DB>({
-    config: { dialect },
+    config,
     dialect,
     driver,
     executor: new DirectExecutor(compiler, adapter, statements, statements.run),
