@@ -22,16 +22,27 @@ const databases = (process.env.BENCH_DATABASES ?? "pglite,postgres").split(",");
 /** Webhook delivery lag per database (bench/webhook-lag.ts), measured after the request scenarios. */
 const webhookLags: WebhookLag[] = [];
 
-async function load(url: string, requests: Request[]) {
-  // Warm-up (JIT, caches, pool), then the measured run.
+/**
+ * A 2 s warm-up (JIT, caches, pool), then the measured run. With `pid`, the server's CPU (user + system) is read at the
+ * start, between the two and at the end, so each phase's CPU per request is its own.
+ */
+async function load(url: string, requests: Request[], pid?: number) {
+  const atStart = cpuMs(pid);
   const warmup = await autocannon({ url, connections, duration: 2, requests });
+  const afterWarmup = cpuMs(pid);
   const r = await autocannon({ url, connections, duration: seconds, requests });
+  const atEnd = cpuMs(pid);
   return {
     requestsPerSecond: r.requests.average,
     p50: r.latency.p50,
     p99: r.latency.p99,
     total: r.requests.total,
-    warmupTotal: warmup.requests.total,
+    // Steady state, as bench:ab and bench:profile read it. The warm-up's figure is apart: a fresh process pays there
+    // for V8 compiling the scenario's code (its compiler threads count in the process's CPU), about twice a request's
+    // steady cost (docs/performance.md, eighth session), and counting it in made the figure depend on which scenario
+    // first ran a code path.
+    cpuPerRequestMs: (atEnd - afterWarmup) / r.requests.total,
+    warmupCpuPerRequestMs: (afterWarmup - atStart) / warmup.requests.total,
     non2xx: r.non2xx,
     errors: r.errors,
   };
@@ -42,14 +53,12 @@ async function measure(target: Started, requests: Request[], hello: Started, row
   // The hello world is measured right before each scenario, so each ratio compares two runs seconds apart on a
   // machine whose load drifts; the idle hello process costs nothing meanwhile.
   const ceiling = await load(hello.url, HELLO_REQUESTS);
-  const cpuBefore = cpuMs(target.child.pid);
-  const result = await load(target.url, requests);
-  // Server CPU per request (warm-up included in both terms): unlike req/s, it hardly moves with the machine's load.
-  const cpuPerRequestMs = (cpuMs(target.child.pid) - cpuBefore) / (result.total + result.warmupTotal);
+  // Server CPU per request: unlike req/s, it hardly moves with the machine's load.
+  const result = await load(target.url, requests, target.child.pid);
   console.log(
-    `${row.server} ${row.scenario}: ${result.requestsPerSecond.toFixed(0)} req/s (hello ${ceiling.requestsPerSecond.toFixed(0)}), p99 ${result.p99} ms`,
+    `${row.server} ${row.scenario}: ${result.requestsPerSecond.toFixed(0)} req/s (hello ${ceiling.requestsPerSecond.toFixed(0)}), p99 ${result.p99} ms, ${result.cpuPerRequestMs.toFixed(3)} ms CPU (warm-up ${result.warmupCpuPerRequestMs.toFixed(3)})`,
   );
-  return { ...row, ...result, helloRequestsPerSecond: ceiling.requestsPerSecond, cpuPerRequestMs, rssMiB: rssMiB(target.child.pid) };
+  return { ...row, ...result, helloRequestsPerSecond: ceiling.requestsPerSecond, rssMiB: rssMiB(target.child.pid) };
 }
 
 /** The database floor (bench/database-floor.ts) with one round trip per request, as the GET, and three, as a bank transfer. */
