@@ -1,6 +1,7 @@
 // Statements and transactions past Kysely's executor (server/db/direct-statements.ts), on both databases: a
 // transaction commits, rolls back on a failed work or COMMIT, gives its connection back, runs statements sent together
-// one at a time in the order sent, and refuses a statement sent after it ended — what Kysely's own executor guaranteed.
+// one at a time in the order sent, and refuses a statement sent after it ended — what Kysely's own executor guaranteed;
+// on a Kysely it did not make, Kysely's own transaction runs the work.
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inTransaction } from "../../server/db/direct-statements.ts";
@@ -128,6 +129,24 @@ describe("inTransaction past Kysely's executor", () => {
     });
     await expect(insertActivity(kept as Tx, "dx_late")).rejects.toThrow(/after its transaction had ended/);
     expect(await activityIds("dx_late")).toEqual([]);
+  });
+
+  it("runs the work in Kysely's own transaction on a Kysely that directKysely did not make", async () => {
+    // withSchema gives a new Kysely over the same connections, one that direct-statements.ts holds no parts of.
+    const other = db.kysely.withSchema("public");
+    const kept = await inTransaction(other, async (tx) => {
+      await insertActivity(tx, "dx_fallback_kept");
+      return "kept";
+    });
+    expect(kept).toBe("kept");
+    const boom = new Error("the work failed");
+    await expect(
+      inTransaction(other, async (tx) => {
+        await insertActivity(tx, "dx_fallback_undone");
+        throw boom;
+      }),
+    ).rejects.toBe(boom);
+    expect(await activityIds("dx_fallback_")).toEqual(["dx_fallback_kept"]);
   });
 
   it("shares the database's adapter with its transactions (the read cache is found by it)", async () => {

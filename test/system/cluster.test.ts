@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   createKey,
   createSystemFixture,
-  FROM_SOURCE,
+  nodeFlagsOf,
   REDIS_URL,
   ROOT,
   type ServerProcess,
@@ -52,7 +52,7 @@ function workerPids(): number[] {
 
 /** Runs start-cluster with `env` and returns its exit code and stderr (it must refuse before starting anything). */
 function refusal(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
-  const child = spawn(process.execPath, [...FROM_SOURCE, "scripts/start-cluster.ts"], {
+  const child = spawn(process.execPath, [...nodeFlagsOf("start:cluster", "scripts/start-cluster.ts"), "scripts/start-cluster.ts"], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ADMIN_TOKEN: "x".repeat(32), ...env },
     stdio: ["ignore", "ignore", "pipe"],
