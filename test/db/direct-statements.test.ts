@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inTransaction } from "../../server/db/direct-statements.ts";
 import type { Queryable, Tx } from "../../server/db/kysely.ts";
 import { type Database, openDatabase } from "../../server/db/open-database.ts";
+import { statementsSentDuring } from "../helpers/statements-sent.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database.ts";
 
 let testDb: TestDatabase;
@@ -39,11 +40,7 @@ const activityIds = async (prefix: string, q = db.kysely) =>
   (await q.selectFrom("ActivityEvent").select("id").where("id", "like", `${prefix}%`).orderBy("id").execute()).map((r) => r.id);
 
 /** BEGIN/COMMIT/ROLLBACK sent while `work` runs. */
-async function transactionControlSent(work: () => Promise<unknown>): Promise<number> {
-  const before = db.statements.snapshot().transactionControl;
-  await work();
-  return db.statements.snapshot().transactionControl - before;
-}
+const transactionControlSent = async (work: () => Promise<unknown>) => (await statementsSentDuring(db.statements, work)).transactionControl;
 
 describe("inTransaction past Kysely's executor", () => {
   it("commits the work's writes and answers the work's result", async () => {

@@ -4,6 +4,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isPlainRead, markFinal } from "../../server/db/lazy-transaction.ts";
 import { type Database, openDatabase } from "../../server/db/open-database.ts";
+import { statementsSentDuring } from "../helpers/statements-sent.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database.ts";
 
 let testDb: TestDatabase;
@@ -25,14 +26,11 @@ async function controlSent(
   work: () => Promise<unknown>,
   rejection?: RegExp,
 ): Promise<{ transactions: number; transactionControl: number }> {
-  const before = db.statements.snapshot();
-  if (rejection) await expect(work()).rejects.toThrow(rejection);
-  else await work();
-  const after = db.statements.snapshot();
-  return {
-    transactions: after.transactions - before.transactions,
-    transactionControl: after.transactionControl - before.transactionControl,
-  };
+  const { transactions, transactionControl } = await statementsSentDuring(
+    db.statements,
+    rejection ? () => expect(work()).rejects.toThrow(rejection) : work,
+  );
+  return { transactions, transactionControl };
 }
 
 /** The unique violation both databases report for a second row with the same id. */

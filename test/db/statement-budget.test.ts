@@ -6,6 +6,7 @@
 // transfer ≤ 6): with the API key, the provider connection and the policy settings answered from memory
 // (server/db/cached-read.ts) as they are after an organization's first request, and once more with every copy cold.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type StatementsSent, statementsSentDuring } from "../helpers/statements-sent.ts";
 import { api, startTestServer, type TestServer } from "../helpers/test-server.ts";
 import { idem } from "../helpers/v2.ts";
 import { BANK_TRANSFER, sepaTransfer } from "../system/bodies.ts";
@@ -19,26 +20,17 @@ let server: TestServer;
 let call: ReturnType<typeof api>;
 let walletId: string;
 
-interface Cost {
-  statements: number;
-  transactions: number;
-  transactionControl: number;
-}
+type Cost = StatementsSent;
 
 /** The statements, transaction-control round trips and transactions one request cost. */
-async function cost(request: () => Promise<{ status: number; text: string }>, expectedStatus: number): Promise<Cost> {
-  const before = server.db.statements.snapshot();
-  const res = await request();
-  expect(res.status, res.text).toBe(expectedStatus);
-  // A key's first use in a minute writes its "last used" 200 ms after authentication, off the request path
-  // (server/middleware/key-usage.ts): waited for here, so it is counted whatever the machine's speed (cold keys only).
-  await server.keyUsage.flush();
-  const after = server.db.statements.snapshot();
-  return {
-    statements: after.statements - before.statements,
-    transactions: after.transactions - before.transactions,
-    transactionControl: after.transactionControl - before.transactionControl,
-  };
+function cost(request: () => Promise<{ status: number; text: string }>, expectedStatus: number): Promise<Cost> {
+  return statementsSentDuring(server.db.statements, async () => {
+    const res = await request();
+    expect(res.status, res.text).toBe(expectedStatus);
+    // A key's first use in a minute writes its "last used" 200 ms after authentication, off the request path
+    // (server/middleware/key-usage.ts): waited for here, so it is counted whatever the machine's speed (cold keys only).
+    await server.keyUsage.flush();
+  });
 }
 
 const noTransaction = (statements: number): Cost => ({ statements, transactions: 0, transactionControl: 0 });
