@@ -3,6 +3,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { nodeFlagsOf } from "../scripts/node-flags.ts";
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -55,9 +56,7 @@ export async function startProcess(
  * session, tsx's loader before it. So an A/B against an older checkout (npm run bench:ab) compares each as it starts.
  */
 export function sourceFlags(script: string, cwd = root): string[] {
-  if (script.endsWith(".js")) return [];
-  const start = (JSON.parse(readFileSync(path.join(cwd, "package.json"), "utf8")) as { scripts?: { start?: string } }).scripts?.start;
-  return start?.includes("--experimental-strip-types") ? ["--experimental-strip-types"] : ["--import", "tsx"];
+  return script.endsWith(".js") ? [] : nodeFlagsOf("start", "server/main.ts", cwd);
 }
 
 /** Resident set size of the process, in MiB (Linux /proc). */

@@ -3,30 +3,18 @@
 // (migrations applied, database reachable). `node` is spawned directly (no CLI wrapper that forks) so `pid` is the server
 // itself and signals reach it unrelayed.
 import { type ChildProcess, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { nodeFlagsOf } from "../../scripts/node-flags.ts";
 import { createTestDatabase, type TestDatabase } from "./test-database.ts";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const ADMIN_TOKEN = "system-admin-token-0123456789";
 export const SCHEDULER_SECRET = "system-scheduler-secret";
 export const REDIS_URL = process.env.TEST_REDIS_URL || "redis://127.0.0.1:6379";
-const SCRIPTS = (JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
-
-/**
- * The flags `npm run <name>` gives node before `entry`, read from package.json, so the system tests run the source
- * exactly as the README's commands do (and fail here, at once, if a script stops running `exec node … <entry>`).
- */
-export function nodeFlagsOf(name: string, entry: string): string[] {
-  const match = / exec node ((?:\S+ )*)(\S+)$/.exec(` ${SCRIPTS[name] ?? ""}`);
-  if (!match || match[2] !== entry) throw new Error(`package.json's ${name} script does not end in "exec node … ${entry}"`);
-  return (match[1] ?? "").split(" ").filter(Boolean);
-}
-
 /** How `npm start` runs the TypeScript source (Node's own type stripping since issue 39, no loader). */
-export const FROM_SOURCE = nodeFlagsOf("start", "server/main.ts");
+export const FROM_SOURCE = nodeFlagsOf("start", "server/main.ts", ROOT);
 
 /** The smallest environment a server process (or an npm script) runs with in the system tests: no scheduler, no webhook
  * worker, warnings only; the admin token and webhook secrets key fixed. */

@@ -3,15 +3,8 @@
 import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  createKey,
-  createSystemFixture,
-  nodeFlagsOf,
-  REDIS_URL,
-  ROOT,
-  type ServerProcess,
-  type SystemFixture,
-} from "../helpers/server-process.ts";
+import { nodeFlagsOf } from "../../scripts/node-flags.ts";
+import { createKey, createSystemFixture, REDIS_URL, ROOT, type ServerProcess, type SystemFixture } from "../helpers/server-process.ts";
 import { api } from "../helpers/test-server.ts";
 
 let fixture: SystemFixture;
@@ -52,7 +45,7 @@ function workerPids(): number[] {
 
 /** Runs start-cluster with `env` and returns its exit code and stderr (it must refuse before starting anything). */
 function refusal(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
-  const child = spawn(process.execPath, [...nodeFlagsOf("start:cluster", "scripts/start-cluster.ts"), "scripts/start-cluster.ts"], {
+  const child = spawn(process.execPath, [...nodeFlagsOf("start:cluster", "scripts/start-cluster.ts", ROOT), "scripts/start-cluster.ts"], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ADMIN_TOKEN: "x".repeat(32), ...env },
     stdio: ["ignore", "ignore", "pipe"],
