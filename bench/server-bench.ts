@@ -24,14 +24,15 @@ const webhookLags: WebhookLag[] = [];
 
 /**
  * A 2 s warm-up (JIT, caches, pool), then the measured run. With `pid`, the server's CPU (user + system) is read at the
- * start, between the two and at the end, so each phase's CPU per request is its own.
+ * start, between the two and at the end, so each phase's CPU per request is its own (NaN without: the hello world's).
  */
 async function load(url: string, requests: Request[], pid?: number) {
-  const atStart = cpuMs(pid);
+  const cpuNow = () => (pid === undefined ? Number.NaN : cpuMs(pid));
+  const atStart = cpuNow();
   const warmup = await autocannon({ url, connections, duration: 2, requests });
-  const afterWarmup = cpuMs(pid);
+  const afterWarmup = cpuNow();
   const r = await autocannon({ url, connections, duration: seconds, requests });
-  const atEnd = cpuMs(pid);
+  const atEnd = cpuNow();
   return {
     requestsPerSecond: r.requests.average,
     p50: r.latency.p50,
