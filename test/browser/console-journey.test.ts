@@ -329,8 +329,12 @@ describe("the console journey", () => {
     await decide.waitFor({ state: "hidden" });
     await page.getByRole("button", { name: "approved" }).click();
     await page.waitForURL(/status=approved/);
+    // The filtered list renders after the URL changes: settled() alone can run before its "Loading" status shows and
+    // find the previous list (CI failed so, on a loaded machine). Its first row is waited for, then all of them counted.
+    const approvedRows = page.getByRole("table", { name: "Approval requests: approved" }).locator("tbody tr");
+    await approvedRows.first().waitFor();
     await settled(page);
-    expect(await page.getByRole("table", { name: "Approval requests: approved" }).locator("tbody tr").count()).toBe(1);
+    expect(await approvedRows.count()).toBe(1);
     const approved = await api(server.url, bobKey.json.secret as string)("GET", `/api/v2/agent/approvals/${bobMint.approvalRequestId}`);
     expect(approved.json.status).toBe("approved");
     expect(approved.json.decisionReason).toBe("Reserve statement checked");
