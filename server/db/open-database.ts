@@ -3,10 +3,11 @@
 import { mkdirSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
-import { type Dialect, type Kysely, PostgresDialect } from "kysely";
+import type { Dialect, Kysely } from "kysely";
 import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "../generated/prisma/client.ts";
+import { BoundedClient, UnpreparedClient } from "./bounded-client.ts";
 import { attachReadCache, ReadCache } from "./cached-read.ts";
 import { type ChangeFeed, type ChangeFeedTiming, PgliteChangeFeed, PostgresChangeFeed } from "./change-feed.ts";
 import { ClaimReleases } from "./claim-releases.ts";
@@ -15,13 +16,14 @@ import { directKysely } from "./direct-statements.ts";
 import type { DB } from "./kysely.ts";
 import { lazyTransactions } from "./lazy-transaction.ts";
 import { applyMigrations, type MigrationStatus, MigrationsPending, migrationStatus, readMigrations } from "./migrate.ts";
+import { PgPoolDialect } from "./pg-pool-driver.ts";
 import { PGliteDialect } from "./pglite-dialect.ts";
 import { lockPgliteFolder } from "./pglite-folder-lock.ts";
 import { findPgliteTemplate, isFreshPgliteFolder } from "./pglite-template.ts";
 import { rollbackKeepsCause } from "./rollback-keeps-cause.ts";
 import { pgliteRunner, pgPoolRunner, type SqlRunner } from "./sql-runner.ts";
 import { countingDialect, StatementCounter } from "./statement-counter.ts";
-import { SIMPLE_QUERY_TEXTS, transactionScopedSettings } from "./transaction-scoped-settings.ts";
+import { transactionScopedSettings } from "./transaction-scoped-settings.ts";
 import { KeysToReadFirst } from "./unit-of-work/index.ts";
 
 export type Db = PrismaClient;
@@ -122,101 +124,6 @@ function within<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
-/** Statements a connection keeps prepared at most; the least recently used one is deallocated past it. */
-export const PREPARED_STATEMENTS_PER_CONNECTION = 100;
-
-/**
- * A pg client that
- *   - prepares every statement Kysely sends, once per connection: a statement text seen before on this connection is
- *     executed by name (Bind/Execute only), so PostgreSQL neither parses nor plans it again and the text is not sent
- *     again — for the closing statements of the unit of work (several data-modifying CTEs, a few kB of SQL) that halves
- *     the database's CPU per statement here (≈0.43 → 0.22 ms) and saves the client ≈0.04 ms. Names are unique per
- *     connection and never reused; past PREPARED_STATEMENTS_PER_CONNECTION the least recently used is deallocated, so
- *     statements of unbounded variety (lists of varying length) cannot grow the server's memory without bound;
- *   - drops its connection when a statement timed out on the client side (`query_timeout`): the connection is then
- *     presumed partitioned, and a statement queued behind the unanswered one would only wait in turn. Destroying the
- *     socket makes the pool discard the client when it is released (and the server end the session).
- */
-class BoundedClient extends pg.Client {
-  private readonly prepared = new Map<string, string>();
-  private nextStatement = 0;
-  /** False behind a pooler that keeps no prepared statements (UnpreparedClient). */
-  protected readonly namesStatements: boolean = true;
-
-  // biome-ignore lint/suspicious/noExplicitAny: pg's query() has a dozen overloads; this only observes the promise form
-  override query(...args: any[]): any {
-    const result =
-      this.namesStatements && args.length === 2 && typeof args[0] === "string" && Array.isArray(args[1]) && !SIMPLE_QUERY_TEXTS.has(args[0])
-        ? this.namedQuery(args[0], args[1])
-        : // biome-ignore lint/suspicious/noExplicitAny: see above
-          (super.query as (...a: any[]) => any)(...args);
-    if (result && typeof result.then === "function") {
-      (result as Promise<unknown>).catch((error: unknown) => {
-        if ((error as Error | undefined)?.message === "Query read timeout") this.abandon();
-      });
-    }
-    return result;
-  }
-
-  /** `text` run by this connection's name for it. The Query is made from the text (a string), then named: pg copies a
-   * config object given to query() property by property through its descriptors (utils.cloneQueryConfig), ≈8 µs per
-   * statement in the profile, and a string is not copied. Its callback is set before query() sees it, so pg's
-   * `query_timeout` wraps it as it wraps the promise form's. */
-  private namedQuery(text: string, values: unknown[]): Promise<pg.QueryResult> {
-    const query = new pg.Query(text, withIsoDates(values)) as pg.Query & {
-      name?: string;
-      callback?: (error: Error | undefined, result: unknown) => void;
-    };
-    query.name = this.statementName(text);
-    return new Promise((resolve, reject) => {
-      query.callback = (error, result) => (error ? reject(error) : resolve(result as pg.QueryResult));
-      super.query(query);
-    });
-  }
-
-  /** This connection's name for `text` (most recently used last); deallocates the least recently used past the cap. */
-  private statementName(text: string): string {
-    let name = this.prepared.get(text);
-    if (name !== undefined) this.prepared.delete(text);
-    else name = `cp_${this.nextStatement++}`;
-    this.prepared.set(text, name);
-    if (this.prepared.size > PREPARED_STATEMENTS_PER_CONNECTION) {
-      const [oldestText, oldestName] = this.prepared.entries().next().value as [string, string];
-      this.prepared.delete(oldestText);
-      delete (this as unknown as { connection: { parsedStatements: Record<string, string> } }).connection.parsedStatements[oldestName];
-      // Queued ahead of the statement about to run. Should it fail (inside an aborted transaction), the statement stays
-      // prepared on the server until the connection closes; its name is never used again.
-      (super.query as (text: string) => Promise<unknown>)(`DEALLOCATE ${oldestName}`).catch(() => {});
-    }
-    return name;
-  }
-
-  private abandon(): void {
-    const self = this as unknown as { _queryable: boolean; connection: { stream: { destroy(): void } } };
-    self._queryable = false;
-    self.connection.stream.destroy();
-  }
-}
-
-/** `values` with each valid Date as its ISO 8601 text (UTC, `…Z`): the same instant pg's own conversion sends (local time
- * with its offset, built field by field: ≈0.01 ms per write in the profile), and every timestamp column here is
- * `timestamptz` (prisma/schema). An invalid Date is left to pg, which refuses it as before. Kysely hands each statement
- * a copy of its parameters, so they are replaced in place. */
-function withIsoDates(values: unknown[]): unknown[] {
-  for (let i = 0; i < values.length; i++) {
-    const value = values[i];
-    if (value instanceof Date && !Number.isNaN(value.getTime())) values[i] = value.toISOString();
-  }
-  return values;
-}
-
-/** BoundedClient sending every statement unnamed (Parse/Bind/Execute each time): PgBouncer in transaction mode before
- * 1.21 keeps no prepared statements — a name prepared on one server connection is unknown on the next. The cost is
- * measured in docs/performance.md ("Through a pooler"). */
-class UnpreparedClient extends BoundedClient {
-  protected override readonly namesStatements: boolean = false;
-}
-
 /** The driver's dialect as request paths use it: transactions begin lazily (lazy-transaction.ts), below that every
  * statement and the BEGIN/COMMIT actually sent are counted, and a failed rollback keeps the error that caused it. */
 function requestPathDialect(driverDialect: Dialect, statements: StatementCounter): Dialect {
@@ -229,7 +136,8 @@ function withReadCache(kysely: Kysely<DB>, changes: ChangeFeed): ReadCache {
   return cache;
 }
 
-/** Reports how long each promise-style checkout (Kysely's) waited for its connection. */
+/** Reports how long each promise-style checkout (Prisma's) waited for its connection; the request path's driver, which
+ * checks out with a callback, reports its own (pg-pool-driver.ts). */
 function timeCheckouts(pool: pg.Pool, report: (seconds: number) => void): void {
   const connect = pool.connect.bind(pool) as () => Promise<pg.PoolClient>;
   pool.connect = ((...args: unknown[]) => {
@@ -335,7 +243,7 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
   } finally {
     if (migrationPool !== pool) await migrationPool.end();
   }
-  const dialect = new PostgresDialect({ pool });
+  const dialect = new PgPoolDialect(pool, options.onPoolWait);
   return assembleDatabase({
     target,
     prisma: new PrismaClient({ adapter: new PrismaPg(pool) }),

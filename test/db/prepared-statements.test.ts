@@ -1,9 +1,10 @@
 // Every statement Kysely sends on PostgreSQL is prepared once per connection and then executed by name
-// (server/db/open-database.ts, BoundedClient): the database parses and plans each text once per connection, and keeps
+// (server/db/bounded-client.ts, BoundedClient): the database parses and plans each text once per connection, and keeps
 // no more than PREPARED_STATEMENTS_PER_CONNECTION of them.
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Database, openDatabase, PREPARED_STATEMENTS_PER_CONNECTION } from "../../server/db/open-database.ts";
+import { PREPARED_STATEMENTS_PER_CONNECTION } from "../../server/db/bounded-client.ts";
+import { type Database, openDatabase } from "../../server/db/open-database.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database.ts";
 
 const onPostgres = process.env.TEST_DATABASE_URL?.startsWith("postgres") ?? false;
