@@ -23,7 +23,7 @@ import {
   SelectQueryNode,
   type TransactionSettings,
 } from "kysely";
-import { wrappedCheckout } from "./connection-wrappers.ts";
+import { ConnectionWrappers, type MappedCheckout } from "./connection-wrappers.ts";
 
 const FINAL = new WeakSet<CompiledQuery>();
 
@@ -45,6 +45,9 @@ export function isPlainRead(query: CompiledQuery): boolean {
 }
 
 type State = "outside" | "pending" | "begun" | "finished";
+
+/** What a BEGIN, COMMIT or ROLLBACK that had nothing to send answers. */
+const NOTHING_SENT: Promise<void> = Promise.resolve();
 
 class LazyConnection implements DatabaseConnection {
   readonly inner: DatabaseConnection;
@@ -82,48 +85,55 @@ class LazyConnection implements DatabaseConnection {
   }
 }
 
-class LazyTransactionDriver implements Driver {
+class LazyTransactionDriver implements Driver, MappedCheckout {
   private readonly inner: Driver;
   /** One wrapper per driver connection (connection-wrappers.ts), reset on each checkout: a connection has one holder
    * at a time. */
-  private readonly wrappers = new WeakMap<DatabaseConnection, LazyConnection>();
+  private readonly wrappers: ConnectionWrappers<LazyConnection>;
 
   constructor(inner: Driver) {
     this.inner = inner;
+    this.wrappers = new ConnectionWrappers(
+      (connection) => new LazyConnection(connection, inner),
+      (lazy) => {
+        lazy.state = "outside";
+        lazy.settings = {};
+      },
+    );
   }
   init() {
     return this.inner.init();
   }
-  // Made once per driver, not per checkout (every statement checks a connection out).
-  private readonly acquireInner = () => this.inner.acquireConnection();
-  private readonly wrap = (inner: DatabaseConnection) => new LazyConnection(inner, this.inner);
-  private readonly reset = (lazy: LazyConnection) => {
-    lazy.state = "outside";
-    lazy.settings = {};
-  };
-
   acquireConnection(): Promise<DatabaseConnection> {
-    return wrappedCheckout(this.acquireInner, this.wrappers, this.wrap, this.reset);
+    return this.wrappers.acquire(this.inner);
   }
-  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+  acquireMapped<T>(map: (connection: DatabaseConnection) => T): Promise<T> {
+    return this.wrappers.acquireThrough(this.inner, map);
+  }
+  // Not async functions: the usual transaction sends neither BEGIN here nor a COMMIT or ROLLBACK when it never began,
+  // and hands back the one settled promise (no promise made) for each.
+  beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
     const lazy = connection as LazyConnection;
     lazy.settings = settings;
     if (settings.isolationLevel || settings.accessMode) {
-      await this.inner.beginTransaction(lazy.inner, settings);
-      lazy.state = "begun";
-    } else lazy.state = "pending";
+      return this.inner.beginTransaction(lazy.inner, settings).then(() => {
+        lazy.state = "begun";
+      });
+    }
+    lazy.state = "pending";
+    return NOTHING_SENT;
   }
-  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+  commitTransaction(connection: DatabaseConnection): Promise<void> {
     const lazy = connection as LazyConnection;
     const begun = lazy.state === "begun";
     lazy.state = "outside";
-    if (begun) await this.inner.commitTransaction(lazy.inner);
+    return begun ? this.inner.commitTransaction(lazy.inner) : NOTHING_SENT;
   }
-  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+  rollbackTransaction(connection: DatabaseConnection): Promise<void> {
     const lazy = connection as LazyConnection;
     const begun = lazy.state === "begun";
     lazy.state = "outside";
-    if (begun) await this.inner.rollbackTransaction(lazy.inner);
+    return begun ? this.inner.rollbackTransaction(lazy.inner) : NOTHING_SENT;
   }
   releaseConnection(connection: DatabaseConnection): Promise<void> {
     const lazy = connection as LazyConnection;

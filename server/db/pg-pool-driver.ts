@@ -9,6 +9,7 @@
 import { AbortedTransactionError, CompiledQuery, type DatabaseConnection, type Driver, PostgresDialect, type QueryResult } from "kysely";
 import type pg from "pg";
 import type { BoundedClient, StatementCallback } from "./bounded-client.ts";
+import type { MappedCheckout } from "./connection-wrappers.ts";
 
 const BEGIN = CompiledQuery.raw("begin");
 const COMMIT = CompiledQuery.raw("commit");
@@ -51,8 +52,9 @@ class PgPoolConnection implements DatabaseConnection {
 }
 
 const nothing = (): void => {};
+const asConnection = (connection: DatabaseConnection): DatabaseConnection => connection;
 
-export class PgPoolDriver implements Driver {
+export class PgPoolDriver implements Driver, MappedCheckout {
   readonly #pool: pg.Pool;
   readonly #onWait: ((seconds: number) => void) | undefined;
   readonly #connections = new WeakMap<pg.PoolClient, PgPoolConnection>();
@@ -67,6 +69,11 @@ export class PgPoolDriver implements Driver {
   }
 
   acquireConnection(): Promise<DatabaseConnection> {
+    return this.acquireMapped(asConnection);
+  }
+
+  /** The checkout, handed through `map` (the wrapper drivers' wrapping: connection-wrappers.ts) in the same promise. */
+  acquireMapped<T>(map: (connection: DatabaseConnection) => T): Promise<T> {
     const started = this.#onWait ? performance.now() : 0;
     return new Promise((resolve, reject) => {
       this.#pool.connect((error, client) => {
@@ -80,7 +87,12 @@ export class PgPoolDriver implements Driver {
           connection = new PgPoolConnection(client as unknown as BoundedClient);
           this.#connections.set(client, connection);
         }
-        resolve(connection);
+        try {
+          resolve(map(connection));
+        } catch (mapFailed) {
+          client.release();
+          reject(mapFailed);
+        }
       });
     });
   }

@@ -13,6 +13,7 @@ import {
   PostgresQueryCompiler,
   type QueryResult,
 } from "kysely";
+import type { MappedCheckout } from "./connection-wrappers.ts";
 
 type Queryable = Pick<PGlite, "query"> | PGliteTransaction;
 
@@ -80,10 +81,12 @@ class PGliteConnection implements DatabaseConnection {
   }
 }
 
+const asConnection = (connection: DatabaseConnection): DatabaseConnection => connection;
+
 /** Released connections kept for the next checkouts; past this, a released one is left to the garbage collector. */
 const IDLE_CONNECTIONS = 64;
 
-class PGliteDriver implements Driver {
+class PGliteDriver implements Driver, MappedCheckout {
   private readonly pglite: PGlite;
   // A connection object is only a holder of its transaction (PGlite has one session), so released ones are handed out
   // again: the request path's driver wrappers keep one wrapper per connection object (lazy-transaction.ts,
@@ -94,7 +97,18 @@ class PGliteDriver implements Driver {
     this.pglite = pglite;
   }
   async init(): Promise<void> {}
-  async acquireConnection(): Promise<DatabaseConnection> {
+  acquireConnection(): Promise<DatabaseConnection> {
+    return this.acquireMapped(asConnection);
+  }
+  /** The checkout handed through `map` (the wrapper drivers' wrapping: connection-wrappers.ts) in one promise. */
+  acquireMapped<T>(map: (connection: DatabaseConnection) => T): Promise<T> {
+    try {
+      return Promise.resolve(map(this.checkout()));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+  private checkout(): PGliteConnection {
     const reused = this.idle.pop();
     if (!reused) return new PGliteConnection(this.pglite);
     reused.parked = false;

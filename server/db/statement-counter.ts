@@ -2,7 +2,7 @@
 // ROLLBACK) apart. The statement-budget tests (test/db/statement-budget.test.ts) read it around one request, so a hot
 // path that grows by one statement fails a test instead of a benchmark weeks later.
 import type { CompiledQuery, DatabaseConnection, Dialect, Driver, QueryResult, TransactionSettings } from "kysely";
-import { wrappedCheckout } from "./connection-wrappers.ts";
+import { ConnectionWrappers, type MappedCheckout } from "./connection-wrappers.ts";
 
 export class StatementCounter {
   statements = 0;
@@ -32,26 +32,25 @@ class CountingConnection implements DatabaseConnection {
   }
 }
 
-class CountingDriver implements Driver {
+class CountingDriver implements Driver, MappedCheckout {
   private readonly inner: Driver;
   private readonly counter: StatementCounter;
+  /** One wrapper per driver connection (connection-wrappers.ts). */
+  private readonly wrappers: ConnectionWrappers<CountingConnection>;
 
   constructor(inner: Driver, counter: StatementCounter) {
     this.inner = inner;
     this.counter = counter;
+    this.wrappers = new ConnectionWrappers((connection) => new CountingConnection(connection, counter));
   }
   init() {
     return this.inner.init();
   }
-  /** One wrapper per driver connection (connection-wrappers.ts). */
-  private readonly wrappers = new WeakMap<DatabaseConnection, CountingConnection>();
-
-  // Made once per driver, not per checkout (every statement checks a connection out).
-  private readonly acquireInner = () => this.inner.acquireConnection();
-  private readonly wrap = (inner: DatabaseConnection) => new CountingConnection(inner, this.counter);
-
   acquireConnection(): Promise<DatabaseConnection> {
-    return wrappedCheckout(this.acquireInner, this.wrappers, this.wrap);
+    return this.wrappers.acquire(this.inner);
+  }
+  acquireMapped<T>(map: (connection: DatabaseConnection) => T): Promise<T> {
+    return this.wrappers.acquireThrough(this.inner, map);
   }
   // Transaction control goes to the driver on the unwrapped connection and is counted here, once per round trip.
   beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {

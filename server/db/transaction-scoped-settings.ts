@@ -5,6 +5,7 @@
 // the transaction and never leak to another client's. A statement outside a transaction keeps the client-side
 // `query_timeout` and the pooler's own `query_timeout` (README "Operations", "Behind a connection pooler").
 import { CompiledQuery, type DatabaseConnection, type Dialect, type Driver, type RawBuilder, sql, type TransactionSettings } from "kysely";
+import { acquireMapped, type MappedCheckout } from "./connection-wrappers.ts";
 
 /** Texts sent as one simple query (several statements): never given a prepared-statement name (open-database.ts). */
 export const SIMPLE_QUERY_TEXTS = new Set<string>();
@@ -23,7 +24,7 @@ export function beginWithTimeouts(timeouts: TransactionTimeouts): string {
   return text;
 }
 
-class TransactionScopedSettingsDriver implements Driver {
+class TransactionScopedSettingsDriver implements Driver, MappedCheckout {
   private readonly inner: Driver;
   private readonly begin: string;
 
@@ -36,6 +37,9 @@ class TransactionScopedSettingsDriver implements Driver {
   }
   acquireConnection() {
     return this.inner.acquireConnection();
+  }
+  acquireMapped<T>(map: (connection: DatabaseConnection) => T): Promise<T> {
+    return acquireMapped(this.inner, map);
   }
   async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
     // An isolation level or access mode of its own: Kysely's BEGIN, then the bounds (rare: no request path sets one).
