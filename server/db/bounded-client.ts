@@ -27,6 +27,8 @@ export class BoundedClient extends pg.Client {
   /** False behind a pooler that keeps no prepared statements (UnpreparedClient). */
   protected readonly namesStatements: boolean = true;
 
+  // The promise form, for the pool's other users (the migrations' runner, Prisma's adapter, the readiness ping); the
+  // request path sends through send() below.
   // biome-ignore lint/suspicious/noExplicitAny: pg's query() has a dozen overloads; this only observes the promise form
   override query(...args: any[]): any {
     const result =
