@@ -8,6 +8,13 @@
 // of each layer chaining a `then` of its own on the promise below.
 import type { DatabaseConnection, Driver } from "kysely";
 
+/** One settled promise for every driver step with nothing to wait for (a release, a BEGIN or COMMIT not sent): no
+ * promise made per call. */
+export const SETTLED: Promise<void> = Promise.resolve();
+
+/** The map of a checkout that wraps nothing (a driver's own acquireConnection through its acquireMapped). */
+export const unmapped = (connection: DatabaseConnection): DatabaseConnection => connection;
+
 /** A driver that hands its connection through `map` before its checkout's promise settles. */
 export interface MappedCheckout {
   acquireMapped<T>(map: (connection: DatabaseConnection) => T): Promise<T>;

@@ -23,7 +23,7 @@ import {
   SelectQueryNode,
   type TransactionSettings,
 } from "kysely";
-import { ConnectionWrappers, type MappedCheckout } from "./connection-wrappers.ts";
+import { ConnectionWrappers, type MappedCheckout, SETTLED } from "./connection-wrappers.ts";
 
 const FINAL = new WeakSet<CompiledQuery>();
 
@@ -45,9 +45,6 @@ export function isPlainRead(query: CompiledQuery): boolean {
 }
 
 type State = "outside" | "pending" | "begun" | "finished";
-
-/** What a BEGIN, COMMIT or ROLLBACK that had nothing to send answers. */
-const NOTHING_SENT: Promise<void> = Promise.resolve();
 
 class LazyConnection implements DatabaseConnection {
   readonly inner: DatabaseConnection;
@@ -121,19 +118,19 @@ class LazyTransactionDriver implements Driver, MappedCheckout {
       });
     }
     lazy.state = "pending";
-    return NOTHING_SENT;
+    return SETTLED;
   }
   commitTransaction(connection: DatabaseConnection): Promise<void> {
     const lazy = connection as LazyConnection;
     const begun = lazy.state === "begun";
     lazy.state = "outside";
-    return begun ? this.inner.commitTransaction(lazy.inner) : NOTHING_SENT;
+    return begun ? this.inner.commitTransaction(lazy.inner) : SETTLED;
   }
   rollbackTransaction(connection: DatabaseConnection): Promise<void> {
     const lazy = connection as LazyConnection;
     const begun = lazy.state === "begun";
     lazy.state = "outside";
-    return begun ? this.inner.rollbackTransaction(lazy.inner) : NOTHING_SENT;
+    return begun ? this.inner.rollbackTransaction(lazy.inner) : SETTLED;
   }
   releaseConnection(connection: DatabaseConnection): Promise<void> {
     const lazy = connection as LazyConnection;

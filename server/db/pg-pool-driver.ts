@@ -9,13 +9,11 @@
 import { AbortedTransactionError, CompiledQuery, type DatabaseConnection, type Driver, PostgresDialect, type QueryResult } from "kysely";
 import type pg from "pg";
 import type { BoundedClient, StatementCallback } from "./bounded-client.ts";
-import type { MappedCheckout } from "./connection-wrappers.ts";
+import { type MappedCheckout, SETTLED, unmapped } from "./connection-wrappers.ts";
 
 const BEGIN = CompiledQuery.raw("begin");
 const COMMIT = CompiledQuery.raw("commit");
 const ROLLBACK = CompiledQuery.raw("rollback");
-/** Handed out by every release: nothing to wait for, and no promise made per release. */
-const RELEASED: Promise<void> = Promise.resolve();
 
 /** Kysely's result for pg's, as Kysely's PostgresConnection makes it (a multi-statement text's array has no command). */
 function queryResult<R>(result: pg.QueryResult | pg.QueryResult[] | undefined): QueryResult<R> {
@@ -52,7 +50,6 @@ class PgPoolConnection implements DatabaseConnection {
 }
 
 const nothing = (): void => {};
-const asConnection = (connection: DatabaseConnection): DatabaseConnection => connection;
 
 export class PgPoolDriver implements Driver, MappedCheckout {
   readonly #pool: pg.Pool;
@@ -65,11 +62,11 @@ export class PgPoolDriver implements Driver, MappedCheckout {
   }
 
   init(): Promise<void> {
-    return RELEASED;
+    return SETTLED;
   }
 
   acquireConnection(): Promise<DatabaseConnection> {
-    return this.acquireMapped(asConnection);
+    return this.acquireMapped(unmapped);
   }
 
   /** The checkout, handed through `map` (the wrapper drivers' wrapping: connection-wrappers.ts) in the same promise. */
@@ -122,7 +119,7 @@ export class PgPoolDriver implements Driver, MappedCheckout {
   releaseConnection(connection: DatabaseConnection): Promise<void> {
     const { client, discarded } = connection as PgPoolConnection;
     (client as unknown as pg.PoolClient).release(discarded);
-    return RELEASED;
+    return SETTLED;
   }
 
   destroy(): Promise<void> {

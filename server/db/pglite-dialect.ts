@@ -13,7 +13,7 @@ import {
   PostgresQueryCompiler,
   type QueryResult,
 } from "kysely";
-import type { MappedCheckout } from "./connection-wrappers.ts";
+import { type MappedCheckout, unmapped } from "./connection-wrappers.ts";
 
 type Queryable = Pick<PGlite, "query"> | PGliteTransaction;
 
@@ -81,8 +81,6 @@ class PGliteConnection implements DatabaseConnection {
   }
 }
 
-const asConnection = (connection: DatabaseConnection): DatabaseConnection => connection;
-
 /** Released connections kept for the next checkouts; past this, a released one is left to the garbage collector. */
 const IDLE_CONNECTIONS = 64;
 
@@ -98,7 +96,7 @@ class PGliteDriver implements Driver, MappedCheckout {
   }
   async init(): Promise<void> {}
   acquireConnection(): Promise<DatabaseConnection> {
-    return this.acquireMapped(asConnection);
+    return this.acquireMapped(unmapped);
   }
   /** The checkout handed through `map` (the wrapper drivers' wrapping: connection-wrappers.ts) in one promise. */
   acquireMapped<T>(map: (connection: DatabaseConnection) => T): Promise<T> {
