@@ -13,6 +13,7 @@ import { InspectorSession, inspectorUrl } from "./inspector-session.ts";
 import { cpuMs, type Started, startProcess, stopProcess } from "./processes.ts";
 import { type CpuProfile, chargeToStages, STAGE_ORDER, type Stage, type StageCharges } from "./request-stages.ts";
 import { prepareScenarios, type Scenario } from "./scenarios.ts";
+import { prepareStackFloor, type StackFloorSetup } from "./stack-floor-requests.ts";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 const wanted = (process.env.PROFILE_SCENARIOS ?? "wallet_get,payment_post_keyed,v2_write,v2_replay").split(",");
@@ -73,6 +74,7 @@ const walletIdOf = (scenarios: Scenario[]) =>
 
 const measured: Measured[] = [];
 process.env.BENCH_NODE_FLAGS = "--inspect=127.0.0.1:0";
+let stackFloor: StackFloorSetup | undefined;
 await withPostgresDatabase(async (databaseUrl) => {
   let walletId = "";
   if (baseline) {
@@ -88,6 +90,7 @@ await withPostgresDatabase(async (databaseUrl) => {
               const beforeScenarios = await prepareScenarios(before.url);
               const afterScenarios = await prepareScenarios(after.url);
               walletId = walletIdOf(afterScenarios);
+              stackFloor = await prepareStackFloor(after.url, afterScenarios);
               let profiled = 0;
               for (const [i, scenario] of afterScenarios.entries()) {
                 if (!wanted.includes(scenario.id)) continue;
@@ -112,6 +115,7 @@ await withPostgresDatabase(async (databaseUrl) => {
       async (server, inspector) => {
         const scenarios = await prepareScenarios(server.url);
         walletId = walletIdOf(scenarios);
+        stackFloor = await prepareStackFloor(server.url, scenarios);
         for (const scenario of scenarios.filter((s) => wanted.includes(s.id)))
           measured.push(await profileScenario(server, inspector, scenario));
       },
@@ -132,6 +136,20 @@ await withPostgresDatabase(async (databaseUrl) => {
       }
     },
   );
+  // The stack floor (bench/stack-floor.ts: the same requests through Express 5, express-openapi-validator and `pg`
+  // alone): its stages are what any request path on this stack pays for these requests.
+  const setup = stackFloor as StackFloorSetup;
+  try {
+    await withInspected(
+      () => startProcess("bench/stack-floor.ts", 4614, { DATABASE_URL: databaseUrl, ...setup.env }),
+      async (floor, inspector) => {
+        for (const scenario of setup.scenarios.filter((s) => wanted.some((id) => s.id === `stack_${id}`)))
+          measured.push(await profileScenario(floor, inspector, scenario as unknown as Scenario));
+      },
+    );
+  } finally {
+    setup.cleanup();
+  }
 });
 
 // One table: a row per stage, a column per scenario, each cell the stage's CPU per request in ms.

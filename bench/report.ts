@@ -7,10 +7,12 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CompileEventLoop, EventLoopDelay } from "./event-loop.ts";
 
+type ScenarioId = "wallet_get" | "payment_post" | "payment_post_keyed" | "v2_write" | "v2_replay";
+
 export interface Row {
   server: string;
   scenario: string;
-  id: "wallet_get" | "payment_post" | "payment_post_keyed" | "v2_write" | "v2_replay" | "floor_1" | "floor_3";
+  id: ScenarioId | "floor_1" | "floor_3" | `stack_${ScenarioId}`;
   database: string;
   requestsPerSecond: number;
   /** The bare Express hello world's req/s, measured just before this scenario. */
@@ -134,7 +136,7 @@ function renderHotPath(rows: Row[]): string {
   const lines = HOT_PATH.map((t) => {
     const row = rows.find((r) => r.id === t.id && r.database === "PostgreSQL");
     const under = floor(t.floor) as Row;
-    if (!row) return `| ${t.label} | - | - | - | - | - | - | not measured |`;
+    if (!row) return `| ${t.label} | - | - | - | - | - | - | - | not measured |`;
     const share = row.requestsPerSecond / under.requestsPerSecond;
     // The same share with each figure taken relative to the hello world measured just before it: the machine's drift
     // between the two measurements taken out. Shown beside the share; the verdict is on the share itself.
@@ -146,21 +148,44 @@ function renderHotPath(rows: Row[]): string {
       row.p99 <= t.maxP99Ms &&
       (t.maxCpuMs === undefined || row.cpuPerRequestMs <= t.maxCpuMs);
     const goal = `≥ ${pct(t.minShare)} of ${t.floor} RT, p99 ≤ ${t.maxP99Ms} ms${t.maxCpuMs ? `, ≤ ${t.maxCpuMs} ms CPU` : ""}`;
-    return `| ${t.label} | ${fmt(row.requestsPerSecond)} | ${t.floor} RT: ${fmt(under.requestsPerSecond)} | **${pct(share)}** (${pct(drifted)}) | ${row.cpuPerRequestMs.toFixed(2)} (floor ${under.cpuPerRequestMs.toFixed(2)}) | ${row.p99} (floor ${under.p99}) | ${goal} | ${met ? "met" : "**not met**"} |`;
+    return `| ${t.label} | ${fmt(row.requestsPerSecond)} | ${t.floor} RT: ${fmt(under.requestsPerSecond)} | **${pct(share)}** (${pct(drifted)}) | ${stackAlone(rows, t, under, row)} | ${row.cpuPerRequestMs.toFixed(2)} (floor ${under.cpuPerRequestMs.toFixed(2)}) | ${row.p99} (floor ${under.p99}) | ${goal} | ${met ? "met" : "**not met**"} |`;
   });
   return `## The hot path against its floor (issue 39, PostgreSQL, same run)
 
 Each request's req/s divided by the req/s of the database floor with the round trips it sends (the floor rows above:
 Express 5 and \`pg\`, nothing else). In brackets, the same share with each figure first divided by the hello world
-measured just before it, which takes out the machine's drift between the two measurements. Where the time of each
-request goes, stage by stage, is in docs/performance.md (\`npm run bench:profile\`). Beside each p99, the floor's own
-p99 at the same 32 connections: a p99 target below it cannot be met in this run by any request path, which does all the
-floor does and more.
+measured just before it, which takes out the machine's drift between the two measurements. "The stack alone" is the
+same share for the stack floor (bench/stack-floor.ts): the same request through Express 5, express-openapi-validator
+and \`pg\` with its round trips and its answer, and nothing else — no authentication, rate limit, log line, metrics,
+idempotency or domain, each part at its cheapest (a write sends the floor's read in place of its inserts, so
+PostgreSQL's work for the write is not in it). It is the most any request path on this stack that parses, validates
+and answers the request can reach: a target above it is out of reach of any code of ours, and one below it leaves the
+difference for everything the contract adds: beside it, about how much CPU per request that difference allows (the
+server's one thread is what saturates here, so req/s goes as the inverse of the CPU per request) and how much the
+contract's steps take today (the request's CPU less the stack floor's). Where the time of each request goes, stage by stage, is in docs/performance.md
+(\`npm run bench:profile\`). Beside each p99, the floor's own p99 at the same 32 connections: a p99 target below it
+cannot be met in this run by any request path, which does all the floor does and more.
 
-| Request | req/s | Floor req/s | Share of floor | CPU ms/request | p99 ms | Target | Verdict |
-|---|---:|---:|---:|---:|---:|---|---|
+| Request | req/s | Floor req/s | Share of floor | The stack alone | CPU ms/request | p99 ms | Target | Verdict |
+|---|---:|---:|---:|---:|---:|---:|---|---|
 ${lines.join("\n")}
 `;
+}
+
+/**
+ * The stack floor's share of the same database floor and its CPU per request, and what the target leaves for the
+ * contract's own steps: the server's one thread is what saturates here (docs/performance.md, fourth session), so a
+ * request's req/s goes as the inverse of its CPU, and a request at the target's share may spend about
+ * stack CPU × stack share ÷ target share — the stack's own CPU and, above it, the budget for everything the contract adds.
+ */
+function stackAlone(rows: Row[], t: (typeof HOT_PATH)[number], under: Row, row: Row): string {
+  const stack = rows.find((r) => r.id === `stack_${t.id}`);
+  if (!stack || stack.non2xx > 0 || stack.errors > 0) return "-";
+  const share = stack.requestsPerSecond / under.requestsPerSecond;
+  if (share < t.minShare) return `${pct(share)}, ${stack.cpuPerRequestMs.toFixed(2)} ms: below the target, out of reach on this stack`;
+  const budget = (stack.cpuPerRequestMs * share) / t.minShare - stack.cpuPerRequestMs;
+  const spent = row.cpuPerRequestMs - stack.cpuPerRequestMs;
+  return `${pct(share)}, ${stack.cpuPerRequestMs.toFixed(2)} ms: leaves ≈${budget.toFixed(2)} ms for the contract's steps (they take ${spent.toFixed(2)})`;
 }
 
 const delayRow = (label: string, d: EventLoopDelay) =>
@@ -217,7 +242,8 @@ Coinplane runs as \`${run.serverCommand}\`, the hello world and the database flo
 NODE_ENV=production and info-level request logs (to /dev/null).
 autocannon drives it over loopback with ${run.connections} connections for ${run.seconds} s after a 2 s warm-up. Right
 before each scenario the same load runs against a bare Express 5 hello world (bench/hello-world.ts, the framework's
-ceiling here; RSS ${run.helloRssMiB.toFixed(0)} MiB), and the ratio is against that figure. Coinplane requests are
+ceiling here; RSS ${run.helloRssMiB.toFixed(0)} MiB), and the ratio is against that figure. The "Database floor" and
+"Stack floor" rows are explained below the targets. Coinplane requests are
 authenticated (Bearer API key), rate-limited (in-memory store, budgets above what the run can spend), validated against
 the OpenAPI spec by express-openapi-validator, and writes commit to the database. RSS is the server's after the
 scenario; server CPU/request is the server process's user + system time over the measured run's requests, which moves

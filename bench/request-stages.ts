@@ -53,6 +53,12 @@ export const STAGE_ORDER = [
 ] as const;
 export type Stage = (typeof STAGE_ORDER)[number];
 
+/** bench/stack-floor.ts's functions that are a stage of their own (by function name; the rest are its handlers). */
+const STACK_FLOOR_STAGES: Record<string, Stage> = {
+  jsonBody: "body parse",
+  validateWithLearnedMatch: "request validation (express-openapi-validator)",
+};
+
 /** server/ files by stage; the first pattern that matches the path under server/ wins. */
 const STAGE_OF_FILE: [RegExp, Stage][] = [
   [/^(http\/pipeline\.ts|app\.ts)$/, "next() between middleware (Express router, our pipeline)"],
@@ -151,8 +157,10 @@ export function chargeToStages(profile: CpuProfile): StageCharges {
       const frame = (byId.get(id) as CpuProfileNode).callFrame;
       const crossCutting = crossCuttingStage(frame);
       if (crossCutting) return [crossCutting, packageOf(frame.url) ?? frame.url];
-      // The floor's one route (bench/database-floor.ts) is its handler.
+      // The floors' routes (bench/database-floor.ts, bench/stack-floor.ts) are their handlers; the stack floor's body
+      // reader is its body parse, and its validator step's own lines are the validation's.
       if (frame.url.endsWith("/bench/database-floor.ts")) return ["handler and domain", library];
+      if (frame.url.endsWith("/bench/stack-floor.ts")) return [STACK_FLOOR_STAGES[frame.functionName] ?? "handler and domain", library];
       const file = serverFileOf(frame.url);
       if (file) {
         // The in-flight counter wraps res.end: the response written through it is the response's, not the counter's.

@@ -13,7 +13,8 @@ import { SERVER_COMMAND, SERVER_FROM_BUILD, startCoinplane, withPostgresDatabase
 import { measureCompileEventLoop } from "./event-loop.ts";
 import { cpuMs, root, rssMiB, type Started, startProcess, stopProcess } from "./processes.ts";
 import { type Row, renderResults } from "./report.ts";
-import { prepareScenarios } from "./scenarios.ts";
+import { prepareScenarios, type Scenario } from "./scenarios.ts";
+import { prepareStackFloor } from "./stack-floor-requests.ts";
 import { measureWebhookLag, renderWebhookLag, type WebhookLag } from "./webhook-lag.ts";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -80,6 +81,35 @@ async function benchDatabaseFloor(databaseUrl: string, walletId: string, hello: 
   }
 }
 
+/**
+ * The stack floor (bench/stack-floor.ts): each hot-path request through Express 5, express-openapi-validator and `pg`
+ * alone, sent as Coinplane was sent it and answering what Coinplane answered (bench/stack-floor-requests.ts).
+ */
+async function benchStackFloor(databaseUrl: string, coinplaneUrl: string, scenarios: Scenario[], hello: Started): Promise<Row[]> {
+  const setup = await prepareStackFloor(coinplaneUrl, scenarios);
+  try {
+    const floor = await startProcess("bench/stack-floor.ts", 4604, { DATABASE_URL: databaseUrl, ...setup.env });
+    try {
+      const rows: Row[] = [];
+      for (const scenario of setup.scenarios) {
+        rows.push(
+          await measure(floor, scenario.requests, hello, {
+            server: "Stack floor",
+            scenario: scenario.name,
+            id: scenario.id,
+            database: "PostgreSQL",
+          }),
+        );
+      }
+      return rows;
+    } finally {
+      await stopProcess(floor.child);
+    }
+  } finally {
+    setup.cleanup();
+  }
+}
+
 async function benchCoinplane(database: string, databaseUrl: string, port: number, hello: Started): Promise<Row[]> {
   const server = await startCoinplane(databaseUrl, port);
   try {
@@ -99,6 +129,7 @@ async function benchCoinplane(database: string, databaseUrl: string, port: numbe
       const walletPath = scenarios.find((s) => s.id === "wallet_get")?.requests[0]?.path ?? "";
       const walletId = walletPath.split("/").pop() ?? "";
       rows.push(...(await benchDatabaseFloor(databaseUrl, walletId, hello)));
+      rows.push(...(await benchStackFloor(databaseUrl, server.url, scenarios, hello)));
     }
     const lag = await measureWebhookLag(server.url, database, { seconds: Math.min(seconds, 5) });
     webhookLags.push(lag);
