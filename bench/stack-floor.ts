@@ -17,15 +17,13 @@
 // answers a stored text (the replay) rather than an answer it serialises.
 import { readFileSync } from "node:fs";
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from "express";
-import * as OpenApiValidator from "express-openapi-validator";
 import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from "kysely";
 import pg from "pg";
 import type { AuthContext } from "../server/context.ts";
 import type { DB } from "../server/db/kysely.ts";
 import { selectWalletsWithAssets } from "../server/domain/wallets/select-wallets-with-assets.ts";
-import { isIsoCountry, isIsoRegion } from "../server/lib/countries/iso-countries.ts";
+import { validatorSteps } from "../server/middleware/openapi-validator.ts";
 import { loadSpec } from "../server/spec/load-spec.ts";
-import { validatorDocument } from "../server/spec/validator-document.ts";
 
 interface Answer {
   status: number;
@@ -82,21 +80,9 @@ function jsonBody(req: Request, _res: Response, next: NextFunction) {
   });
 }
 
-const steps = OpenApiValidator.middleware({
-  apiSpec: validatorDocument(loadSpec(), false) as never,
-  validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false },
-  validateResponses: false,
-  validateSecurity: false,
-  validateApiSpec: false,
-  ignoreUndocumented: true,
-  validateFormats: true,
-  formats: {
-    "iso3166-alpha2": { type: "string", validate: isIsoCountry },
-    "iso3166-region": { type: "string", validate: isIsoRegion },
-  },
-}) as unknown as RequestHandler[];
-const matchSteps = steps.filter((step) => step.name === "pathParamsMiddleware" || step.name === "metadataMiddleware");
-const validateRequest = steps.find((step) => step.name === "requestMiddleware") as RequestHandler;
+// express-openapi-validator's own steps exactly as the server configures them (server/middleware/openapi-validator.ts).
+const { match: matchSteps, validate: requestSteps } = validatorSteps(loadSpec(), false);
+const validateRequest = requestSteps[0] as RequestHandler;
 
 /** The validator's request validation for one route, its route match learned on the route's first request. */
 function validated(): RequestHandler {

@@ -52,6 +52,14 @@ export function openapiValidation(spec: OpenApiDocument, validateResponses: bool
 const validators = new Map<string, OpenapiValidation>();
 
 function makeValidation(spec: OpenApiDocument, validateResponses: boolean): OpenapiValidation {
+  const { match, validate } = validatorSteps(spec, validateResponses);
+  return { match, validate: [strictIntegerQuery(), ...validate] };
+}
+
+/** express-openapi-validator's own steps over the bundled spec, configured as the server runs it: its route match, and
+ * its request (and, when `validateResponses`, response) validation. No step of ours; bench/stack-floor.ts runs these
+ * alone. */
+export function validatorSteps(spec: OpenApiDocument, validateResponses: boolean): OpenapiValidation {
   const steps = OpenApiValidator.middleware({
     // The validator mutates the document it is given: a copy, without what cannot change a validation (start time).
     apiSpec: validatorDocument(spec, validateResponses) as never,
@@ -74,5 +82,5 @@ function makeValidation(spec: OpenApiDocument, validateResponses: boolean): Open
   if (match.length !== MATCH_STEPS.size || validate.length !== (validateResponses ? 2 : 1)) {
     throw new Error(`express-openapi-validator's middleware changed: ${steps.map((s) => s.name).join(", ")}`);
   }
-  return { match, validate: [strictIntegerQuery(), ...validate] };
+  return { match, validate };
 }
