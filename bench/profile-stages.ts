@@ -137,16 +137,27 @@ await withPostgresDatabase(async (databaseUrl) => {
     },
   );
   // The stack floor (bench/stack-floor.ts: the same requests through Express 5, express-openapi-validator and `pg`
-  // alone): its stages are what any request path on this stack pays for these requests.
+  // alone): its stages are what any request path on this stack pays for these requests. Then the contract floor (the
+  // same with the contract's steps at their cheapest, bench/contract-floor-steps.ts): what any implementation of the
+  // contract on this stack pays.
   const setup = stackFloor as StackFloorSetup;
   try {
-    await withInspected(
-      () => startProcess("bench/stack-floor.ts", 4614, { DATABASE_URL: databaseUrl, ...setup.env }),
-      async (floor, inspector) => {
-        for (const scenario of setup.scenarios.filter((s) => wanted.some((id) => s.id === `stack_${id}`)))
-          measured.push(await profileScenario(floor, inspector, scenario as unknown as Scenario));
-      },
-    );
+    for (const withContract of [false, true]) {
+      await withInspected(
+        () =>
+          startProcess("bench/stack-floor.ts", withContract ? 4615 : 4614, {
+            DATABASE_URL: databaseUrl,
+            ...setup.env,
+            ...(withContract ? { STACK_FLOOR_CONTRACT: "1" } : {}),
+          }),
+        async (floor, inspector) => {
+          for (const scenario of setup.scenarios.filter((s) => wanted.some((id) => s.id === `stack_${id}`))) {
+            const id = withContract ? scenario.id.replace(/^stack_/, "contract_") : scenario.id;
+            measured.push(await profileScenario(floor, inspector, { ...scenario, id } as unknown as Scenario));
+          }
+        },
+      );
+    }
   } finally {
     setup.cleanup();
   }

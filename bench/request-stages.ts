@@ -59,6 +59,21 @@ const STACK_FLOOR_STAGES: Record<string, Stage> = {
   validateWithLearnedMatch: "request validation (express-openapi-validator)",
 };
 
+/** bench/contract-floor-steps.ts's steps by the stage of the same work in Coinplane (by function name). */
+const CONTRACT_FLOOR_STAGES: Record<string, Stage> = {
+  requestIdOf: "request id, response log line, metrics",
+  logAndCount: "request id, response log line, metrics",
+  observe: "request id, response log line, metrics",
+  keyRecordOf: "authentication",
+  bearer: "authentication",
+  hasScope: "scope check",
+  spend: "rate limit",
+  fingerprintMatches: "idempotency: claim and stored answer",
+  watchDeadline: "deadline timer",
+  answer: "response: serialise and write",
+  admit: "dispatch (handler's context)",
+};
+
 /** server/ files by stage; the first pattern that matches the path under server/ wins. */
 const STAGE_OF_FILE: [RegExp, Stage][] = [
   [/^(http\/pipeline\.ts|app\.ts)$/, "next() between middleware (Express router, our pipeline)"],
@@ -161,6 +176,12 @@ export function chargeToStages(profile: CpuProfile): StageCharges {
       // reader is its body parse, and its validator step's own lines are the validation's.
       if (frame.url.endsWith("/bench/database-floor.ts")) return ["handler and domain", library];
       if (frame.url.endsWith("/bench/stack-floor.ts")) return [STACK_FLOOR_STAGES[frame.functionName] ?? "handler and domain", library];
+      // The contract floor's steps (bench/contract-floor-steps.ts), each the stage of the same work in Coinplane.
+      if (frame.url.endsWith("/bench/contract-floor-steps.ts")) {
+        const stage = CONTRACT_FLOOR_STAGES[frame.functionName];
+        if (stage) return [stage, library];
+        continue;
+      }
       const file = serverFileOf(frame.url);
       if (file) {
         // The in-flight counter wraps res.end: the response written through it is the response's, not the counter's.

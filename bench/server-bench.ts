@@ -83,32 +83,41 @@ async function benchDatabaseFloor(databaseUrl: string, walletId: string, hello: 
 
 /**
  * The stack floor (bench/stack-floor.ts): each hot-path request through Express 5, express-openapi-validator and `pg`
- * alone, sent as Coinplane was sent it and answering what Coinplane answered (bench/stack-floor-requests.ts).
+ * alone, sent as Coinplane was sent it and answering what Coinplane answered (bench/stack-floor-requests.ts); then the
+ * contract floor, the same with the contract's own steps at their cheapest (bench/contract-floor-steps.ts).
  */
 async function benchStackFloor(databaseUrl: string, coinplaneUrl: string, scenarios: Scenario[], hello: Started): Promise<Row[]> {
   const setup = await prepareStackFloor(coinplaneUrl, scenarios);
   try {
-    const floor = await startProcess("bench/stack-floor.ts", 4604, { DATABASE_URL: databaseUrl, ...setup.env });
-    try {
-      const rows: Row[] = [];
-      for (const scenario of setup.scenarios) {
-        rows.push(
-          await measure(floor, scenario.requests, hello, {
-            server: "Stack floor",
-            scenario: scenario.name,
-            id: scenario.id,
-            database: "PostgreSQL",
-          }),
-        );
+    const rows: Row[] = [];
+    for (const withContract of [false, true]) {
+      const env = { DATABASE_URL: databaseUrl, ...setup.env, ...(withContract ? { STACK_FLOOR_CONTRACT: "1" } : {}) };
+      const floor = await startProcess("bench/stack-floor.ts", withContract ? 4605 : 4604, env);
+      try {
+        if (withContract) await setup.checkSameAnswers(floor.url);
+        for (const scenario of setup.scenarios) {
+          rows.push(
+            await measure(floor, scenario.requests, hello, {
+              server: withContract ? "Contract floor" : "Stack floor",
+              scenario: withContract
+                ? `${scenario.name.replace(/, nothing else$/, "")}, and the contract's steps at their cheapest`
+                : scenario.name,
+              id: withContract ? contractFloorId(scenario.id) : scenario.id,
+              database: "PostgreSQL",
+            }),
+          );
+        }
+      } finally {
+        await stopProcess(floor.child);
       }
-      return rows;
-    } finally {
-      await stopProcess(floor.child);
     }
+    return rows;
   } finally {
     setup.cleanup();
   }
 }
+
+const contractFloorId = (id: `stack_${string}`) => id.replace(/^stack_/, "contract_") as Row["id"];
 
 async function benchCoinplane(database: string, databaseUrl: string, port: number, hello: Started): Promise<Row[]> {
   const server = await startCoinplane(databaseUrl, port);

@@ -18,17 +18,20 @@ export interface StackFloorSetup {
   /** The environment bench/stack-floor.ts starts with (DATABASE_URL apart). */
   env: Record<string, string>;
   scenarios: StackFloorScenario[];
+  /** Throws unless the contract floor at `floorUrl` answers each request with Coinplane's status, header names and body
+   * length (the per-request values, such as the request id, differ by design). */
+  checkSameAnswers(floorUrl: string): Promise<void>;
   /** Removes the recorded answers. */
   cleanup(): void;
 }
 
 /** The hot-path requests the stack floor answers, with the round trips each sends (test/db/statement-budget.test.ts). */
-const STACK_FLOOR: { id: Scenario["id"]; roundTrips: 1 | 3; replay?: true }[] = [
-  { id: "wallet_get", roundTrips: 1 },
-  { id: "payment_post_keyed", roundTrips: 1 },
-  { id: "v2_write", roundTrips: 3 },
-  { id: "v2_replay", roundTrips: 1, replay: true },
-];
+const STACK_FLOOR = [
+  { id: "wallet_get", roundTrips: 1, answer: "walletGet" },
+  { id: "payment_post_keyed", roundTrips: 1, answer: "payment" },
+  { id: "v2_write", roundTrips: 3, answer: "bankTransfer" },
+  { id: "v2_replay", roundTrips: 1, replay: true, answer: "bankTransferReplay" },
+] as const satisfies readonly { id: Scenario["id"]; roundTrips: 1 | 3; replay?: true; answer: string }[];
 
 /** A scenario's request as autocannon sends it (its setupRequest applied). */
 function firstRequest(scenario: Scenario): Request {
@@ -36,17 +39,27 @@ function firstRequest(scenario: Scenario): Request {
   return typeof request.setupRequest === "function" ? request.setupRequest(request, {}) : request;
 }
 
-/** Coinplane's answer to one request of `scenario`. */
-async function recordAnswer(coinplaneUrl: string, scenario: Scenario) {
-  const request = firstRequest(scenario);
-  const res = await fetch(`${coinplaneUrl}${request.path}`, {
+/** The answer to `request` at `url`. */
+async function answerTo(url: string, request: Request) {
+  const res = await fetch(`${url}${request.path}`, {
     method: request.method,
     headers: request.headers as Record<string, string>,
     body: request.body as string | undefined,
   });
-  if (res.status >= 300) throw new Error(`stack floor: recording ${scenario.id} answered ${res.status}`);
-  return { status: res.status, body: await res.json() };
+  return { status: res.status, text: await res.text(), headers: [...res.headers] };
 }
+
+/** Coinplane's answer to one request of `scenario`. */
+async function recordAnswer(coinplaneUrl: string, scenario: Scenario) {
+  const { status, text, headers } = await answerTo(coinplaneUrl, firstRequest(scenario));
+  if (status >= 300) throw new Error(`stack floor: recording ${scenario.id} answered ${status}`);
+  // The header block as it came, for the contract floor (bench/contract-floor-steps.ts).
+  return { status, body: JSON.parse(text) as unknown, headers, length: Buffer.byteLength(text) };
+}
+
+/** What of an answer the contract floor must repeat: its status, header names and body length. */
+const shapeOf = (a: { status: number; headers: [string, string][]; length: number }) =>
+  `${a.status} ${a.headers.map(([name]) => name).join(",")} ${a.length} bytes`;
 
 /** The scenario's requests, each telling the stack floor how many round trips to send and whether it is a replay. */
 function withRoundTrips(scenario: Scenario, roundTrips: number, replay: boolean): Request[] {
@@ -69,24 +82,34 @@ export async function prepareStackFloor(coinplaneUrl: string, scenarios: Scenari
   };
   const dir = mkdtempSync(path.join(os.tmpdir(), "coinplane-stack-floor-"));
   const answersFile = path.join(dir, "answers.json");
-  writeFileSync(
-    answersFile,
-    JSON.stringify({
-      payment: await recordAnswer(coinplaneUrl, byId("payment_post_keyed")),
-      bankTransfer: await recordAnswer(coinplaneUrl, byId("v2_replay")),
-    }),
-  );
+  const recorded = {
+    walletGet: await recordAnswer(coinplaneUrl, byId("wallet_get")),
+    payment: await recordAnswer(coinplaneUrl, byId("payment_post_keyed")),
+    bankTransfer: await recordAnswer(coinplaneUrl, byId("v2_write")),
+    bankTransferReplay: await recordAnswer(coinplaneUrl, byId("v2_replay")),
+  };
+  writeFileSync(answersFile, JSON.stringify(recorded));
+  const floorScenarios = STACK_FLOOR.map((floor) => ({
+    recorded: recorded[floor.answer],
+    scenario: byId(floor.id),
+    requests: withRoundTrips(byId(floor.id), floor.roundTrips, "replay" in floor),
+    roundTrips: floor.roundTrips,
+  }));
   const walletId = firstRequest(byId("wallet_get")).path?.split("/").pop() ?? "";
   return {
     env: { WALLET_ID: walletId, STACK_FLOOR_ANSWERS: answersFile },
-    scenarios: STACK_FLOOR.map(({ id, roundTrips, replay }) => {
-      const scenario = byId(id);
-      return {
-        id: `stack_${id}`,
-        name: `${scenario.name}: Express 5 + express-openapi-validator + ${roundTrips} round trip${roundTrips === 1 ? "" : "s"}, nothing else`,
-        requests: withRoundTrips(scenario, roundTrips, replay === true),
-      };
-    }),
+    scenarios: floorScenarios.map(({ scenario, requests, roundTrips }) => ({
+      id: `stack_${scenario.id}`,
+      name: `${scenario.name}: Express 5 + express-openapi-validator + ${roundTrips} round trip${roundTrips === 1 ? "" : "s"}, nothing else`,
+      requests,
+    })),
+    async checkSameAnswers(floorUrl) {
+      for (const { scenario, requests, recorded: coinplane } of floorScenarios) {
+        const floor = await answerTo(floorUrl, firstRequest({ ...scenario, requests }));
+        const [want, got] = [shapeOf(coinplane), shapeOf({ ...floor, length: Buffer.byteLength(floor.text) })];
+        if (want !== got) throw new Error(`contract floor: ${scenario.id} answered ${got}; Coinplane answered ${want}`);
+      }
+    },
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
   };
 }

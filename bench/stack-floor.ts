@@ -12,6 +12,11 @@
 // and the writes send the database floor's statement (the wallet by id) in place of their own inserts, so
 // PostgreSQL's cost of a write, and the bank transfer's fourth round trip (the simulated bank's), are not in it.
 //
+// With STACK_FLOOR_CONTRACT=1 it is "the contract floor": the same, plus what the contract makes every request do and
+// every answer carry, each at its cheapest (bench/contract-floor-steps.ts: request id, deadline, in-flight count, key,
+// scope, rate limit, the Idempotency-Key's fingerprint, Coinplane's whole header block, a log line, the response
+// histogram) — the most any implementation of Coinplane's contract on this stack could reach.
+//
 // Env: DATABASE_URL, WALLET_ID (the benchmark's wallet), STACK_FLOOR_ANSWERS (a JSON file: the answers to return).
 // A request's `x-floor-round-trips` header says how many round trips it sends (1 by default); `x-floor-replay`, that it
 // answers a stored text (the replay) rather than an answer it serialises.
@@ -22,21 +27,37 @@ import pg from "pg";
 import type { AuthContext } from "../server/context.ts";
 import type { DB } from "../server/db/kysely.ts";
 import { selectWalletsWithAssets } from "../server/domain/wallets/select-wallets-with-assets.ts";
+import { toWalletDto, type WalletWithAssets } from "../server/domain/wallets/wallet-dto.ts";
 import { validatorSteps } from "../server/middleware/openapi-validator.ts";
 import { loadSpec } from "../server/spec/load-spec.ts";
+import { contractSteps, type RecordedHeaders } from "./contract-floor-steps.ts";
 
 interface Answer {
   status: number;
   body: unknown;
+  headers: RecordedHeaders;
 }
-const answers = JSON.parse(readFileSync(process.env.STACK_FLOOR_ANSWERS ?? "", "utf8")) as { payment: Answer; bankTransfer: Answer };
+const answers = JSON.parse(readFileSync(process.env.STACK_FLOOR_ANSWERS ?? "", "utf8")) as {
+  walletGet: Answer;
+  payment: Answer;
+  bankTransfer: Answer;
+  bankTransferReplay: Answer;
+};
+const withContract = process.env.STACK_FLOOR_CONTRACT === "1";
 // A replay answers the text it stored (as Coinplane does); a write serialises its answer.
-const storedBankTransfer = JSON.stringify(answers.bankTransfer.body);
+const storedBankTransfer = JSON.stringify(answers.bankTransferReplay.body);
 
 /** JSON written with Node's own response calls: the cheapest way this stack answers (no res.json / res.send). */
-function sendJson(res: Response, status: number, text: string) {
+function sendJson(_req: Request, res: Response, status: number, text: string) {
   res.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(text) });
   res.end(text);
+}
+
+/** A route's steps before validation and its answer: none and two headers, or the contract's at their cheapest. */
+function routeSteps(scope: string, answer: Answer) {
+  if (!withContract) return { before: [] as RequestHandler[], send: sendJson };
+  const steps = contractSteps(scope, answer.headers);
+  return { before: [steps.admit as RequestHandler], send: steps.answer };
 }
 const walletId = process.env.WALLET_ID ?? "";
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
@@ -111,17 +132,31 @@ const app = express();
 app.disable("x-powered-by");
 app.set("etag", false);
 app.use(jsonBody);
-app.get("/api/v1/wallets/:id", validated(), async (req, res) => {
-  sendJson(res, 200, JSON.stringify(await sendRoundTrips(req, "floor_wallet_get", walletRead.sql, walletRead.parameters)));
+const walletGet = routeSteps("wallets:read", answers.walletGet);
+app.get("/api/v1/wallets/:id", ...walletGet.before, validated(), async (req, res) => {
+  const row = await sendRoundTrips(req, "floor_wallet_get", walletRead.sql, walletRead.parameters);
+  // The contract floor answers the contract's shape, Coinplane's own mapping of the row (what the caller gets, byte for
+  // byte); the stack floor the row as it came.
+  walletGet.send(req, res, 200, JSON.stringify(withContract ? toWalletDto(row as WalletWithAssets) : row));
 });
-app.post("/api/v1/payments", validated(), async (req, res) => {
+const payment = routeSteps("payments:write", answers.payment);
+app.post("/api/v1/payments", ...payment.before, validated(), async (req, res) => {
   await floorRead(req);
-  sendJson(res, answers.payment.status, JSON.stringify(answers.payment.body));
+  payment.send(req, res, answers.payment.status, JSON.stringify(answers.payment.body));
 });
+const bankTransfer = routeSteps("payments:write", answers.bankTransfer);
+const bankTransferReplay = routeSteps("payments:write", answers.bankTransferReplay);
+if (withContract) {
+  // The replay and the fresh write answer different header blocks (Idempotent-Replayed), so each has its own steps.
+  app.post("/api/v2/agent/payments/bank-transfer", (req, res, next) => {
+    const [admit] = (req.headers["x-floor-replay"] ? bankTransferReplay : bankTransfer).before as [RequestHandler];
+    admit(req, res, next);
+  });
+}
 app.post("/api/v2/agent/payments/bank-transfer", validated(), async (req, res) => {
   await floorRead(req);
-  if (req.headers["x-floor-replay"]) sendJson(res, answers.bankTransfer.status, storedBankTransfer);
-  else sendJson(res, answers.bankTransfer.status, JSON.stringify(answers.bankTransfer.body));
+  if (req.headers["x-floor-replay"]) bankTransferReplay.send(req, res, answers.bankTransferReplay.status, storedBankTransfer);
+  else bankTransfer.send(req, res, answers.bankTransfer.status, JSON.stringify(answers.bankTransfer.body));
 });
 app.get("/", (_req, res) => {
   res.json({ ready: true });
@@ -129,4 +164,6 @@ app.get("/", (_req, res) => {
 app.use((error: { status?: number; message?: string }, _req: Request, res: Response, _next: NextFunction) => {
   res.status(error.status ?? 500).json({ error: error.message });
 });
-app.listen(Number(process.env.PORT ?? 4604), "127.0.0.1");
+const server = app.listen(Number(process.env.PORT ?? 4604), "127.0.0.1");
+// Coinplane's keep-alive (server/serve.ts), so that the Keep-Alive header has the same bytes.
+server.keepAliveTimeout = 65_000;
