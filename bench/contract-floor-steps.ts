@@ -13,7 +13,7 @@
 //   - the answer's whole header block, as Coinplane sent it (recorded by bench/stack-floor-requests.ts) — security
 //     headers, Cache-Control, the request id, the rate limit — written with the body in one writeHead of a flat array;
 //   - one JSON log line per response, built as a template string (no logger, no redaction: its fields are fixed) and
-//     written synchronously to stdout, as pino's default destination writes;
+//     written synchronously to stdout, as pino's default destination writes (CONTRACT_FLOOR_LOG=async: buffered);
 //   - the response-time histogram: a bucket search and three additions on a series bound per route.
 //
 // The answers are Coinplane's, byte for byte but the per-request values (the GET maps its row with Coinplane's own
@@ -87,7 +87,10 @@ const keys = new Map<string, KeyRecord>();
 /** Every route's scope: the benchmark's key holds them all, as Coinplane's does. */
 const granted = new Set<string>();
 const windows = new Map<string, Window>();
-const out = pino.destination({ dest: 1, sync: true });
+// CONTRACT_FLOOR_LOG=async: the line buffered and written by sonic-boom in 4 KiB batches instead, to show what an
+// asynchronous log destination would buy (it would lose the last lines on a crash, which Coinplane's does not).
+const asyncLog = process.env.CONTRACT_FLOOR_LOG === "async";
+const out = pino.destination({ dest: 1, sync: !asyncLog, ...(asyncLog ? { minLength: 4096 } : {}) });
 let inFlight = 0;
 let drainWatched = false;
 

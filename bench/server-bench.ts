@@ -4,7 +4,8 @@
 // Not part of `npm test`.
 // Env: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 32), BENCH_DATABASE_URL (PostgreSQL server to create a
 // throwaway database on; default postgresql://postgres@127.0.0.1:5432/postgres), BENCH_DATABASES (pglite,postgres by
-// default; name one to run only it), BENCH_NODE_FLAGS (e.g. --cpu-prof).
+// default; name one to run only it), BENCH_NODE_FLAGS (e.g. --cpu-prof),
+// BENCH_CONTRACT_FLOOR_LOG (async: the contract floor's log line buffered; an experiment, bench/contract-floor-steps.ts).
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -91,7 +92,8 @@ async function benchStackFloor(databaseUrl: string, coinplaneUrl: string, scenar
   try {
     const rows: Row[] = [];
     for (const withContract of [false, true]) {
-      const env = { DATABASE_URL: databaseUrl, ...setup.env, ...(withContract ? { STACK_FLOOR_CONTRACT: "1" } : {}) };
+      const contract = { STACK_FLOOR_CONTRACT: "1", CONTRACT_FLOOR_LOG: contractFloorLog };
+      const env = { DATABASE_URL: databaseUrl, ...setup.env, ...(withContract ? contract : {}) };
       const floor = await startProcess("bench/stack-floor.ts", withContract ? 4605 : 4604, env);
       try {
         if (withContract) await setup.checkSameAnswers(floor.url);
@@ -117,6 +119,9 @@ async function benchStackFloor(databaseUrl: string, coinplaneUrl: string, scenar
   }
 }
 
+/** BENCH_CONTRACT_FLOOR_LOG=async: the contract floor's log line through a buffered destination (an experiment: what
+ * an asynchronous log destination would buy; Coinplane writes each line synchronously). */
+const contractFloorLog = process.env.BENCH_CONTRACT_FLOOR_LOG === "async" ? "async" : "sync";
 const contractFloorId = (id: `stack_${string}`) => id.replace(/^stack_/, "contract_") as Row["id"];
 
 async function benchCoinplane(database: string, databaseUrl: string, port: number, hello: Started): Promise<Row[]> {
