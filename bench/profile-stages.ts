@@ -13,7 +13,7 @@ import { InspectorSession, inspectorUrl } from "./inspector-session.ts";
 import { cpuMs, type Started, startProcess, stopProcess } from "./processes.ts";
 import { type CpuProfile, chargeToStages, STAGE_ORDER, type Stage, type StageCharges } from "./request-stages.ts";
 import { prepareScenarios, type Scenario } from "./scenarios.ts";
-import { prepareStackFloor, type StackFloorSetup } from "./stack-floor-requests.ts";
+import { contractFloorId, prepareStackFloor, type StackFloorSetup } from "./stack-floor-requests.ts";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 const wanted = (process.env.PROFILE_SCENARIOS ?? "wallet_get,payment_post_keyed,v2_write,v2_replay").split(",");
@@ -152,7 +152,7 @@ await withPostgresDatabase(async (databaseUrl) => {
           }),
         async (floor, inspector) => {
           for (const scenario of setup.scenarios.filter((s) => wanted.some((id) => s.id === `stack_${id}`))) {
-            const id = withContract ? scenario.id.replace(/^stack_/, "contract_") : scenario.id;
+            const id = withContract ? contractFloorId(scenario.id) : scenario.id;
             measured.push(await profileScenario(floor, inspector, { ...scenario, id } as unknown as Scenario));
           }
         },

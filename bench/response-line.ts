@@ -1,9 +1,8 @@
 // The response line's cost with and without the redaction pass (server/middleware/request-id.ts), alternating, in one
 // process: `npx tsx bench/response-line.ts > /dev/null` (it prints on stderr). The line is the one every request
 // writes, to a sink that drops it, so the figure is pino's serialisation alone (the write to stdout is the same either
-// way). Then the write alone: the same
-// line written synchronously to this process's stdout by pino's default destination (sonic-boom); run it with
-// `> /dev/null`, where the benchmarks send Coinplane's lines. The sampling profile charges that write far more than it
+// way). Then the write alone: the same line written synchronously to this process's stdout by pino's default
+// destination (sonic-boom); run it with `> /dev/null`, where the benchmarks send Coinplane's lines. The sampling profile charges that write far more than it
 // costs (docs/performance.md, eleventh session). (Into a pipe, the loop measures how fast the reader drains it.)
 import pino from "pino";
 import { createLogger } from "../server/logger.ts";

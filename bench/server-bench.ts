@@ -15,7 +15,7 @@ import { measureCompileEventLoop } from "./event-loop.ts";
 import { cpuMs, root, rssMiB, type Started, startProcess, stopProcess } from "./processes.ts";
 import { type Row, renderResults } from "./report.ts";
 import { prepareScenarios, type Scenario } from "./scenarios.ts";
-import { prepareStackFloor } from "./stack-floor-requests.ts";
+import { contractFloorId, prepareStackFloor } from "./stack-floor-requests.ts";
 import { measureWebhookLag, renderWebhookLag, type WebhookLag } from "./webhook-lag.ts";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -122,7 +122,6 @@ async function benchStackFloor(databaseUrl: string, coinplaneUrl: string, scenar
 /** BENCH_CONTRACT_FLOOR_LOG=async: the contract floor's log line through a buffered destination (an experiment: what
  * an asynchronous log destination would buy; Coinplane writes each line synchronously). */
 const contractFloorLog = process.env.BENCH_CONTRACT_FLOOR_LOG === "async" ? "async" : "sync";
-const contractFloorId = (id: `stack_${string}`) => id.replace(/^stack_/, "contract_") as Row["id"];
 
 async function benchCoinplane(database: string, databaseUrl: string, port: number, hello: Started): Promise<Row[]> {
   const server = await startCoinplane(databaseUrl, port);

@@ -25,6 +25,9 @@ export interface StackFloorSetup {
   cleanup(): void;
 }
 
+/** A stack floor scenario's id for the contract floor (the same request, the contract's steps added). */
+export const contractFloorId = (id: StackFloorScenario["id"]) => id.replace(/^stack_/, "contract_") as `contract_${Scenario["id"]}`;
+
 /** The hot-path requests the stack floor answers, with the round trips each sends (test/db/statement-budget.test.ts). */
 const STACK_FLOOR = [
   { id: "wallet_get", roundTrips: 1, answer: "walletGet" },
